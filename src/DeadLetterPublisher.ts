@@ -1,0 +1,89 @@
+import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { DeadLetterSendError, errorMessage } from './errors.js';
+
+/** Names of the message attributes set on a dead-lettered message. */
+export const DeadLetterAttribute = {
+  Error: 'inbox.error',
+  ErrorMessage: 'inbox.errorMessage',
+  Consumer: 'inbox.consumer',
+  OriginalMessageId: 'inbox.originalMessageId',
+  SourceQueueArn: 'inbox.sourceQueueArn',
+  Key: 'inbox.key',
+} as const;
+
+const MAX_ERROR_MESSAGE_CHARS = 1024;
+
+/**
+ * Sends permanently failing messages to a dead-letter queue, with message attributes that
+ * name the error, the consumer, the original messageId and source queue. The body is sent
+ * unchanged. For a FIFO DLQ the original message group is kept and the original messageId is
+ * the deduplication id, so a resend after a crash is dropped by SQS within its 5-minute window.
+ *
+ * @example
+ * ```ts
+ * const dlq = new DeadLetterPublisher(process.env.DLQ_URL ?? '', () => new SQSClient({}));
+ * await dlq.send(record, new PermanentError('unknown account'), 'ledger', 'evt-1');
+ * ```
+ */
+export class DeadLetterPublisher {
+  readonly queueUrl: string;
+  readonly #clientFactory: () => SQSClient;
+  #client: SQSClient | undefined;
+
+  constructor(queueUrl: string, client?: SQSClient) {
+    this.queueUrl = queueUrl;
+    this.#clientFactory = () => client ?? new SQSClient({});
+  }
+
+  /** Sends the record; throws {@link DeadLetterSendError} if SQS does not accept it. */
+  async send(
+    record: SQSRecord,
+    error: unknown,
+    consumer: string,
+    key: string | undefined,
+  ): Promise<void> {
+    this.#client ??= this.#clientFactory();
+    const fifo = this.queueUrl.endsWith('.fifo');
+    const command = new SendMessageCommand({
+      QueueUrl: this.queueUrl,
+      MessageBody: record.body,
+      MessageAttributes: attributesFor(record, error, consumer, key),
+      ...(fifo
+        ? {
+            MessageGroupId: record.attributes.MessageGroupId ?? consumer,
+            MessageDeduplicationId: record.messageId,
+          }
+        : {}),
+    });
+    try {
+      await this.#client.send(command);
+    } catch (cause) {
+      throw new DeadLetterSendError(this.queueUrl, cause);
+    }
+  }
+}
+
+function attributesFor(
+  record: SQSRecord,
+  error: unknown,
+  consumer: string,
+  key: string | undefined,
+): Record<string, MessageAttributeValue> {
+  const text = (value: string): MessageAttributeValue => ({
+    DataType: 'String',
+    StringValue: value,
+  });
+  const attributes: Record<string, MessageAttributeValue> = {
+    [DeadLetterAttribute.Error]: text(error instanceof Error ? error.name : 'Error'),
+    [DeadLetterAttribute.ErrorMessage]: text(
+      errorMessage(error).slice(0, MAX_ERROR_MESSAGE_CHARS) || '(none)',
+    ),
+    [DeadLetterAttribute.Consumer]: text(consumer),
+    [DeadLetterAttribute.OriginalMessageId]: text(record.messageId),
+  };
+  if (record.eventSourceARN)
+    attributes[DeadLetterAttribute.SourceQueueArn] = text(record.eventSourceARN);
+  if (key) attributes[DeadLetterAttribute.Key] = text(key);
+  return attributes;
+}

@@ -1,0 +1,313 @@
+import {
+  type CancellationReason,
+  DescribeTableCommand,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  RequestLimitExceeded,
+  ThrottlingException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import { InboxStatus } from './constants.js';
+import {
+  BusinessConditionFailedError,
+  InboxError,
+  InvalidConfigurationError,
+  TransactionLimit,
+  TransactionLimitError,
+  TransientReason,
+  TransientStoreError,
+} from './errors.js';
+import type { CommitRequest, CommitResult, InboxStore } from './InboxStore.js';
+import { locate } from './transactionRules.js';
+import type { InboxEntry } from './types.js';
+
+/**
+ * Options of {@link DynamoDBInboxStore}.
+ *
+ * @example
+ * ```ts
+ * const options: DynamoDBInboxStoreOptions = { tableName: 'inbox', clientConfig: { maxAttempts: 5 } };
+ * ```
+ */
+export interface DynamoDBInboxStoreOptions {
+  /** The inbox table: partition key `pk` (string), TTL on `expiresAt`. */
+  readonly tableName: string;
+  /** A client to use; a plain `DynamoDBClient` is wrapped in a document client. */
+  readonly client?: DynamoDBDocumentClient | DynamoDBClient;
+  /** Configuration of the client built lazily when `client` is not given. */
+  readonly clientConfig?: DynamoDBClientConfig;
+}
+
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+// Absent, or present but expired and not yet swept by TTL: both let the entry be (re)written.
+const ENTRY_IS_ABSENT = 'attribute_not_exists(#pk)';
+const ENTRY_HAS_EXPIRED = '#expiresAt < :nowEpochSeconds';
+
+/**
+ * The DynamoDB persistence of the inbox: the only module that talks to DynamoDB. It commits a
+ * message's business operations together with its inbox entry in one `TransactWriteItems`,
+ * the entry's Put first and conditioned on the entry being absent or expired, and translates
+ * DynamoDB's answers into inbox results and errors.
+ *
+ * @example
+ * ```ts
+ * import { DynamoDBInboxStore } from 'sqs-inbox';
+ * const store = new DynamoDBInboxStore({ tableName: process.env.INBOX_TABLE_NAME ?? 'inbox' });
+ * ```
+ */
+export class DynamoDBInboxStore implements InboxStore {
+  readonly tableName: string;
+  readonly #options: DynamoDBInboxStoreOptions;
+  #client: DynamoDBDocumentClient | undefined;
+  readonly #keySchemas = new Map<string, Promise<readonly string[]>>();
+
+  constructor(options: DynamoDBInboxStoreOptions) {
+    validateStoreOptions(options);
+    this.tableName = options.tableName;
+    this.#options = options;
+  }
+
+  /** The document client, built on first use so that importing creates no client. */
+  get client(): DynamoDBDocumentClient {
+    this.#client ??= toDocumentClient(this.#options);
+    return this.#client;
+  }
+
+  async find(pk: string): Promise<InboxEntry | undefined> {
+    const { Item } = await this.#call(() =>
+      this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
+      ),
+    );
+    return Item === undefined ? undefined : toEntry(Item, this.tableName);
+  }
+
+  async commit(request: CommitRequest): Promise<CommitResult> {
+    const command = new TransactWriteCommand({
+      TransactItems: [this.#entryPut(request), ...request.operations],
+    });
+    try {
+      await this.client.send(command);
+      return { committed: true };
+    } catch (error) {
+      if (!isException(error, TransactionCanceledException)) throw translate(error);
+      return this.#cancelled(error, request);
+    }
+  }
+
+  async keyAttributeNames(tableName: string): Promise<readonly string[]> {
+    let names = this.#keySchemas.get(tableName);
+    if (names === undefined) {
+      names = this.#describeKey(tableName);
+      this.#keySchemas.set(tableName, names);
+      names.catch(() => this.#keySchemas.delete(tableName));
+    }
+    return names;
+  }
+
+  #entryPut(request: CommitRequest) {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: request.entry as unknown as Record<string, NativeAttributeValue>,
+        ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED}`,
+        ExpressionAttributeNames: { '#pk': 'pk', '#expiresAt': 'expiresAt' },
+        ExpressionAttributeValues: { ':nowEpochSeconds': request.nowEpochSeconds },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    };
+  }
+
+  async #cancelled(
+    error: TransactionCanceledException,
+    request: CommitRequest,
+  ): Promise<CommitResult> {
+    const reasons = error.CancellationReasons ?? [];
+    const [entryReason, ...operationReasons] = reasons;
+    if (entryReason?.Code === 'ConditionalCheckFailed') {
+      const existing = entryReason.Item
+        ? toEntry(unmarshall(entryReason.Item), this.tableName)
+        : await this.find(request.entry.pk);
+      if (existing !== undefined) return { committed: false, existing };
+      // The entry vanished between the failed condition and the read: let the caller retry.
+      throw new TransientStoreError(TransientReason.TransactionConflict, error);
+    }
+    const transient = transientReasonOf(reasons);
+    if (transient !== undefined) throw new TransientStoreError(transient, error);
+    const failedIndex = operationReasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+    const operation = request.operations[failedIndex];
+    if (operation !== undefined)
+      throw new BusinessConditionFailedError(locate(operation, failedIndex), error);
+    throw new TransactionLimitError(
+      TransactionLimit.InvalidOperation,
+      `DynamoDB cancelled the transaction: ${reasons.map((r) => r.Code).join(', ')}.`,
+      reasons.map((r) => r.Code).join(','),
+      'no validation errors',
+      error,
+    );
+  }
+
+  async #describeKey(tableName: string): Promise<readonly string[]> {
+    const { Table } = await this.#call(() =>
+      this.client.send(new DescribeTableCommand({ TableName: tableName })),
+    );
+    const schema = Table?.KeySchema ?? [];
+    const ordered = [...schema].sort((a) => (a.KeyType === 'HASH' ? -1 : 1));
+    return ordered.map((element) => element.AttributeName ?? '');
+  }
+
+  async #call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+}
+
+/**
+ * Whether an error is the SDK exception `type`. A second copy of the SDK in node_modules
+ * (common when an app pins its own version) has its own classes, so `instanceof` alone would
+ * miss its errors; the exception's wire name is checked as well.
+ */
+function isException<T extends Error>(
+  error: unknown,
+  type: abstract new (...args: never[]) => T,
+): error is T {
+  return error instanceof type || (error instanceof Error && error.name === type.name);
+}
+
+function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
+  if (client instanceof DynamoDBDocumentClient) return true;
+  const config = (client as { config?: { translateConfig?: unknown } } | undefined)?.config;
+  return config?.translateConfig !== undefined;
+}
+
+function toDocumentClient(options: DynamoDBInboxStoreOptions): DynamoDBDocumentClient {
+  if (isDocumentClient(options.client)) return options.client;
+  const base = options.client ?? new DynamoDBClient(options.clientConfig ?? {});
+  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+function transientReasonOf(reasons: readonly CancellationReason[]): TransientReason | undefined {
+  const codes = new Set(reasons.map((reason) => reason.Code));
+  if (codes.has('TransactionConflict')) return TransientReason.TransactionConflict;
+  if (codes.has('ThrottlingError') || codes.has('ProvisionedThroughputExceeded')) {
+    return TransientReason.Throttling;
+  }
+  return undefined;
+}
+
+const LIMIT_MESSAGES: ReadonlyArray<[RegExp, TransactionLimit]> = [
+  [/multiple operations on one item/i, TransactionLimit.SameItem],
+  [/4\s?MB/i, TransactionLimit.TransactionBytes],
+  [/item size has exceeded/i, TransactionLimit.ItemBytes],
+  [/less than or equal to 100/i, TransactionLimit.OperationCount],
+];
+
+/**
+ * Maps an SDK error to an inbox error where one applies, and returns any other error unchanged.
+ * Network-level timeouts carry no SDK class, so those alone are recognised by name and code.
+ */
+function translate(error: unknown): unknown {
+  if (error instanceof InboxError || !(error instanceof Error)) return error;
+  if (
+    isException(error, ProvisionedThroughputExceededException) ||
+    isException(error, ThrottlingException) ||
+    isException(error, RequestLimitExceeded)
+  ) {
+    return new TransientStoreError(TransientReason.Throttling, error);
+  }
+  const fault = error as Error & {
+    $fault?: string;
+    $metadata?: { httpStatusCode?: number };
+    code?: string;
+  };
+  if (
+    isException(error, InternalServerError) ||
+    fault.$fault === 'server' ||
+    (fault.$metadata?.httpStatusCode ?? 0) >= 500
+  ) {
+    return new TransientStoreError(TransientReason.ServerError, error);
+  }
+  if (error.name === 'TimeoutError' || fault.code === 'ETIMEDOUT' || fault.code === 'ECONNRESET') {
+    return new TransientStoreError(TransientReason.Timeout, error);
+  }
+  if (error.name === 'ValidationException') {
+    const limit = LIMIT_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1];
+    if (limit !== undefined) {
+      return new TransactionLimitError(
+        limit,
+        `DynamoDB rejected the transaction: ${error.message}`,
+        limit,
+        limit,
+        error,
+      );
+    }
+  }
+  return error;
+}
+
+function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
+  const { pk, consumer, key, messageId, status, payloadHash, processedAt, expiresAt } = item;
+  if (
+    typeof pk !== 'string' ||
+    typeof payloadHash !== 'string' ||
+    typeof expiresAt !== 'number' ||
+    status !== InboxStatus.Completed
+  ) {
+    throw new InboxError(
+      `Item ${JSON.stringify(pk)} in ${tableName} is not an sqs-inbox entry (needs string pk and ` +
+        `payloadHash, numeric expiresAt, status ${InboxStatus.Completed}); give the inbox its own table.`,
+    );
+  }
+  return {
+    pk,
+    consumer: String(consumer),
+    key: String(key),
+    messageId: String(messageId),
+    status,
+    payloadHash,
+    processedAt: String(processedAt),
+    expiresAt,
+  };
+}
+
+function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidConfigurationError(
+      'options',
+      options,
+      'an object such as { tableName: "inbox" }',
+    );
+  }
+  const unknown = Object.keys(options).filter(
+    (k) => !['tableName', 'client', 'clientConfig'].includes(k),
+  );
+  if (unknown.length > 0) {
+    throw new InvalidConfigurationError(
+      unknown[0] ?? '',
+      options,
+      'only tableName, client and clientConfig',
+    );
+  }
+  if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
+    throw new InvalidConfigurationError(
+      'tableName',
+      options.tableName,
+      'a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -',
+    );
+  }
+  const client = options.client as { send?: unknown } | undefined;
+  if (client !== undefined && typeof client?.send !== 'function') {
+    throw new InvalidConfigurationError(
+      'client',
+      options.client,
+      'a DynamoDBClient or DynamoDBDocumentClient',
+    );
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * Base class of every error this library throws or reports. Catch it to tell inbox errors
+ * from your own; use the subclasses (`instanceof`) to tell them apart.
+ *
+ * @example
+ * ```ts
+ * try { await processSqsBatch(event, handler, options); }
+ * catch (error) { if (error instanceof InboxError) logger.error(error.message); throw error; }
+ * ```
+ */
+export class InboxError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * An option given to the store, the processor or the middleware is missing or out of range.
+ * Thrown at creation, never while a batch runs.
+ *
+ * @example
+ * ```ts
+ * new InvalidConfigurationError('concurrency', 0, 'an integer from 1 to 1000');
+ * ```
+ */
+export class InvalidConfigurationError extends InboxError {
+  readonly option: string;
+  readonly value: unknown;
+  constructor(option: string, value: unknown, expected: string) {
+    super(`Invalid sqs-inbox option "${option}": got ${describe(value)}; expected ${expected}.`);
+    this.option = option;
+    this.value = value;
+  }
+}
+
+/**
+ * The invocation is not an SQS batch event (no `Records` array, or a record without a
+ * non-empty `messageId` or a string `body`). The whole invocation fails loudly, so that
+ * Lambda retries every record rather than acknowledging anything by mistake.
+ *
+ * @example
+ * ```ts
+ * await expect(processSqsBatch({} as SQSEvent, handler, opts)).rejects.toThrow(MalformedEventError);
+ * ```
+ */
+export class MalformedEventError extends InboxError {
+  readonly path: string;
+  constructor(path: string, value: unknown, expected: string) {
+    super(
+      `Not an SQS event: ${path} is ${describe(value)}, expected ${expected}. ` +
+        'Invoke this handler only from an SQS event source mapping.',
+    );
+    this.path = path;
+  }
+}
+
+/**
+ * A failure that retrying cannot fix. Throw it (or a subclass) from your handler for a
+ * message that must not be retried: it goes to `deadLetterQueueUrl` when one is set,
+ * otherwise it is reported as failed and the queue's redrive policy takes over.
+ *
+ * @example
+ * ```ts
+ * if (!account) throw new PermanentError(`unknown account ${body.accountId}`);
+ * ```
+ */
+export class PermanentError extends InboxError {}
+
+/**
+ * The body is not valid input for the parser (by default: not JSON).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MessageParseError) console.log(error.messageId);
+ * ```
+ */
+export class MessageParseError extends PermanentError {
+  readonly messageId: string;
+  constructor(messageId: string, cause: unknown) {
+    super(
+      `Message ${messageId}: the body could not be parsed (${errorMessage(cause)}). ` +
+        'Send a JSON body, or pass a `parser` option for another format.',
+      { cause },
+    );
+    this.messageId = messageId;
+  }
+}
+
+/** One problem reported by a Standard Schema validator. */
+export interface SchemaIssue {
+  readonly message: string;
+  readonly path: string;
+}
+
+/**
+ * The parsed body failed the `schema` option's validation.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SchemaValidationError) console.log(error.issues.map((i) => i.path));
+ * ```
+ */
+export class SchemaValidationError extends PermanentError {
+  readonly messageId: string;
+  readonly issues: readonly SchemaIssue[];
+  constructor(messageId: string, issues: readonly SchemaIssue[]) {
+    const listed = issues.map((issue) => `${issue.path || '(root)'}: ${issue.message}`).join('; ');
+    super(`Message ${messageId} failed schema validation: ${listed}.`);
+    this.messageId = messageId;
+    this.issues = issues;
+  }
+}
+
+/**
+ * The `key` option did not produce a usable dedup key for a message (it threw, or returned
+ * something other than a non-empty string of at most 1,024 bytes).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof KeyDerivationError) console.log(error.value);
+ * ```
+ */
+export class KeyDerivationError extends PermanentError {
+  readonly messageId: string;
+  readonly value: unknown;
+  constructor(messageId: string, value: unknown, cause?: unknown) {
+    super(
+      `Message ${messageId}: the dedup key is ${describe(value)}` +
+        (cause === undefined ? '' : ` (the key function threw: ${errorMessage(cause)})`) +
+        '; the `key` option must return a non-empty string of at most 1,024 bytes.',
+      { cause },
+    );
+    this.messageId = messageId;
+    this.value = value;
+  }
+}
+
+/**
+ * The same dedup key arrived with a different body than the one already processed. Nothing
+ * is applied: either the producer reused an id for a different event, or the key function
+ * is too coarse.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PayloadMismatchError) console.log(error.existing.messageId);
+ * ```
+ */
+export class PayloadMismatchError extends PermanentError {
+  readonly key: string;
+  readonly payloadHash: string;
+  readonly existing: { readonly messageId: string; readonly payloadHash: string };
+  constructor(
+    key: string,
+    payloadHash: string,
+    existing: { messageId: string; payloadHash: string },
+  ) {
+    super(
+      `Dedup key "${key}" was already processed from message ${existing.messageId} with a ` +
+        `different body (sha256 ${existing.payloadHash}, now ${payloadHash}). Give distinct ` +
+        'events distinct keys, or make the key function include what tells them apart.',
+    );
+    this.key = key;
+    this.payloadHash = payloadHash;
+    this.existing = existing;
+  }
+}
+
+/** Which DynamoDB transaction limit a {@link TransactionLimitError} is about. */
+export const TransactionLimit = {
+  OperationCount: 'operationCount',
+  TransactionBytes: 'transactionBytes',
+  ItemBytes: 'itemBytes',
+  SameItem: 'sameItem',
+  InvalidOperation: 'invalidOperation',
+} as const;
+/** One of the values of {@link TransactionLimit}. */
+export type TransactionLimit = (typeof TransactionLimit)[keyof typeof TransactionLimit];
+
+/**
+ * The handler's transaction breaks a DynamoDB `TransactWriteItems` rule, checked before the
+ * call: at most 99 business operations (one slot is the inbox entry's), at most 4 MB in all,
+ * 400 KB per item, one operation per item, and well-formed operations.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransactionLimitError && error.limit === 'operationCount') split();
+ * ```
+ */
+export class TransactionLimitError extends PermanentError {
+  readonly limit: TransactionLimit;
+  readonly actual: number | string;
+  readonly maximum: number | string;
+  constructor(
+    limit: TransactionLimit,
+    detail: string,
+    actual: number | string,
+    maximum: number | string,
+    cause?: unknown,
+  ) {
+    super(`Transaction rejected before sending (${limit}): ${detail}`, { cause });
+    this.limit = limit;
+    this.actual = actual;
+    this.maximum = maximum;
+  }
+}
+
+/**
+ * A condition of one of the handler's operations failed inside the transaction (for example
+ * a stock check). Nothing was written, the inbox entry included; the record is retried.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof BusinessConditionFailedError) console.log(error.operationIndex);
+ * ```
+ */
+export class BusinessConditionFailedError extends InboxError {
+  readonly operationIndex: number;
+  readonly operationType: string;
+  readonly tableName: string;
+  readonly key: Record<string, unknown> | undefined;
+  constructor(
+    operation: { index: number; type: string; tableName: string; key?: Record<string, unknown> },
+    cause?: unknown,
+  ) {
+    super(
+      `The condition of operation #${operation.index} (${operation.type} on ${operation.tableName}` +
+        `${operation.key ? ` key ${JSON.stringify(operation.key)}` : ''}) failed; nothing was ` +
+        'written and the message will be retried.',
+      { cause },
+    );
+    this.operationIndex = operation.index;
+    this.operationType = operation.type;
+    this.tableName = operation.tableName;
+    this.key = operation.key;
+  }
+}
+
+/** Why a {@link TransientStoreError} happened. */
+export const TransientReason = {
+  TransactionConflict: 'TransactionConflict',
+  Throttling: 'Throttling',
+  ServerError: 'ServerError',
+  Timeout: 'Timeout',
+} as const;
+/** One of the values of {@link TransientReason}. */
+export type TransientReason = (typeof TransientReason)[keyof typeof TransientReason];
+
+/**
+ * DynamoDB answered with an error that a later attempt may not get: a transaction conflict,
+ * throttling, a 5xx or a timeout. Retried a few times in the invocation, then reported as a
+ * failed record so SQS redelivers it.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransientStoreError) console.log(error.reason);
+ * ```
+ */
+export class TransientStoreError extends InboxError {
+  readonly reason: TransientReason;
+  constructor(reason: TransientReason, cause: unknown) {
+    super(`DynamoDB transient failure (${reason}): ${errorMessage(cause)}`, { cause });
+    this.reason = reason;
+  }
+}
+
+/**
+ * A permanently failing message could not be sent to the dead-letter queue, so it is
+ * reported as failed instead of being acknowledged: nothing is lost.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof DeadLetterSendError) console.log(error.queueUrl);
+ * ```
+ */
+export class DeadLetterSendError extends InboxError {
+  readonly queueUrl: string;
+  constructor(queueUrl: string, cause: unknown) {
+    super(`Could not send to dead-letter queue ${queueUrl}: ${errorMessage(cause)}`, { cause });
+    this.queueUrl = queueUrl;
+  }
+}
+
+/**
+ * Renders a value for an error message: short, typed, never `[object Object]`.
+ *
+ * @example
+ * ```ts
+ * describe('') // => 'an empty string'
+ * ```
+ */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (value === '') return 'an empty string';
+  if (typeof value === 'function') return 'a function';
+  let text: string;
+  try {
+    text =
+      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return `${shown} (${Array.isArray(value) ? 'array' : typeof value})`;
+}
+
+/**
+ * The message of an unknown thrown value.
+ *
+ * @example
+ * ```ts
+ * errorMessage(new Error('boom')) // => 'boom'
+ * ```
+ */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

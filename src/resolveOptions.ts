@@ -1,0 +1,217 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { createConsoleLogger } from './consoleLogger.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_TRANSACTION_ATTEMPTS,
+  DEFAULT_TTL_SECONDS,
+  TTL_SECONDS_RANGE,
+} from './constants.js';
+import { DeadLetterPublisher } from './DeadLetterPublisher.js';
+import { InvalidConfigurationError } from './errors.js';
+import type { InboxStore } from './InboxStore.js';
+import type { InboxLogger, InboxMetrics, InboxOptions, ParsedMessage } from './types.js';
+
+/**
+ * Options with every default filled in, as the processing core uses them.
+ *
+ * @example
+ * ```ts
+ * const resolved: ResolvedOptions = resolveOptions({ store, consumer: 'ledger' });
+ * ```
+ */
+export interface ResolvedOptions {
+  readonly store: InboxStore;
+  readonly consumer: string;
+  readonly key: ((message: ParsedMessage<unknown>) => string) | undefined;
+  readonly schema: StandardSchemaV1 | undefined;
+  readonly parser: (rawBody: string) => unknown;
+  readonly ttlSeconds: number;
+  readonly concurrency: number;
+  readonly deadLetter: DeadLetterPublisher | undefined;
+  readonly precheck: boolean;
+  readonly transactionAttempts: number;
+  readonly now: () => number;
+  readonly logger: InboxLogger;
+  readonly metrics: InboxMetrics | undefined;
+}
+
+const CONSUMER = /^[A-Za-z0-9._:-]{1,128}$/;
+const KNOWN_OPTIONS = new Set([
+  'store',
+  'consumer',
+  'key',
+  'schema',
+  'parser',
+  'ttlSeconds',
+  'concurrency',
+  'deadLetterQueueUrl',
+  'sqsClient',
+  'precheck',
+  'transactionAttempts',
+  'now',
+  'logger',
+  'metrics',
+]);
+
+/**
+ * Validates options once, at creation, and fills in defaults. Unknown keys are rejected so a
+ * typo (`ttlSecond`) does not silently fall back to a default.
+ *
+ * @example
+ * ```ts
+ * resolveOptions({ store, consumer: 'ledger', concurrency: 0 }); // throws InvalidConfigurationError
+ * ```
+ */
+export function resolveOptions<TSchema extends StandardSchemaV1>(
+  options: InboxOptions<TSchema>,
+): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidConfigurationError(
+      'options',
+      options,
+      "an object such as { store, consumer: 'ledger' }",
+    );
+  }
+  for (const name of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(name)) {
+      throw new InvalidConfigurationError(
+        name,
+        (options as unknown as Record<string, unknown>)[name],
+        `one of the known options: ${[...KNOWN_OPTIONS].join(', ')}`,
+      );
+    }
+  }
+  checkStore(options.store);
+  if (typeof options.consumer !== 'string' || !CONSUMER.test(options.consumer)) {
+    throw new InvalidConfigurationError(
+      'consumer',
+      options.consumer,
+      'a name of 1-128 characters from A-Z a-z 0-9 . _ : - (no "#")',
+    );
+  }
+  checkFunction('key', options.key);
+  checkFunction('parser', options.parser);
+  checkFunction('now', options.now);
+  checkSchema(options.schema);
+  checkBoolean('precheck', options.precheck);
+  checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
+  checkMethods('metrics', options.metrics, ['addMetric']);
+  checkMethods('sqsClient', options.sqsClient, ['send']);
+  const ttlSeconds = integerIn(
+    'ttlSeconds',
+    options.ttlSeconds,
+    DEFAULT_TTL_SECONDS,
+    TTL_SECONDS_RANGE.min,
+    TTL_SECONDS_RANGE.max,
+  );
+  return {
+    store: options.store,
+    consumer: options.consumer,
+    key: options.key as ResolvedOptions['key'],
+    schema: options.schema,
+    parser: options.parser ?? JSON.parse,
+    ttlSeconds,
+    concurrency: integerIn('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 1000),
+    deadLetter: deadLetterPublisher(options.deadLetterQueueUrl, options.sqsClient),
+    precheck: options.precheck ?? true,
+    transactionAttempts: integerIn(
+      'transactionAttempts',
+      options.transactionAttempts,
+      DEFAULT_TRANSACTION_ATTEMPTS,
+      1,
+      10,
+    ),
+    now: options.now ?? Date.now,
+    logger: options.logger ?? createConsoleLogger(),
+    metrics: options.metrics,
+  };
+}
+
+function deadLetterPublisher(
+  url: unknown,
+  sqsClient: SQSClient | undefined,
+): DeadLetterPublisher | undefined {
+  if (url === undefined) {
+    if (sqsClient !== undefined) {
+      throw new InvalidConfigurationError(
+        'sqsClient',
+        sqsClient,
+        'to be given only together with deadLetterQueueUrl',
+      );
+    }
+    return undefined;
+  }
+  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new InvalidConfigurationError(
+      'deadLetterQueueUrl',
+      url,
+      'an SQS queue URL such as https://sqs.eu-west-1.amazonaws.com/123456789012/orders-dlq',
+    );
+  }
+  return new DeadLetterPublisher(url, sqsClient);
+}
+
+function checkStore(store: unknown): void {
+  checkMethods('store', store, ['find', 'commit', 'keyAttributeNames']);
+  if (store === undefined) {
+    throw new InvalidConfigurationError(
+      'store',
+      store,
+      "an inbox store, e.g. new DynamoDBInboxStore({ tableName: 'inbox' })",
+    );
+  }
+}
+
+function checkSchema(schema: unknown): void {
+  if (schema === undefined) return;
+  const standard = (schema as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.[
+    '~standard'
+  ];
+  if (standard?.version !== 1 || typeof standard.validate !== 'function') {
+    throw new InvalidConfigurationError(
+      'schema',
+      schema,
+      'a Standard Schema v1 validator (zod 3.24+, valibot 1, arktype 2…)',
+    );
+  }
+}
+
+function checkFunction(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new InvalidConfigurationError(name, value, 'a function');
+  }
+}
+
+function checkBoolean(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new InvalidConfigurationError(name, value, 'true or false');
+  }
+}
+
+function checkMethods(name: string, value: unknown, methods: readonly string[]): void {
+  if (value === undefined) return;
+  const target = value as Record<string, unknown> | null;
+  const missing = methods.filter((method) => typeof target?.[method] !== 'function');
+  if (typeof value !== 'object' || value === null || missing.length > 0) {
+    throw new InvalidConfigurationError(
+      name,
+      value,
+      `an object with the methods ${methods.join(', ')}`,
+    );
+  }
+}
+
+function integerIn(
+  name: string,
+  value: unknown,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidConfigurationError(name, value, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
