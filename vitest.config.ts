@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+const integration = {
+  include: ['test/integration/**/*.test.ts'],
+  globalSetup: ['test/harness/globalSetup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+};
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './test/harness/summaryReporter.ts'],
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', ...integration } },
+      { extends: true, test: { name: 'conformance', ...integration } },
+    ],
+  },
+});
