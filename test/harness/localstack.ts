@@ -13,7 +13,9 @@ export function dockerSocketPresent(): boolean {
  * Starts LocalStack in Docker through Testcontainers. Returns undefined when no container
  * runtime answers, so the caller can fall back to MiniStack.
  */
-export async function startLocalStack(services: readonly string[]): Promise<RunningEmulator | undefined> {
+export async function startLocalStack(
+  services: readonly string[],
+): Promise<RunningEmulator | undefined> {
   const { getContainerRuntimeClient } = await import('testcontainers');
   try {
     await getContainerRuntimeClient();
@@ -23,7 +25,8 @@ export async function startLocalStack(services: readonly string[]): Promise<Runn
   const { LocalstackContainer } = await import('@testcontainers/localstack');
   const image = process.env.LOCALSTACK_IMAGE ?? LOCALSTACK_IMAGE;
   const environment: Record<string, string> = { SERVICES: services.join(',') };
-  if (process.env.LOCALSTACK_AUTH_TOKEN) environment.LOCALSTACK_AUTH_TOKEN = process.env.LOCALSTACK_AUTH_TOKEN;
+  if (process.env.LOCALSTACK_AUTH_TOKEN)
+    environment.LOCALSTACK_AUTH_TOKEN = process.env.LOCALSTACK_AUTH_TOKEN;
   const container = await new LocalstackContainer(image).withEnvironment(environment).start();
   return {
     name: `LocalStack (${image})`,

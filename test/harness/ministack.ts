@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execFileAsync, freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
 import { projectRoot, type RunningEmulator } from './paths.js';
+import { execFileAsync, freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
 
 /**
  * The MiniStack release the harness installs. Checked on this version: DynamoDB transactions
@@ -37,7 +37,14 @@ async function install(): Promise<string> {
     await execFileAsync(process.env.PYTHON ?? 'python3', ['-m', 'venv', venvDir]);
     await execFileAsync(
       join(venvDir, 'bin', 'python'),
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `ministack==${MINISTACK_VERSION}`],
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        `ministack==${MINISTACK_VERSION}`,
+      ],
       { maxBuffer: 16 * 1024 * 1024 },
     );
     writeFileSync(installedMarker, `${MINISTACK_VERSION}\n`);
@@ -53,7 +60,8 @@ async function withLock(lockDir: string, work: () => Promise<void>): Promise<voi
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() - statSync(lockDir).mtimeMs > LOCK_STALE_MILLIS) rmSync(lockDir, { recursive: true, force: true });
+      if (Date.now() - statSync(lockDir).mtimeMs > LOCK_STALE_MILLIS)
+        rmSync(lockDir, { recursive: true, force: true });
       else await sleep(500);
     }
   }
@@ -85,6 +93,11 @@ export async function startMiniStack(services: readonly string[]): Promise<Runni
   });
   killOnExit(child);
   const endpoint = `http://127.0.0.1:${port}`;
-  await waitUntil('MiniStack', async () => (await fetch(`${endpoint}/_ministack/health`)).ok, 60_000, child);
+  await waitUntil(
+    'MiniStack',
+    async () => (await fetch(`${endpoint}/_ministack/health`)).ok,
+    60_000,
+    child,
+  );
   return { name: `MiniStack ${MINISTACK_VERSION}`, endpoint, stop: () => stopProcess(child) };
 }

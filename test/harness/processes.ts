@@ -13,7 +13,11 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -27,7 +31,8 @@ export async function waitUntil(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} while starting`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${what} exited with code ${child.exitCode} while starting`);
     if (await probe().catch(() => false)) return;
     await sleep(100);
   }
@@ -39,7 +44,10 @@ export async function stopProcess(child: ChildProcess, graceMillis = 5000): Prom
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timedOut = await Promise.race([exited.then(() => false), sleep(graceMillis).then(() => true)]);
+  const timedOut = await Promise.race([
+    exited.then(() => false),
+    sleep(graceMillis).then(() => true),
+  ]);
   if (timedOut) {
     child.kill('SIGKILL');
     await exited;

@@ -7,7 +7,11 @@ const FIFO_ARN = 'arn:aws:sqs:us-east-1:000000000000:payments.fifo';
 /** An SQS record as Lambda delivers it; `fifo` adds the group and deduplication ids. */
 export function sqsRecord(
   body: unknown,
-  overrides: { messageId?: string; fifo?: { groupId: string; deduplicationId?: string }; receiveCount?: number } = {},
+  overrides: {
+    messageId?: string;
+    fifo?: { groupId: string; deduplicationId?: string };
+    receiveCount?: number;
+  } = {},
 ): SQSRecord {
   const messageId = overrides.messageId ?? randomUUID();
   const fifo = overrides.fifo;
@@ -43,7 +47,11 @@ export function sqsEvent(...records: SQSRecord[]): SQSEvent {
 
 /** A logger that keeps what it is given, to assert on. */
 export function recordingLogger() {
-  const lines: Array<{ level: string; message: string; extra: Record<string, unknown> | undefined }> = [];
+  const lines: Array<{
+    level: string;
+    message: string;
+    extra: Record<string, unknown> | undefined;
+  }> = [];
   const at = (level: string) => (message: string, extra?: Record<string, unknown>) => {
     lines.push({ level, message, extra });
   };

@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BusinessConditionFailedError,
+  createBatchProcessor,
+  InboxMetric,
+  type InboxOptions,
+  InboxStatus,
+  PayloadMismatchError,
+  processSqsBatch,
+  RecordStatus,
+} from '../../src/index.js';
+import { testAws } from '../harness/aws.js';
+import { recordCommands } from '../support/clientSpy.js';
+import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const aws = testAws();
+const sent = recordCommands(aws.dynamodb);
+let ledger: Ledger;
+
+beforeAll(async () => {
+  ledger = await createLedger(aws);
+});
+afterAll(() => aws.cleanup());
+
+function ledgerOptions(overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {}) {
+  const logger = recordingLogger();
+  const metrics = countingMetrics();
+  const options: InboxOptions<typeof PaymentCaptured> = {
+    store: ledger.store,
+    consumer: 'ledger',
+    schema: PaymentCaptured,
+    key: ({ body }) => body.eventId,
+    logger,
+    metrics,
+    ...overrides,
+  };
+  return { options, logger, metrics };
+}
+
+describe('first delivery', () => {
+  it('commits the business writes and the inbox entry in exactly one TransactWriteItems', async () => {
+    const event = payment({ accountId: 'acc-first' });
+    const record = sqsRecord(event);
+    const nowMillis = Date.UTC(2026, 10, 22, 12, 0, 0, 500);
+    const { options } = ledgerOptions({ now: () => nowMillis, ttlSeconds: 3600 });
+    sent.length = 0;
+
+    const response = await processSqsBatch(sqsEvent(record), ledger.applyPayment, options);
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    const transactions = sent.filter((command) => command.name === 'TransactWriteItemsCommand');
+    expect(transactions).toHaveLength(1);
+    const items = transactions[0]?.input.TransactItems as Array<
+      Record<string, { TableName: string }>
+    >;
+    expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Update', 'Put']);
+    expect(items[0]?.Put).toMatchObject({
+      TableName: ledger.tables.inbox,
+      ConditionExpression: 'attribute_not_exists(#pk) OR #expiresAt < :nowEpochSeconds',
+    });
+    expect(await ledger.balanceOf('acc-first')).toBe(event.amountCents);
+    expect(await ledger.ledgerEntry(event.paymentId)).toMatchObject({
+      amountCents: event.amountCents,
+    });
+    expect(await ledger.inboxEntry('ledger', event.eventId)).toEqual({
+      pk: `ledger#${event.eventId}`,
+      consumer: 'ledger',
+      key: event.eventId,
+      messageId: record.messageId,
+      status: InboxStatus.Completed,
+      payloadHash: createHash('sha256').update(record.body).digest('hex'),
+      processedAt: '2026-11-22T12:00:00.500Z',
+      expiresAt: Math.floor(nowMillis / 1000) + 3600,
+    });
+  });
+
+  it('keys by the SQS messageId when no key option is given', async () => {
+    const record = sqsRecord(payment({ accountId: 'acc-default-key' }));
+    const { options } = ledgerOptions({ key: undefined });
+
+    await processSqsBatch(sqsEvent(record), ledger.applyPayment, options);
+
+    expect(await ledger.inboxEntry('ledger', record.messageId)).toMatchObject({
+      key: record.messageId,
+    });
+  });
+});
+
+describe('duplicates', () => {
+  it.each([
+    { precheck: true, seenBy: 'the pre-check read' },
+    { precheck: false, seenBy: 'the transaction condition' },
+  ])(
+    'applies a redelivered event once and acknowledges the copy, seen by $seenBy',
+    async ({ precheck }) => {
+      const accountId = `acc-dup-${precheck}`;
+      const event = payment({ accountId });
+      const { options, logger, metrics } = ledgerOptions({ precheck });
+
+      await processSqsBatch(sqsEvent(sqsRecord(event)), ledger.applyPayment, options);
+      const copy = sqsRecord(event);
+      const response = await processSqsBatch(sqsEvent(copy), ledger.applyPayment, options);
+
+      expect(response.batchItemFailures).toEqual([]);
+      expect(await ledger.balanceOf(accountId)).toBe(event.amountCents);
+      expect(metrics.count(InboxMetric.Duplicates)).toBe(1);
+      expect(metrics.count(InboxMetric.Processed)).toBe(1);
+      const logged = logger.lines.find((line) => line.message.startsWith('duplicate'));
+      expect(logged?.extra).toMatchObject({ key: event.eventId, messageId: copy.messageId });
+    },
+  );
+
+  it('applies an event once when ten invocations race on the same key', async () => {
+    const event = payment({ accountId: 'acc-race' });
+    const { options, metrics } = ledgerOptions();
+    const processor = createBatchProcessor(ledger.applyPayment, options);
+
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => processor.process(sqsEvent(sqsRecord(event)))),
+    );
+
+    expect(responses.flatMap((response) => response.batchItemFailures)).toEqual([]);
+    expect(await ledger.balanceOf('acc-race')).toBe(event.amountCents);
+    expect(metrics.count(InboxMetric.Processed)).toBe(1);
+    expect(metrics.count(InboxMetric.Duplicates)).toBe(9);
+  });
+
+  it.each([true, false])(
+    'fails the same key with a different body as a payload mismatch and applies nothing (precheck %s)',
+    async (precheck) => {
+      const accountId = `acc-mismatch-${precheck}`;
+      const event = payment({ accountId });
+      const { options } = ledgerOptions({ precheck });
+      const processor = createBatchProcessor(ledger.applyPayment, options);
+      await processor.process(sqsEvent(sqsRecord(event)));
+
+      const altered = sqsRecord({ ...event, amountCents: 99_999 });
+      const [outcome] = await processor.processRecords(sqsEvent(altered));
+
+      expect(outcome?.status).toBe(RecordStatus.Failed);
+      expect(outcome?.error).toBeInstanceOf(PayloadMismatchError);
+      expect(await ledger.balanceOf(accountId)).toBe(event.amountCents);
+    },
+  );
+});
+
+describe('expiry', () => {
+  it('treats an inbox entry past expiresAt that TTL has not deleted yet as absent', async () => {
+    const event = payment({ accountId: 'acc-expired' });
+    const firstMillis = Date.now();
+    const first = sqsRecord(event);
+    await processSqsBatch(
+      sqsEvent(first),
+      ledger.applyPayment,
+      ledgerOptions({ now: () => firstMillis, ttlSeconds: 60 }).options,
+    );
+
+    const later = sqsRecord({ ...event, paymentId: `${event.paymentId}-again` });
+    const laterOptions = ledgerOptions({ now: () => firstMillis + 61_000 + 1000, ttlSeconds: 60 });
+    const response = await processSqsBatch(
+      sqsEvent(later),
+      ledger.applyPayment,
+      laterOptions.options,
+    );
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(laterOptions.metrics.count(InboxMetric.Processed)).toBe(1);
+    expect(await ledger.balanceOf('acc-expired')).toBe(2 * event.amountCents);
+    expect(await ledger.inboxEntry('ledger', event.eventId)).toMatchObject({
+      messageId: later.messageId,
+    });
+  });
+
+  it('still deduplicates an entry whose expiresAt is the current second', async () => {
+    const event = payment({ accountId: 'acc-edge' });
+    const startMillis = Date.now();
+    await processSqsBatch(
+      sqsEvent(sqsRecord(event)),
+      ledger.applyPayment,
+      ledgerOptions({ now: () => startMillis, ttlSeconds: 60 }).options,
+    );
+
+    const atExpiry = ledgerOptions({
+      now: () => startMillis + 60_000,
+      ttlSeconds: 60,
+      precheck: false,
+    });
+    await processSqsBatch(sqsEvent(sqsRecord(event)), ledger.applyPayment, atExpiry.options);
+
+    expect(atExpiry.metrics.count(InboxMetric.Duplicates)).toBe(1);
+    expect(await ledger.balanceOf('acc-edge')).toBe(event.amountCents);
+  });
+});
+
+describe('failures', () => {
+  it('reports a throwing handler as a failed record, writes nothing of it, and commits the rest', async () => {
+    const events = [
+      payment({ accountId: 'acc-f1' }),
+      payment({ accountId: 'acc-f2' }),
+      payment({ accountId: 'acc-f3' }),
+    ];
+    const records = events.map((event) => sqsRecord(event));
+    const { options } = ledgerOptions();
+
+    const response = await processSqsBatch(
+      sqsEvent(...records),
+      async (message, tx) => {
+        await ledger.applyPayment(message, tx);
+        if (message.body.accountId === 'acc-f2') throw new Error('downstream lookup failed');
+      },
+      options,
+    );
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: records[1]?.messageId }]);
+    expect(await ledger.balanceOf('acc-f1')).toBe(events[0]?.amountCents);
+    expect(await ledger.balanceOf('acc-f2')).toBe(0);
+    expect(await ledger.inboxEntry('ledger', events[1]?.eventId ?? '')).toBeUndefined();
+    expect(await ledger.balanceOf('acc-f3')).toBe(events[2]?.amountCents);
+  });
+
+  it('reports a failed business condition as retryable, naming the operation, and leaves the inbox unwritten', async () => {
+    await ledger.setStock('sku-cond', 1);
+    const order = { eventId: `evt-order-${Date.now()}`, sku: 'sku-cond', quantity: 3 };
+    const handler = createBatchProcessor<never>(
+      async ({ body }, tx) => {
+        const { sku, quantity } = body as typeof order;
+        tx.put({
+          TableName: ledger.tables.entries,
+          Item: { paymentId: `reservation-${order.eventId}`, sku },
+        });
+        tx.update({
+          TableName: ledger.tables.stock,
+          Key: { sku },
+          UpdateExpression: 'ADD available :minus',
+          ConditionExpression: 'available >= :quantity',
+          ExpressionAttributeValues: { ':minus': -quantity, ':quantity': quantity },
+        });
+      },
+      {
+        store: ledger.store,
+        consumer: 'inventory',
+        key: ({ body }) => (body as typeof order).eventId,
+        logger: recordingLogger(),
+      },
+    );
+
+    const [failed] = await handler.processRecords(sqsEvent(sqsRecord(order)));
+
+    expect(failed?.status).toBe(RecordStatus.Failed);
+    expect(failed?.error).toBeInstanceOf(BusinessConditionFailedError);
+    expect(failed?.error).toMatchObject({
+      operationIndex: 1,
+      operationType: 'Update',
+      tableName: ledger.tables.stock,
+    });
+    expect(await ledger.inboxEntry('inventory', order.eventId)).toBeUndefined();
+    expect(await ledger.ledgerEntry(`reservation-${order.eventId}`)).toBeUndefined();
+
+    await ledger.setStock('sku-cond', 5);
+    const [retried] = await handler.processRecords(sqsEvent(sqsRecord(order)));
+    expect(retried?.status).toBe(RecordStatus.Processed);
+    expect(await ledger.stockOf('sku-cond')).toBe(2);
+  });
+});

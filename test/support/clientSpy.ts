@@ -1,0 +1,51 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/** A command as it left the client, before serialisation. */
+export interface SentCommand {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+/**
+ * Records every command a client sends, through the SDK's middleware stack: the test
+ * observes real traffic to the emulator, nothing is replaced.
+ */
+export function recordCommands(client: DynamoDBClient): SentCommand[] {
+  const sent: SentCommand[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      sent.push({
+        name: String(context.commandName),
+        input: args.input as Record<string, unknown>,
+      });
+      return next(args);
+    },
+    { step: 'initialize', name: 'sqsInboxTestRecorder', priority: 'high' },
+  );
+  return sent;
+}
+
+/**
+ * Makes the client throw `error()` instead of sending the next `times` commands whose name
+ * matches. Used only for faults no emulator produces (TransactionConflict, throttling, 5xx,
+ * timeouts); tests that use it say "injected" in their names.
+ */
+export function injectFault(
+  client: DynamoDBClient,
+  commandName: string,
+  error: () => Error,
+  times = Number.POSITIVE_INFINITY,
+): { readonly injected: () => number } {
+  let injected = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === commandName && injected < times) {
+        injected++;
+        throw error();
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: `sqsInboxFault-${commandName}-${Math.random()}`, priority: 'high' },
+  );
+  return { injected: () => injected };
+}
