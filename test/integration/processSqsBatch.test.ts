@@ -43,7 +43,7 @@ describe('first delivery', () => {
   it('commits the business writes and the inbox entry in exactly one TransactWriteItems', async () => {
     const event = payment({ accountId: 'acc-first' });
     const record = sqsRecord(event);
-    const nowMillis = Date.UTC(2026, 10, 22, 12, 0, 0, 500);
+    const nowMillis = Math.floor(Date.now() / 1000) * 1000 + 500;
     const { options } = ledgerOptions({ now: () => nowMillis, ttlSeconds: 3600 });
     sent.length = 0;
 
@@ -71,7 +71,7 @@ describe('first delivery', () => {
       messageId: record.messageId,
       status: InboxStatus.Completed,
       payloadHash: createHash('sha256').update(record.body).digest('hex'),
-      processedAt: '2026-11-22T12:00:00.500Z',
+      processedAt: new Date(nowMillis).toISOString(),
       expiresAt: Math.floor(nowMillis / 1000) + 3600,
     });
   });

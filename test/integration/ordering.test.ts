@@ -1,0 +1,106 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBatchProcessor, type MessageHandler, RecordStatus } from '../../src/index.js';
+import { testAws } from '../harness/aws.js';
+import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const aws = testAws();
+let ledger: Ledger;
+
+beforeAll(async () => {
+  ledger = await createLedger(aws);
+});
+afterAll(() => aws.cleanup());
+
+/** Wraps the ledger handler to record when each message starts and ends, and how many run at once. */
+function tracing(fail: (body: PaymentCaptured) => boolean = () => false) {
+  const timeline: Array<{ event: 'start' | 'end'; paymentId: string }> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
+    timeline.push({ event: 'start', paymentId: message.body.paymentId });
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await sleep(30);
+    inFlight--;
+    timeline.push({ event: 'end', paymentId: message.body.paymentId });
+    if (fail(message.body)) throw new Error(`payment ${message.body.paymentId} failed`);
+    await ledger.applyPayment(message, tx);
+  };
+  return { handler, timeline, maxInFlight: () => maxInFlight };
+}
+
+const options = (concurrency: number) => ({
+  store: ledger.store,
+  consumer: 'ordering',
+  schema: PaymentCaptured,
+  concurrency,
+  key: ({ body }: { body: PaymentCaptured }) => body.eventId,
+  logger: recordingLogger(),
+});
+
+describe('FIFO queues', () => {
+  it('runs each message group strictly in order and other groups concurrently', async () => {
+    const a = [1, 2, 3].map((n) => payment({ accountId: 'fifo-a', paymentId: `a${n}` }));
+    const b = [1, 2].map((n) => payment({ accountId: 'fifo-b', paymentId: `b${n}` }));
+    const records = [a[0], b[0], a[1], b[1], a[2]].map((body) =>
+      sqsRecord(body, { fifo: { groupId: body?.accountId ?? '' } }),
+    );
+    const trace = tracing();
+
+    const response = await createBatchProcessor(trace.handler, options(10)).process(
+      sqsEvent(...records),
+    );
+
+    expect(response.batchItemFailures).toEqual([]);
+    const groupA = trace.timeline.filter((step) => step.paymentId.startsWith('a'));
+    expect(groupA).toEqual(
+      ['a1', 'a2', 'a3'].flatMap((paymentId) => [
+        { event: 'start', paymentId },
+        { event: 'end', paymentId },
+      ]),
+    );
+    expect(trace.maxInFlight()).toBe(2);
+  });
+
+  it('reports the rest of a group failed without running it after a failure, and other groups go on', async () => {
+    const a = [1, 2, 3].map((n) => payment({ accountId: 'fifo-fail-a', paymentId: `fa${n}` }));
+    const b = [1, 2].map((n) => payment({ accountId: 'fifo-fail-b', paymentId: `fb${n}` }));
+    const bodies = [a[0], b[0], a[1], b[1], a[2]];
+    const records = bodies.map((body) =>
+      sqsRecord(body, { fifo: { groupId: body?.accountId ?? '' } }),
+    );
+    const trace = tracing((body) => body.paymentId === 'fa2');
+
+    const outcomes = await createBatchProcessor(trace.handler, options(10)).processRecords(
+      sqsEvent(...records),
+    );
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      RecordStatus.Processed,
+      RecordStatus.Processed,
+      RecordStatus.Failed,
+      RecordStatus.Processed,
+      RecordStatus.Skipped,
+    ]);
+    expect(trace.timeline.some((step) => step.paymentId === 'fa3')).toBe(false);
+    expect(await ledger.balanceOf('fifo-fail-a')).toBe(a[0]?.amountCents);
+    expect(await ledger.balanceOf('fifo-fail-b')).toBe((b[0]?.amountCents ?? 0) * 2);
+  });
+});
+
+describe('standard queues', () => {
+  it.each([1, 4])('runs records concurrently up to concurrency %i', async (concurrency) => {
+    const bodies = Array.from({ length: 12 }, () => payment({ accountId: `std-${concurrency}` }));
+    const trace = tracing();
+
+    const response = await createBatchProcessor(trace.handler, options(concurrency)).process(
+      sqsEvent(...bodies.map((body) => sqsRecord(body))),
+    );
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(trace.maxInFlight()).toBe(concurrency);
+    expect(await ledger.balanceOf(`std-${concurrency}`)).toBe(12 * (bodies[0]?.amountCents ?? 0));
+  });
+});

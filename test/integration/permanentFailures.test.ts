@@ -1,0 +1,161 @@
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBatchProcessor,
+  DeadLetterAttribute,
+  DeadLetterSendError,
+  type InboxOptions,
+  PermanentError,
+  processSqsBatch,
+  RecordStatus,
+} from '../../src/index.js';
+import { testAws } from '../harness/aws.js';
+import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const aws = testAws();
+let ledger: Ledger;
+let dlq: { url: string; arn: string };
+let fifoDlq: { url: string; arn: string };
+
+beforeAll(async () => {
+  ledger = await createLedger(aws);
+  dlq = await aws.createQueue(aws.uniqueName('ledger-dlq'));
+  fifoDlq = await aws.createQueue(`${aws.uniqueName('ledger-dlq')}.fifo`);
+});
+afterAll(() => aws.cleanup());
+
+function options(
+  overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
+): InboxOptions<typeof PaymentCaptured> {
+  return {
+    store: ledger.store,
+    consumer: 'ledger',
+    schema: PaymentCaptured,
+    key: ({ body }) => body.eventId,
+    logger: recordingLogger(),
+    deadLetterQueueUrl: dlq.url,
+    sqsClient: aws.sqs,
+    ...overrides,
+  };
+}
+
+async function receiveAll(queueUrl: string) {
+  const { Messages = [] } = await aws.sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      MessageAttributeNames: ['All'],
+      WaitTimeSeconds: 1,
+    }),
+  );
+  return Messages;
+}
+
+const rejectingHandler = async () => {
+  throw new PermanentError('account acc-closed is closed');
+};
+
+describe('permanent failures with a dead-letter queue', () => {
+  it.each([
+    {
+      case: 'a PermanentError from the handler',
+      body: payment({ accountId: 'acc-closed' }),
+      error: 'PermanentError',
+    },
+    {
+      case: 'a body failing the schema',
+      body: { eventId: 'evt-bad', amountCents: -5 },
+      error: 'SchemaValidationError',
+    },
+    { case: 'a body that is not JSON', body: '{"eventId": ', error: 'MessageParseError' },
+  ])(
+    'sends $case to the DLQ with attributes naming the error, then acknowledges it',
+    async ({ body, error }) => {
+      const record = sqsRecord(body);
+
+      const response = await processSqsBatch(sqsEvent(record), rejectingHandler, options());
+
+      expect(response.batchItemFailures).toEqual([]);
+      const [message] = await receiveAll(dlq.url);
+      expect(message?.Body).toBe(record.body);
+      expect(message?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(error);
+      expect(message?.MessageAttributes?.[DeadLetterAttribute.Consumer]?.StringValue).toBe(
+        'ledger',
+      );
+      expect(message?.MessageAttributes?.[DeadLetterAttribute.OriginalMessageId]?.StringValue).toBe(
+        record.messageId,
+      );
+      expect(message?.MessageAttributes?.[DeadLetterAttribute.ErrorMessage]?.StringValue).toMatch(
+        /\S/,
+      );
+    },
+  );
+
+  it('sends a payload mismatch to the DLQ and leaves the first effect as it was', async () => {
+    const event = payment({ accountId: 'acc-dlq-mismatch' });
+    await processSqsBatch(sqsEvent(sqsRecord(event)), ledger.applyPayment, options());
+
+    const altered = sqsRecord({ ...event, amountCents: 1 });
+    const response = await processSqsBatch(sqsEvent(altered), ledger.applyPayment, options());
+
+    expect(response.batchItemFailures).toEqual([]);
+    const [message] = await receiveAll(dlq.url);
+    expect(message?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(
+      'PayloadMismatchError',
+    );
+    expect(message?.MessageAttributes?.[DeadLetterAttribute.Key]?.StringValue).toBe(event.eventId);
+    expect(await ledger.balanceOf('acc-dlq-mismatch')).toBe(event.amountCents);
+  });
+
+  it('keeps the message group on a FIFO dead-letter queue', async () => {
+    const record = sqsRecord(payment(), { fifo: { groupId: 'acc-fifo-dlq' } });
+
+    await processSqsBatch(
+      sqsEvent(record),
+      rejectingHandler,
+      options({ deadLetterQueueUrl: fifoDlq.url }),
+    );
+
+    const { Messages = [] } = await aws.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: fifoDlq.url,
+        MessageSystemAttributeNames: ['All'],
+        WaitTimeSeconds: 1,
+      }),
+    );
+    expect(Messages[0]?.Attributes?.MessageGroupId).toBe('acc-fifo-dlq');
+    expect(Messages[0]?.Attributes?.MessageDeduplicationId).toBe(record.messageId);
+  });
+
+  it('reports the record failed, so nothing is lost, when the DLQ send fails', async () => {
+    const missingQueue = dlq.url.replace(/[^/]+$/, 'no-such-queue-for-sqs-inbox');
+    const processor = createBatchProcessor(
+      rejectingHandler,
+      options({ deadLetterQueueUrl: missingQueue }),
+    );
+
+    const [outcome] = await processor.processRecords(sqsEvent(sqsRecord(payment())));
+
+    expect(outcome?.status).toBe(RecordStatus.Failed);
+    expect(outcome?.error).toBeInstanceOf(DeadLetterSendError);
+  });
+});
+
+describe('permanent failures without a dead-letter queue', () => {
+  it('reports the record failed so the queue redrive policy takes over', async () => {
+    const record = sqsRecord(payment());
+    const logger = recordingLogger();
+
+    const response = await processSqsBatch(
+      sqsEvent(record),
+      rejectingHandler,
+      options({ deadLetterQueueUrl: undefined, sqsClient: undefined, logger }),
+    );
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(
+      logger.lines.some((line) => line.level === 'error' && line.message.includes('redrive')),
+    ).toBe(true);
+  });
+});
