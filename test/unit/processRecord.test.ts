@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  DynamoDBInboxStore,
+  KeyDerivationError,
+  MessageParseError,
+  PermanentError,
+  RecordStatus,
+  SchemaValidationError,
+} from '../../src/index.js';
+import { processRecord } from '../../src/processRecord.js';
+import { resolveOptions } from '../../src/resolveOptions.js';
+import { countingMetrics, recordingLogger, sqsRecord } from '../support/sqsRecords.js';
+
+// These records fail before any DynamoDB call, so the store's client is never built.
+const store = new DynamoDBInboxStore({ tableName: 'inbox', clientConfig: { region: 'us-east-1' } });
+const neverCalled = async () => {
+  throw new Error('the handler must not run');
+};
+
+function options(overrides: Record<string, unknown> = {}) {
+  return resolveOptions({ store, consumer: 'unit', logger: recordingLogger(), ...overrides });
+}
+
+describe('processRecord before the transaction', () => {
+  it.each([
+    {
+      case: 'throws',
+      key: () => {
+        throw new Error('no id');
+      },
+      message: /the key function threw: no id/,
+    },
+    { case: 'returns an empty string', key: () => '', message: /an empty string/ },
+    { case: 'returns a number', key: () => 42, message: /42 \(number\)/ },
+    {
+      case: 'returns over 1,024 bytes',
+      key: () => 'é'.repeat(513),
+      message: /at most 1,024 bytes/,
+    },
+  ])('fails permanently when the key function $case', async ({ key, message }) => {
+    const outcome = await processRecord(sqsRecord({ id: 1 }), neverCalled, options({ key }));
+
+    expect(outcome.status).toBe(RecordStatus.Failed);
+    expect(outcome.error).toBeInstanceOf(KeyDerivationError);
+    expect(outcome.error).toBeInstanceOf(PermanentError);
+    expect((outcome.error as Error).message).toMatch(message);
+  });
+
+  it('fails permanently on a body that is not JSON, naming the message', async () => {
+    const record = sqsRecord('not json');
+
+    const outcome = await processRecord(record, neverCalled, options());
+
+    expect(outcome.error).toBeInstanceOf(MessageParseError);
+    expect((outcome.error as Error).message).toContain(record.messageId);
+  });
+
+  it('fails permanently on a schema violation, listing each issue with its path', async () => {
+    const schema = z.object({ order: z.object({ quantity: z.number().int().positive() }) });
+    const metrics = countingMetrics();
+
+    const outcome = await processRecord(
+      sqsRecord({ order: { quantity: -1 } }),
+      neverCalled,
+      options({ schema, metrics }),
+    );
+
+    expect(outcome.error).toBeInstanceOf(SchemaValidationError);
+    expect((outcome.error as SchemaValidationError).issues).toEqual([
+      expect.objectContaining({ path: 'order.quantity' }),
+    ]);
+    expect(metrics.count('InboxPermanentFailures')).toBe(1);
+  });
+
+  it('uses a custom parser for bodies that are not JSON', async () => {
+    const outcome = await processRecord(
+      sqsRecord('a=1'),
+      neverCalled,
+      options({
+        parser: (raw: string) => Object.fromEntries([raw.split('=')]),
+        key: () => {
+          throw new Error('stop');
+        },
+      }),
+    );
+
+    expect(outcome.error).toBeInstanceOf(KeyDerivationError);
+  });
+});
