@@ -1,0 +1,281 @@
+/**
+ * Throughput benchmark: the same SQS batches through (a) a bare handler that applies the same
+ * business writes without deduplication and (b) sqs-inbox, on the same emulator in the same
+ * run. Prints messages/s, DynamoDB requests per message and the ratio b/a. A script that
+ * prints figures, not a test: nothing here asserts on time.
+ *
+ *   npm run bench -- --messages 2000 --duplicates 0.2
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import pLimit from 'p-limit';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  type InboxLogger,
+  type TransactionBuilder,
+} from '../src/index.js';
+import { startEmulator } from '../test/harness/emulator.js';
+import { recordCommands } from '../test/support/clientSpy.js';
+
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '2000' },
+    duplicates: { type: 'string', default: '0.2' },
+    accounts: { type: 'string', default: '50' },
+    'batch-size': { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '10' },
+  },
+});
+const messages = positiveInteger('messages', values.messages);
+const duplicateRate = Number(values.duplicates);
+if (!(duplicateRate >= 0 && duplicateRate < 1))
+  throw new Error(`--duplicates must be in [0, 1), got ${values.duplicates}`);
+const accounts = positiveInteger('accounts', values.accounts);
+const batchSize = positiveInteger('batch-size', values['batch-size']);
+const concurrency = positiveInteger('concurrency', values.concurrency);
+
+interface Payment {
+  eventId: string;
+  accountId: string;
+  paymentId: string;
+  amountCents: number;
+}
+
+const silent: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+function positiveInteger(name: string, value: string | undefined): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new Error(`--${name} must be a positive integer, got ${value}`);
+  return parsed;
+}
+
+/** N records: distinct payments plus `duplicateRate` of them sent again as new SQS messages. */
+function makeRecords(): { records: SQSRecord[]; distinct: Payment[] } {
+  const duplicateCount = Math.round(messages * duplicateRate);
+  const distinct: Payment[] = Array.from({ length: messages - duplicateCount }, (_, i) => ({
+    eventId: `evt-${i}`,
+    accountId: `acc-${i % accounts}`,
+    paymentId: `pay-${i}`,
+    amountCents: 100 + (i % 900),
+  }));
+  const bodies = [
+    ...distinct,
+    ...Array.from(
+      { length: duplicateCount },
+      (_, i) => distinct[(i * 7919) % distinct.length] as Payment,
+    ),
+  ];
+  // Deterministic interleave so duplicates arrive spread over the run.
+  const order = bodies
+    .map((_, i) => i)
+    .sort((x, y) => ((x * 2654435761) % 4093) - ((y * 2654435761) % 4093));
+  const records = order.map((i) => toRecord(bodies[i] as Payment));
+  return { records, distinct };
+}
+
+function toRecord(body: Payment): SQSRecord {
+  const messageId = randomUUID();
+  return {
+    messageId,
+    receiptHandle: messageId,
+    body: JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: '0',
+      SenderId: 'bench',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:bench',
+    awsRegion: 'us-east-1',
+  };
+}
+
+function batches(records: SQSRecord[]): SQSEvent[] {
+  const events: SQSEvent[] = [];
+  for (let i = 0; i < records.length; i += batchSize)
+    events.push({ Records: records.slice(i, i + batchSize) });
+  return events;
+}
+
+async function createTables(client: DynamoDBClient, run: string) {
+  const names = {
+    inbox: `bench-inbox-${run}`,
+    accounts: `bench-accounts-${run}`,
+    ledger: `bench-ledger-${run}`,
+  };
+  const keyOf = { inbox: 'pk', accounts: 'accountId', ledger: 'paymentId' } as const;
+  for (const [table, name] of Object.entries(names)) {
+    const key = keyOf[table as keyof typeof keyOf];
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+      }),
+    );
+  }
+  return names;
+}
+
+function businessWrites(
+  tables: { accounts: string; ledger: string },
+  body: Payment,
+  tx: Pick<TransactionBuilder, 'put' | 'update'>,
+) {
+  tx.update({
+    TableName: tables.accounts,
+    Key: { accountId: body.accountId },
+    UpdateExpression: 'ADD balanceCents :amount',
+    ExpressionAttributeValues: { ':amount': body.amountCents },
+  });
+  tx.put({
+    TableName: tables.ledger,
+    Item: { paymentId: body.paymentId, accountId: body.accountId, amountCents: body.amountCents },
+  });
+}
+
+async function runBare(
+  client: DynamoDBClient,
+  events: SQSEvent[],
+  tables: { accounts: string; ledger: string },
+) {
+  const documentClient = DynamoDBDocumentClient.from(client);
+  for (const event of events) {
+    const limit = pLimit(concurrency);
+    await Promise.all(
+      event.Records.map((record) =>
+        limit(async () => {
+          const items: NonNullable<
+            ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+          > = [];
+          businessWrites(tables, JSON.parse(record.body) as Payment, {
+            put: (input) => items.push({ Put: input }) as never,
+            update: (input) => items.push({ Update: input }) as never,
+          });
+          await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+        }),
+      ),
+    );
+  }
+}
+
+async function runInbox(
+  client: DynamoDBClient,
+  events: SQSEvent[],
+  tables: { inbox: string; accounts: string; ledger: string },
+  precheck: boolean,
+) {
+  const store = new DynamoDBInboxStore({ tableName: tables.inbox, client });
+  const processor = createBatchProcessor(
+    async ({ body }, tx) => businessWrites(tables, body as Payment, tx),
+    {
+      store,
+      consumer: 'bench',
+      key: ({ body }) => (body as Payment).eventId,
+      concurrency,
+      precheck,
+      logger: silent,
+    },
+  );
+  for (const event of events) {
+    const response = await processor.process(event);
+    if (response.batchItemFailures.length > 0)
+      throw new Error(`unexpected failures: ${JSON.stringify(response)}`);
+  }
+}
+
+async function totalBalance(client: DynamoDBClient, table: string): Promise<number> {
+  const documentClient = DynamoDBDocumentClient.from(client);
+  let total = 0;
+  for (let i = 0; i < accounts; i++) {
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: table, Key: { accountId: `acc-${i}` }, ConsistentRead: true }),
+    );
+    total += Number(Item?.balanceCents ?? 0);
+  }
+  return total;
+}
+
+async function measure(
+  name: string,
+  endpoint: string,
+  run: (client: DynamoDBClient, tables: Awaited<ReturnType<typeof createTables>>) => Promise<void>,
+) {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  const tables = await createTables(client, randomUUID().slice(0, 8));
+  const sent = recordCommands(client);
+  const started = performance.now();
+  await run(client, tables);
+  const seconds = (performance.now() - started) / 1000;
+  const requests = sent.length;
+  const balance = await totalBalance(client, tables.accounts);
+  client.destroy();
+  return {
+    name,
+    seconds,
+    messagesPerSecond: messages / seconds,
+    requestsPerMessage: requests / messages,
+    balance,
+  };
+}
+
+async function main(): Promise<void> {
+  const emulator = await startEmulator(['dynamodb']);
+  try {
+    const { records, distinct } = makeRecords();
+    const events = batches(records);
+    const expected = distinct.reduce((sum, p) => sum + p.amountCents, 0);
+    console.log(
+      `sqs-inbox benchmark on ${emulator.name}: ${messages} messages (${Math.round(duplicateRate * 100)}% duplicates), batches of ${batchSize}, concurrency ${concurrency}`,
+    );
+    await measure('warm-up', emulator.endpoint, (client, tables) =>
+      runInbox(client, events.slice(0, 5), tables, true),
+    );
+    const bare = await measure('(a) bare handler, no dedup', emulator.endpoint, (client, tables) =>
+      runBare(client, events, tables),
+    );
+    const inbox = await measure('(b) sqs-inbox', emulator.endpoint, (client, tables) =>
+      runInbox(client, events, tables, true),
+    );
+    const noPrecheck = await measure(
+      '(c) sqs-inbox, precheck off',
+      emulator.endpoint,
+      (client, tables) => runInbox(client, events, tables, false),
+    );
+    console.table(
+      [bare, inbox, noPrecheck].map((r) => ({
+        run: r.name,
+        'messages/s': Number(r.messagesPerSecond.toFixed(1)),
+        'DynamoDB requests/message': Number(r.requestsPerMessage.toFixed(3)),
+        seconds: Number(r.seconds.toFixed(2)),
+        'balance correct': r.balance === expected ? 'yes' : `no (${r.balance} vs ${expected})`,
+      })),
+    );
+    console.log(
+      `ratio b/a (throughput): ${(inbox.messagesPerSecond / bare.messagesPerSecond).toFixed(3)}`,
+    );
+    console.log(
+      `ratio c/a (throughput): ${(noPrecheck.messagesPerSecond / bare.messagesPerSecond).toFixed(3)}`,
+    );
+    console.log(
+      '(a) applies duplicates again, so its balance is expected to be wrong: that is what the inbox prevents.',
+    );
+  } finally {
+    await emulator.stop();
+  }
+}
+
+await main();
