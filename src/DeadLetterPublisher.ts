@@ -2,7 +2,14 @@ import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-
 import type { SQSRecord } from 'aws-lambda';
 import { DeadLetterSendError, errorMessage } from './errors.js';
 
-/** Names of the message attributes set on a dead-lettered message. */
+/**
+ * Names of the message attributes set on a dead-lettered message.
+ *
+ * @example
+ * ```ts
+ * const reason = message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue;
+ * ```
+ */
 export const DeadLetterAttribute = {
   Error: 'inbox.error',
   ErrorMessage: 'inbox.errorMessage',

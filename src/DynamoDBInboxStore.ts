@@ -11,7 +11,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import { locate } from './checkTransaction.js';
 import { InboxStatus } from './constants.js';
+import { isException, transientReasonOf, translate } from './dynamoDBErrors.js';
 import {
   BusinessConditionFailedError,
   InboxError,
@@ -22,7 +24,6 @@ import {
   TransientStoreError,
 } from './errors.js';
 import type { CommitRequest, CommitResult, InboxStore } from './InboxStore.js';
-import { locate } from './transactionRules.js';
 import type { InboxEntry } from './types.js';
 
 /**
@@ -43,6 +44,13 @@ export interface DynamoDBInboxStoreOptions {
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+// The SDK waits forever on a stalled socket by default; a bounded wait turns it into a
+// retryable TimeoutError. A commit whose response was lost is then seen as its own duplicate.
+const DEFAULT_REQUEST_HANDLER = {
+  connectionTimeout: 3_000,
+  requestTimeout: 10_000,
+  throwOnRequestTimeout: true,
+};
 // Absent, or present but expired and not yet swept by TTL: both let the entry be (re)written.
 const ENTRY_IS_ABSENT = 'attribute_not_exists(#pk)';
 const ENTRY_HAS_EXPIRED = '#expiresAt < :nowEpochSeconds';
@@ -169,18 +177,6 @@ export class DynamoDBInboxStore implements InboxStore {
   }
 }
 
-/**
- * Whether an error is the SDK exception `type`. A second copy of the SDK in node_modules
- * (common when an app pins its own version) has its own classes, so `instanceof` alone would
- * miss its errors; the exception's wire name is checked as well.
- */
-function isException<T extends Error>(
-  error: unknown,
-  type: abstract new (...args: never[]) => T,
-): error is T {
-  return error instanceof type || (error instanceof Error && error.name === type.name);
-}
-
 function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
   if (client instanceof DynamoDBDocumentClient) return true;
   const config = (client as { config?: { translateConfig?: unknown } } | undefined)?.config;
@@ -189,67 +185,10 @@ function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
 
 function toDocumentClient(options: DynamoDBInboxStoreOptions): DynamoDBDocumentClient {
   if (isDocumentClient(options.client)) return options.client;
-  const base = options.client ?? new DynamoDBClient(options.clientConfig ?? {});
+  const base =
+    options.client ??
+    new DynamoDBClient({ requestHandler: DEFAULT_REQUEST_HANDLER, ...options.clientConfig });
   return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
-}
-
-function transientReasonOf(reasons: readonly CancellationReason[]): TransientReason | undefined {
-  const codes = new Set(reasons.map((reason) => reason.Code));
-  if (codes.has('TransactionConflict')) return TransientReason.TransactionConflict;
-  if (codes.has('ThrottlingError') || codes.has('ProvisionedThroughputExceeded')) {
-    return TransientReason.Throttling;
-  }
-  return undefined;
-}
-
-const LIMIT_MESSAGES: ReadonlyArray<[RegExp, TransactionLimit]> = [
-  [/multiple operations on one item/i, TransactionLimit.SameItem],
-  [/4\s?MB/i, TransactionLimit.TransactionBytes],
-  [/item size has exceeded/i, TransactionLimit.ItemBytes],
-  [/less than or equal to 100/i, TransactionLimit.OperationCount],
-];
-
-/**
- * Maps an SDK error to an inbox error where one applies, and returns any other error unchanged.
- * Network-level timeouts carry no SDK class, so those alone are recognised by name and code.
- */
-function translate(error: unknown): unknown {
-  if (error instanceof InboxError || !(error instanceof Error)) return error;
-  if (
-    isException(error, ProvisionedThroughputExceededException) ||
-    isException(error, ThrottlingException) ||
-    isException(error, RequestLimitExceeded)
-  ) {
-    return new TransientStoreError(TransientReason.Throttling, error);
-  }
-  const fault = error as Error & {
-    $fault?: string;
-    $metadata?: { httpStatusCode?: number };
-    code?: string;
-  };
-  if (
-    isException(error, InternalServerError) ||
-    fault.$fault === 'server' ||
-    (fault.$metadata?.httpStatusCode ?? 0) >= 500
-  ) {
-    return new TransientStoreError(TransientReason.ServerError, error);
-  }
-  if (error.name === 'TimeoutError' || fault.code === 'ETIMEDOUT' || fault.code === 'ECONNRESET') {
-    return new TransientStoreError(TransientReason.Timeout, error);
-  }
-  if (error.name === 'ValidationException') {
-    const limit = LIMIT_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1];
-    if (limit !== undefined) {
-      return new TransactionLimitError(
-        limit,
-        `DynamoDB rejected the transaction: ${error.message}`,
-        limit,
-        limit,
-        error,
-      );
-    }
-  }
-  return error;
 }
 
 function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {

@@ -2,15 +2,50 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION_LIMITS } from './constants.js';
 import { describe, TransactionLimit, TransactionLimitError } from './errors.js';
 
-/** One element of lib-dynamodb's `TransactItems`: exactly one of Put, Update, Delete, ConditionCheck. */
+/**
+ * One element of lib-dynamodb's `TransactItems`: exactly one of Put, Update, Delete, ConditionCheck.
+ *
+ * @example
+ * ```ts
+ * const items: TransactItem[] = [{ Delete: { TableName: 't', Key: { pk: 'a' } } }];
+ * ```
+ */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-/** lib-dynamodb's transactional Put input (`TableName`, `Item`, optional condition). */
+/**
+ * lib-dynamodb's transactional Put input (`TableName`, `Item`, optional condition).
+ *
+ * @example
+ * ```ts
+ * const put: TransactPutInput = { TableName: 'orders', Item: { orderId: 'o-1' } };
+ * ```
+ */
 export type TransactPutInput = NonNullable<TransactItem['Put']>;
-/** lib-dynamodb's transactional Update input (`TableName`, `Key`, `UpdateExpression`, …). */
+/**
+ * lib-dynamodb's transactional Update input (`TableName`, `Key`, `UpdateExpression`, …).
+ *
+ * @example
+ * ```ts
+ * const update: TransactUpdateInput = { TableName: 't', Key: { pk: 'a' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } };
+ * ```
+ */
 export type TransactUpdateInput = NonNullable<TransactItem['Update']>;
-/** lib-dynamodb's transactional Delete input (`TableName`, `Key`, optional condition). */
+/**
+ * lib-dynamodb's transactional Delete input (`TableName`, `Key`, optional condition).
+ *
+ * @example
+ * ```ts
+ * const del: TransactDeleteInput = { TableName: 'holds', Key: { holdId: 'h-1' } };
+ * ```
+ */
 export type TransactDeleteInput = NonNullable<TransactItem['Delete']>;
-/** lib-dynamodb's ConditionCheck input (`TableName`, `Key`, `ConditionExpression`). */
+/**
+ * lib-dynamodb's ConditionCheck input (`TableName`, `Key`, `ConditionExpression`).
+ *
+ * @example
+ * ```ts
+ * const check: TransactConditionCheckInput = { TableName: 'accounts', Key: { accountId: 'a' }, ConditionExpression: 'attribute_exists(accountId)' };
+ * ```
+ */
 export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionCheck']>;
 
 /**

@@ -28,13 +28,34 @@ const SECONDS_PER_DAY = 86_400;
  */
 export const DEFAULT_TTL_SECONDS = 15 * SECONDS_PER_DAY;
 
-/** Bounds accepted for `ttlSeconds`, {@link DEFAULT_TTL_SECONDS} explains the default. */
+/**
+ * Bounds accepted for `ttlSeconds`, {@link DEFAULT_TTL_SECONDS} explains the default.
+ *
+ * @example
+ * ```ts
+ * if (ttlSeconds < TTL_SECONDS_RANGE.min) throw new Error('too short');
+ * ```
+ */
 export const TTL_SECONDS_RANGE = { min: 60, max: 366 * SECONDS_PER_DAY } as const;
 
-/** Default number of records (standard queue) or message groups (FIFO) processed at once. */
+/**
+ * Default number of records (standard queue) or message groups (FIFO) processed at once.
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { store, consumer: 'c', concurrency: DEFAULT_CONCURRENCY * 2 });
+ * ```
+ */
 export const DEFAULT_CONCURRENCY = 10;
 
-/** Default attempts of one record's transaction when DynamoDB answers with a transient error. */
+/**
+ * Default attempts of one record's transaction when DynamoDB answers with a transient error.
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { store, consumer: 'c', transactionAttempts: DEFAULT_TRANSACTION_ATTEMPTS + 2 });
+ * ```
+ */
 export const DEFAULT_TRANSACTION_ATTEMPTS = 3;
 
 /**
@@ -53,10 +74,24 @@ export const TRANSACTION_LIMITS = {
   maxItemBytes: 400 * 1024,
 } as const;
 
-/** Longest dedup key accepted; DynamoDB's partition key allows 2,048 bytes in all. */
+/**
+ * Longest dedup key accepted; DynamoDB's partition key allows 2,048 bytes in all.
+ *
+ * @example
+ * ```ts
+ * const key = eventId.slice(0, MAX_KEY_BYTES);
+ * ```
+ */
 export const MAX_KEY_BYTES = 1024;
 
-/** Names of the metrics the processor emits through an optional metrics sink. */
+/**
+ * Names of the metrics the processor emits through an optional metrics sink.
+ *
+ * @example
+ * ```ts
+ * metrics.addMetric(InboxMetric.Duplicates, 'Count', 1);
+ * ```
+ */
 export const InboxMetric = {
   Processed: 'InboxProcessed',
   Duplicates: 'InboxDuplicates',

@@ -87,7 +87,14 @@ export class MessageParseError extends PermanentError {
   }
 }
 
-/** One problem reported by a Standard Schema validator. */
+/**
+ * One problem reported by a Standard Schema validator.
+ *
+ * @example
+ * ```ts
+ * const issue: SchemaIssue = { path: 'lines.0.quantity', message: 'must be positive' };
+ * ```
+ */
 export interface SchemaIssue {
   readonly message: string;
   readonly path: string;
@@ -166,7 +173,14 @@ export class PayloadMismatchError extends PermanentError {
   }
 }
 
-/** Which DynamoDB transaction limit a {@link TransactionLimitError} is about. */
+/**
+ * Which DynamoDB transaction limit a {@link TransactionLimitError} is about.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransactionLimitError && error.limit === TransactionLimit.SameItem) merge();
+ * ```
+ */
 export const TransactionLimit = {
   OperationCount: 'operationCount',
   TransactionBytes: 'transactionBytes',
@@ -236,7 +250,14 @@ export class BusinessConditionFailedError extends InboxError {
   }
 }
 
-/** Why a {@link TransientStoreError} happened. */
+/**
+ * Why a {@link TransientStoreError} happened.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransientStoreError && error.reason === TransientReason.Throttling) backOff();
+ * ```
+ */
 export const TransientReason = {
   TransactionConflict: 'TransactionConflict',
   Throttling: 'Throttling',

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSRecord } from 'aws-lambda';
+import { checkTransaction } from './checkTransaction.js';
 import { InboxMetric, MAX_KEY_BYTES } from './constants.js';
 import {
   KeyDerivationError,
@@ -12,7 +13,6 @@ import {
 import { buildEntry, hashPayload, inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
-import { checkTransaction } from './transactionRules.js';
 import {
   type InboxEntry,
   type InboxMessage,

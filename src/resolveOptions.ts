@@ -37,6 +37,8 @@ export interface ResolvedOptions {
 }
 
 const CONSUMER = /^[A-Za-z0-9._:-]{1,128}$/;
+const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
+const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
 const KNOWN_OPTIONS = new Set([
   'store',
   'consumer',
@@ -66,6 +68,35 @@ const KNOWN_OPTIONS = new Set([
 export function resolveOptions<TSchema extends StandardSchemaV1>(
   options: InboxOptions<TSchema>,
 ): ResolvedOptions {
+  checkShapes(options);
+  return {
+    store: options.store,
+    consumer: options.consumer,
+    key: options.key as ResolvedOptions['key'],
+    schema: options.schema,
+    parser: options.parser ?? JSON.parse,
+    ttlSeconds: integerIn('ttlSeconds', options.ttlSeconds, DEFAULT_TTL_SECONDS, TTL_SECONDS_RANGE),
+    concurrency: integerIn(
+      'concurrency',
+      options.concurrency,
+      DEFAULT_CONCURRENCY,
+      CONCURRENCY_RANGE,
+    ),
+    deadLetter: deadLetterPublisher(options.deadLetterQueueUrl, options.sqsClient),
+    precheck: options.precheck ?? true,
+    transactionAttempts: integerIn(
+      'transactionAttempts',
+      options.transactionAttempts,
+      DEFAULT_TRANSACTION_ATTEMPTS,
+      ATTEMPTS_RANGE,
+    ),
+    now: options.now ?? Date.now,
+    logger: options.logger ?? createConsoleLogger(),
+    metrics: options.metrics,
+  };
+}
+
+function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidConfigurationError(
       'options',
@@ -73,14 +104,14 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
       "an object such as { store, consumer: 'ledger' }",
     );
   }
-  for (const name of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(name)) {
-      throw new InvalidConfigurationError(
-        name,
-        (options as unknown as Record<string, unknown>)[name],
-        `one of the known options: ${[...KNOWN_OPTIONS].join(', ')}`,
-      );
-    }
+  const unknown = Object.keys(options).find((name) => !KNOWN_OPTIONS.has(name));
+  if (unknown !== undefined) {
+    const value = (options as unknown as Record<string, unknown>)[unknown];
+    throw new InvalidConfigurationError(
+      unknown,
+      value,
+      `one of the known options: ${[...KNOWN_OPTIONS].join(', ')}`,
+    );
   }
   checkStore(options.store);
   if (typeof options.consumer !== 'string' || !CONSUMER.test(options.consumer)) {
@@ -98,34 +129,6 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
   checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
   checkMethods('metrics', options.metrics, ['addMetric']);
   checkMethods('sqsClient', options.sqsClient, ['send']);
-  const ttlSeconds = integerIn(
-    'ttlSeconds',
-    options.ttlSeconds,
-    DEFAULT_TTL_SECONDS,
-    TTL_SECONDS_RANGE.min,
-    TTL_SECONDS_RANGE.max,
-  );
-  return {
-    store: options.store,
-    consumer: options.consumer,
-    key: options.key as ResolvedOptions['key'],
-    schema: options.schema,
-    parser: options.parser ?? JSON.parse,
-    ttlSeconds,
-    concurrency: integerIn('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 1000),
-    deadLetter: deadLetterPublisher(options.deadLetterQueueUrl, options.sqsClient),
-    precheck: options.precheck ?? true,
-    transactionAttempts: integerIn(
-      'transactionAttempts',
-      options.transactionAttempts,
-      DEFAULT_TRANSACTION_ATTEMPTS,
-      1,
-      10,
-    ),
-    now: options.now ?? Date.now,
-    logger: options.logger ?? createConsoleLogger(),
-    metrics: options.metrics,
-  };
 }
 
 function deadLetterPublisher(
@@ -206,12 +209,20 @@ function integerIn(
   name: string,
   value: unknown,
   fallback: number,
-  min: number,
-  max: number,
+  range: { readonly min: number; readonly max: number },
 ): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidConfigurationError(name, value, `an integer from ${min} to ${max}`);
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < range.min ||
+    value > range.max
+  ) {
+    throw new InvalidConfigurationError(
+      name,
+      value,
+      `an integer from ${range.min} to ${range.max}`,
+    );
   }
   return value;
 }

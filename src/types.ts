@@ -150,7 +150,14 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly metrics?: InboxMetrics;
 }
 
-/** What happened to one record. */
+/**
+ * What happened to one record.
+ *
+ * @example
+ * ```ts
+ * const failed = outcomes.filter((o) => o.status === RecordStatus.Failed);
+ * ```
+ */
 export const RecordStatus = {
   Processed: 'processed',
   Duplicate: 'duplicate',

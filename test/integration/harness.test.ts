@@ -1,4 +1,4 @@
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testAws } from '../harness/aws.js';
 
@@ -10,5 +10,12 @@ describe('test harness', () => {
     const name = await aws.createInboxTable(aws.uniqueName('inbox'));
     const { Table } = await aws.dynamodb.send(new DescribeTableCommand({ TableName: name }));
     expect(Table?.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }]);
+    const { TimeToLiveDescription } = await aws.dynamodb.send(
+      new DescribeTimeToLiveCommand({ TableName: name }),
+    );
+    expect(TimeToLiveDescription).toMatchObject({
+      AttributeName: 'expiresAt',
+      TimeToLiveStatus: 'ENABLED',
+    });
   });
 });

@@ -80,6 +80,22 @@ describe('resolveOptions', () => {
 });
 
 describe('DynamoDBInboxStore options', () => {
+  it('bounds the default client’s waits so a stalled socket becomes a retryable timeout', async () => {
+    const { requestHandler } = new DynamoDBInboxStore({
+      tableName: 'inbox',
+      clientConfig: { region: 'us-east-1' },
+    }).client.config;
+    const handler = requestHandler as unknown as {
+      configProvider: Promise<Record<string, unknown>>;
+    };
+
+    expect(await handler.configProvider).toMatchObject({
+      requestTimeout: 10_000,
+      connectionTimeout: 3_000,
+      throwOnRequestTimeout: true,
+    });
+  });
+
   it.each([
     [{ tableName: 'x' }, /"tableName"/],
     [{ tableName: 'inbox', region: 'eu-west-1' }, /"region"/],
