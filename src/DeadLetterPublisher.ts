@@ -1,6 +1,6 @@
 import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { DeadLetterSendError, errorMessage } from './errors.js';
+import { DeadLetterSendError, errorMessage, InvalidConfigurationError } from './errors.js';
 
 /**
  * Names of the message attributes set on a dead-lettered message.
@@ -20,6 +20,7 @@ export const DeadLetterAttribute = {
 } as const;
 
 const MAX_ERROR_MESSAGE_CHARS = 1024;
+const MAX_MESSAGE_ATTRIBUTES = 10;
 
 /**
  * Sends permanently failing messages to a dead-letter queue, with message attributes that
@@ -50,6 +51,16 @@ export class DeadLetterPublisher {
     consumer: string,
     key: string | undefined,
   ): Promise<void> {
+    if (isSameQueue(this.queueUrl, record.eventSourceARN)) {
+      throw new DeadLetterSendError(
+        this.queueUrl,
+        new InvalidConfigurationError(
+          'deadLetterQueueUrl',
+          this.queueUrl,
+          `a queue other than the source queue ${record.eventSourceARN}`,
+        ),
+      );
+    }
     this.#client ??= this.#clientFactory();
     const fifo = this.queueUrl.endsWith('.fifo');
     const command = new SendMessageCommand({
@@ -81,7 +92,7 @@ function attributesFor(
     DataType: 'String',
     StringValue: value,
   });
-  const attributes: Record<string, MessageAttributeValue> = {
+  const inbox: Record<string, MessageAttributeValue> = {
     [DeadLetterAttribute.Error]: text(error instanceof Error ? error.name : 'Error'),
     [DeadLetterAttribute.ErrorMessage]: text(
       errorMessage(error).slice(0, MAX_ERROR_MESSAGE_CHARS) || '(none)',
@@ -90,7 +101,42 @@ function attributesFor(
     [DeadLetterAttribute.OriginalMessageId]: text(record.messageId),
   };
   if (record.eventSourceARN)
-    attributes[DeadLetterAttribute.SourceQueueArn] = text(record.eventSourceARN);
-  if (key) attributes[DeadLetterAttribute.Key] = text(key);
-  return attributes;
+    inbox[DeadLetterAttribute.SourceQueueArn] = text(record.eventSourceARN);
+  if (key) inbox[DeadLetterAttribute.Key] = text(key);
+  return {
+    ...originalAttributes(record, MAX_MESSAGE_ATTRIBUTES - Object.keys(inbox).length),
+    ...inbox,
+  };
+}
+
+/** The record's own message attributes, as many as fit beside the inbox's, in name order. */
+function originalAttributes(
+  record: SQSRecord,
+  room: number,
+): Record<string, MessageAttributeValue> {
+  const names = Object.keys(record.messageAttributes ?? {})
+    .filter((name) => !name.startsWith('inbox.'))
+    .sort()
+    .slice(0, Math.max(0, room));
+  const copied: Record<string, MessageAttributeValue> = {};
+  for (const name of names) {
+    const value = record.messageAttributes[name];
+    if (value === undefined) continue;
+    copied[name] = {
+      DataType: value.dataType,
+      ...(value.stringValue !== undefined ? { StringValue: value.stringValue } : {}),
+      ...(value.binaryValue !== undefined
+        ? { BinaryValue: Buffer.from(value.binaryValue, 'base64') }
+        : {}),
+    };
+  }
+  return copied;
+}
+
+/** Whether a queue URL (…/account/name) names the queue of an ARN (…:account:name). */
+function isSameQueue(queueUrl: string, queueArn: string | undefined): boolean {
+  if (!queueArn) return false;
+  const [account, name] = new URL(queueUrl).pathname.split('/').filter(Boolean).slice(-2);
+  const arnParts = queueArn.split(':');
+  return account === arnParts[4] && name === arnParts[5];
 }

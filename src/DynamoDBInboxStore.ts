@@ -3,17 +3,13 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   type DynamoDBClientConfig,
-  InternalServerError,
-  ProvisionedThroughputExceededException,
-  RequestLimitExceeded,
-  ThrottlingException,
-  TransactionCanceledException,
+  type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
-import { locate } from './checkTransaction.js';
+import { describeOperation, locate } from './checkTransaction.js';
 import { InboxStatus } from './constants.js';
-import { isException, transientReasonOf, translate } from './dynamoDBErrors.js';
+import { DynamoDBException, isException, transientReasonOf, translate } from './dynamoDBErrors.js';
 import {
   BusinessConditionFailedError,
   InboxError,
@@ -102,8 +98,9 @@ export class DynamoDBInboxStore implements InboxStore {
       await this.client.send(command);
       return { committed: true };
     } catch (error) {
-      if (!isException(error, TransactionCanceledException)) throw translate(error);
-      return this.#cancelled(error, request);
+      if (!isException(error, DynamoDBException.TransactionCanceled)) throw translate(error);
+      const cancelled = error as Error & { CancellationReasons?: CancellationReason[] };
+      return this.#cancelled(cancelled, cancelled.CancellationReasons ?? [], request);
     }
   }
 
@@ -131,10 +128,10 @@ export class DynamoDBInboxStore implements InboxStore {
   }
 
   async #cancelled(
-    error: TransactionCanceledException,
+    error: Error,
+    reasons: readonly CancellationReason[],
     request: CommitRequest,
   ): Promise<CommitResult> {
-    const reasons = error.CancellationReasons ?? [];
     const [entryReason, ...operationReasons] = reasons;
     if (entryReason?.Code === 'ConditionalCheckFailed') {
       const existing = entryReason.Item
@@ -148,23 +145,18 @@ export class DynamoDBInboxStore implements InboxStore {
     if (transient !== undefined) throw new TransientStoreError(transient, error);
     const failedIndex = operationReasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
     const operation = request.operations[failedIndex];
-    if (operation !== undefined)
+    if (operation !== undefined) {
       throw new BusinessConditionFailedError(locate(operation, failedIndex), error);
-    throw new TransactionLimitError(
-      TransactionLimit.InvalidOperation,
-      `DynamoDB cancelled the transaction: ${reasons.map((r) => r.Code).join(', ')}.`,
-      reasons.map((r) => r.Code).join(','),
-      'no validation errors',
-      error,
-    );
+    }
+    throw rejectedTransaction(error, reasons, request);
   }
 
   async #describeKey(tableName: string): Promise<readonly string[]> {
     const { Table } = await this.#call(() =>
       this.client.send(new DescribeTableCommand({ TableName: tableName })),
     );
-    const schema = Table?.KeySchema ?? [];
-    const ordered = [...schema].sort((a) => (a.KeyType === 'HASH' ? -1 : 1));
+    const rank = (element: KeySchemaElement) => (element.KeyType === 'HASH' ? 0 : 1);
+    const ordered = [...(Table?.KeySchema ?? [])].sort((a, b) => rank(a) - rank(b));
     return ordered.map((element) => element.AttributeName ?? '');
   }
 
@@ -175,6 +167,28 @@ export class DynamoDBInboxStore implements InboxStore {
       throw translate(error);
     }
   }
+}
+
+/** A cancellation no retry fixes (a ValidationError on an item, say), naming each failing operation. */
+function rejectedTransaction(
+  error: Error,
+  reasons: readonly CancellationReason[],
+  request: CommitRequest,
+): TransactionLimitError {
+  const failures = reasons.flatMap((reason, index) => {
+    if (reason.Code === undefined || reason.Code === 'None') return [];
+    const operation = request.operations[index - 1];
+    const where = operation ? describeOperation(locate(operation, index - 1)) : 'the inbox entry';
+    return [`${where}: ${reason.Code}${reason.Message ? ` (${reason.Message})` : ''}`];
+  });
+  const detail = failures.length > 0 ? failures.join('; ') : error.message;
+  return new TransactionLimitError(
+    TransactionLimit.InvalidOperation,
+    `DynamoDB cancelled the transaction: ${detail}.`,
+    detail,
+    'a transaction DynamoDB accepts',
+    error,
+  );
 }
 
 function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
@@ -192,11 +206,17 @@ function toDocumentClient(options: DynamoDBInboxStoreOptions): DynamoDBDocumentC
 }
 
 function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
-  const { pk, consumer, key, messageId, status, payloadHash, processedAt, expiresAt } = item;
+  const { pk, consumer, key, messageId, status, payloadHash, processedAt } = item;
+  // A caller's document client may unmarshall numbers as NumberValue or bigint (wrapNumbers).
+  const expiresAt = Number(
+    typeof item.expiresAt === 'object' && item.expiresAt !== null && 'value' in item.expiresAt
+      ? item.expiresAt.value
+      : item.expiresAt,
+  );
   if (
     typeof pk !== 'string' ||
     typeof payloadHash !== 'string' ||
-    typeof expiresAt !== 'number' ||
+    !Number.isFinite(expiresAt) ||
     status !== InboxStatus.Completed
   ) {
     throw new InboxError(
@@ -216,6 +236,8 @@ function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
   };
 }
 
+const STORE_OPTIONS = ['tableName', 'client', 'clientConfig'];
+
 function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidConfigurationError(
@@ -224,15 +246,10 @@ function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
       'an object such as { tableName: "inbox" }',
     );
   }
-  const unknown = Object.keys(options).filter(
-    (k) => !['tableName', 'client', 'clientConfig'].includes(k),
-  );
-  if (unknown.length > 0) {
-    throw new InvalidConfigurationError(
-      unknown[0] ?? '',
-      options,
-      'only tableName, client and clientConfig',
-    );
+  const unknown = Object.keys(options).find((name) => !STORE_OPTIONS.includes(name));
+  if (unknown !== undefined) {
+    const value = (options as unknown as Record<string, unknown>)[unknown];
+    throw new InvalidConfigurationError(unknown, value, `one of ${STORE_OPTIONS.join(', ')}`);
   }
   if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
     throw new InvalidConfigurationError(
@@ -247,6 +264,13 @@ function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
       'client',
       options.client,
       'a DynamoDBClient or DynamoDBDocumentClient',
+    );
+  }
+  if (client !== undefined && options.clientConfig !== undefined) {
+    throw new InvalidConfigurationError(
+      'clientConfig',
+      options.clientConfig,
+      'to be left out when a client is given (configure that client instead)',
     );
   }
 }

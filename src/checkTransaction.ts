@@ -144,13 +144,34 @@ function identity(tableName: string, key: Record<string, unknown>): string {
 
 function canonicalValue(value: unknown): string {
   if (typeof value === 'string') return `S:${value}`;
-  if (typeof value === 'number' || typeof value === 'bigint') return `N:${Number(value)}`;
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return `N:${canonicalNumber(String(value))}`;
   if (value instanceof Uint8Array) return `B:${Buffer.from(value).toString('base64')}`;
-  if (typeof value === 'object' && value !== null && 'value' in value)
-    return `N:${Number(value.value)}`;
+  if (typeof value === 'object' && value !== null && 'value' in value) {
+    return `N:${canonicalNumber(String(value.value))}`; // lib-dynamodb NumberValue
+  }
   return `?:${JSON.stringify(value)}`;
 }
 
-function describeOperation(operation: Located): string {
+/** A number's text as DynamoDB compares it: no sign on zero, no leading or trailing zeros. */
+function canonicalNumber(text: string): string {
+  const match = /^([+-]?)0*(\d*?)(?:\.(\d*?)0*)?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!match) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return '0';
+  const scale = Number(exponent) - fraction.length;
+  return `${sign === '-' ? '-' : ''}${digits.replace(/0+$/, '')}e${scale + (digits.length - digits.replace(/0+$/, '').length)}`;
+}
+
+/**
+ * Names an operation for an error message.
+ *
+ * @example
+ * ```ts
+ * describeOperation(locate(op, 2)) // => 'Update #2 on stock'
+ * ```
+ */
+export function describeOperation(operation: Located): string {
   return `${operation.type} #${operation.index} on ${operation.tableName}`;
 }

@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import pLimit from 'p-limit';
+import { InboxMetric } from './constants.js';
 import { InvalidConfigurationError } from './errors.js';
 import { processRecord } from './processRecord.js';
 import { type ResolvedOptions, resolveOptions } from './resolveOptions.js';
@@ -112,6 +113,7 @@ async function processGroup(
   }
   const skippedCount = outcomes.filter((outcome) => outcome.status === RecordStatus.Skipped).length;
   if (skippedCount > 0) {
+    options.metrics?.addMetric(InboxMetric.Failures, 'Count', skippedCount);
     options.logger.warn(
       'FIFO group stopped after a failure; its later records are reported failed',
       {

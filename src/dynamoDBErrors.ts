@@ -1,10 +1,4 @@
-import {
-  type CancellationReason,
-  InternalServerError,
-  ProvisionedThroughputExceededException,
-  RequestLimitExceeded,
-  ThrottlingException,
-} from '@aws-sdk/client-dynamodb';
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import {
   InboxError,
   TransactionLimit,
@@ -14,21 +8,34 @@ import {
 } from './errors.js';
 
 /**
- * Whether an error is the SDK exception `type`. A second copy of the SDK in node_modules
- * (common when an app pins its own version) has its own classes, so `instanceof` alone would
- * miss its errors; the exception's wire name is checked as well.
+ * The wire names of the DynamoDB exceptions the store reacts to. They are compared as strings,
+ * not with `instanceof`: an app may bundle a second copy of the SDK (its client's errors are then
+ * instances of other classes), and minifying bundlers rename the classes themselves, while the
+ * `name` an SDK error carries is always the service's exception name.
+ */
+export const DynamoDBException = {
+  TransactionCanceled: 'TransactionCanceledException',
+  Validation: 'ValidationException',
+  ProvisionedThroughputExceeded: 'ProvisionedThroughputExceededException',
+  Throttling: 'ThrottlingException',
+  RequestLimitExceeded: 'RequestLimitExceeded',
+  InternalServer: 'InternalServerError',
+} as const;
+/** One of the values of {@link DynamoDBException}. */
+export type DynamoDBException = (typeof DynamoDBException)[keyof typeof DynamoDBException];
+
+/**
+ * Whether an error is the DynamoDB exception with the given wire name.
  *
  * @example
  * ```ts
- * if (isException(error, TransactionCanceledException)) console.log(error.CancellationReasons);
+ * if (isException(error, DynamoDBException.TransactionCanceled)) console.log(error);
  * ```
  */
-export function isException<T extends Error>(
-  error: unknown,
-  type: abstract new (...args: never[]) => T,
-): error is T {
-  return error instanceof type || (error instanceof Error && error.name === type.name);
+export function isException(error: unknown, name: DynamoDBException): boolean {
+  return error instanceof Error && error.name === name;
 }
+
 /**
  * The transient reason among a cancelled transaction's reasons, if any.
  *
@@ -48,16 +55,18 @@ export function transientReasonOf(
   return undefined;
 }
 
-const LIMIT_MESSAGES: ReadonlyArray<[RegExp, TransactionLimit]> = [
-  [/multiple operations on one item/i, TransactionLimit.SameItem],
-  [/4\s?MB/i, TransactionLimit.TransactionBytes],
-  [/item size has exceeded/i, TransactionLimit.ItemBytes],
-  [/less than or equal to 100/i, TransactionLimit.OperationCount],
+const LIMIT_MESSAGES: ReadonlyArray<[RegExp, TransactionLimit, string]> = [
+  [/multiple operations on one item/i, TransactionLimit.SameItem, 'one operation per item'],
+  [/4\s?MB/i, TransactionLimit.TransactionBytes, '4 MB per transaction'],
+  [/item size has exceeded/i, TransactionLimit.ItemBytes, '400 KB per item'],
+  [/less than or equal to 100/i, TransactionLimit.OperationCount, '100 operations per transaction'],
 ];
 
 /**
- * Maps an SDK error to an inbox error where one applies, and returns any other error unchanged.
- * Network-level timeouts carry no SDK class, so those alone are recognised by name and code.
+ * Maps an SDK error to an inbox error where one applies, and returns any other error unchanged
+ * (access denied, a missing table: fixed by a deploy, so left to SQS's retries and redrive).
+ * A `ValidationException` is DynamoDB refusing the request itself — a malformed key or
+ * expression, or a limit — which no retry can fix, so it becomes a permanent error.
  *
  * @example
  * ```ts
@@ -66,12 +75,32 @@ const LIMIT_MESSAGES: ReadonlyArray<[RegExp, TransactionLimit]> = [
  */
 export function translate(error: unknown): unknown {
   if (error instanceof InboxError || !(error instanceof Error)) return error;
+  const reason = transientReasonOfError(error);
+  if (reason !== undefined) return new TransientStoreError(reason, error);
+  if (isException(error, DynamoDBException.Validation)) {
+    const [, limit, maximum] = LIMIT_MESSAGES.find(([pattern]) => pattern.test(error.message)) ?? [
+      undefined,
+      TransactionLimit.InvalidOperation,
+      'a request DynamoDB accepts',
+    ];
+    return new TransactionLimitError(
+      limit,
+      `DynamoDB rejected the request: ${error.message}`,
+      error.message,
+      maximum,
+      error,
+    );
+  }
+  return error;
+}
+
+function transientReasonOfError(error: Error): TransientReason | undefined {
   if (
-    isException(error, ProvisionedThroughputExceededException) ||
-    isException(error, ThrottlingException) ||
-    isException(error, RequestLimitExceeded)
+    isException(error, DynamoDBException.ProvisionedThroughputExceeded) ||
+    isException(error, DynamoDBException.Throttling) ||
+    isException(error, DynamoDBException.RequestLimitExceeded)
   ) {
-    return new TransientStoreError(TransientReason.Throttling, error);
+    return TransientReason.Throttling;
   }
   const fault = error as Error & {
     $fault?: string;
@@ -79,26 +108,15 @@ export function translate(error: unknown): unknown {
     code?: string;
   };
   if (
-    isException(error, InternalServerError) ||
+    isException(error, DynamoDBException.InternalServer) ||
     fault.$fault === 'server' ||
     (fault.$metadata?.httpStatusCode ?? 0) >= 500
   ) {
-    return new TransientStoreError(TransientReason.ServerError, error);
+    return TransientReason.ServerError;
   }
+  // Socket-level failures carry no service exception: recognised by the SDK's name and Node's code.
   if (error.name === 'TimeoutError' || fault.code === 'ETIMEDOUT' || fault.code === 'ECONNRESET') {
-    return new TransientStoreError(TransientReason.Timeout, error);
+    return TransientReason.Timeout;
   }
-  if (error.name === 'ValidationException') {
-    const limit = LIMIT_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1];
-    if (limit !== undefined) {
-      return new TransactionLimitError(
-        limit,
-        `DynamoDB rejected the transaction: ${error.message}`,
-        limit,
-        limit,
-        error,
-      );
-    }
-  }
-  return error;
+  return undefined;
 }

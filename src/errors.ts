@@ -9,9 +9,16 @@
  * ```
  */
 export class InboxError extends Error {
+  /**
+   * The stable name of each library error class. Bundlers that minify rename classes, so
+   * `name` comes from here for the library's own classes; a user subclass keeps its class name.
+   */
+  static readonly errorName: string = 'InboxError';
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
+    const type = new.target as typeof InboxError;
+    this.name = Object.hasOwn(type, 'errorName') ? type.errorName : type.name;
   }
 }
 
@@ -25,6 +32,7 @@ export class InboxError extends Error {
  * ```
  */
 export class InvalidConfigurationError extends InboxError {
+  static override readonly errorName: string = 'InvalidConfigurationError';
   readonly option: string;
   readonly value: unknown;
   constructor(option: string, value: unknown, expected: string) {
@@ -45,6 +53,7 @@ export class InvalidConfigurationError extends InboxError {
  * ```
  */
 export class MalformedEventError extends InboxError {
+  static override readonly errorName: string = 'MalformedEventError';
   readonly path: string;
   constructor(path: string, value: unknown, expected: string) {
     super(
@@ -65,7 +74,9 @@ export class MalformedEventError extends InboxError {
  * if (!account) throw new PermanentError(`unknown account ${body.accountId}`);
  * ```
  */
-export class PermanentError extends InboxError {}
+export class PermanentError extends InboxError {
+  static override readonly errorName: string = 'PermanentError';
+}
 
 /**
  * The body is not valid input for the parser (by default: not JSON).
@@ -76,6 +87,7 @@ export class PermanentError extends InboxError {}
  * ```
  */
 export class MessageParseError extends PermanentError {
+  static override readonly errorName: string = 'MessageParseError';
   readonly messageId: string;
   constructor(messageId: string, cause: unknown) {
     super(
@@ -109,6 +121,7 @@ export interface SchemaIssue {
  * ```
  */
 export class SchemaValidationError extends PermanentError {
+  static override readonly errorName: string = 'SchemaValidationError';
   readonly messageId: string;
   readonly issues: readonly SchemaIssue[];
   constructor(messageId: string, issues: readonly SchemaIssue[]) {
@@ -129,6 +142,7 @@ export class SchemaValidationError extends PermanentError {
  * ```
  */
 export class KeyDerivationError extends PermanentError {
+  static override readonly errorName: string = 'KeyDerivationError';
   readonly messageId: string;
   readonly value: unknown;
   constructor(messageId: string, value: unknown, cause?: unknown) {
@@ -154,6 +168,7 @@ export class KeyDerivationError extends PermanentError {
  * ```
  */
 export class PayloadMismatchError extends PermanentError {
+  static override readonly errorName: string = 'PayloadMismatchError';
   readonly key: string;
   readonly payloadHash: string;
   readonly existing: { readonly messageId: string; readonly payloadHash: string };
@@ -202,6 +217,7 @@ export type TransactionLimit = (typeof TransactionLimit)[keyof typeof Transactio
  * ```
  */
 export class TransactionLimitError extends PermanentError {
+  static override readonly errorName: string = 'TransactionLimitError';
   readonly limit: TransactionLimit;
   readonly actual: number | string;
   readonly maximum: number | string;
@@ -229,6 +245,7 @@ export class TransactionLimitError extends PermanentError {
  * ```
  */
 export class BusinessConditionFailedError extends InboxError {
+  static override readonly errorName: string = 'BusinessConditionFailedError';
   readonly operationIndex: number;
   readonly operationType: string;
   readonly tableName: string;
@@ -278,6 +295,7 @@ export type TransientReason = (typeof TransientReason)[keyof typeof TransientRea
  * ```
  */
 export class TransientStoreError extends InboxError {
+  static override readonly errorName: string = 'TransientStoreError';
   readonly reason: TransientReason;
   constructor(reason: TransientReason, cause: unknown) {
     super(`DynamoDB transient failure (${reason}): ${errorMessage(cause)}`, { cause });
@@ -295,6 +313,7 @@ export class TransientStoreError extends InboxError {
  * ```
  */
 export class DeadLetterSendError extends InboxError {
+  static override readonly errorName: string = 'DeadLetterSendError';
   readonly queueUrl: string;
   constructor(queueUrl: string, cause: unknown) {
     super(`Could not send to dead-letter queue ${queueUrl}: ${errorMessage(cause)}`, { cause });

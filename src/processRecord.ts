@@ -93,7 +93,7 @@ async function validate(
 function deriveKey(message: ParsedMessage<unknown>, options: ResolvedOptions): string {
   let key: unknown;
   try {
-    key = options.key ? options.key(message) : defaultKey(message.record);
+    key = options.key ? options.key(message) : defaultKey(message.record, options);
   } catch (error) {
     throw new KeyDerivationError(message.messageId, undefined, error);
   }
@@ -103,8 +103,18 @@ function deriveKey(message: ParsedMessage<unknown>, options: ResolvedOptions): s
   return key;
 }
 
-function defaultKey(record: SQSRecord): string {
-  return record.attributes.MessageDeduplicationId ?? record.messageId;
+function defaultKey(record: SQSRecord, options: ResolvedOptions): string {
+  const deduplicationId = record.attributes.MessageDeduplicationId;
+  if (deduplicationId === undefined) return record.messageId;
+  if (deduplicationId === hashPayload(record.body) && !options.warned.has('contentBasedKey')) {
+    options.warned.add('contentBasedKey');
+    options.logger.warn(
+      'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
+        'are deduplicated for ttlSeconds, not 5 minutes. Put an event id in the body and set `key`.',
+      { consumer: options.consumer, messageId: record.messageId },
+    );
+  }
+  return deduplicationId;
 }
 
 async function processWithRetries(

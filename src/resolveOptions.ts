@@ -34,6 +34,8 @@ export interface ResolvedOptions {
   readonly now: () => number;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
+  /** Warnings already logged by this processor, so each is logged once per container. */
+  readonly warned: Set<string>;
 }
 
 const CONSUMER = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -93,6 +95,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     now: options.now ?? Date.now,
     logger: options.logger ?? createConsoleLogger(),
     metrics: options.metrics,
+    warned: new Set(),
   };
 }
 

@@ -46,7 +46,8 @@ function checkRecord(record: unknown, index: number): void {
 }
 
 /**
- * Whether a record comes from a FIFO queue.
+ * Whether a record comes from a FIFO queue, by its source ARN. A `MessageGroupId` alone does
+ * not tell: standard queues with fair queueing carry one too, without any ordering promise.
  *
  * @example
  * ```ts
@@ -54,10 +55,7 @@ function checkRecord(record: unknown, index: number): void {
  * ```
  */
 export function isFifoRecord(record: SQSRecord): boolean {
-  return (
-    record.eventSourceARN?.endsWith('.fifo') === true ||
-    record.attributes.MessageGroupId !== undefined
-  );
+  return record.eventSourceARN?.endsWith('.fifo') === true;
 }
 
 /**

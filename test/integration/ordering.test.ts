@@ -88,9 +88,39 @@ describe('FIFO queues', () => {
     expect(await ledger.balanceOf('fifo-fail-a')).toBe(a[0]?.amountCents);
     expect(await ledger.balanceOf('fifo-fail-b')).toBe((b[0]?.amountCents ?? 0) * 2);
   });
+
+  it('lists the failed record and the skipped rest of its group in batchItemFailures', async () => {
+    const bodies = [1, 2, 3].map((n) =>
+      payment({ accountId: 'fifo-response', paymentId: `fr${n}` }),
+    );
+    const records = bodies.map((body) => sqsRecord(body, { fifo: { groupId: 'fifo-response' } }));
+    const trace = tracing((body) => body.paymentId === 'fr2');
+
+    const response = await createBatchProcessor(trace.handler, options(10)).process(
+      sqsEvent(...records),
+    );
+
+    expect(response.batchItemFailures).toEqual([
+      { itemIdentifier: records[1]?.messageId },
+      { itemIdentifier: records[2]?.messageId },
+    ]);
+  });
 });
 
 describe('standard queues', () => {
+  it('does not serialise records that carry a MessageGroupId on a standard (fair) queue', async () => {
+    const bodies = Array.from({ length: 4 }, () => payment({ accountId: 'fair-queue' }));
+    const records = bodies.map((body) => ({
+      ...sqsRecord(body, { fifo: { groupId: 'tenant-1' } }),
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:orders',
+    }));
+    const trace = tracing();
+
+    await createBatchProcessor(trace.handler, options(4)).process(sqsEvent(...records));
+
+    expect(trace.maxInFlight()).toBe(4);
+  });
+
   it.each([1, 4])('runs records concurrently up to concurrency %i', async (concurrency) => {
     const bodies = Array.from({ length: 12 }, () => payment({ accountId: `std-${concurrency}` }));
     const trace = tracing();

@@ -1,4 +1,4 @@
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
@@ -139,6 +139,95 @@ describe('permanent failures with a dead-letter queue', () => {
 
     expect(outcome?.status).toBe(RecordStatus.Failed);
     expect(outcome?.error).toBeInstanceOf(DeadLetterSendError);
+  });
+});
+
+describe('the dead-letter queue is only for permanent failures', () => {
+  it('reports a retryable handler error as failed and leaves the DLQ empty', async () => {
+    const quietDlq = await aws.createQueue(aws.uniqueName('quiet-dlq'));
+    const record = sqsRecord(payment());
+    let handlerRuns = 0;
+
+    const response = await processSqsBatch(
+      sqsEvent(record),
+      async () => {
+        handlerRuns++;
+        throw new Error('downstream timeout');
+      },
+      options({ deadLetterQueueUrl: quietDlq.url }),
+    );
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(handlerRuns).toBe(1);
+    expect(await receiveAll(quietDlq.url)).toEqual([]);
+  });
+
+  it('runs a PermanentError handler once: permanent failures are not retried in the invocation', async () => {
+    let handlerRuns = 0;
+
+    await processSqsBatch(
+      sqsEvent(sqsRecord(payment())),
+      async () => {
+        handlerRuns++;
+        throw new PermanentError('no');
+      },
+      options(),
+    );
+
+    expect(handlerRuns).toBe(1);
+    await receiveAll(dlq.url);
+  });
+
+  it('lets a FIFO group go on after one of its records is dead-lettered', async () => {
+    const bodies = [
+      payment({ accountId: 'acc-fifo-go-on' }),
+      payment({ accountId: 'acc-fifo-go-on' }),
+    ];
+    const records = bodies.map((body) => sqsRecord(body, { fifo: { groupId: 'acc-fifo-go-on' } }));
+    const first = bodies[0]?.paymentId;
+
+    const outcomes = await createBatchProcessor(
+      async (message, tx) => {
+        if (message.body.paymentId === first) throw new PermanentError('rejected');
+        await ledger.applyPayment(message, tx);
+      },
+      options({ deadLetterQueueUrl: fifoDlq.url }),
+    ).processRecords(sqsEvent(...records));
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      RecordStatus.DeadLettered,
+      RecordStatus.Processed,
+    ]);
+    expect(await ledger.balanceOf('acc-fifo-go-on')).toBe(bodies[1]?.amountCents);
+  });
+
+  it('copies the original message attributes beside its own, within SQS’s ten', async () => {
+    const record = {
+      ...sqsRecord(payment()),
+      messageAttributes: {
+        tenant: {
+          dataType: 'String',
+          stringValue: 'acme',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+        traceparent: {
+          dataType: 'String',
+          stringValue: '00-abc-01',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      },
+    };
+
+    await processSqsBatch(sqsEvent(record), rejectingHandler, options());
+
+    const [message] = await receiveAll(dlq.url);
+    expect(message?.MessageAttributes?.tenant?.StringValue).toBe('acme');
+    expect(message?.MessageAttributes?.traceparent?.StringValue).toBe('00-abc-01');
+    expect(message?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(
+      'PermanentError',
+    );
   });
 });
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BusinessConditionFailedError,
   createBatchProcessor,
+  DynamoDBInboxStore,
   InboxMetric,
   type InboxOptions,
   InboxStatus,
@@ -76,6 +78,34 @@ describe('first delivery', () => {
     });
   });
 
+  it('keys a FIFO message by its MessageDeduplicationId when no key option is given', async () => {
+    const record = sqsRecord(payment({ accountId: 'acc-fifo-key' }), {
+      fifo: { groupId: 'acc-fifo-key', deduplicationId: `dedup-${Date.now()}` },
+    });
+    const { options } = ledgerOptions({ key: undefined });
+
+    await processSqsBatch(sqsEvent(record), ledger.applyPayment, options);
+
+    const deduplicationId = record.attributes.MessageDeduplicationId ?? '';
+    expect(await ledger.inboxEntry('ledger', deduplicationId)).toMatchObject({
+      messageId: record.messageId,
+    });
+  });
+
+  it('warns once that a content-based deduplication id makes identical bodies duplicates for the TTL', async () => {
+    const body = JSON.stringify(payment({ accountId: 'acc-content-key' }));
+    const contentHash = createHash('sha256').update(body).digest('hex');
+    const records = [1, 2].map(() =>
+      sqsRecord(body, { fifo: { groupId: 'acc-content-key', deduplicationId: contentHash } }),
+    );
+    const { options, logger } = ledgerOptions({ key: undefined });
+    const processor = createBatchProcessor(ledger.applyPayment, options);
+
+    await processor.process(sqsEvent(...records));
+
+    expect(logger.lines.filter((line) => line.message.includes('content-based'))).toHaveLength(1);
+  });
+
   it('keys by the SQS messageId when no key option is given', async () => {
     const record = sqsRecord(payment({ accountId: 'acc-default-key' }));
     const { options } = ledgerOptions({ key: undefined });
@@ -144,6 +174,31 @@ describe('duplicates', () => {
       expect(await ledger.balanceOf(accountId)).toBe(event.amountCents);
     },
   );
+});
+
+describe('caller-supplied clients', () => {
+  it('reads entries through a document client that unmarshalls numbers as NumberValue', async () => {
+    const documentClient = DynamoDBDocumentClient.from(aws.dynamodb, {
+      unmarshallOptions: { wrapNumbers: true },
+    });
+    const store = new DynamoDBInboxStore({
+      tableName: ledger.tables.inbox,
+      client: documentClient,
+    });
+    const event = payment({ accountId: 'acc-wrapped' });
+    const { options, metrics } = ledgerOptions({ store });
+
+    await processSqsBatch(sqsEvent(sqsRecord(event)), ledger.applyPayment, options);
+    const response = await processSqsBatch(
+      sqsEvent(sqsRecord(event)),
+      ledger.applyPayment,
+      options,
+    );
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(metrics.count(InboxMetric.Duplicates)).toBe(1);
+    expect(await ledger.balanceOf('acc-wrapped')).toBe(event.amountCents);
+  });
 });
 
 describe('expiry', () => {
@@ -223,8 +278,10 @@ describe('failures', () => {
   it('reports a failed business condition as retryable, naming the operation, and leaves the inbox unwritten', async () => {
     await ledger.setStock('sku-cond', 1);
     const order = { eventId: `evt-order-${Date.now()}`, sku: 'sku-cond', quantity: 3 };
+    let handlerRuns = 0;
     const handler = createBatchProcessor<never>(
       async ({ body }, tx) => {
+        handlerRuns++;
         const { sku, quantity } = body as typeof order;
         tx.put({
           TableName: ledger.tables.entries,
@@ -249,6 +306,7 @@ describe('failures', () => {
     const [failed] = await handler.processRecords(sqsEvent(sqsRecord(order)));
 
     expect(failed?.status).toBe(RecordStatus.Failed);
+    expect(handlerRuns).toBe(1);
     expect(failed?.error).toBeInstanceOf(BusinessConditionFailedError);
     expect(failed?.error).toMatchObject({
       operationIndex: 1,

@@ -98,6 +98,22 @@ describe('transaction limits, checked before calling DynamoDB', () => {
     },
   );
 
+  it('turns any other request DynamoDB refuses (a key of the wrong type) into a permanent error', async () => {
+    const { outcome } = await runOne((_message, tx) => {
+      tx.update({
+        TableName: ledger.tables.accounts,
+        Key: { accountId: 42 },
+        UpdateExpression: 'SET n = :n',
+        ExpressionAttributeValues: { ':n': 1 },
+      });
+    });
+
+    expect(outcome?.status).toBe(RecordStatus.Failed);
+    expect(outcome?.error).toBeInstanceOf(TransactionLimitError);
+    expect(outcome?.error).toMatchObject({ limit: TransactionLimit.InvalidOperation });
+    expect((outcome?.error as Error).message).toMatch(/DynamoDB (rejected|cancelled)/);
+  });
+
   it('accepts 99 business operations, the most that fit beside the inbox entry', async () => {
     const { outcome } = await runOne((_message, tx) => {
       for (let i = 0; i < 99; i++)

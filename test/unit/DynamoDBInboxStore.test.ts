@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   DynamoDBClient,
   DynamoDBServiceException,
@@ -101,6 +103,46 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
 
     await expect(commit).rejects.toBeInstanceOf(TransientStoreError);
     await expect(commit).rejects.toMatchObject({ reason });
+  });
+
+  it('recognises SDK errors by name when they come from another copy of the SDK', async () => {
+    const client = offlineClient();
+    const foreign = () =>
+      Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+      });
+    injectFault(client, 'TransactWriteItemsCommand', foreign);
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
+
+    await expect(store.commit({ entry, operations: [], nowEpochSeconds: 1 })).rejects.toMatchObject(
+      {
+        reason: TransientReason.TransactionConflict,
+      },
+    );
+  });
+
+  it('turns a stalled socket into a TransientStoreError (Timeout) instead of waiting for Lambda’s timeout', async () => {
+    const server = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const store = new DynamoDBInboxStore({
+      tableName: 'inbox',
+      clientConfig: {
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+        maxAttempts: 1,
+        requestHandler: { requestTimeout: 200, throwOnRequestTimeout: true },
+      },
+    });
+
+    try {
+      await expect(store.find('unit#k')).rejects.toMatchObject({ reason: TransientReason.Timeout });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('passes errors it does not know through unchanged', async () => {

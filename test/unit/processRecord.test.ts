@@ -73,18 +73,22 @@ describe('processRecord before the transaction', () => {
     expect(metrics.count('InboxPermanentFailures')).toBe(1);
   });
 
-  it('uses a custom parser for bodies that are not JSON', async () => {
-    const outcome = await processRecord(
-      sqsRecord('a=1'),
+  it('hands the custom parser’s value to the key function', async () => {
+    const seen: unknown[] = [];
+    const parser = (raw: string) => Object.fromEntries([raw.split('=')]);
+
+    await processRecord(
+      sqsRecord('eventId=evt-9'),
       neverCalled,
       options({
-        parser: (raw: string) => Object.fromEntries([raw.split('=')]),
-        key: () => {
-          throw new Error('stop');
+        parser,
+        key: ({ body }: { body: unknown }) => {
+          seen.push(body);
+          return '';
         },
       }),
     );
 
-    expect(outcome.error).toBeInstanceOf(KeyDerivationError);
+    expect(seen).toEqual([{ eventId: 'evt-9' }]);
   });
 });

@@ -58,4 +58,13 @@ describe('groupRecords', () => {
   it('makes every record of a standard queue its own unit', () => {
     expect(groupRecords([sqsRecord(1), sqsRecord(2), sqsRecord(3)])).toHaveLength(3);
   });
+
+  it('does not group a standard (fair) queue by MessageGroupId: only a .fifo source orders', () => {
+    const records = [1, 2].map((i) => ({
+      ...sqsRecord({ i }, { fifo: { groupId: 'tenant-1' } }),
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:orders',
+    }));
+
+    expect(groupRecords(records)).toHaveLength(2);
+  });
 });
