@@ -1,3 +1,4 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -100,6 +101,10 @@ describe('DynamoDBInboxStore options', () => {
     [{ tableName: 'x' }, /"tableName"/],
     [{ tableName: 'inbox', region: 'eu-west-1' }, /"region"/],
     [{ tableName: 'inbox', client: {} }, /"client"/],
+    [
+      { tableName: 'inbox', client: new DynamoDBClient({}), clientConfig: { region: 'eu-west-1' } },
+      /"clientConfig"/,
+    ],
   ])('rejects %j', (options, message) => {
     expect(() => new DynamoDBInboxStore(options as never)).toThrow(message);
   });
