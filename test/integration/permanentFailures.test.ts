@@ -40,6 +40,7 @@ function options(
   };
 }
 
+/** Receives and deletes what the queue holds, so each test sees only its own messages. */
 async function receiveAll(queueUrl: string) {
   const { Messages = [] } = await aws.sqs.send(
     new ReceiveMessageCommand({
@@ -49,6 +50,9 @@ async function receiveAll(queueUrl: string) {
       WaitTimeSeconds: 1,
     }),
   );
+  for (const { ReceiptHandle } of Messages) {
+    await aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
+  }
   return Messages;
 }
 

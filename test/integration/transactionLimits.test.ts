@@ -111,7 +111,10 @@ describe('transaction limits, checked before calling DynamoDB', () => {
     expect(outcome?.status).toBe(RecordStatus.Failed);
     expect(outcome?.error).toBeInstanceOf(TransactionLimitError);
     expect(outcome?.error).toMatchObject({ limit: TransactionLimit.InvalidOperation });
-    expect((outcome?.error as Error).message).toMatch(/DynamoDB (rejected|cancelled)/);
+    expect(outcome?.error).toHaveProperty(
+      'message',
+      expect.stringMatching(/DynamoDB (rejected|cancelled)/),
+    );
   });
 
   it('accepts 99 business operations, the most that fit beside the inbox entry', async () => {
