@@ -1,18 +1,11 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidConfigurationError, inboxMiddleware } from '../../src/index.js';
-import { testAws } from '../harness/aws.js';
-import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const aws = testAws();
-let ledger: Ledger;
-
-beforeAll(async () => {
-  ledger = await createLedger(aws);
-});
-afterAll(() => aws.cleanup());
+const { ledger } = useLedger();
 
 const lambdaContext = {} as never;
 

@@ -1,18 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBatchProcessor, DynamoDBInboxStore, RecordStatus } from '../../src/index.js';
-import { testAws } from '../harness/aws.js';
 import { injectFault } from '../support/clientSpy.js';
-import { createLedger, type Ledger, payment } from '../support/ledgerFixture.js';
+import { payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const aws = testAws();
-let ledger: Ledger;
-
-beforeAll(async () => {
-  ledger = await createLedger(aws);
-});
-afterAll(() => aws.cleanup());
+const { aws, ledger } = useLedger();
 
 const conflict = () =>
   new TransactionCanceledException({

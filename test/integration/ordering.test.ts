@@ -1,17 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBatchProcessor, type MessageHandler, RecordStatus } from '../../src/index.js';
-import { testAws } from '../harness/aws.js';
-import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const aws = testAws();
-let ledger: Ledger;
-
-beforeAll(async () => {
-  ledger = await createLedger(aws);
-});
-afterAll(() => aws.cleanup());
+const { ledger } = useLedger();
 
 /** Wraps the ledger handler to record when each message starts and ends, and how many run at once. */
 function tracing(fail: (body: PaymentCaptured) => boolean = () => false) {

@@ -1,5 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
   DeadLetterAttribute,
@@ -9,21 +9,17 @@ import {
   processSqsBatch,
   RecordStatus,
 } from '../../src/index.js';
-import { testAws } from '../harness/aws.js';
-import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const aws = testAws();
-let ledger: Ledger;
+const { aws, ledger } = useLedger();
 let dlq: { url: string; arn: string };
 let fifoDlq: { url: string; arn: string };
 
 beforeAll(async () => {
-  ledger = await createLedger(aws);
   dlq = await aws.createQueue(aws.uniqueName('ledger-dlq'));
   fifoDlq = await aws.createQueue(`${aws.uniqueName('ledger-dlq')}.fifo`);
 });
-afterAll(() => aws.cleanup());
 
 function options(
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BusinessConditionFailedError,
   createBatchProcessor,
@@ -12,19 +12,12 @@ import {
   processSqsBatch,
   RecordStatus,
 } from '../../src/index.js';
-import { testAws } from '../harness/aws.js';
 import { recordCommands } from '../support/clientSpy.js';
-import { createLedger, type Ledger, PaymentCaptured, payment } from '../support/ledgerFixture.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const aws = testAws();
+const { aws, ledger } = useLedger();
 const sent = recordCommands(aws.dynamodb);
-let ledger: Ledger;
-
-beforeAll(async () => {
-  ledger = await createLedger(aws);
-});
-afterAll(() => aws.cleanup());
 
 function ledgerOptions(overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {}) {
   const logger = recordingLogger();

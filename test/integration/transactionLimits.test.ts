@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
   type MessageHandler,
@@ -6,19 +6,12 @@ import {
   TransactionLimit,
   TransactionLimitError,
 } from '../../src/index.js';
-import { testAws } from '../harness/aws.js';
 import { recordCommands } from '../support/clientSpy.js';
-import { createLedger, type Ledger } from '../support/ledgerFixture.js';
+import { useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const aws = testAws();
+const { aws, ledger } = useLedger();
 const sent = recordCommands(aws.dynamodb);
-let ledger: Ledger;
-
-beforeAll(async () => {
-  ledger = await createLedger(aws);
-});
-afterAll(() => aws.cleanup());
 
 const KILOBYTE = 1024;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import {
   DynamoDBInboxStore,
@@ -7,7 +8,7 @@ import {
   inboxPk,
   type MessageHandler,
 } from '../../src/index.js';
-import type { TestAws } from '../harness/aws.js';
+import { type TestAws, testAws } from '../harness/aws.js';
 
 /** The payment event of the test ledger. */
 export const PaymentCaptured = z.object({
@@ -31,17 +32,25 @@ export function payment(overrides: Partial<PaymentCaptured> = {}): PaymentCaptur
 
 /**
  * A small ledger over real tables: an inbox, accounts (balance) and ledger entries, plus a
- * stock table for condition tests. Every table is removed by `aws.cleanup()`.
+ * stock table for condition tests. `useLedger()` names them at once, creates them before the
+ * file's tests and removes them after, so a test file starts with one line.
  */
-export async function createLedger(aws: TestAws) {
-  const [inboxTable, accounts, entries, stock] = await Promise.all([
-    aws.createInboxTable(aws.uniqueName('inbox')),
-    aws.createTable(aws.uniqueName('accounts'), [['accountId', 'HASH']]),
-    aws.createTable(aws.uniqueName('ledger'), [['paymentId', 'HASH']]),
-    aws.createTable(aws.uniqueName('stock'), [['sku', 'HASH']]),
-  ]);
-  const store = new DynamoDBInboxStore({ tableName: inboxTable, client: aws.dynamodb });
+export function useLedger(aws: TestAws = testAws()) {
+  const ledger = defineLedger(aws);
+  beforeAll(() => ledger.createTables());
+  afterAll(() => aws.cleanup());
+  return { aws, ledger };
+}
 
+function defineLedger(aws: TestAws) {
+  const tables = {
+    inbox: aws.uniqueName('inbox'),
+    accounts: aws.uniqueName('accounts'),
+    entries: aws.uniqueName('ledger'),
+    stock: aws.uniqueName('stock'),
+  };
+  const { accounts, entries, stock } = tables;
+  const store = new DynamoDBInboxStore({ tableName: tables.inbox, client: aws.dynamodb });
   const applyPayment: MessageHandler<PaymentCaptured> = async ({ body }, tx) => {
     tx.update({
       TableName: accounts,
@@ -57,7 +66,15 @@ export async function createLedger(aws: TestAws) {
 
   return {
     store,
-    tables: { inbox: inboxTable, accounts, entries, stock },
+    tables,
+    async createTables(): Promise<void> {
+      await Promise.all([
+        aws.createInboxTable(tables.inbox),
+        aws.createTable(accounts, [['accountId', 'HASH']]),
+        aws.createTable(entries, [['paymentId', 'HASH']]),
+        aws.createTable(stock, [['sku', 'HASH']]),
+      ]);
+    },
     applyPayment,
     async balanceOf(accountId: string): Promise<number> {
       const { Item } = await aws.documentClient.send(
@@ -74,7 +91,7 @@ export async function createLedger(aws: TestAws) {
     async inboxEntry(consumer: string, key: string): Promise<InboxEntry | undefined> {
       const { Item } = await aws.documentClient.send(
         new GetCommand({
-          TableName: inboxTable,
+          TableName: tables.inbox,
           Key: { pk: inboxPk(consumer, key) },
           ConsistentRead: true,
         }),
@@ -93,4 +110,4 @@ export async function createLedger(aws: TestAws) {
   };
 }
 
-export type Ledger = Awaited<ReturnType<typeof createLedger>>;
+export type Ledger = ReturnType<typeof defineLedger>;
