@@ -17,20 +17,21 @@ type Level = keyof typeof LEVELS;
 export function createConsoleLogger(level?: Level): InboxLogger {
   const configured = level ?? parseLevel(process.env.AWS_LAMBDA_LOG_LEVEL ?? process.env.LOG_LEVEL);
   const threshold = LEVELS[configured];
-  const write = (at: Level, message: string, extra?: Record<string, unknown>) => {
+  const write = (at: Level, message: string, extras: Array<Record<string, unknown>>) => {
     if (LEVELS[at] < threshold) return;
-    const line = JSON.stringify(
-      { level: at, message, timestamp: new Date().toISOString(), ...extra },
-      replaceErrors,
+    const entry = Object.assign(
+      { level: at, message, timestamp: new Date().toISOString() },
+      ...extras,
     );
+    const line = JSON.stringify(entry, replaceErrors);
     if (LEVELS[at] >= LEVELS.WARN) console.error(line);
     else console.log(line);
   };
   return {
-    debug: (message, extra) => write('DEBUG', message, extra),
-    info: (message, extra) => write('INFO', message, extra),
-    warn: (message, extra) => write('WARN', message, extra),
-    error: (message, extra) => write('ERROR', message, extra),
+    debug: (message, ...extras) => write('DEBUG', message, extras),
+    info: (message, ...extras) => write('INFO', message, extras),
+    warn: (message, ...extras) => write('WARN', message, extras),
+    error: (message, ...extras) => write('ERROR', message, extras),
   };
 }
 

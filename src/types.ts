@@ -90,10 +90,10 @@ export type MessageHandler<TBody> = (
  * ```
  */
 export interface InboxLogger {
-  debug(message: string, extra?: Record<string, unknown>): void;
-  info(message: string, extra?: Record<string, unknown>): void;
-  warn(message: string, extra?: Record<string, unknown>): void;
-  error(message: string, extra?: Record<string, unknown>): void;
+  debug(message: string, ...extra: Array<Record<string, unknown>>): void;
+  info(message: string, ...extra: Array<Record<string, unknown>>): void;
+  warn(message: string, ...extra: Array<Record<string, unknown>>): void;
+  error(message: string, ...extra: Array<Record<string, unknown>>): void;
 }
 
 /**

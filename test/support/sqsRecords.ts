@@ -52,9 +52,11 @@ export function recordingLogger() {
     message: string;
     extra: Record<string, unknown> | undefined;
   }> = [];
-  const at = (level: string) => (message: string, extra?: Record<string, unknown>) => {
-    lines.push({ level, message, extra });
-  };
+  const at =
+    (level: string) =>
+    (message: string, ...extras: Array<Record<string, unknown>>) => {
+      lines.push({ level, message, extra: extras[0] });
+    };
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

@@ -1,0 +1,57 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type MessageHandler, PermanentError } from 'sqs-inbox';
+import { z } from 'zod';
+
+/** A captured card payment, credited to one account exactly once. */
+export const PaymentCaptured = z.object({
+  eventId: z.string().min(1),
+  accountId: z.string().min(1),
+  paymentId: z.string().min(1),
+  amountCents: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'a 3-letter ISO 4217 code such as EUR'),
+});
+export type PaymentCaptured = z.infer<typeof PaymentCaptured>;
+
+/** The ledger's tables: account balances and one entry per payment. */
+export interface LedgerTables {
+  readonly accounts: string;
+  readonly entries: string;
+}
+
+/**
+ * Credits the payment to its account and writes its ledger entry, in the inbox transaction.
+ * An account keeps one currency: a payment in another is a permanent error (it goes to the
+ * DLQ); the condition on the update guards the race with a concurrent first payment.
+ */
+export function applyPayment(
+  tables: LedgerTables,
+  client: DynamoDBDocumentClient,
+): MessageHandler<PaymentCaptured> {
+  return async ({ body }, tx) => {
+    const { Item: account } = await client.send(
+      new GetCommand({
+        TableName: tables.accounts,
+        Key: { accountId: body.accountId },
+        ConsistentRead: true,
+      }),
+    );
+    if (account?.currency !== undefined && account.currency !== body.currency) {
+      throw new PermanentError(
+        `payment ${body.paymentId} is in ${body.currency} but account ${body.accountId} is in ${account.currency}`,
+      );
+    }
+    tx.update({
+      TableName: tables.accounts,
+      Key: { accountId: body.accountId },
+      UpdateExpression:
+        'ADD balanceCents :amount SET currency = if_not_exists(currency, :currency)',
+      ConditionExpression: 'attribute_not_exists(currency) OR currency = :currency',
+      ExpressionAttributeValues: { ':amount': body.amountCents, ':currency': body.currency },
+    });
+    tx.put({
+      TableName: tables.entries,
+      Item: { ...body },
+      ConditionExpression: 'attribute_not_exists(paymentId)',
+    });
+  };
+}

@@ -1,0 +1,231 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { InboxConsumerProps } from './InboxConsumerProps.js';
+import { InboxTable } from './InboxTable.js';
+import {
+  type InboxConsumerSettings,
+  resolveInboxConsumerProps,
+} from './resolveInboxConsumerProps.js';
+
+/** Item-level actions a business table gets by default: what the transaction builder needs. */
+export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+] as const;
+
+/** The library's metric names, as the dashboard reads them. */
+const INBOX_METRICS = [
+  'InboxProcessed',
+  'InboxDuplicates',
+  'InboxFailures',
+  'InboxDeadLettered',
+] as const;
+
+/**
+ * An SQS consumer with a transactional inbox: the queue and its DLQ with a redrive policy, the
+ * inbox table with TTL, the function (bundled locally with esbuild, ESM, Node 22, ARM64), the
+ * event source mapping with `ReportBatchItemFailures`, least-privilege grants, two alarms and a
+ * dashboard. Props are validated at synth time.
+ *
+ * @example
+ * ```ts
+ * const ledger = new InboxConsumer(stack, 'Ledger', {
+ *   consumerName: 'ledger', entry: 'functions/ledger/handler.ts', fifo: true,
+ *   businessTables: [{ table: accounts, envName: 'ACCOUNTS_TABLE_NAME' }],
+ * });
+ * ```
+ */
+export class InboxConsumer extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly inboxTable: ITable;
+  readonly function: NodejsFunction;
+  readonly eventSource: SqsEventSource;
+  readonly alarms: { readonly deadLetters: Alarm; readonly queueAge: Alarm };
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: InboxConsumerProps) {
+    super(scope, id);
+    const settings = resolveInboxConsumerProps(props);
+    this.deadLetterQueue = this.#createDeadLetterQueue(settings);
+    this.queue = this.#createQueue(settings);
+    this.inboxTable = props.inboxTable ?? this.#createInboxTable(settings);
+    this.function = this.#createFunction(props, settings);
+    this.#grant(props);
+    this.eventSource = new SqsEventSource(this.queue, {
+      batchSize: settings.batchSize,
+      maxBatchingWindow: settings.maxBatchingWindow,
+      maxConcurrency: settings.maxConcurrency,
+      reportBatchItemFailures: true,
+    });
+    this.function.addEventSource(this.eventSource);
+    this.alarms = this.#createAlarms(props, settings);
+    this.dashboard = this.#createDashboard(settings);
+  }
+
+  #createDeadLetterQueue(s: InboxConsumerSettings): Queue {
+    return new Queue(this, 'DeadLetterQueue', {
+      fifo: s.fifo || undefined,
+      retentionPeriod: s.deadLetterRetentionPeriod,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+  }
+
+  #createQueue(s: InboxConsumerSettings): Queue {
+    return new Queue(this, 'Queue', {
+      fifo: s.fifo || undefined,
+      contentBasedDeduplication: s.contentBasedDeduplication || undefined,
+      retentionPeriod: s.retentionPeriod,
+      visibilityTimeout: s.visibilityTimeout,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: s.maxReceiveCount },
+    });
+  }
+
+  #createInboxTable(s: InboxConsumerSettings): InboxTable {
+    return new InboxTable(this, 'InboxTable', { removalPolicy: s.inboxTableRemovalPolicy });
+  }
+
+  #createFunction(props: InboxConsumerProps, s: InboxConsumerSettings): NodejsFunction {
+    const businessEnvironment = Object.fromEntries(
+      (props.businessTables ?? []).map(({ table, envName }) => [envName, table.tableName]),
+    );
+    // An own role and log group instead of AWSLambdaBasicExecutionRole, whose logs:* actions
+    // apply to every log group of the account.
+    const logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
+    const role = new Role(this, 'FunctionRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `sqs-inbox consumer ${s.consumerName}`,
+    });
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    return new NodejsFunction(this, 'Function', {
+      role,
+      entry: props.entry,
+      handler: props.handler ?? 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      timeout: s.functionTimeout,
+      memorySize: s.memorySize,
+      logGroup,
+      environment: {
+        INBOX_TABLE_NAME: this.inboxTable.tableName,
+        INBOX_CONSUMER: s.consumerName,
+        INBOX_TTL_SECONDS: String(s.inboxTtl.toSeconds()),
+        DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
+        POWERTOOLS_SERVICE_NAME: s.consumerName,
+        POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
+        ...businessEnvironment,
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        externalModules: [],
+        mainFields: ['module', 'main'],
+        sourceMap: true,
+        minify: true,
+        // ESM output has no `require`; some bundled CommonJS dependencies still call it.
+        banner:
+          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
+    });
+  }
+
+  #grant(props: InboxConsumerProps): void {
+    this.inboxTable.grant(this.function, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    this.deadLetterQueue.grantSendMessages(this.function);
+    for (const { table, actions } of props.businessTables ?? []) {
+      table.grant(this.function, ...(actions ?? DEFAULT_BUSINESS_TABLE_ACTIONS));
+    }
+  }
+
+  #createAlarms(props: InboxConsumerProps, s: InboxConsumerSettings) {
+    const deadLetters = new Alarm(this, 'DeadLettersAlarm', {
+      alarmDescription: `${s.consumerName}: messages in the dead-letter queue. Read their inbox.error attributes, fix the cause, then redrive.`,
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const queueAge = new Alarm(this, 'QueueAgeAlarm', {
+      alarmDescription: `${s.consumerName}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
+      metric: this.queue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: s.queueAgeAlarmThreshold.toSeconds(),
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (props.alarmTopic) {
+      for (const alarm of [deadLetters, queueAge])
+        alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    }
+    return { deadLetters, queueAge };
+  }
+
+  #createDashboard(s: InboxConsumerSettings): Dashboard {
+    const inboxMetric = (metricName: string) =>
+      new Metric({
+        namespace: s.metricsNamespace,
+        metricName,
+        dimensionsMap: { service: s.consumerName },
+        statistic: 'Sum',
+        period: Duration.minutes(1),
+      });
+    const dashboard = new Dashboard(this, 'Dashboard');
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: `${s.consumerName}: messages`,
+        left: INBOX_METRICS.map(inboxMetric),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: `${s.consumerName}: queues`,
+        left: [
+          this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' }),
+        ],
+        right: [this.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
+        width: 12,
+      }),
+    );
+    return dashboard;
+  }
+}

@@ -1,0 +1,169 @@
+import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
+import type { InboxConsumerProps } from './InboxConsumerProps.js';
+
+/** The props with defaults applied, after validation. */
+export interface InboxConsumerSettings {
+  readonly consumerName: string;
+  readonly fifo: boolean;
+  readonly contentBasedDeduplication: boolean;
+  readonly maxReceiveCount: number;
+  readonly retentionPeriod: Duration;
+  readonly deadLetterRetentionPeriod: Duration;
+  readonly functionTimeout: Duration;
+  readonly visibilityTimeout: Duration;
+  readonly memorySize: number;
+  readonly inboxTtl: Duration;
+  readonly inboxTableRemovalPolicy: RemovalPolicy;
+  readonly batchSize: number;
+  readonly maxBatchingWindow: Duration | undefined;
+  readonly maxConcurrency: number | undefined;
+  readonly queueAgeAlarmThreshold: Duration;
+  readonly metricsNamespace: string;
+}
+
+const CONSUMER_NAME = /^[A-Za-z0-9._:-]{1,64}$/;
+const MAX_RETENTION = Duration.days(14);
+
+/**
+ * Applies defaults and checks the rules AWS would otherwise enforce at deploy time (or never),
+ * with messages that name the value and the fix. Unresolved tokens are skipped.
+ *
+ * @example
+ * ```ts
+ * const settings = resolveInboxConsumerProps({ consumerName: 'ledger', entry: 'functions/ledger/handler.ts' });
+ * ```
+ */
+export function resolveInboxConsumerProps(props: InboxConsumerProps): InboxConsumerSettings {
+  const fail = (message: string): never => {
+    throw new Error(`InboxConsumer ${props.consumerName}: ${message}`);
+  };
+  if (!CONSUMER_NAME.test(props.consumerName)) {
+    fail(
+      `consumerName must match [A-Za-z0-9._:-]{1,64} (given ${JSON.stringify(props.consumerName)}).`,
+    );
+  }
+  const fifo = props.fifo ?? false;
+  const functionTimeout = props.functionTimeout ?? Duration.seconds(30);
+  const settings: InboxConsumerSettings = {
+    consumerName: props.consumerName,
+    fifo,
+    contentBasedDeduplication: props.contentBasedDeduplication ?? false,
+    maxReceiveCount: props.maxReceiveCount ?? 5,
+    retentionPeriod: props.retentionPeriod ?? Duration.days(4),
+    deadLetterRetentionPeriod: props.deadLetterRetentionPeriod ?? MAX_RETENTION,
+    functionTimeout,
+    visibilityTimeout: props.visibilityTimeout ?? Duration.seconds(6 * functionTimeout.toSeconds()),
+    memorySize: props.memorySize ?? 512,
+    inboxTtl: props.inboxTtl ?? Duration.days(15),
+    inboxTableRemovalPolicy: props.inboxTableRemovalPolicy ?? RemovalPolicy.RETAIN,
+    batchSize: props.batchSize ?? 10,
+    maxBatchingWindow: props.maxBatchingWindow,
+    maxConcurrency: props.maxConcurrency,
+    queueAgeAlarmThreshold: props.queueAgeAlarmThreshold ?? Duration.minutes(15),
+    metricsNamespace: props.metricsNamespace ?? 'SqsInbox',
+  };
+  checkQueue(settings, fail);
+  checkFunction(settings, fail);
+  checkEventSource(settings, fail);
+  return settings;
+}
+
+type Fail = (message: string) => never;
+
+function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
+  if (s.contentBasedDeduplication && !s.fifo) {
+    fail('contentBasedDeduplication is only for FIFO queues; set fifo: true or drop it.');
+  }
+  if (
+    isNumber(s.maxReceiveCount) &&
+    !(Number.isInteger(s.maxReceiveCount) && s.maxReceiveCount >= 2 && s.maxReceiveCount <= 1000)
+  ) {
+    fail(
+      `maxReceiveCount must be an integer from 2 to 1000 (given ${s.maxReceiveCount}), so a crash is retried before the DLQ.`,
+    );
+  }
+  const retention = seconds(s.retentionPeriod);
+  const dlqRetention = seconds(s.deadLetterRetentionPeriod);
+  if (retention !== undefined && (retention < 60 || retention > MAX_RETENTION.toSeconds())) {
+    fail(`retentionPeriod must be between 60 seconds and 14 days (given ${retention} s).`);
+  }
+  if (dlqRetention !== undefined && dlqRetention > MAX_RETENTION.toSeconds()) {
+    fail(`deadLetterRetentionPeriod must be at most 14 days (given ${dlqRetention} s).`);
+  }
+  if (retention !== undefined && dlqRetention !== undefined && dlqRetention <= retention) {
+    fail(
+      `deadLetterRetentionPeriod (${dlqRetention} s) must be longer than retentionPeriod (${retention} s): ` +
+        'a standard DLQ keeps the original enqueue time, so a shorter one expires redriven messages at once.',
+    );
+  }
+  const ttl = seconds(s.inboxTtl);
+  if (ttl !== undefined && retention !== undefined && ttl < retention) {
+    fail(
+      `inboxTtl (${ttl} s) must be at least retentionPeriod (${retention} s), the redelivery horizon; ` +
+        'a shorter TTL forgets a message SQS can still redeliver and applies it twice.',
+    );
+  }
+}
+
+function checkFunction(s: InboxConsumerSettings, fail: Fail): void {
+  const timeout = seconds(s.functionTimeout);
+  const visibility = seconds(s.visibilityTimeout);
+  if (timeout !== undefined && (timeout < 1 || timeout > 900)) {
+    fail(`functionTimeout must be between 1 second and 15 minutes (given ${timeout} s).`);
+  }
+  if (timeout !== undefined && visibility !== undefined && visibility < 6 * timeout) {
+    fail(
+      `visibilityTimeout must be at least 6 × functionTimeout = ${6 * timeout} s (given ${visibility} s); ` +
+        'raise visibilityTimeout or lower functionTimeout.',
+    );
+  }
+  if (visibility !== undefined && visibility > 43_200) {
+    fail(`visibilityTimeout must be at most 12 hours (given ${visibility} s).`);
+  }
+  if (
+    isNumber(s.memorySize) &&
+    !(Number.isInteger(s.memorySize) && s.memorySize >= 128 && s.memorySize <= 10_240)
+  ) {
+    fail(`memorySize must be an integer from 128 to 10240 MB (given ${s.memorySize}).`);
+  }
+}
+
+function checkEventSource(s: InboxConsumerSettings, fail: Fail): void {
+  const maxBatch = s.fifo ? 10 : 10_000;
+  if (
+    isNumber(s.batchSize) &&
+    !(Number.isInteger(s.batchSize) && s.batchSize >= 1 && s.batchSize <= maxBatch)
+  ) {
+    fail(
+      `batchSize must be an integer from 1 to ${maxBatch} for a ${s.fifo ? 'FIFO' : 'standard'} queue (given ${s.batchSize}).`,
+    );
+  }
+  const window = seconds(s.maxBatchingWindow);
+  if (s.fifo && s.maxBatchingWindow !== undefined) {
+    fail('maxBatchingWindow is not supported for FIFO queues; drop it.');
+  }
+  if (window !== undefined && window > 300) {
+    fail(`maxBatchingWindow must be at most 300 seconds (given ${window} s).`);
+  }
+  if (isNumber(s.batchSize) && s.batchSize > 10 && s.maxBatchingWindow === undefined) {
+    fail(
+      `a batchSize above 10 (given ${s.batchSize}) needs a maxBatchingWindow of at least 1 second.`,
+    );
+  }
+  if (s.maxConcurrency !== undefined && isNumber(s.maxConcurrency)) {
+    if (
+      !(Number.isInteger(s.maxConcurrency) && s.maxConcurrency >= 2 && s.maxConcurrency <= 1000)
+    ) {
+      fail(`maxConcurrency must be an integer from 2 to 1000 (given ${s.maxConcurrency}).`);
+    }
+  }
+}
+
+function isNumber(value: number): boolean {
+  return !Token.isUnresolved(value);
+}
+
+function seconds(duration: Duration | undefined): number | undefined {
+  if (duration === undefined || duration.isUnresolved()) return undefined;
+  return duration.toSeconds();
+}

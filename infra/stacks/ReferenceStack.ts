@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { InboxConsumer } from '../constructs/InboxConsumer.js';
+import { InboxTable } from '../constructs/InboxTable.js';
+
+const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
+
+/** Properties of {@link ReferenceStack}. */
+export interface ReferenceStackProps extends StackProps {
+  /**
+   * Removal policy of every table of the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly tableRemovalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The reference service: a ledger consumer on a FIFO queue (group = account) and an inventory
+ * consumer on a standard queue, sharing one inbox table, with their business tables.
+ *
+ * @example
+ * ```ts
+ * new ReferenceStack(app, 'SqsInboxReference', { tableRemovalPolicy: RemovalPolicy.DESTROY });
+ * ```
+ */
+export class ReferenceStack extends Stack {
+  readonly ledger: InboxConsumer;
+  readonly inventory: InboxConsumer;
+
+  constructor(scope: Construct, id: string, props: ReferenceStackProps = {}) {
+    super(scope, id, props);
+    const removalPolicy = props.tableRemovalPolicy ?? RemovalPolicy.RETAIN;
+    const table = (name: string, partitionKey: string) =>
+      new Table(this, name, {
+        partitionKey: { name: partitionKey, type: AttributeType.STRING },
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        encryption: TableEncryption.AWS_MANAGED,
+        removalPolicy,
+      });
+    const inboxTable = new InboxTable(this, 'InboxTable', { removalPolicy });
+    const accounts = table('AccountsTable', 'accountId');
+    const entries = table('LedgerEntriesTable', 'paymentId');
+    const stock = table('StockTable', 'sku');
+    const orders = table('OrdersTable', 'orderId');
+
+    this.ledger = new InboxConsumer(this, 'Ledger', {
+      consumerName: 'ledger',
+      entry: `${functionsDir}ledger/handler.ts`,
+      fifo: true,
+      inboxTable,
+      businessTables: [
+        { table: accounts, envName: 'ACCOUNTS_TABLE_NAME' },
+        { table: entries, envName: 'LEDGER_ENTRIES_TABLE_NAME' },
+      ],
+    });
+    this.inventory = new InboxConsumer(this, 'Inventory', {
+      consumerName: 'inventory',
+      entry: `${functionsDir}inventory/handler.ts`,
+      inboxTable,
+      businessTables: [
+        {
+          table: stock,
+          envName: 'STOCK_TABLE_NAME',
+          actions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+        },
+        {
+          table: orders,
+          envName: 'ORDERS_TABLE_NAME',
+          actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+        },
+      ],
+    });
+    this.#outputs({ inboxTable, accounts, entries, stock, orders });
+  }
+
+  #outputs(tables: Record<string, Table>): void {
+    for (const [name, consumer] of Object.entries({
+      Ledger: this.ledger,
+      Inventory: this.inventory,
+    })) {
+      new CfnOutput(this, `${name}QueueUrl`, { value: consumer.queue.queueUrl });
+      new CfnOutput(this, `${name}DeadLetterQueueUrl`, {
+        value: consumer.deadLetterQueue.queueUrl,
+      });
+    }
+    for (const [name, table] of Object.entries(tables)) {
+      new CfnOutput(this, `${name[0]?.toUpperCase()}${name.slice(1)}Name`, {
+        value: table.tableName,
+      });
+    }
+  }
+}
