@@ -13,6 +13,10 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 },
+      },
       { extends: true, test: { name: 'integration', ...integration } },
       { extends: true, test: { name: 'conformance', ...integration } },
     ],

@@ -1,0 +1,87 @@
+import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { acknowledgeNagFindings } from '../../infra/nagFindings.js';
+import { ReferenceStack } from '../../infra/stacks/ReferenceStack.js';
+
+function referenceApp() {
+  const app = new App();
+  const stack = new ReferenceStack(app, 'Reference', { tableRemovalPolicy: RemovalPolicy.DESTROY });
+  return { app, stack };
+}
+
+describe('ReferenceStack', () => {
+  it('runs the ledger on a FIFO queue and the inventory on a standard queue, both reporting item failures', () => {
+    const { stack } = referenceApp();
+    const template = Template.fromStack(stack);
+
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::EventSourceMapping',
+      { FunctionResponseTypes: ['ReportBatchItemFailures'] },
+      2,
+    );
+    template.resourcePropertiesCountIs('AWS::SQS::Queue', { FifoQueue: true }, 2);
+    template.resourceCountIs('AWS::SQS::Queue', 4);
+  });
+
+  it('shares one inbox table and gives every table point-in-time recovery', () => {
+    const template = Template.fromStack(referenceApp().stack);
+
+    template.resourceCountIs('AWS::DynamoDB::Table', 5);
+    template.resourcePropertiesCountIs(
+      'AWS::DynamoDB::Table',
+      { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } },
+      1,
+    );
+    template.resourcePropertiesCountIs(
+      'AWS::DynamoDB::Table',
+      { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
+      5,
+    );
+  });
+
+  it('passes each function its business table names', () => {
+    const template = Template.fromStack(referenceApp().stack);
+
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          INBOX_CONSUMER: 'ledger',
+          ACCOUNTS_TABLE_NAME: Match.anyValue(),
+          LEDGER_ENTRIES_TABLE_NAME: Match.anyValue(),
+        }),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          INBOX_CONSUMER: 'inventory',
+          STOCK_TABLE_NAME: Match.anyValue(),
+          ORDERS_TABLE_NAME: Match.anyValue(),
+        }),
+      },
+    });
+  });
+});
+
+describe('cdk-nag AwsSolutions checks', () => {
+  it('find no unacknowledged error in the reference app', () => {
+    const { app, stack } = referenceApp();
+    acknowledgeNagFindings(stack);
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('do fail the synth on an unacknowledged finding (the check is live)', () => {
+    const { app, stack } = referenceApp();
+    acknowledgeNagFindings(stack);
+    new Queue(stack, 'Unencrypted', { enforceSSL: false });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+    expect(() => app.synth()).toThrow(/[Vv]alidation/);
+  });
+});

@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { InboxConsumer } from '../../infra/constructs/InboxConsumer.js';
+import type { InboxConsumerProps } from '../../infra/constructs/InboxConsumerProps.js';
+
+export const fixtureEntry = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
+
+/** A fresh app and stack for one test. */
+export function freshStack(): Stack {
+  return new Stack(new App(), 'TestStack', {
+    env: { account: '123456789012', region: 'eu-west-1' },
+  });
+}
+
+/** A fresh stack holding one InboxConsumer with the given props, and its template. */
+export function consumerTemplate(props: Partial<InboxConsumerProps> = {}) {
+  const stack = freshStack();
+  const consumer = new InboxConsumer(stack, 'Consumer', {
+    consumerName: 'orders',
+    entry: fixtureEntry,
+    ...props,
+  });
+  return { stack, consumer, template: Template.fromStack(stack) };
+}
