@@ -19,6 +19,16 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'integration', ...integration } },
       { extends: true, test: { name: 'conformance', ...integration } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/globalSetup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

@@ -1,11 +1,24 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { App, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { acknowledgeNagFindings } from './nagFindings.js';
 import { ReferenceStack } from './stacks/ReferenceStack.js';
 
 const app = new App();
+// Optional context (`-c name=value`): used by `npm run deploy:local` and the end-to-end test.
+const context = (name: string): string | undefined => app.node.tryGetContext(name);
+const functionTimeoutSeconds = context('functionTimeoutSeconds');
+const maxReceiveCount = context('maxReceiveCount');
+
 const stack = new ReferenceStack(app, 'SqsInboxReference', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  tableRemovalPolicy:
+    context('tableRemovalPolicy') === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+  consumerOverrides: {
+    ...(functionTimeoutSeconds
+      ? { functionTimeout: Duration.seconds(Number(functionTimeoutSeconds)) }
+      : {}),
+    ...(maxReceiveCount ? { maxReceiveCount: Number(maxReceiveCount) } : {}),
+  },
 });
 acknowledgeNagFindings(stack);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

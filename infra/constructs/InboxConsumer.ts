@@ -59,6 +59,7 @@ export class InboxConsumer extends Construct {
   readonly deadLetterQueue: Queue;
   readonly inboxTable: ITable;
   readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
   readonly eventSource: SqsEventSource;
   readonly alarms: { readonly deadLetters: Alarm; readonly queueAge: Alarm };
   readonly dashboard: Dashboard;
@@ -69,6 +70,7 @@ export class InboxConsumer extends Construct {
     this.deadLetterQueue = this.#createDeadLetterQueue(settings);
     this.queue = this.#createQueue(settings);
     this.inboxTable = props.inboxTable ?? this.#createInboxTable(settings);
+    this.logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
     this.function = this.#createFunction(props, settings);
     this.#grant(props);
     this.eventSource = new SqsEventSource(this.queue, {
@@ -113,7 +115,7 @@ export class InboxConsumer extends Construct {
     );
     // An own role and log group instead of AWSLambdaBasicExecutionRole, whose logs:* actions
     // apply to every log group of the account.
-    const logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
+    const logGroup = this.logGroup;
     const role = new Role(this, 'FunctionRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `sqs-inbox consumer ${s.consumerName}`,

@@ -3,6 +3,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { InboxConsumer } from '../constructs/InboxConsumer.js';
+import type { InboxConsumerProps } from '../constructs/InboxConsumerProps.js';
 import { InboxTable } from '../constructs/InboxTable.js';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
@@ -14,6 +15,11 @@ export interface ReferenceStackProps extends StackProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly tableRemovalPolicy?: RemovalPolicy;
+  /**
+   * Settings applied to both consumers, e.g. short timeouts for a local end-to-end run.
+   * @default the construct's defaults
+   */
+  readonly consumerOverrides?: Pick<InboxConsumerProps, 'functionTimeout' | 'maxReceiveCount'>;
 }
 
 /**
@@ -47,6 +53,7 @@ export class ReferenceStack extends Stack {
     const orders = table('OrdersTable', 'orderId');
 
     this.ledger = new InboxConsumer(this, 'Ledger', {
+      ...props.consumerOverrides,
       consumerName: 'ledger',
       entry: `${functionsDir}ledger/handler.ts`,
       fifo: true,
@@ -57,6 +64,7 @@ export class ReferenceStack extends Stack {
       ],
     });
     this.inventory = new InboxConsumer(this, 'Inventory', {
+      ...props.consumerOverrides,
       consumerName: 'inventory',
       entry: `${functionsDir}inventory/handler.ts`,
       inboxTable,
@@ -73,7 +81,13 @@ export class ReferenceStack extends Stack {
         },
       ],
     });
-    this.#outputs({ inboxTable, accounts, entries, stock, orders });
+    this.#outputs({
+      InboxTable: inboxTable,
+      AccountsTable: accounts,
+      LedgerEntriesTable: entries,
+      StockTable: stock,
+      OrdersTable: orders,
+    });
   }
 
   #outputs(tables: Record<string, Table>): void {
@@ -82,12 +96,14 @@ export class ReferenceStack extends Stack {
       Inventory: this.inventory,
     })) {
       new CfnOutput(this, `${name}QueueUrl`, { value: consumer.queue.queueUrl });
+      new CfnOutput(this, `${name}FunctionName`, { value: consumer.function.functionName });
+      new CfnOutput(this, `${name}LogGroupName`, { value: consumer.logGroup.logGroupName });
       new CfnOutput(this, `${name}DeadLetterQueueUrl`, {
         value: consumer.deadLetterQueue.queueUrl,
       });
     }
     for (const [name, table] of Object.entries(tables)) {
-      new CfnOutput(this, `${name[0]?.toUpperCase()}${name.slice(1)}Name`, {
+      new CfnOutput(this, `${name}Name`, {
         value: table.tableName,
       });
     }

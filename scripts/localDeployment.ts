@@ -1,0 +1,221 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CloudFormationClient,
+  DescribeStackResourcesCommand,
+} from '@aws-sdk/client-cloudformation';
+import {
+  DescribeContinuousBackupsCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  UpdateContinuousBackupsCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  GetQueueAttributesCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { projectRoot } from '../test/harness/paths.js';
+
+/** The stack the CDK app defines. */
+export const STACK_NAME = 'SqsInboxReference';
+
+/** The services MiniStack must route for a CDK deploy and for the deployed consumers. */
+export const DEPLOY_SERVICES = [
+  'cloudformation',
+  's3',
+  'sts',
+  'ssm',
+  'iam',
+  'lambda',
+  'sqs',
+  'dynamodb',
+  'logs',
+  'cloudwatch',
+] as const;
+
+const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+const region = 'us-east-1';
+
+/** What a local deployment produced: the stack outputs and what had to be re-applied. */
+export interface LocalDeployment {
+  readonly endpoint: string;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly repairs: readonly string[];
+}
+
+/**
+ * Deploys the CDK app to an emulator with `cdklocal` (bootstrap, then deploy), then checks that
+ * what the template asks for is in force — queue redrive policies, table TTL and PITR — and
+ * applies what the emulator's CloudFormation dropped, saying so in `repairs`.
+ */
+export async function deployToEmulator(
+  endpoint: string,
+  context: Readonly<Record<string, string>> = {},
+  log: (line: string) => void = console.log,
+): Promise<LocalDeployment> {
+  const outputDir = join(projectRoot, '.cache', 'cdk.out.local');
+  const outputsFile = join(outputDir, 'outputs.json');
+  mkdirSync(outputDir, { recursive: true });
+  const contextArgs = Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const common = ['--no-notices', '--output', outputDir, ...contextArgs];
+  log(`[deploy:local] bootstrapping the CDK environment on ${endpoint}`);
+  await runCdk(['bootstrap', ...common], endpoint);
+  log(`[deploy:local] deploying ${STACK_NAME}`);
+  await runCdk(
+    ['deploy', STACK_NAME, '--require-approval', 'never', '--outputs-file', outputsFile, ...common],
+    endpoint,
+  );
+  const outputs = JSON.parse(readFileSync(outputsFile, 'utf8'))[STACK_NAME] as Record<
+    string,
+    string
+  >;
+  const template = JSON.parse(
+    readFileSync(join(outputDir, `${STACK_NAME}.template.json`), 'utf8'),
+  ) as Template;
+  const repairs = await enforceTemplateSettings(endpoint, template);
+  for (const repair of repairs) log(`[deploy:local] ${repair}`);
+  return { endpoint, outputs, repairs };
+}
+
+function runCdk(args: string[], endpoint: string): Promise<void> {
+  const env = {
+    ...process.env,
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_ENDPOINT_URL_S3: endpoint,
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_REGION: region,
+    AWS_DEFAULT_REGION: region,
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+  };
+  const cdklocal = join(projectRoot, 'node_modules', '.bin', 'cdklocal');
+  return new Promise((resolve, reject) => {
+    const child = spawn(cdklocal, args, {
+      cwd: projectRoot,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`cdklocal ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+interface Template {
+  Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+}
+
+/**
+ * Compares the deployed queues and tables with the template and applies what is missing.
+ * Needed on emulators whose CloudFormation ignores some properties (MiniStack drops DynamoDB
+ * TTL and PITR); a no-op where everything is in force.
+ */
+export async function enforceTemplateSettings(
+  endpoint: string,
+  template: Template,
+): Promise<string[]> {
+  const config = { endpoint, region, credentials };
+  const cloudFormation = new CloudFormationClient(config);
+  const sqs = new SQSClient(config);
+  const dynamodb = new DynamoDBClient(config);
+  try {
+    const { StackResources = [] } = await cloudFormation.send(
+      new DescribeStackResourcesCommand({ StackName: STACK_NAME }),
+    );
+    const physical = new Map(
+      StackResources.map((r) => [r.LogicalResourceId ?? '', r.PhysicalResourceId ?? '']),
+    );
+    const repairs: string[] = [];
+    for (const [logicalId, resource] of Object.entries(template.Resources)) {
+      const id = physical.get(logicalId);
+      if (!id) continue;
+      if (resource.Type === 'AWS::SQS::Queue')
+        repairs.push(...(await enforceRedrive(sqs, id, resource, physical)));
+      if (resource.Type === 'AWS::DynamoDB::Table')
+        repairs.push(...(await enforceTableSettings(dynamodb, id, resource)));
+    }
+    return repairs;
+  } finally {
+    cloudFormation.destroy();
+    sqs.destroy();
+    dynamodb.destroy();
+  }
+}
+
+async function enforceRedrive(
+  sqs: SQSClient,
+  queueUrl: string,
+  resource: Template['Resources'][string],
+  physical: Map<string, string>,
+): Promise<string[]> {
+  const wanted = resource.Properties?.RedrivePolicy as
+    | { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] }; maxReceiveCount: number }
+    | undefined;
+  if (!wanted) return [];
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['RedrivePolicy'] }),
+  );
+  if (Attributes?.RedrivePolicy) return [];
+  const dlqUrl = physical.get(wanted.deadLetterTargetArn['Fn::GetAtt'][0]) ?? '';
+  const dlq = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
+  );
+  const policy = JSON.stringify({
+    deadLetterTargetArn: dlq.Attributes?.QueueArn,
+    maxReceiveCount: wanted.maxReceiveCount,
+  });
+  await sqs.send(
+    new SetQueueAttributesCommand({ QueueUrl: queueUrl, Attributes: { RedrivePolicy: policy } }),
+  );
+  return [`the emulator dropped the redrive policy of ${queueUrl}; applied ${policy}`];
+}
+
+async function enforceTableSettings(
+  dynamodb: DynamoDBClient,
+  tableName: string,
+  resource: Template['Resources'][string],
+): Promise<string[]> {
+  const repairs: string[] = [];
+  const ttl = resource.Properties?.TimeToLiveSpecification as
+    | { AttributeName: string; Enabled: boolean }
+    | undefined;
+  if (ttl?.Enabled) {
+    const { TimeToLiveDescription } = await dynamodb.send(
+      new DescribeTimeToLiveCommand({ TableName: tableName }),
+    );
+    if (TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
+      await dynamodb.send(
+        new UpdateTimeToLiveCommand({
+          TableName: tableName,
+          TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true },
+        }),
+      );
+      repairs.push(`the emulator dropped TTL on ${tableName}; enabled it on ${ttl.AttributeName}`);
+    }
+  }
+  const pitr = resource.Properties?.PointInTimeRecoverySpecification as
+    | { PointInTimeRecoveryEnabled: boolean }
+    | undefined;
+  if (pitr?.PointInTimeRecoveryEnabled) {
+    const { ContinuousBackupsDescription } = await dynamodb.send(
+      new DescribeContinuousBackupsCommand({ TableName: tableName }),
+    );
+    if (
+      ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus !==
+      'ENABLED'
+    ) {
+      await dynamodb.send(
+        new UpdateContinuousBackupsCommand({
+          TableName: tableName,
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        }),
+      );
+      repairs.push(`the emulator dropped point-in-time recovery on ${tableName}; enabled it`);
+    }
+  }
+  return repairs;
+}

@@ -1,0 +1,38 @@
+import type { TestProject } from 'vitest/node';
+import { DEPLOY_SERVICES, deployToEmulator } from '../../scripts/localDeployment.js';
+import { startEmulator } from '../harness/emulator.js';
+
+/** What the end-to-end tests get: the emulator's endpoint and the deployed stack's outputs. */
+export interface DeployedStack {
+  readonly endpoint: string;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly repairs: readonly string[];
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    deployed: DeployedStack;
+  }
+}
+
+/** The consumers' settings for the run: short timeouts so redrive happens within a minute. */
+export const E2E_CONTEXT = {
+  functionTimeoutSeconds: '3',
+  maxReceiveCount: '2',
+  tableRemovalPolicy: 'destroy',
+} as const;
+
+/** Starts an emulator, deploys the reference stack with `cdklocal` once, and stops it at the end. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const emulator = await startEmulator(DEPLOY_SERVICES);
+  try {
+    const deployment = await deployToEmulator(emulator.endpoint, E2E_CONTEXT, (line) =>
+      console.error(line),
+    );
+    project.provide('deployed', deployment);
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
+  return () => emulator.stop();
+}
