@@ -46,6 +46,7 @@ export interface InboxConsumerProps {
   /**
    * FIFO only: SQS derives the deduplication id from the body's SHA-256.
    * @default false
+   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
    */
   readonly contentBasedDeduplication?: boolean;
 
@@ -60,6 +61,7 @@ export interface InboxConsumerProps {
    * How long the source queue keeps a message: 60 seconds to 14 days. It is the redelivery
    * horizon, so the inbox TTL must be at least this long.
    * @default Duration.days(4)
+   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html
    */
   readonly retentionPeriod?: Duration;
 
@@ -67,12 +69,14 @@ export interface InboxConsumerProps {
    * How long the DLQ keeps a message; longer than `retentionPeriod` (for a standard queue the
    * DLQ clock starts at the original enqueue), at most 14 days.
    * @default Duration.days(14)
+   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
    */
   readonly deadLetterRetentionPeriod?: Duration;
 
   /**
    * Function timeout, 1 second to 15 minutes.
    * @default Duration.seconds(30)
+   * @see https://docs.aws.amazon.com/lambda/latest/dg/configuration-timeout.html
    */
   readonly functionTimeout?: Duration;
 
@@ -86,6 +90,7 @@ export interface InboxConsumerProps {
   /**
    * Function memory in MB, 128 to 10,240.
    * @default 512
+   * @see https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html
    */
   readonly memorySize?: number;
 
@@ -107,6 +112,7 @@ export interface InboxConsumerProps {
   /**
    * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`); at least `retentionPeriod`.
    * @default Duration.days(15)
+   * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
    */
   readonly inboxTtl?: Duration;
 
