@@ -3,7 +3,7 @@ import type { ReferenceStack } from './stacks/ReferenceStack.js';
 
 /**
  * The cdk-nag (AwsSolutions) findings the reference stack accepts, each with its reason.
- * Everything else must pass: `test/infra/nag.test.ts` fails on any unacknowledged error.
+ * Everything else must pass: `test/infra/ReferenceStack.test.ts` fails on any unacknowledged error.
  */
 export function acknowledgeNagFindings(stack: ReferenceStack): void {
   for (const consumer of [stack.ledger, stack.inventory]) {

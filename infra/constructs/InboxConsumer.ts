@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -32,13 +32,31 @@ export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
   'dynamodb:DescribeTable',
 ] as const;
 
-/** The library's metric names, as the dashboard reads them. */
-const INBOX_METRICS = [
+/** The library's count metrics, as the dashboard reads them. */
+const INBOX_COUNTS = [
   'InboxProcessed',
   'InboxDuplicates',
   'InboxFailures',
+  'InboxPermanentFailures',
   'InboxDeadLettered',
 ] as const;
+
+/** Environment variables the construct sets; `environment` may not override them. */
+const RESERVED_ENVIRONMENT: readonly string[] = [
+  'INBOX_TABLE_NAME',
+  'INBOX_CONSUMER',
+  'INBOX_TTL_SECONDS',
+  'DEAD_LETTER_QUEUE_URL',
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'NODE_OPTIONS',
+];
+
+/** Item-level actions on a table, and use of its customer-managed key if it has one. */
+function grantTable(table: ITable, grantee: IGrantable, actions: readonly string[]): void {
+  table.grant(grantee, ...actions);
+  table.encryptionKey?.grantEncryptDecrypt(grantee);
+}
 
 /**
  * An SQS consumer with a transactional inbox: the queue and its DLQ with a redrive policy, the
@@ -110,6 +128,14 @@ export class InboxConsumer extends Construct {
   }
 
   #createFunction(props: InboxConsumerProps, s: InboxConsumerSettings): NodejsFunction {
+    const overridden = Object.keys(props.environment ?? {}).filter((name) =>
+      RESERVED_ENVIRONMENT.includes(name),
+    );
+    if (overridden.length > 0) {
+      throw new Error(
+        `InboxConsumer ${s.consumerName}: environment may not set ${overridden.join(', ')}; the construct sets them from its props.`,
+      );
+    }
     const businessEnvironment = Object.fromEntries(
       (props.businessTables ?? []).map(({ table, envName }) => [envName, table.tableName]),
     );
@@ -142,6 +168,8 @@ export class InboxConsumer extends Construct {
         DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
         POWERTOOLS_SERVICE_NAME: s.consumerName,
         POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
+        // Stack traces through the minified bundle point at the TypeScript sources.
+        NODE_OPTIONS: '--enable-source-maps',
         ...businessEnvironment,
         ...props.environment,
       },
@@ -160,10 +188,13 @@ export class InboxConsumer extends Construct {
   }
 
   #grant(props: InboxConsumerProps): void {
-    this.inboxTable.grant(this.function, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    grantTable(this.inboxTable, this.function, ['dynamodb:GetItem', 'dynamodb:PutItem']);
     this.deadLetterQueue.grantSendMessages(this.function);
     for (const { table, actions } of props.businessTables ?? []) {
-      table.grant(this.function, ...(actions ?? DEFAULT_BUSINESS_TABLE_ACTIONS));
+      // DescribeTable is how the library finds a table's key to refuse two operations on one item.
+      grantTable(table, this.function, [
+        ...new Set([...(actions ?? DEFAULT_BUSINESS_TABLE_ACTIONS), 'dynamodb:DescribeTable']),
+      ]);
     }
   }
 
@@ -207,10 +238,15 @@ export class InboxConsumer extends Construct {
         period: Duration.minutes(1),
       });
     const dashboard = new Dashboard(this, 'Dashboard');
+    const latency = inboxMetric('InboxHandlerLatency').with({
+      statistic: 'p99',
+      label: 'handler latency p99 (ms)',
+    });
     dashboard.addWidgets(
       new GraphWidget({
         title: `${s.consumerName}: messages`,
-        left: INBOX_METRICS.map(inboxMetric),
+        left: INBOX_COUNTS.map(inboxMetric),
+        right: [latency],
         width: 12,
       }),
       new GraphWidget({

@@ -44,17 +44,24 @@ export function resolveInboxConsumerProps(props: InboxConsumerProps): InboxConsu
   }
   const fifo = props.fifo ?? false;
   const functionTimeout = props.functionTimeout ?? Duration.seconds(30);
+  const retentionPeriod = props.retentionPeriod ?? Duration.days(4);
+  const deadLetterRetentionPeriod = props.deadLetterRetentionPeriod ?? MAX_RETENTION;
+  const batchingSeconds = props.maxBatchingWindow?.isUnresolved()
+    ? 0
+    : (props.maxBatchingWindow?.toSeconds() ?? 0);
   const settings: InboxConsumerSettings = {
     consumerName: props.consumerName,
     fifo,
     contentBasedDeduplication: props.contentBasedDeduplication ?? false,
     maxReceiveCount: props.maxReceiveCount ?? 5,
-    retentionPeriod: props.retentionPeriod ?? Duration.days(4),
-    deadLetterRetentionPeriod: props.deadLetterRetentionPeriod ?? MAX_RETENTION,
+    retentionPeriod,
+    deadLetterRetentionPeriod,
     functionTimeout,
-    visibilityTimeout: props.visibilityTimeout ?? Duration.seconds(6 * functionTimeout.toSeconds()),
+    visibilityTimeout:
+      props.visibilityTimeout ??
+      Duration.seconds(6 * functionTimeout.toSeconds() + batchingSeconds),
     memorySize: props.memorySize ?? 512,
-    inboxTtl: props.inboxTtl ?? Duration.days(15),
+    inboxTtl: props.inboxTtl ?? defaultInboxTtl(fifo, retentionPeriod, deadLetterRetentionPeriod),
     inboxTableRemovalPolicy: props.inboxTableRemovalPolicy ?? RemovalPolicy.RETAIN,
     batchSize: props.batchSize ?? 10,
     maxBatchingWindow: props.maxBatchingWindow,
@@ -93,16 +100,38 @@ function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
   if (retention !== undefined && dlqRetention !== undefined && dlqRetention <= retention) {
     fail(
       `deadLetterRetentionPeriod (${dlqRetention} s) must be longer than retentionPeriod (${retention} s): ` +
-        'a standard DLQ keeps the original enqueue time, so a shorter one expires redriven messages at once.',
+        'a standard DLQ keeps the original enqueue time, so a shorter one expires redriven messages at once. ' +
+        'Raise deadLetterRetentionPeriod or shorten retentionPeriod.',
     );
   }
   const ttl = seconds(s.inboxTtl);
-  if (ttl !== undefined && retention !== undefined && ttl < retention) {
+  const horizon = redeliveryHorizonSeconds(s.fifo, retention, dlqRetention);
+  if (ttl !== undefined && horizon !== undefined && ttl < horizon) {
     fail(
-      `inboxTtl (${ttl} s) must be at least retentionPeriod (${retention} s), the redelivery horizon; ` +
-        'a shorter TTL forgets a message SQS can still redeliver and applies it twice.',
+      `inboxTtl (${ttl} s) must be at least the redelivery horizon, ${horizon} s (${s.fifo ? 'retentionPeriod + deadLetterRetentionPeriod: a FIFO DLQ restarts the retention clock' : 'deadLetterRetentionPeriod: a redriven message keeps its enqueue time'}); ` +
+        'a shorter TTL forgets a message that can still come back and applies it twice. Raise inboxTtl or shorten the retention periods.',
     );
   }
+}
+
+/**
+ * How long after it was first sent a message can still be delivered, redrive from the DLQ
+ * included: a committed message reaches the DLQ when every later receive fails before the
+ * acknowledgement (a crash, a timeout).
+ */
+function redeliveryHorizonSeconds(
+  fifo: boolean,
+  retention?: number,
+  dlqRetention?: number,
+): number | undefined {
+  if (retention === undefined || dlqRetention === undefined) return undefined;
+  return fifo ? retention + dlqRetention : Math.max(retention, dlqRetention);
+}
+
+/** The redelivery horizon plus a day for clock skew and TTL's lag. */
+function defaultInboxTtl(fifo: boolean, retention: Duration, dlqRetention: Duration): Duration {
+  const horizon = redeliveryHorizonSeconds(fifo, seconds(retention), seconds(dlqRetention));
+  return horizon === undefined ? Duration.days(15) : Duration.seconds(horizon + 86_400);
 }
 
 function checkFunction(s: InboxConsumerSettings, fail: Fail): void {
@@ -111,10 +140,14 @@ function checkFunction(s: InboxConsumerSettings, fail: Fail): void {
   if (timeout !== undefined && (timeout < 1 || timeout > 900)) {
     fail(`functionTimeout must be between 1 second and 15 minutes (given ${timeout} s).`);
   }
-  if (timeout !== undefined && visibility !== undefined && visibility < 6 * timeout) {
+  const window = seconds(s.maxBatchingWindow) ?? 0;
+  if (timeout !== undefined && visibility !== undefined && visibility < 6 * timeout + window) {
+    const rule =
+      window > 0
+        ? `6 × functionTimeout + maxBatchingWindow = ${6 * timeout + window} s`
+        : `6 × functionTimeout = ${6 * timeout} s`;
     fail(
-      `visibilityTimeout must be at least 6 × functionTimeout = ${6 * timeout} s (given ${visibility} s); ` +
-        'raise visibilityTimeout or lower functionTimeout.',
+      `visibilityTimeout must be at least ${rule} (given ${visibility} s); raise visibilityTimeout or lower functionTimeout.`,
     );
   }
   if (visibility !== undefined && visibility > 43_200) {

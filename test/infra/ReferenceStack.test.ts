@@ -1,5 +1,7 @@
 import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { type CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +66,54 @@ describe('ReferenceStack', () => {
         }),
       },
     });
+  });
+});
+
+describe('ReferenceStack grants', () => {
+  /** The actions a consumer's role may perform on one table, from the synthesized policies. */
+  function actionsOn(
+    stack: ReferenceStack,
+    consumer: 'ledger' | 'inventory',
+    table: Table,
+  ): string[] {
+    const template = Template.fromStack(stack);
+    const role = stack.getLogicalId(stack[consumer].function.role?.node.defaultChild as CfnRole);
+    const tableArn = {
+      'Fn::GetAtt': [stack.getLogicalId(table.node.defaultChild as CfnTable), 'Arn'],
+    };
+    return Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(role))
+      .flatMap(
+        (policy) =>
+          policy.Properties.PolicyDocument.Statement as Array<{
+            Action: string | string[];
+            Resource: unknown;
+          }>,
+      )
+      .filter((statement) => JSON.stringify(statement.Resource).includes(JSON.stringify(tableArn)))
+      .flatMap((statement) => [statement.Action].flat());
+  }
+
+  it('let each function do what its code does on its business tables, and no more', () => {
+    const { stack } = referenceApp();
+    const tables = Object.fromEntries(
+      stack.node.children.filter((c): c is Table => c instanceof Table).map((t) => [t.node.id, t]),
+    );
+
+    expect(actionsOn(stack, 'ledger', tables.AccountsTable as Table)).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']),
+    );
+    expect(actionsOn(stack, 'ledger', tables.LedgerEntriesTable as Table)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem']),
+    );
+    expect(actionsOn(stack, 'inventory', tables.StockTable as Table)).toEqual(
+      expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']),
+    );
+    expect(actionsOn(stack, 'inventory', tables.OrdersTable as Table)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem']),
+    );
+    expect(actionsOn(stack, 'inventory', tables.AccountsTable as Table)).toEqual([]);
+    expect(actionsOn(stack, 'ledger', tables.StockTable as Table)).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { consumerTemplate } from './stackFactory.js';
 
@@ -21,9 +22,35 @@ describe('InboxConsumer validation at synth time', () => {
         /deadLetterRetentionPeriod \(604800 s\) must be longer than retentionPeriod \(604800 s\)/,
     },
     {
-      when: 'the inbox TTL is shorter than the redelivery horizon',
-      props: { retentionPeriod: Duration.days(10), inboxTtl: Duration.days(3) },
-      message: /inboxTtl \(259200 s\) must be at least retentionPeriod/,
+      when: 'the inbox TTL is shorter than a standard queue’s redelivery horizon (the DLQ retention)',
+      props: {
+        retentionPeriod: Duration.days(4),
+        deadLetterRetentionPeriod: Duration.days(14),
+        inboxTtl: Duration.days(5),
+      },
+      message:
+        /inboxTtl \(432000 s\) must be at least the redelivery horizon, 1209600 s \(deadLetterRetentionPeriod/,
+    },
+    {
+      when: 'the inbox TTL is shorter than a FIFO queue’s horizon (retention plus DLQ retention)',
+      props: { fifo: true, inboxTtl: Duration.days(15) },
+      message:
+        /inboxTtl \(1296000 s\) must be at least the redelivery horizon, 1555200 s \(retentionPeriod \+ deadLetterRetentionPeriod/,
+    },
+    {
+      when: 'the visibility timeout does not cover 6× the function timeout plus the batching window',
+      props: {
+        functionTimeout: Duration.seconds(10),
+        visibilityTimeout: Duration.seconds(60),
+        maxBatchingWindow: Duration.seconds(20),
+      },
+      message:
+        /visibilityTimeout must be at least 6 × functionTimeout \+ maxBatchingWindow = 80 s \(given 60 s\)/,
+    },
+    {
+      when: 'environment tries to override a variable the construct sets',
+      props: { environment: { INBOX_TABLE_NAME: 'other' } },
+      message: /environment may not set INBOX_TABLE_NAME/,
     },
     {
       when: 'maxReceiveCount is below 2',
@@ -57,6 +84,20 @@ describe('InboxConsumer validation at synth time', () => {
     },
   ])('fails when $when, naming the value and the fix', ({ props, message }) => {
     expect(() => consumerTemplate(props)).toThrow(message);
+  });
+
+  it('derives the default inbox TTL from the redelivery horizon plus a day', () => {
+    const standard = consumerTemplate();
+    const fifo = consumerTemplate({ fifo: true });
+
+    for (const [{ template }, days] of [
+      [standard, 15],
+      [fifo, 19],
+    ] as const) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: { Variables: Match.objectLike({ INBOX_TTL_SECONDS: String(days * 86_400) }) },
+      });
+    }
   });
 
   it('accepts a standard batch above 10 with a batching window', () => {
