@@ -156,22 +156,34 @@ async function enforceRedrive(
     | { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] }; maxReceiveCount: number }
     | undefined;
   if (!wanted) return [];
-  const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['RedrivePolicy'] }),
-  );
-  if (Attributes?.RedrivePolicy) return [];
   const dlqUrl = physical.get(wanted.deadLetterTargetArn['Fn::GetAtt'][0]) ?? '';
   const dlq = await sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
   );
-  const policy = JSON.stringify({
+  const expected = {
     deadLetterTargetArn: dlq.Attributes?.QueueArn,
     maxReceiveCount: wanted.maxReceiveCount,
-  });
+  };
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['RedrivePolicy'] }),
+  );
+  const actual = JSON.parse(Attributes?.RedrivePolicy ?? '{}') as {
+    deadLetterTargetArn?: string;
+    maxReceiveCount?: number | string;
+  };
+  if (
+    actual.deadLetterTargetArn === expected.deadLetterTargetArn &&
+    Number(actual.maxReceiveCount) === expected.maxReceiveCount
+  ) {
+    return [];
+  }
+  const policy = JSON.stringify(expected);
   await sqs.send(
     new SetQueueAttributesCommand({ QueueUrl: queueUrl, Attributes: { RedrivePolicy: policy } }),
   );
-  return [`the emulator dropped the redrive policy of ${queueUrl}; applied ${policy}`];
+  return [
+    `the redrive policy of ${queueUrl} was ${Attributes?.RedrivePolicy ?? 'missing'}; applied ${policy}`,
+  ];
 }
 
 async function enforceTableSettings(

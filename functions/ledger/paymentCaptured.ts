@@ -22,6 +22,9 @@ export interface LedgerTables {
  * Credits the payment to its account and writes its ledger entry, in the inbox transaction.
  * An account keeps one currency: a payment in another is a permanent error (it goes to the
  * DLQ); the condition on the update guards the race with a concurrent first payment.
+ * A different event for a payment already recorded fails the entry's condition: nothing is
+ * applied, the message is retried (it may be a copy still in flight) and, if it keeps failing,
+ * reaches the DLQ through the redrive policy for someone to look at.
  */
 export function applyPayment(
   tables: LedgerTables,

@@ -15,9 +15,12 @@ declare module 'vitest' {
   }
 }
 
-/** The consumers' settings for the run: short timeouts so redrive happens within a minute. */
+/**
+ * The consumers' settings for the run: a 5 s function timeout (30 s visibility) so a failing
+ * message reaches the DLQ after two receives in about a minute, with room for a cold start.
+ */
 export const E2E_CONTEXT = {
-  functionTimeoutSeconds: '3',
+  functionTimeoutSeconds: '5',
   maxReceiveCount: '2',
   tableRemovalPolicy: 'destroy',
 } as const;
