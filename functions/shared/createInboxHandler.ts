@@ -1,0 +1,47 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import middy from '@middy/core';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import {
+  DynamoDBInboxStore,
+  inboxMiddleware,
+  type MessageHandler,
+  type ParsedMessage,
+} from 'sqs-inbox';
+import { inboxSettings, requireEnv } from './environment.js';
+
+type Body<TSchema extends StandardSchemaV1> = StandardSchemaV1.InferOutput<TSchema>;
+
+/**
+ * The reference consumers' Lambda handler: Powertools Logger and Metrics around the inbox
+ * middleware, one DynamoDB document client per container, settings from the environment the
+ * InboxConsumer construct sets. `handler` receives that client for its reads.
+ */
+export function createInboxHandler<TSchema extends StandardSchemaV1>(options: {
+  schema: TSchema;
+  key: (message: ParsedMessage<Body<TSchema>>) => string;
+  handler: (client: DynamoDBDocumentClient) => MessageHandler<Body<TSchema>>;
+}) {
+  const logger = new Logger();
+  const metrics = new Metrics();
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  return middy<SQSEvent, SQSBatchResponse>()
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
+    .use(
+      inboxMiddleware<TSchema>({
+        ...inboxSettings(),
+        store: new DynamoDBInboxStore({ tableName: requireEnv('INBOX_TABLE_NAME'), client }),
+        schema: options.schema,
+        key: options.key,
+        logger,
+        metrics,
+        handler: options.handler(client),
+      }),
+    );
+}
