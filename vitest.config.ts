@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const integration = {
@@ -8,6 +9,8 @@ const integration = {
 };
 
 export default defineConfig({
+  // Reference functions import the library by its package name, as a user would.
+  resolve: { alias: { 'sqs-inbox': fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
     reporters: ['default', './test/harness/summaryReporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

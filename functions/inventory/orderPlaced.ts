@@ -1,6 +1,7 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MessageHandler, TransactionBuilder } from 'sqs-inbox';
 import { z } from 'zod';
+import type { ConsumerDefinition } from '../shared/ConsumerDefinition.js';
 
 /** An order to reserve stock for: 1 to 25 lines. */
 export const OrderPlaced = z.object({
@@ -93,3 +94,11 @@ async function readAvailable(
   }
   return available;
 }
+
+/** The inventory consumer: keyed by `eventId`; tables from `STOCK_TABLE_NAME`, `ORDERS_TABLE_NAME`. */
+export const inventoryConsumer: ConsumerDefinition<typeof OrderPlaced> = {
+  schema: OrderPlaced,
+  key: ({ body }) => body.eventId,
+  handler: (env, client) =>
+    reserveOrder({ stock: env('STOCK_TABLE_NAME'), orders: env('ORDERS_TABLE_NAME') }, client),
+};

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type MessageHandler, PermanentError } from 'sqs-inbox';
 import { z } from 'zod';
+import type { ConsumerDefinition } from '../shared/ConsumerDefinition.js';
 
 /** A captured card payment, credited to one account exactly once. */
 export const PaymentCaptured = z.object({
@@ -58,3 +59,14 @@ export function applyPayment(
     });
   };
 }
+
+/** The ledger consumer: keyed by `eventId`; tables from `ACCOUNTS_TABLE_NAME`, `LEDGER_ENTRIES_TABLE_NAME`. */
+export const ledgerConsumer: ConsumerDefinition<typeof PaymentCaptured> = {
+  schema: PaymentCaptured,
+  key: ({ body }) => body.eventId,
+  handler: (env, client) =>
+    applyPayment(
+      { accounts: env('ACCOUNTS_TABLE_NAME'), entries: env('LEDGER_ENTRIES_TABLE_NAME') },
+      client,
+    ),
+};

@@ -7,26 +7,18 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import {
-  DynamoDBInboxStore,
-  inboxMiddleware,
-  type MessageHandler,
-  type ParsedMessage,
-} from 'sqs-inbox';
+import { DynamoDBInboxStore, inboxMiddleware } from 'sqs-inbox';
+import type { ConsumerDefinition } from './ConsumerDefinition.js';
 import { inboxSettings, requireEnv } from './environment.js';
-
-type Body<TSchema extends StandardSchemaV1> = StandardSchemaV1.InferOutput<TSchema>;
 
 /**
  * The reference consumers' Lambda handler: Powertools Logger and Metrics around the inbox
  * middleware, one DynamoDB document client per container, settings from the environment the
- * InboxConsumer construct sets. `handler` receives that client for its reads.
+ * InboxConsumer construct sets. The definition's handler gets that client for its reads.
  */
-export function createInboxHandler<TSchema extends StandardSchemaV1>(options: {
-  schema: TSchema;
-  key: (message: ParsedMessage<Body<TSchema>>) => string;
-  handler: (client: DynamoDBDocumentClient) => MessageHandler<Body<TSchema>>;
-}) {
+export function createInboxHandler<TSchema extends StandardSchemaV1>(
+  definition: ConsumerDefinition<TSchema>,
+) {
   const logger = new Logger();
   const metrics = new Metrics();
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
@@ -37,11 +29,11 @@ export function createInboxHandler<TSchema extends StandardSchemaV1>(options: {
       inboxMiddleware<TSchema>({
         ...inboxSettings(),
         store: new DynamoDBInboxStore({ tableName: requireEnv('INBOX_TABLE_NAME'), client }),
-        schema: options.schema,
-        key: options.key,
+        schema: definition.schema,
+        key: definition.key,
         logger,
         metrics,
-        handler: options.handler(client),
+        handler: definition.handler(requireEnv, client),
       }),
     );
 }
