@@ -103,7 +103,7 @@ const payment = (accountId: string, overrides: Record<string, unknown> = {}) => 
   currency: 'EUR',
   ...overrides,
 });
-const fifo = (body: { accountId: string }) =>
+const fifo = (body: { accountId: string; [field: string]: unknown }) =>
   sqsRecord(body, { fifo: { groupId: body.accountId } });
 
 describe('ledger consumer', () => {
