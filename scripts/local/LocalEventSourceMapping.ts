@@ -1,0 +1,111 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Message, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { SQSRecord } from 'aws-lambda';
+import { Consumer } from 'sqs-consumer';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  type InboxLogger,
+  type InboxMetrics,
+} from 'sqs-inbox';
+import type { ConsumerDefinition } from '../../functions/shared/ConsumerDefinition.js';
+import type { LocalMapping } from './provisionFromTemplate.js';
+
+/** Per consumer: what the library counted (processed, duplicates, failures…). */
+export class OutcomeCounter implements InboxMetrics {
+  readonly totals = new Map<string, number>();
+  addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void {
+    if (unit === 'Count') this.totals.set(name, (this.totals.get(name) ?? 0) + value);
+  }
+  count(name: string): number {
+    return this.totals.get(name) ?? 0;
+  }
+}
+
+const quiet: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Lambda's SQS event source mapping, locally: sqs-consumer polls the queue in batches of the
+ * mapping's size, the batch goes through the consumer's inbox processor as an SQS event, and
+ * only the records not in `batchItemFailures` are deleted. Failed ones reappear after the
+ * visibility timeout, the queue's redrive policy moves them to the DLQ, and a FIFO queue keeps
+ * each group's order by not handing out a group's next message while one is in flight.
+ */
+export function startLocalMapping<TSchema extends StandardSchemaV1>(
+  mapping: LocalMapping,
+  definition: ConsumerDefinition<TSchema>,
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+): { counter: OutcomeCounter; stop: () => void } {
+  const env = (name: string) => {
+    const value = mapping.environment[name];
+    if (value === undefined)
+      throw new Error(`the ${mapping.consumer} function has no ${name} in its environment`);
+    return value;
+  };
+  const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
+  const counter = new OutcomeCounter();
+  const processor = createBatchProcessor(definition.handler(env, documentClient), {
+    store: new DynamoDBInboxStore({ tableName: env('INBOX_TABLE_NAME'), client: documentClient }),
+    consumer: env('INBOX_CONSUMER'),
+    schema: definition.schema,
+    key: definition.key,
+    ttlSeconds: Number(env('INBOX_TTL_SECONDS')),
+    deadLetterQueueUrl: env('DEAD_LETTER_QUEUE_URL'),
+    sqsClient: clients.sqs,
+    metrics: counter,
+    logger: quiet,
+  });
+  const consumer = Consumer.create({
+    queueUrl: mapping.queueUrl,
+    sqs: clients.sqs,
+    batchSize: Math.min(mapping.batchSize, 10),
+    waitTimeSeconds: 1,
+    pollingWaitTimeMs: 100,
+    attributeNames: ['All'],
+    messageAttributeNames: ['All'],
+    messageSystemAttributeNames: ['All'],
+    handleMessageBatch: async (messages) => {
+      const response = await processor.process({
+        Records: messages.map((m) => toRecord(m, mapping.queueArn)),
+      });
+      const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+      return messages.filter((message) => !failed.has(message.MessageId ?? ''));
+    },
+  });
+  consumer.on('error', (error) =>
+    console.error(`[${mapping.consumer}] polling error: ${error.message}`),
+  );
+  consumer.start();
+  return { counter, stop: () => consumer.stop({ abort: true }) };
+}
+
+/** An SQS message as Lambda hands it to a function. */
+function toRecord(message: Message, queueArn: string): SQSRecord {
+  const messageAttributes = Object.fromEntries(
+    Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+      name,
+      {
+        dataType: value.DataType ?? 'String',
+        stringValue: value.StringValue,
+        binaryValue: value.BinaryValue
+          ? Buffer.from(value.BinaryValue).toString('base64')
+          : undefined,
+        stringListValues: [],
+        binaryListValues: [],
+      },
+    ]),
+  );
+  return {
+    messageId: message.MessageId ?? '',
+    receiptHandle: message.ReceiptHandle ?? '',
+    body: message.Body ?? '',
+    attributes: message.Attributes as unknown as SQSRecord['attributes'],
+    messageAttributes,
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: queueArn.split(':')[3] ?? 'us-east-1',
+  };
+}

@@ -1,0 +1,172 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { ConsumerName, DemoPlan } from './demoTraffic.js';
+
+/** One checked invariant. */
+export interface InvariantResult {
+  readonly name: string;
+  readonly holds: boolean;
+  readonly detail: string;
+}
+
+/** The tables and dead-letter queues the invariants read. */
+export interface InvariantTargets {
+  readonly accounts: string;
+  readonly entries: string;
+  readonly stock: string;
+  readonly orders: string;
+  readonly deadLetterQueues: Record<ConsumerName, string>;
+}
+
+/**
+ * Checks the reference service's promises after a run: no double effects (balances, one
+ * ledger entry per payment, one decision per order), no oversold stock, and every malformed
+ * message in a DLQ with its reason.
+ */
+export async function checkInvariants(
+  plan: DemoPlan,
+  targets: InvariantTargets,
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+): Promise<InvariantResult[]> {
+  const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
+  const [accounts, entries, stock, orders] = await Promise.all(
+    [targets.accounts, targets.entries, targets.stock, targets.orders].map((table) =>
+      scanAll(documentClient, table),
+    ),
+  );
+  const dead = await Promise.all(
+    (['ledger', 'inventory'] as const).map((c) =>
+      peekAll(clients.sqs, targets.deadLetterQueues[c]),
+    ),
+  );
+  return [
+    balancesMatchPayments(plan, accounts ?? []),
+    oneEntryPerPayment(plan, entries ?? []),
+    noSkuBelowZero(stock ?? []),
+    stockIsConserved(plan, stock ?? []),
+    oneDecisionPerOrder(plan, orders ?? [], stock ?? []),
+    malformedInDeadLetters(plan, dead.flat()),
+  ];
+}
+
+type Item = Record<string, unknown>;
+
+function balancesMatchPayments(plan: DemoPlan, accounts: Item[]): InvariantResult {
+  const expected = new Map<string, number>();
+  for (const p of plan.payments)
+    expected.set(p.accountId, (expected.get(p.accountId) ?? 0) + p.amountCents);
+  const wrong = [...expected].filter(
+    ([id, cents]) => Number(accounts.find((a) => a.accountId === id)?.balanceCents ?? 0) !== cents,
+  );
+  return {
+    name: 'each balance = sum of its distinct payments',
+    holds: wrong.length === 0,
+    detail:
+      wrong.length === 0
+        ? `${expected.size} accounts`
+        : `wrong: ${wrong.map(([id]) => id).join(', ')}`,
+  };
+}
+
+function oneEntryPerPayment(plan: DemoPlan, entries: Item[]): InvariantResult {
+  const byPayment = new Map(entries.map((e) => [e.paymentId, e.eventId]));
+  const missing = plan.payments.filter((p) => byPayment.get(p.paymentId) !== p.eventId);
+  return {
+    name: 'exactly one ledger entry per payment',
+    holds: missing.length === 0 && entries.length === plan.payments.length,
+    detail: `${entries.length} entries for ${plan.payments.length} payments${missing.length ? `, ${missing.length} missing` : ''}`,
+  };
+}
+
+function noSkuBelowZero(stock: Item[]): InvariantResult {
+  const negative = stock.filter((s) => Number(s.available) < 0);
+  return {
+    name: 'no SKU below zero',
+    holds: negative.length === 0,
+    detail: negative.length
+      ? `negative: ${negative.map((s) => s.sku).join(', ')}`
+      : `${stock.length} SKUs`,
+  };
+}
+
+function stockIsConserved(plan: DemoPlan, stock: Item[]): InvariantResult {
+  const wrong = [...plan.seededStock].filter(([sku, seeded]) => {
+    const row = stock.find((s) => s.sku === sku);
+    return Number(row?.available ?? 0) + Number(row?.reserved ?? 0) !== seeded;
+  });
+  return {
+    name: 'reserved + available = seeded stock',
+    holds: wrong.length === 0,
+    detail: wrong.length
+      ? `wrong: ${wrong.map(([sku]) => sku).join(', ')}`
+      : `${plan.seededStock.size} SKUs`,
+  };
+}
+
+function oneDecisionPerOrder(plan: DemoPlan, orders: Item[], stock: Item[]): InvariantResult {
+  const decided = new Map(orders.map((o) => [o.orderId, o]));
+  const undecided = plan.orders.filter((o) => decided.get(o.orderId)?.eventId !== o.eventId);
+  const reservedBySku = new Map<string, number>();
+  for (const order of plan.orders) {
+    if (decided.get(order.orderId)?.status !== 'RESERVED') continue;
+    for (const { sku, quantity } of order.lines)
+      reservedBySku.set(sku, (reservedBySku.get(sku) ?? 0) + quantity);
+  }
+  const mismatched = stock.filter(
+    (s) => Number(s.reserved ?? 0) !== (reservedBySku.get(String(s.sku)) ?? 0),
+  );
+  const rejected = orders.filter((o) => o.status === 'REJECTED').length;
+  return {
+    name: 'each order reserved or rejected exactly once',
+    holds:
+      undecided.length === 0 && orders.length === plan.orders.length && mismatched.length === 0,
+    detail: `${orders.length - rejected} reserved, ${rejected} rejected of ${plan.orders.length}${mismatched.length ? `; reservations off for ${mismatched.length} SKUs` : ''}`,
+  };
+}
+
+function malformedInDeadLetters(plan: DemoPlan, dead: Message[]): InvariantResult {
+  const missing = plan.malformed.filter(
+    (m) =>
+      !dead.some((d) => d.Body === m.body && d.MessageAttributes?.['inbox.error']?.StringValue),
+  );
+  return {
+    name: 'every malformed message in a DLQ with its reason',
+    holds: missing.length === 0,
+    detail: missing.length
+      ? `${missing.length} of ${plan.malformed.length} missing`
+      : `${plan.malformed.length} messages`,
+  };
+}
+
+async function scanAll(client: DynamoDBDocumentClient, table: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+/** Every message of a queue, read without hiding them (visibility 0), deduplicated by id. */
+async function peekAll(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
+  const seen = new Map<string, Message>();
+  for (let idle = 0; idle < 3; ) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        VisibilityTimeout: 0,
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    const fresh = Messages.filter((m) => !seen.has(m.MessageId ?? ''));
+    for (const message of fresh) seen.set(message.MessageId ?? '', message);
+    idle = fresh.length === 0 ? idle + 1 : 0;
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { OrderPlaced } from '../../functions/inventory/orderPlaced.js';
+import type { PaymentCaptured } from '../../functions/ledger/paymentCaptured.js';
+
+/** Who a demo message is for. */
+export type ConsumerName = 'ledger' | 'inventory';
+
+/** One message to send: its consumer, raw body and (ledger) message group. */
+export interface DemoMessage {
+  readonly consumer: ConsumerName;
+  readonly body: string;
+  readonly groupId?: string;
+}
+
+/** The traffic of a run and what it should leave behind. */
+export interface DemoPlan {
+  readonly messages: readonly DemoMessage[];
+  readonly payments: readonly PaymentCaptured[];
+  readonly orders: readonly OrderPlaced[];
+  readonly malformed: readonly DemoMessage[];
+  readonly seededStock: ReadonlyMap<string, number>;
+  readonly duplicates: number;
+}
+
+const ACCOUNTS = ['acc-alice', 'acc-bob', 'acc-carol', 'acc-dave'];
+const SKUS = ['sku-apple', 'sku-bread', 'sku-cheese', 'sku-dates', 'sku-eggs'];
+const STOCK_PER_SKU = 25;
+
+/**
+ * A small seeded PRNG (mulberry32), so a run's traffic is reproducible from its seed.
+ *
+ * @example
+ * ```ts
+ * const random = seededRandom(42); random(); // 0.6011037519201636
+ * ```
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * Plans `total` messages: payments and orders, `duplicateRate` of them sent again as new SQS
+ * messages with the same `eventId`, some orders larger than the stock, and a few malformed
+ * messages for each consumer.
+ */
+export function planDemoTraffic(total: number, duplicateRate: number, seed: number): DemoPlan {
+  const random = seededRandom(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const malformedCount = Math.max(2, Math.round(total * 0.02));
+  const distinctCount = Math.max(0, Math.round((total - malformedCount) / (1 + duplicateRate)));
+  const duplicates = Math.max(0, total - malformedCount - distinctCount);
+  const payments: PaymentCaptured[] = [];
+  const orders: OrderPlaced[] = [];
+  const distinct: DemoMessage[] = [];
+  for (let i = 0; i < distinctCount; i++) {
+    if (i % 2 === 0) {
+      const payment = {
+        eventId: `evt-${randomUUID()}`,
+        accountId: pick(ACCOUNTS),
+        paymentId: `pay-${randomUUID()}`,
+        amountCents: 100 + Math.floor(random() * 9900),
+        currency: 'EUR',
+      };
+      payments.push(payment);
+      distinct.push({
+        consumer: 'ledger',
+        body: JSON.stringify(payment),
+        groupId: payment.accountId,
+      });
+    } else {
+      const big = random() < 0.15;
+      const lines = Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({
+        sku: pick(SKUS),
+        quantity: big ? STOCK_PER_SKU + 5 : 1 + Math.floor(random() * 3),
+      }));
+      const order = { eventId: `evt-${randomUUID()}`, orderId: `ord-${randomUUID()}`, lines };
+      orders.push(order);
+      distinct.push({ consumer: 'inventory', body: JSON.stringify(order) });
+    }
+  }
+  const copies =
+    distinct.length === 0 ? [] : Array.from({ length: duplicates }, () => pick(distinct));
+  const malformed: DemoMessage[] = Array.from({ length: malformedCount }, (_, i) =>
+    i % 2 === 0
+      ? {
+          consumer: 'ledger',
+          body: JSON.stringify({
+            eventId: `evt-${randomUUID()}`,
+            accountId: 'acc-alice',
+            amountCents: -1,
+          }),
+          groupId: 'acc-alice',
+        }
+      : { consumer: 'inventory', body: `{"eventId": "evt-${randomUUID()}", "orderId": ` },
+  );
+  const messages = shuffle([...distinct, ...copies, ...malformed], random);
+  return {
+    messages,
+    payments,
+    orders,
+    malformed,
+    seededStock: new Map(SKUS.map((sku) => [sku, STOCK_PER_SKU])),
+    duplicates: copies.length,
+  };
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
+
+/** Sends the planned messages in batches of ten; a FIFO copy gets a new deduplication id. */
+export async function sendDemoTraffic(
+  sqs: SQSClient,
+  plan: DemoPlan,
+  queueUrls: Record<ConsumerName, string>,
+): Promise<void> {
+  for (const consumer of ['ledger', 'inventory'] as const) {
+    const messages = plan.messages.filter((message) => message.consumer === consumer);
+    for (let i = 0; i < messages.length; i += 10) {
+      const entries: SendMessageBatchRequestEntry[] = messages
+        .slice(i, i + 10)
+        .map((message, index) => ({
+          Id: String(index),
+          MessageBody: message.body,
+          ...(message.groupId
+            ? { MessageGroupId: message.groupId, MessageDeduplicationId: randomUUID() }
+            : {}),
+        }));
+      const { Failed = [] } = await sqs.send(
+        new SendMessageBatchCommand({ QueueUrl: queueUrls[consumer], Entries: entries }),
+      );
+      if (Failed.length > 0)
+        throw new Error(`SQS refused ${Failed.length} demo messages: ${Failed[0]?.Message}`);
+    }
+  }
+}

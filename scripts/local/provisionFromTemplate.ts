@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Template } from './referenceTemplate.js';
+
+/** One queue → function wiring of the template, with everything resolved to local names. */
+export interface LocalMapping {
+  readonly consumer: string;
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly deadLetterQueueUrl: string;
+  readonly batchSize: number;
+  readonly maxConcurrency: number | undefined;
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/** What `npm start` created: resource names by logical id, and the mappings to run. */
+export interface LocalResources {
+  readonly names: Readonly<Record<string, string>>;
+  readonly mappings: readonly LocalMapping[];
+}
+
+type Resource = Template['Resources'][string];
+type Queue = { url: string; arn: string };
+
+/**
+ * Creates the template's DynamoDB tables (keys, billing, TTL) and SQS queues (FIFO, content-based
+ * deduplication, retention, visibility timeout, redrive policy) under a run prefix, and resolves
+ * each event source mapping's function environment (`Ref`/`Fn::GetAtt` of tables and queues)
+ * to the created names — what CloudFormation would have done.
+ */
+export async function provisionFromTemplate(
+  template: Template,
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+): Promise<LocalResources> {
+  const prefix = `sqs-inbox-${randomUUID().slice(0, 6)}`;
+  const entries = Object.entries(template.Resources);
+  const tables = new Map<string, string>();
+  for (const [id, resource] of entries.filter(([, r]) => r.Type === 'AWS::DynamoDB::Table')) {
+    tables.set(id, await createTable(clients.dynamodb, `${prefix}-${id}`, resource));
+  }
+  const queues = new Map<string, Queue>();
+  const queueEntries = entries.filter(([, r]) => r.Type === 'AWS::SQS::Queue');
+  const hasRedrive = ([, r]: [string, Resource]) => r.Properties?.RedrivePolicy !== undefined;
+  // Dead-letter queues first: the redrive policies point at them.
+  for (const [id, resource] of [
+    ...queueEntries.filter((e) => !hasRedrive(e)),
+    ...queueEntries.filter(hasRedrive),
+  ]) {
+    queues.set(id, await createQueue(clients.sqs, `${prefix}-${id}`, resource, queues));
+  }
+  const resolve = (value: unknown) => resolveValue(value, tables, queues);
+  const mappings = entries
+    .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')
+    .map(([, mapping]) => toLocalMapping(mapping, template, queues, resolve));
+  const names = Object.fromEntries([
+    ...tables,
+    ...[...queues].map(([id, q]) => [id, q.url] as const),
+  ]);
+  return { names, mappings };
+}
+
+async function createTable(
+  client: DynamoDBClient,
+  name: string,
+  resource: Resource,
+): Promise<string> {
+  const p = resource.Properties ?? {};
+  await client.send(
+    new CreateTableCommand({
+      TableName: name,
+      KeySchema: p.KeySchema as never,
+      AttributeDefinitions: p.AttributeDefinitions as never,
+      BillingMode: (p.BillingMode as 'PAY_PER_REQUEST' | undefined) ?? 'PAY_PER_REQUEST',
+    }),
+  );
+  const ttl = p.TimeToLiveSpecification as { AttributeName: string; Enabled: boolean } | undefined;
+  if (ttl?.Enabled) {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true },
+      }),
+    );
+  }
+  return name;
+}
+
+async function createQueue(
+  client: SQSClient,
+  baseName: string,
+  resource: Resource,
+  created: Map<string, Queue>,
+): Promise<Queue> {
+  const p = resource.Properties ?? {};
+  const attributes: Record<string, string> = {};
+  if (p.FifoQueue) attributes.FifoQueue = 'true';
+  if (p.ContentBasedDeduplication) attributes.ContentBasedDeduplication = 'true';
+  if (p.VisibilityTimeout !== undefined) attributes.VisibilityTimeout = String(p.VisibilityTimeout);
+  if (p.MessageRetentionPeriod !== undefined)
+    attributes.MessageRetentionPeriod = String(p.MessageRetentionPeriod);
+  const redrive = p.RedrivePolicy as
+    | { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] }; maxReceiveCount: number }
+    | undefined;
+  if (redrive) {
+    const target = created.get(redrive.deadLetterTargetArn['Fn::GetAtt'][0]);
+    attributes.RedrivePolicy = JSON.stringify({
+      deadLetterTargetArn: target?.arn,
+      maxReceiveCount: redrive.maxReceiveCount,
+    });
+  }
+  const name = p.FifoQueue ? `${baseName}.fifo` : baseName;
+  const { QueueUrl = '' } = await client.send(
+    new CreateQueueCommand({ QueueName: name, Attributes: attributes }),
+  );
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  return { url: QueueUrl, arn: Attributes?.QueueArn ?? '' };
+}
+
+function resolveValue(
+  value: unknown,
+  tables: Map<string, string>,
+  queues: Map<string, Queue>,
+): string {
+  if (typeof value === 'string') return value;
+  const ref = (value as { Ref?: string }).Ref;
+  const [id, attribute] = (value as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] ?? [];
+  const target = ref ?? id ?? '';
+  if (tables.has(target)) return tables.get(target) ?? '';
+  const queue = queues.get(target);
+  if (queue) return attribute === 'Arn' ? queue.arn : queue.url;
+  throw new Error(
+    `cannot resolve ${JSON.stringify(value)} locally: it names no table or queue of the template`,
+  );
+}
+
+function toLocalMapping(
+  mapping: Resource,
+  template: Template,
+  queues: Map<string, Queue>,
+  resolve: (value: unknown) => string,
+): LocalMapping {
+  const p = mapping.Properties ?? {};
+  const functionId = (p.FunctionName as { Ref: string }).Ref;
+  const functionEnvironment = template.Resources[functionId]?.Properties?.Environment as
+    | { Variables?: Record<string, unknown> }
+    | undefined;
+  const variables = functionEnvironment?.Variables ?? {};
+  const environment = Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [name, resolve(value)]),
+  );
+  const queueId = (p.EventSourceArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const queue = queues.get(queueId);
+  if (!queue)
+    throw new Error(`event source mapping of ${functionId} reads an unknown queue ${queueId}`);
+  return {
+    consumer: environment.INBOX_CONSUMER ?? functionId,
+    queueUrl: queue.url,
+    queueArn: queue.arn,
+    deadLetterQueueUrl: environment.DEAD_LETTER_QUEUE_URL ?? '',
+    batchSize: Number(p.BatchSize ?? 10),
+    maxConcurrency: (p.ScalingConfig as { MaximumConcurrency?: number } | undefined)
+      ?.MaximumConcurrency,
+    environment,
+  };
+}
