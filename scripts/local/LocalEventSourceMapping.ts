@@ -74,11 +74,16 @@ export function startLocalMapping<TSchema extends StandardSchemaV1>(
       return messages.filter((message) => !failed.has(message.MessageId ?? ''));
     },
   });
-  consumer.on('error', (error) =>
-    console.error(`[${mapping.consumer}] polling error: ${error.message}`),
-  );
+  let stopping = false;
+  consumer.on('error', (error) => {
+    if (!stopping) console.error(`[${mapping.consumer}] polling error: ${error.message}`);
+  });
   consumer.start();
-  return { counter, stop: () => consumer.stop({ abort: true }) };
+  const stop = () => {
+    stopping = true;
+    consumer.stop({ abort: true });
+  };
+  return { counter, stop };
 }
 
 /** An SQS message as Lambda hands it to a function. */
