@@ -21,6 +21,9 @@ import {
 import { startEmulator } from '../test/harness/emulator.js';
 import { recordCommands } from '../test/support/clientSpy.js';
 
+// The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values } = parseArgs({
   options: {
     messages: { type: 'string', default: '2000' },

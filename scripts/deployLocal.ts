@@ -8,6 +8,9 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from '../test/harness/emulator.js';
 import { DEPLOY_SERVICES, deployToEmulator } from './localDeployment.js';
 
+// The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values } = parseArgs({
   options: {
     exit: { type: 'boolean', default: false },

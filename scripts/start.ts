@@ -24,9 +24,7 @@ import {
 import { type OutcomeCounter, startLocalMapping } from './local/LocalEventSourceMapping.js';
 import { type LocalMapping, provisionFromTemplate } from './local/provisionFromTemplate.js';
 import { synthesizeReferenceTemplate } from './local/referenceTemplate.js';
-
-/** Where `npm run send`, `inbox` and `dlq` find the running service. */
-export const LOCAL_RUN_FILE = join(projectRoot, '.cache', 'local-run.json');
+import { LOCAL_RUN_FILE } from './local/runFile.js';
 
 const integer = (name: string, min: number) => (value: string) => {
   const parsed = Number(value);
@@ -63,6 +61,9 @@ const options = program.opts<{
   timeout: number;
   keepRunning: boolean;
 }>();
+
+// The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const DEFINITIONS = { ledger: ledgerConsumer, inventory: inventoryConsumer } as const;
 

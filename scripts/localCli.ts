@@ -1,0 +1,115 @@
+/**
+ * Small commands against the service `npm start -- --keep-running` is serving:
+ *   npm run send -- <consumer> <json> [--group <id>]
+ *   npm run inbox -- <consumer> <key>
+ *   npm run dlq -- <consumer>
+ */
+
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Command } from 'commander';
+import { inboxPk } from 'sqs-inbox';
+import { LOCAL_RUN_FILE } from './local/runFile.js';
+
+// The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+interface LocalRun {
+  endpoint: string;
+  consumers: Record<string, { queueUrl: string; deadLetterQueueUrl: string; inboxTable: string }>;
+}
+
+function localRun(consumer: string) {
+  if (!existsSync(LOCAL_RUN_FILE)) {
+    throw new Error(
+      `no running service: start one with \`npm start -- --keep-running\` (it writes ${LOCAL_RUN_FILE}).`,
+    );
+  }
+  const run = JSON.parse(readFileSync(LOCAL_RUN_FILE, 'utf8')) as LocalRun;
+  const target = run.consumers[consumer];
+  if (!target)
+    throw new Error(
+      `unknown consumer "${consumer}"; use one of ${Object.keys(run.consumers).join(', ')}.`,
+    );
+  const config = {
+    endpoint: run.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  };
+  return {
+    target,
+    sqs: new SQSClient(config),
+    dynamodb: DynamoDBDocumentClient.from(new DynamoDBClient(config)),
+  };
+}
+
+const program = new Command('sqs-inbox-local').description(
+  'Send to and inspect the service `npm start -- --keep-running` serves.',
+);
+
+program
+  .command('send')
+  .description('send one event (a JSON body) to a consumer’s queue')
+  .argument('<consumer>', 'ledger or inventory')
+  .argument('<json>', 'the message body')
+  .option('--group <id>', 'FIFO message group (ledger); default: the body’s accountId')
+  .action(async (consumer: string, json: string, options: { group?: string }) => {
+    const { target, sqs } = localRun(consumer);
+    const fifo = target.queueUrl.endsWith('.fifo');
+    const group =
+      options.group ?? (JSON.parse(json) as { accountId?: string }).accountId ?? 'default';
+    const { MessageId } = await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: target.queueUrl,
+        MessageBody: json,
+        ...(fifo ? { MessageGroupId: group, MessageDeduplicationId: randomUUID() } : {}),
+      }),
+    );
+    console.log(`sent ${MessageId} to ${target.queueUrl}`);
+  });
+
+program
+  .command('inbox')
+  .description('show the inbox entry of a consumer’s dedup key (the event id)')
+  .argument('<consumer>', 'ledger or inventory')
+  .argument('<key>', 'the dedup key, e.g. evt-…')
+  .action(async (consumer: string, key: string) => {
+    const { target, dynamodb } = localRun(consumer);
+    const { Item } = await dynamodb.send(
+      new GetCommand({
+        TableName: target.inboxTable,
+        Key: { pk: inboxPk(consumer, key) },
+        ConsistentRead: true,
+      }),
+    );
+    console.log(Item ? JSON.stringify(Item, null, 2) : `no inbox entry for ${consumer} / ${key}`);
+  });
+
+program
+  .command('dlq')
+  .description('list a consumer’s dead-letter queue with each message’s reason')
+  .argument('<consumer>', 'ledger or inventory')
+  .action(async (consumer: string) => {
+    const { target, sqs } = localRun(consumer);
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: target.deadLetterQueueUrl,
+        MaxNumberOfMessages: 10,
+        VisibilityTimeout: 0,
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    if (Messages.length === 0) console.log('the dead-letter queue is empty');
+    for (const message of Messages) {
+      const attributes = message.MessageAttributes ?? {};
+      const reason = attributes['inbox.error']?.StringValue ?? 'redriven after maxReceiveCount';
+      console.log(
+        `${message.MessageId}  ${reason}: ${attributes['inbox.errorMessage']?.StringValue ?? ''}\n  ${message.Body}`,
+      );
+    }
+  });
+
+await program.parseAsync();
