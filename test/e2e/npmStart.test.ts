@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../harness/paths.js';
+
+/** Runs `npm start -- <args>` as a user would and collects its output and exit code. */
+function npmStart(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'scripts/start.ts', ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, AWS_ENDPOINT_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('npm start', () => {
+  it('runs both consumers on demo traffic with duplicates and malformed messages, and every invariant holds', async () => {
+    const { code, output } = await npmStart([
+      '--messages',
+      '40',
+      '--duplicates',
+      '0.25',
+      '--seed',
+      '7',
+    ]);
+
+    expect(output).toMatch(
+      /sending 40 messages \(\d+ payments, \d+ orders, \d+ duplicates, 2 malformed; seed 7\)/,
+    );
+    for (const invariant of [
+      'all messages settled',
+      'each balance = sum of its distinct payments',
+      'exactly one ledger entry per payment',
+      'no SKU below zero',
+      'reserved + available = seeded stock',
+      'each order reserved or rejected exactly once',
+      'every malformed message in a DLQ with its reason',
+    ]) {
+      expect(output).toContain(`PASS  ${invariant}`);
+    }
+    expect(output).toContain('all invariants hold');
+    expect(code).toBe(0);
+  });
+
+  it('rejects a bad option with a message naming it', async () => {
+    const { code, output } = await npmStart(['--duplicates', '1.5']);
+
+    expect(output).toContain('the duplicate rate must be in [0, 1) (given 1.5)');
+    expect(code).not.toBe(0);
+  });
+});
