@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Command } from 'commander';
 import { inboxPk } from 'sqs-inbox';
+import { peekAll } from './local/checkInvariants.js';
 import { LOCAL_RUN_FILE } from './local/runFile.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
@@ -46,6 +47,15 @@ function localRun(consumer: string) {
   };
 }
 
+/** The body's accountId, the ledger's message group; undefined for a body that is not JSON. */
+function accountIdOf(json: string): string | undefined {
+  try {
+    return (JSON.parse(json) as { accountId?: string }).accountId;
+  } catch {
+    return undefined;
+  }
+}
+
 const program = new Command('sqs-inbox-local').description(
   'Send to and inspect the service `npm start -- --keep-running` serves.',
 );
@@ -59,13 +69,12 @@ program
   .action(async (consumer: string, json: string, options: { group?: string }) => {
     const { target, sqs } = localRun(consumer);
     const fifo = target.queueUrl.endsWith('.fifo');
-    const group =
-      options.group ?? (JSON.parse(json) as { accountId?: string }).accountId ?? 'default';
+    const group = fifo ? (options.group ?? accountIdOf(json) ?? 'default') : undefined;
     const { MessageId } = await sqs.send(
       new SendMessageCommand({
         QueueUrl: target.queueUrl,
         MessageBody: json,
-        ...(fifo ? { MessageGroupId: group, MessageDeduplicationId: randomUUID() } : {}),
+        ...(group ? { MessageGroupId: group, MessageDeduplicationId: randomUUID() } : {}),
       }),
     );
     console.log(`sent ${MessageId} to ${target.queueUrl}`);
@@ -94,14 +103,7 @@ program
   .argument('<consumer>', 'ledger or inventory')
   .action(async (consumer: string) => {
     const { target, sqs } = localRun(consumer);
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: target.deadLetterQueueUrl,
-        MaxNumberOfMessages: 10,
-        VisibilityTimeout: 0,
-        MessageAttributeNames: ['All'],
-      }),
-    );
+    const Messages = await peekAll(sqs, target.deadLetterQueueUrl);
     if (Messages.length === 0) console.log('the dead-letter queue is empty');
     for (const message of Messages) {
       const attributes = message.MessageAttributes ?? {};

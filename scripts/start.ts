@@ -3,7 +3,7 @@
  * queues, DLQs and tables from the CDK app, seeds stock, runs both consumers with Lambda's
  * event-source-mapping semantics, sends demo traffic, shows progress, then checks invariants.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -74,27 +74,41 @@ const config = {
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
 };
 const clients = { dynamodb: new DynamoDBClient(config), sqs: new SQSClient(config) };
+const running: Running[] = [];
 let exitCode = 1;
 try {
   exitCode = await run();
 } finally {
-  if (!options.keepRunning || exitCode !== 0) await emulator.stop();
+  if (!options.keepRunning || exitCode !== 0) await shutDown();
 }
-if (!options.keepRunning) process.exit(exitCode);
+if (!options.keepRunning || exitCode !== 0) process.exit(exitCode);
+
+/** Stops the pollers, then the emulator, and forgets the run. */
+async function shutDown(): Promise<void> {
+  for (const consumer of running.splice(0)) consumer.stop();
+  await emulator.stop();
+  rmSync(LOCAL_RUN_FILE, { force: true });
+}
 
 async function run(): Promise<number> {
   console.log(`emulator: ${emulator.name} at ${emulator.endpoint}`);
-  const { mappings } = await provisionFromTemplate(synthesizeReferenceTemplate(2), clients);
+  // Short timeouts so retries and redrive happen within seconds: 2 s function timeout (12 s
+  // visibility) and two receives before the DLQ.
+  const { mappings } = await provisionFromTemplate(
+    synthesizeReferenceTemplate({ functionTimeoutSeconds: 2, maxReceiveCount: 2 }),
+    clients,
+  );
   const ledger = mappingOf(mappings, 'ledger');
   const inventory = mappingOf(mappings, 'inventory');
   const plan = planDemoTraffic(options.messages, options.duplicates, options.seed);
   await seedStock(plan, inventory.environment.STOCK_TABLE_NAME ?? '');
-  writeRunFile(ledger, inventory);
-  const running = (['ledger', 'inventory'] as const).map((name) => ({
-    name,
-    mapping: mappingOf(mappings, name),
-    ...startLocalMapping(mappingOf(mappings, name), DEFINITIONS[name] as never, clients),
-  }));
+  for (const name of ['ledger', 'inventory'] as const) {
+    running.push({
+      name,
+      mapping: mappingOf(mappings, name),
+      ...startLocalMapping(mappingOf(mappings, name), DEFINITIONS[name] as never, clients),
+    });
+  }
   console.log(
     `sending ${plan.messages.length} messages (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.duplicates} duplicates, ${plan.malformed.length} malformed; seed ${options.seed})`,
   );
@@ -106,8 +120,10 @@ async function run(): Promise<number> {
   const results = await checkInvariants(plan, targetsOf(ledger, inventory), clients);
   printReport(plan, running, results, drained);
   const ok = drained && results.every((result) => result.holds);
-  if (options.keepRunning && ok) printServing(ledger, inventory);
-  else for (const consumer of running) consumer.stop();
+  if (options.keepRunning && ok) {
+    writeRunFile(ledger, inventory);
+    printServing(ledger, inventory);
+  }
   return ok ? 0 : 1;
 }
 
@@ -238,7 +254,7 @@ function printServing(ledger: LocalMapping, inventory: LocalMapping): void {
     `  or:  AWS_ENDPOINT_URL=${emulator.endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws sqs send-message --queue-url ${inventory.queueUrl} --message-body '…'`,
   );
   const stop = async () => {
-    await emulator.stop();
+    await shutDown();
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -25,6 +25,8 @@ export class OutcomeCounter implements InboxMetrics {
 }
 
 const quiet: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const DEFAULT_POLLERS = 3;
+const MAX_POLLERS = 5;
 
 /**
  * Lambda's SQS event source mapping, locally: sqs-consumer polls the queue in batches of the
@@ -57,31 +59,40 @@ export function startLocalMapping<TSchema extends StandardSchemaV1>(
     metrics: counter,
     logger: quiet,
   });
-  const consumer = Consumer.create({
-    queueUrl: mapping.queueUrl,
-    sqs: clients.sqs,
-    batchSize: Math.min(mapping.batchSize, 10),
-    waitTimeSeconds: 1,
-    pollingWaitTimeMs: 100,
-    attributeNames: ['All'],
-    messageAttributeNames: ['All'],
-    messageSystemAttributeNames: ['All'],
-    handleMessageBatch: async (messages) => {
-      const response = await processor.process({
-        Records: messages.map((m) => toRecord(m, mapping.queueArn)),
-      });
-      const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
-      return messages.filter((message) => !failed.has(message.MessageId ?? ''));
-    },
-  });
+  const handleMessageBatch = async (messages: Message[]) => {
+    const response = await processor.process({
+      Records: messages.map((m) => toRecord(m, mapping.queueArn)),
+    });
+    const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+    return messages.filter((message) => !failed.has(message.MessageId ?? ''));
+  };
+  // Lambda runs several batches of one mapping at once, up to its maximum concurrency.
+  const pollers = Array.from(
+    { length: Math.min(mapping.maxConcurrency ?? DEFAULT_POLLERS, MAX_POLLERS) },
+    () =>
+      Consumer.create({
+        queueUrl: mapping.queueUrl,
+        sqs: clients.sqs,
+        batchSize: Math.min(mapping.batchSize, 10),
+        waitTimeSeconds: 1,
+        pollingWaitTimeMs: 100,
+        attributeNames: ['All'],
+        messageAttributeNames: ['All'],
+        messageSystemAttributeNames: ['All'],
+        suppressFifoWarning: true,
+        handleMessageBatch,
+      }),
+  );
   let stopping = false;
-  consumer.on('error', (error) => {
-    if (!stopping) console.error(`[${mapping.consumer}] polling error: ${error.message}`);
-  });
-  consumer.start();
+  for (const poller of pollers) {
+    poller.on('error', (error) => {
+      if (!stopping) console.error(`[${mapping.consumer}] ${error.message}`);
+    });
+    poller.start();
+  }
   const stop = () => {
     stopping = true;
-    consumer.stop({ abort: true });
+    for (const poller of pollers) poller.stop({ abort: true });
   };
   return { counter, stop };
 }

@@ -1,5 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConsumerName, DemoPlan } from './demoTraffic.js';
 
@@ -47,6 +52,7 @@ export async function checkInvariants(
     stockIsConserved(plan, stock ?? []),
     oneDecisionPerOrder(plan, orders ?? [], stock ?? []),
     malformedInDeadLetters(plan, dead.flat()),
+    conflictingRedriven(plan, dead.flat(), entries ?? []),
   ];
 }
 
@@ -56,16 +62,21 @@ function balancesMatchPayments(plan: DemoPlan, accounts: Item[]): InvariantResul
   const expected = new Map<string, number>();
   for (const p of plan.payments)
     expected.set(p.accountId, (expected.get(p.accountId) ?? 0) + p.amountCents);
-  const wrong = [...expected].filter(
-    ([id, cents]) => Number(accounts.find((a) => a.accountId === id)?.balanceCents ?? 0) !== cents,
-  );
+  const wrong = [
+    ...[...expected]
+      .filter(
+        ([id, cents]) =>
+          Number(accounts.find((a) => a.accountId === id)?.balanceCents ?? 0) !== cents,
+      )
+      .map(([id]) => id),
+    ...accounts
+      .filter((a) => !expected.has(String(a.accountId)) && Number(a.balanceCents ?? 0) !== 0)
+      .map((a) => String(a.accountId)),
+  ];
   return {
     name: 'each balance = sum of its distinct payments',
     holds: wrong.length === 0,
-    detail:
-      wrong.length === 0
-        ? `${expected.size} accounts`
-        : `wrong: ${wrong.map(([id]) => id).join(', ')}`,
+    detail: wrong.length === 0 ? `${expected.size} accounts` : `wrong: ${wrong.join(', ')}`,
   };
 }
 
@@ -80,7 +91,9 @@ function oneEntryPerPayment(plan: DemoPlan, entries: Item[]): InvariantResult {
 }
 
 function noSkuBelowZero(stock: Item[]): InvariantResult {
-  const negative = stock.filter((s) => Number(s.available) < 0);
+  const negative = stock.filter(
+    (s) => !Number.isFinite(Number(s.available)) || Number(s.available) < 0,
+  );
   return {
     name: 'no SKU below zero',
     holds: negative.length === 0,
@@ -128,7 +141,11 @@ function oneDecisionPerOrder(plan: DemoPlan, orders: Item[], stock: Item[]): Inv
 function malformedInDeadLetters(plan: DemoPlan, dead: Message[]): InvariantResult {
   const missing = plan.malformed.filter(
     (m) =>
-      !dead.some((d) => d.Body === m.body && d.MessageAttributes?.['inbox.error']?.StringValue),
+      !dead.some(
+        (d) =>
+          d.Body === m.body &&
+          d.MessageAttributes?.['inbox.error']?.StringValue === m.expectedError,
+      ),
   );
   return {
     name: 'every malformed message in a DLQ with its reason',
@@ -136,6 +153,23 @@ function malformedInDeadLetters(plan: DemoPlan, dead: Message[]): InvariantResul
     detail: missing.length
       ? `${missing.length} of ${plan.malformed.length} missing`
       : `${plan.malformed.length} messages`,
+  };
+}
+
+function conflictingRedriven(plan: DemoPlan, dead: Message[], entries: Item[]): InvariantResult {
+  const entryEvent = new Map(entries.map((e) => [e.paymentId, e.eventId]));
+  const wrong = plan.conflicting.filter((payment) => {
+    const redriven = dead.some(
+      (d) => d.Body === JSON.stringify(payment) && !d.MessageAttributes?.['inbox.error'],
+    );
+    return !redriven || entryEvent.get(payment.paymentId) === payment.eventId;
+  });
+  return {
+    name: 'every conflicting payment retried, then moved to the DLQ by maxReceiveCount, without effect',
+    holds: wrong.length === 0,
+    detail: wrong.length
+      ? `${wrong.length} of ${plan.conflicting.length} not`
+      : `${plan.conflicting.length} messages`,
   };
 }
 
@@ -152,21 +186,37 @@ async function scanAll(client: DynamoDBDocumentClient, table: string): Promise<I
   return items;
 }
 
-/** Every message of a queue, read without hiding them (visibility 0), deduplicated by id. */
-async function peekAll(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
+/**
+ * Every message of a dead-letter queue, left in place: received (hidden) until none are left,
+ * then made visible again. A FIFO queue hands out one message group at a time, so this reads
+ * all of them as long as no group holds more than ten.
+ */
+export async function peekAll(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
   const seen = new Map<string, Message>();
-  for (let idle = 0; idle < 3; ) {
+  for (;;) {
     const { Messages = [] } = await sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: queueUrl,
         MaxNumberOfMessages: 10,
-        VisibilityTimeout: 0,
+        VisibilityTimeout: 30,
+        WaitTimeSeconds: 1,
         MessageAttributeNames: ['All'],
+        MessageSystemAttributeNames: ['All'],
       }),
     );
-    const fresh = Messages.filter((m) => !seen.has(m.MessageId ?? ''));
-    for (const message of fresh) seen.set(message.MessageId ?? '', message);
-    idle = fresh.length === 0 ? idle + 1 : 0;
+    if (Messages.length === 0) break;
+    for (const message of Messages) seen.set(message.MessageId ?? '', message);
   }
-  return [...seen.values()];
+  const received = [...seen.values()];
+  for (let i = 0; i < received.length; i += 10) {
+    const entries = received.slice(i, i + 10).map((m, index) => ({
+      Id: String(index),
+      ReceiptHandle: m.ReceiptHandle,
+      VisibilityTimeout: 0,
+    }));
+    await sqs.send(
+      new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries }),
+    );
+  }
+  return received;
 }

@@ -15,6 +15,8 @@ export interface DemoMessage {
   readonly consumer: ConsumerName;
   readonly body: string;
   readonly groupId?: string;
+  /** For a message meant to be dead-lettered by the library: the error it must name. */
+  readonly expectedError?: string;
 }
 
 /** The traffic of a run and what it should leave behind. */
@@ -23,6 +25,8 @@ export interface DemoPlan {
   readonly payments: readonly PaymentCaptured[];
   readonly orders: readonly OrderPlaced[];
   readonly malformed: readonly DemoMessage[];
+  /** Events for a payment already recorded: retried until the redrive policy dead-letters them. */
+  readonly conflicting: readonly PaymentCaptured[];
   readonly seededStock: ReadonlyMap<string, number>;
   readonly duplicates: number;
 }
@@ -58,18 +62,23 @@ export function seededRandom(seed: number): () => number {
 export function planDemoTraffic(total: number, duplicateRate: number, seed: number): DemoPlan {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  let sequence = 0;
+  const id = (prefix: string) => `${prefix}-${seed}-${++sequence}`;
   const malformedCount = Math.max(2, Math.round(total * 0.02));
-  const distinctCount = Math.max(0, Math.round((total - malformedCount) / (1 + duplicateRate)));
-  const duplicates = Math.max(0, total - malformedCount - distinctCount);
+  const conflictingCount = total >= 20 ? 1 : 0;
+  const distinctCount = Math.max(
+    0,
+    Math.round((total - malformedCount - conflictingCount) / (1 + duplicateRate)),
+  );
   const payments: PaymentCaptured[] = [];
   const orders: OrderPlaced[] = [];
   const distinct: DemoMessage[] = [];
   for (let i = 0; i < distinctCount; i++) {
     if (i % 2 === 0) {
       const payment = {
-        eventId: `evt-${randomUUID()}`,
+        eventId: id('evt'),
         accountId: pick(ACCOUNTS),
-        paymentId: `pay-${randomUUID()}`,
+        paymentId: id('pay'),
         amountCents: 100 + Math.floor(random() * 9900),
         currency: 'EUR',
       };
@@ -85,32 +94,49 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
         sku: pick(SKUS),
         quantity: big ? STOCK_PER_SKU + 5 : 1 + Math.floor(random() * 3),
       }));
-      const order = { eventId: `evt-${randomUUID()}`, orderId: `ord-${randomUUID()}`, lines };
+      const order = { eventId: id('evt'), orderId: id('ord'), lines };
       orders.push(order);
       distinct.push({ consumer: 'inventory', body: JSON.stringify(order) });
     }
   }
-  const copies =
-    distinct.length === 0 ? [] : Array.from({ length: duplicates }, () => pick(distinct));
+  // Copies without replacement: each copied event is sent exactly twice.
+  const copies = shuffle([...distinct], random).slice(
+    0,
+    Math.max(0, total - malformedCount - conflictingCount - distinctCount),
+  );
   const malformed: DemoMessage[] = Array.from({ length: malformedCount }, (_, i) =>
     i % 2 === 0
       ? {
           consumer: 'ledger',
-          body: JSON.stringify({
-            eventId: `evt-${randomUUID()}`,
-            accountId: 'acc-alice',
-            amountCents: -1,
-          }),
-          groupId: 'acc-alice',
+          body: JSON.stringify({ eventId: id('evt'), accountId: 'acc-malformed', amountCents: -1 }),
+          groupId: `malformed-${i}`,
+          expectedError: 'SchemaValidationError',
         }
-      : { consumer: 'inventory', body: `{"eventId": "evt-${randomUUID()}", "orderId": ` },
+      : {
+          consumer: 'inventory',
+          body: `{"eventId": "${id('evt')}", "orderId": `,
+          expectedError: 'MessageParseError',
+        },
+  );
+  const conflicting = payments
+    .slice(0, conflictingCount)
+    .map((payment) => ({ ...payment, eventId: id('evt'), amountCents: 1 }));
+  // Same message group as the payment it collides with: FIFO order makes the original win.
+  const conflictingMessages = conflicting.map(
+    (payment): DemoMessage => ({
+      consumer: 'ledger',
+      body: JSON.stringify(payment),
+      groupId: payment.accountId,
+    }),
   );
   const messages = shuffle([...distinct, ...copies, ...malformed], random);
   return {
-    messages,
+    // A conflicting event is sent after everything else of its message group.
+    messages: [...messages, ...conflictingMessages],
     payments,
     orders,
     malformed,
+    conflicting,
     seededStock: new Map(SKUS.map((sku) => [sku, STOCK_PER_SKU])),
     duplicates: copies.length,
   };

@@ -15,11 +15,17 @@ export interface Template {
  * Synthesizes the reference stack in process — the same CDK definitions `cdk deploy` uses —
  * so `npm start` creates exactly the queues, tables and mappings a deployment would.
  */
-export function synthesizeReferenceTemplate(functionTimeoutSeconds: number): Template {
+export function synthesizeReferenceTemplate(settings: {
+  functionTimeoutSeconds: number;
+  maxReceiveCount: number;
+}): Template {
   const app = new App({ outdir: join(projectRoot, '.cache', 'cdk.out.start') });
   const stack = new ReferenceStack(app, 'SqsInboxReference', {
     tableRemovalPolicy: RemovalPolicy.DESTROY,
-    consumerOverrides: { functionTimeout: Duration.seconds(functionTimeoutSeconds) },
+    consumerOverrides: {
+      functionTimeout: Duration.seconds(settings.functionTimeoutSeconds),
+      maxReceiveCount: settings.maxReceiveCount,
+    },
   });
   return app.synth().getStackByName(stack.stackName).template as Template;
 }

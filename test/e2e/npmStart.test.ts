@@ -44,10 +44,14 @@ describe('npm start', () => {
       'reserved + available = seeded stock',
       'each order reserved or rejected exactly once',
       'every malformed message in a DLQ with its reason',
+      'every conflicting payment retried, then moved to the DLQ by maxReceiveCount, without effect',
     ]) {
       expect(output).toContain(`PASS  ${invariant}`);
     }
     expect(output).toContain('all invariants hold');
+    const ledgerRow = /^ledger\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/m.exec(output);
+    expect(Number(ledgerRow?.[2])).toBeGreaterThan(0); // duplicates dropped
+    expect(Number(ledgerRow?.[3])).toBeGreaterThanOrEqual(2); // the conflicting payment failed twice
     expect(code).toBe(0);
   });
 

@@ -1,4 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../scripts/local/checkInvariants.js';
 import { planDemoTraffic } from '../../scripts/local/demoTraffic.js';
@@ -28,32 +29,78 @@ beforeAll(async () => {
 afterAll(() => aws.cleanup());
 
 describe('the npm start invariant report', () => {
-  it('fails each invariant that the tables and DLQs contradict (a double-applied payment, oversold stock, a lost malformed message)', async () => {
-    const plan = planDemoTraffic(10, 0, 1);
-    const [payment] = plan.payments;
-    const put = (table: string, item: Record<string, unknown>) =>
-      aws.documentClient.send(new PutCommand({ TableName: table, Item: item }));
-    await put(tables.accounts, {
-      accountId: payment?.accountId,
-      balanceCents: 2 * (payment?.amountCents ?? 0),
-    });
-    await put(tables.stock, { sku: 'sku-apple', available: -1, reserved: 0 });
-
-    const results = await checkInvariants(
+  const plan = planDemoTraffic(20, 0.2, 5);
+  const put = (table: string, item: Record<string, unknown>) =>
+    aws.documentClient.send(new PutCommand({ TableName: table, Item: item }));
+  const check = () =>
+    checkInvariants(
       plan,
       { ...tables, deadLetterQueues: dlqs },
       { dynamodb: aws.dynamodb, sqs: aws.sqs },
     );
+  const failing = async () =>
+    (await check()).filter((result) => !result.holds).map((result) => result.name);
 
-    const failing = results.filter((result) => !result.holds).map((result) => result.name);
-    expect(failing).toEqual(
-      expect.arrayContaining([
-        'each balance = sum of its distinct payments',
-        'exactly one ledger entry per payment',
-        'no SKU below zero',
-        'reserved + available = seeded stock',
-        'every malformed message in a DLQ with its reason',
-      ]),
+  beforeAll(async () => {
+    // The state a correct run leaves: every payment applied once, every order decided (here:
+    // rejected, so the stock is untouched), malformed messages dead-lettered with their reasons,
+    // the conflicting payment redriven without an inbox.error attribute.
+    const balances = new Map<string, number>();
+    for (const p of plan.payments)
+      balances.set(p.accountId, (balances.get(p.accountId) ?? 0) + p.amountCents);
+    for (const [accountId, balanceCents] of balances)
+      await put(tables.accounts, { accountId, balanceCents, currency: 'EUR' });
+    for (const p of plan.payments) await put(tables.entries, { ...p });
+    for (const [sku, available] of plan.seededStock) await put(tables.stock, { sku, available });
+    for (const o of plan.orders)
+      await put(tables.orders, {
+        orderId: o.orderId,
+        eventId: o.eventId,
+        status: 'REJECTED',
+        shortSkus: [],
+      });
+    for (const m of plan.malformed) {
+      await aws.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: dlqs[m.consumer],
+          MessageBody: m.body,
+          MessageAttributes: {
+            'inbox.error': { DataType: 'String', StringValue: m.expectedError },
+          },
+        }),
+      );
+    }
+    for (const c of plan.conflicting)
+      await aws.sqs.send(
+        new SendMessageCommand({ QueueUrl: dlqs.ledger, MessageBody: JSON.stringify(c) }),
+      );
+  });
+
+  it('passes every invariant on the state of a correct run, leaving the DLQ messages in place', async () => {
+    expect(plan.conflicting).toHaveLength(1);
+    expect(await failing()).toEqual([]);
+    expect(await failing()).toEqual([]);
+  });
+
+  it('fails exactly the balance invariant when a payment is applied twice', async () => {
+    const [payment] = plan.payments;
+    const accountId = payment?.accountId ?? '';
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: tables.accounts, Key: { accountId } }),
     );
+    await put(tables.accounts, {
+      ...Item,
+      balanceCents: Number(Item?.balanceCents) + (payment?.amountCents ?? 0),
+    });
+
+    expect(await failing()).toEqual(['each balance = sum of its distinct payments']);
+    await put(tables.accounts, { ...Item });
+  });
+
+  it('fails the stock invariants when a SKU is oversold', async () => {
+    await put(tables.stock, { sku: 'sku-apple', available: -1, reserved: 0 });
+
+    expect(await failing()).toEqual(['no SKU below zero', 'reserved + available = seeded stock']);
+    await put(tables.stock, { sku: 'sku-apple', available: plan.seededStock.get('sku-apple') });
   });
 });
