@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Command, InvalidArgumentError } from 'commander';
 import { inventoryConsumer } from '../functions/inventory/orderPlaced.js';
@@ -23,6 +23,7 @@ import {
 } from './local/demoTraffic.js';
 import { type OutcomeCounter, startLocalMapping } from './local/LocalEventSourceMapping.js';
 import { type LocalMapping, provisionFromTemplate } from './local/provisionFromTemplate.js';
+import { queueDepth } from './local/queueDepth.js';
 import { synthesizeReferenceTemplate } from './local/referenceTemplate.js';
 import { LOCAL_RUN_FILE } from './local/runFile.js';
 
@@ -151,27 +152,16 @@ type Running = {
   stop: () => void;
 };
 
-async function queueDepth(queueUrl: string): Promise<number> {
-  const { Attributes = {} } = await clients.sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: queueUrl,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return (
-    Number(Attributes.ApproximateNumberOfMessages ?? 0) +
-    Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0)
-  );
-}
-
 /** Shows progress until both queues stay empty, or the timeout passes. */
 async function waitUntilDrained(running: Running[]): Promise<boolean> {
   const deadline = Date.now() + options.timeout * 1000;
   let emptyPolls = 0;
   while (Date.now() < deadline) {
-    const depths = await Promise.all(running.map((r) => queueDepth(r.mapping.queueUrl)));
+    const depths = await Promise.all(
+      running.map((r) => queueDepth(clients.sqs, r.mapping.queueUrl)),
+    );
     const dlqDepths = await Promise.all(
-      running.map((r) => queueDepth(r.mapping.deadLetterQueueUrl)),
+      running.map((r) => queueDepth(clients.sqs, r.mapping.deadLetterQueueUrl)),
     );
     const line = running
       .map(

@@ -17,7 +17,6 @@ import {
 } from '@aws-sdk/client-lambda';
 import {
   GetQueueAttributesCommand,
-  type GetQueueAttributesCommandOutput,
   type Message,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
@@ -26,6 +25,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { queueDepth } from '../../scripts/local/queueDepth.js';
 import { E2E_CONTEXT } from './globalSetup.js';
 
 const { endpoint, outputs } = inject('deployed');
@@ -85,19 +85,6 @@ async function drain(queueUrl: string): Promise<Message[]> {
     }),
   );
   return Messages;
-}
-
-async function queueDepth(queueUrl: string): Promise<number> {
-  const { Attributes = {} }: GetQueueAttributesCommandOutput = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: queueUrl,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return (
-    Number(Attributes.ApproximateNumberOfMessages ?? 0) +
-    Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0)
-  );
 }
 
 /**
@@ -252,7 +239,7 @@ describe('the reference stack deployed with cdklocal', () => {
     );
     await eventually(
       'the ledger queue to drain',
-      () => queueDepth(output('LedgerQueueUrl')),
+      () => queueDepth(sqs, output('LedgerQueueUrl')),
       (depth) => depth === 0,
     );
 
@@ -321,7 +308,7 @@ describe('the reference stack deployed with cdklocal', () => {
     );
     await eventually(
       'the inventory queue to drain',
-      () => queueDepth(output('InventoryQueueUrl')),
+      () => queueDepth(sqs, output('InventoryQueueUrl')),
       (depth) => depth === 0,
     );
     expect(await getItem('OrdersTableName', { orderId: reserved.orderId })).toMatchObject({
