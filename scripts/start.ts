@@ -66,8 +66,6 @@ const options = program.opts<{
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const DEFINITIONS = { ledger: ledgerConsumer, inventory: inventoryConsumer } as const;
-
 const emulator = await startEmulator(['sqs', 'dynamodb']);
 const config = {
   endpoint: emulator.endpoint,
@@ -103,13 +101,14 @@ async function run(): Promise<number> {
   const inventory = mappingOf(mappings, 'inventory');
   const plan = planDemoTraffic(options.messages, options.duplicates, options.seed);
   await seedStock(plan, inventory.environment.STOCK_TABLE_NAME ?? '');
-  for (const name of ['ledger', 'inventory'] as const) {
-    running.push({
-      name,
-      mapping: mappingOf(mappings, name),
-      ...startLocalMapping(mappingOf(mappings, name), DEFINITIONS[name] as never, clients),
-    });
-  }
+  running.push(
+    { name: 'ledger', mapping: ledger, ...startLocalMapping(ledger, ledgerConsumer, clients) },
+    {
+      name: 'inventory',
+      mapping: inventory,
+      ...startLocalMapping(inventory, inventoryConsumer, clients),
+    },
+  );
   console.log(
     `sending ${plan.messages.length} messages (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.duplicates} duplicates, ${plan.malformed.length} malformed; seed ${options.seed})`,
   );

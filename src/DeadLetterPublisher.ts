@@ -36,12 +36,11 @@ const MAX_MESSAGE_ATTRIBUTES = 10;
  */
 export class DeadLetterPublisher {
   readonly queueUrl: string;
-  readonly #clientFactory: () => SQSClient;
   #client: SQSClient | undefined;
 
   constructor(queueUrl: string, client?: SQSClient) {
     this.queueUrl = queueUrl;
-    this.#clientFactory = () => client ?? new SQSClient({});
+    this.#client = client;
   }
 
   /** Sends the record; throws {@link DeadLetterSendError} if SQS does not accept it. */
@@ -61,7 +60,7 @@ export class DeadLetterPublisher {
         ),
       );
     }
-    this.#client ??= this.#clientFactory();
+    this.#client ??= new SQSClient({}); // built on first use, not at import or creation
     const fifo = this.queueUrl.endsWith('.fifo');
     const command = new SendMessageCommand({
       QueueUrl: this.queueUrl,

@@ -106,7 +106,7 @@ function deriveKey(message: ParsedMessage<unknown>, options: ResolvedOptions): s
 function defaultKey(record: SQSRecord, options: ResolvedOptions): string {
   const deduplicationId = record.attributes.MessageDeduplicationId;
   if (deduplicationId === undefined) return record.messageId;
-  if (deduplicationId === hashPayload(record.body) && !options.warned.has('contentBasedKey')) {
+  if (!options.warned.has('contentBasedKey') && deduplicationId === hashPayload(record.body)) {
     options.warned.add('contentBasedKey');
     options.logger.warn(
       'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
@@ -122,9 +122,10 @@ async function processWithRetries(
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
 ): Promise<RecordOutcome> {
+  const payloadHash = hashPayload(message.record.body);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await attemptOnce(message, handler, options);
+      return await attemptOnce(message, payloadHash, handler, options);
     } catch (error) {
       if (!(error instanceof TransientStoreError) || attempt >= options.transactionAttempts)
         throw error;
@@ -142,10 +143,10 @@ async function processWithRetries(
 
 async function attemptOnce(
   message: InboxMessage<unknown>,
+  payloadHash: string,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
 ): Promise<RecordOutcome> {
-  const payloadHash = hashPayload(message.record.body);
   if (options.precheck) {
     const existing = await options.store.find(inboxPk(options.consumer, message.key));
     if (existing && isLive(existing, toEpochSeconds(options.now()))) {

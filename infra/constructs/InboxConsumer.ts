@@ -29,7 +29,6 @@ export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
 ] as const;
 
 /** The library's count metrics, as the dashboard reads them. */

@@ -11,7 +11,8 @@ export interface BusinessTableGrant {
   /**
    * Item-level actions on the table. Transactional writes need the per-item action
    * (`dynamodb:UpdateItem` for a transactional Update, and so on).
-   * @default ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable']
+   * `dynamodb:DescribeTable` is always added: the library reads the key schema with it.
+   * @default ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']
    */
   readonly actions?: readonly string[];
 }

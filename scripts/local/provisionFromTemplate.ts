@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AttributeDefinition,
   CreateTableCommand,
   type DynamoDBClient,
+  type KeySchemaElement,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -73,8 +75,8 @@ async function createTable(
   await client.send(
     new CreateTableCommand({
       TableName: name,
-      KeySchema: p.KeySchema as never,
-      AttributeDefinitions: p.AttributeDefinitions as never,
+      KeySchema: p.KeySchema as KeySchemaElement[],
+      AttributeDefinitions: p.AttributeDefinitions as AttributeDefinition[],
       BillingMode: (p.BillingMode as 'PAY_PER_REQUEST' | undefined) ?? 'PAY_PER_REQUEST',
     }),
   );
