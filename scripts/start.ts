@@ -14,7 +14,7 @@ import { inventoryConsumer } from '../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../functions/ledger/paymentCaptured.js';
 import { startEmulator } from '../test/harness/emulator.js';
 import { projectRoot } from '../test/harness/paths.js';
-import { checkInvariants } from './local/checkInvariants.js';
+import { checkInvariants, invariantTargetsOf } from './local/checkInvariants.js';
 import {
   type ConsumerName,
   type DemoPlan,
@@ -117,7 +117,7 @@ async function run(): Promise<number> {
     inventory: inventory.queueUrl,
   });
   const drained = await waitUntilDrained(running);
-  const results = await checkInvariants(plan, targetsOf(ledger, inventory), clients);
+  const results = await checkInvariants(plan, invariantTargetsOf(ledger, inventory), clients);
   printReport(plan, running, results, drained);
   const ok = drained && results.every((result) => result.holds);
   if (options.keepRunning && ok) {
@@ -179,19 +179,6 @@ async function waitUntilDrained(running: Running[]): Promise<boolean> {
   }
   console.log(`\nthe queues did not drain within ${options.timeout} s`);
   return false;
-}
-
-function targetsOf(ledger: LocalMapping, inventory: LocalMapping) {
-  return {
-    accounts: ledger.environment.ACCOUNTS_TABLE_NAME ?? '',
-    entries: ledger.environment.LEDGER_ENTRIES_TABLE_NAME ?? '',
-    stock: inventory.environment.STOCK_TABLE_NAME ?? '',
-    orders: inventory.environment.ORDERS_TABLE_NAME ?? '',
-    deadLetterQueues: {
-      ledger: ledger.deadLetterQueueUrl,
-      inventory: inventory.deadLetterQueueUrl,
-    },
-  };
 }
 
 function printReport(

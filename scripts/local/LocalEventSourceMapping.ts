@@ -5,12 +5,14 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { SQSRecord } from 'aws-lambda';
 import { Consumer } from 'sqs-consumer';
 import {
+  type BatchProcessor,
   createBatchProcessor,
   DynamoDBInboxStore,
   type InboxLogger,
   type InboxMetrics,
+  type MessageHandler,
 } from 'sqs-inbox';
-import type { ConsumerDefinition } from '../../functions/shared/ConsumerDefinition.js';
+import type { Body, ConsumerDefinition } from '../../functions/shared/ConsumerDefinition.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
 
 /** Per consumer: what the library counted (processed, duplicates, failures…). */
@@ -40,25 +42,8 @@ export function startLocalMapping<TSchema extends StandardSchemaV1>(
   definition: ConsumerDefinition<TSchema>,
   clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
 ): { counter: OutcomeCounter; stop: () => void } {
-  const env = (name: string) => {
-    const value = mapping.environment[name];
-    if (value === undefined)
-      throw new Error(`the ${mapping.consumer} function has no ${name} in its environment`);
-    return value;
-  };
-  const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
   const counter = new OutcomeCounter();
-  const processor = createBatchProcessor(definition.handler(env, documentClient), {
-    store: new DynamoDBInboxStore({ tableName: env('INBOX_TABLE_NAME'), client: documentClient }),
-    consumer: env('INBOX_CONSUMER'),
-    schema: definition.schema,
-    key: definition.key,
-    ttlSeconds: Number(env('INBOX_TTL_SECONDS')),
-    deadLetterQueueUrl: env('DEAD_LETTER_QUEUE_URL'),
-    sqsClient: clients.sqs,
-    metrics: counter,
-    logger: quiet,
-  });
+  const processor = createLocalProcessor(mapping, definition, clients, { metrics: counter });
   const handleMessageBatch = async (messages: Message[]) => {
     const response = await processor.process({
       Records: messages.map((m) => toRecord(m, mapping.queueArn)),
@@ -97,8 +82,46 @@ export function startLocalMapping<TSchema extends StandardSchemaV1>(
   return { counter, stop };
 }
 
+/** What a local processor reports to, and how its business handler may be wrapped. */
+export interface LocalProcessorOptions<TBody> {
+  readonly metrics: InboxMetrics;
+  readonly logger?: InboxLogger;
+  readonly wrapHandler?: (handler: MessageHandler<TBody>) => MessageHandler<TBody>;
+}
+
+/**
+ * The inbox batch processor a deployed function of `mapping` would run: the consumer's
+ * definition with the function's environment (inbox table, consumer, TTL, DLQ, business tables).
+ */
+export function createLocalProcessor<TSchema extends StandardSchemaV1>(
+  mapping: LocalMapping,
+  definition: ConsumerDefinition<TSchema>,
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+  options: LocalProcessorOptions<Body<TSchema>>,
+): BatchProcessor {
+  const env = (name: string) => {
+    const value = mapping.environment[name];
+    if (value === undefined)
+      throw new Error(`the ${mapping.consumer} function has no ${name} in its environment`);
+    return value;
+  };
+  const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
+  const handler = definition.handler(env, documentClient);
+  return createBatchProcessor(options.wrapHandler ? options.wrapHandler(handler) : handler, {
+    store: new DynamoDBInboxStore({ tableName: env('INBOX_TABLE_NAME'), client: documentClient }),
+    consumer: env('INBOX_CONSUMER'),
+    schema: definition.schema,
+    key: definition.key,
+    ttlSeconds: Number(env('INBOX_TTL_SECONDS')),
+    deadLetterQueueUrl: env('DEAD_LETTER_QUEUE_URL'),
+    sqsClient: clients.sqs,
+    metrics: options.metrics,
+    logger: options.logger ?? quiet,
+  });
+}
+
 /** An SQS message as Lambda hands it to a function. */
-function toRecord(message: Message, queueArn: string): SQSRecord {
+export function toRecord(message: Message, queueArn: string): SQSRecord {
   const messageAttributes = Object.fromEntries(
     Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
       name,

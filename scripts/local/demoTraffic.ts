@@ -156,8 +156,25 @@ export async function sendDemoTraffic(
   plan: DemoPlan,
   queueUrls: Record<ConsumerName, string>,
 ): Promise<void> {
+  await sendMessages(sqs, plan.messages, queueUrls);
+}
+
+/**
+ * Sends messages to their consumers' queues in order, ten a request; each FIFO message gets
+ * a deduplication id of its own, so a copy is a second SQS message, not deduplicated by SQS.
+ *
+ * @example
+ * ```ts
+ * await sendMessages(sqs, [{ consumer: 'inventory', body: '{…}' }], queueUrls);
+ * ```
+ */
+export async function sendMessages(
+  sqs: SQSClient,
+  all: readonly DemoMessage[],
+  queueUrls: Record<ConsumerName, string>,
+): Promise<void> {
   for (const consumer of ['ledger', 'inventory'] as const) {
-    const messages = plan.messages.filter((message) => message.consumer === consumer);
+    const messages = all.filter((message) => message.consumer === consumer);
     for (let i = 0; i < messages.length; i += 10) {
       const entries: SendMessageBatchRequestEntry[] = messages
         .slice(i, i + 10)

@@ -1,7 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { ReferenceStack } from '../../infra/stacks/ReferenceStack.js';
-import { projectRoot } from '../../test/harness/paths.js';
 
 /** A CloudFormation template, as far as the local runner reads it. */
 export interface Template {
@@ -19,7 +20,9 @@ export function synthesizeReferenceTemplate(settings: {
   functionTimeoutSeconds: number;
   maxReceiveCount: number;
 }): Template {
-  const app = new App({ outdir: join(projectRoot, '.cache', 'cdk.out.start') });
+  // A directory of its own: `npm start` and `npm run chaos` may synthesize at the same time.
+  const outdir = mkdtempSync(join(tmpdir(), 'sqs-inbox-cdk-'));
+  const app = new App({ outdir });
   const stack = new ReferenceStack(app, 'SqsInboxReference', {
     tableRemovalPolicy: RemovalPolicy.DESTROY,
     consumerOverrides: {
@@ -27,5 +30,9 @@ export function synthesizeReferenceTemplate(settings: {
       maxReceiveCount: settings.maxReceiveCount,
     },
   });
-  return app.synth().getStackByName(stack.stackName).template as Template;
+  try {
+    return app.synth().getStackByName(stack.stackName).template as Template;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }

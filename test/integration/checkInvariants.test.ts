@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../scripts/local/checkInvariants.js';
 import { planDemoTraffic } from '../../scripts/local/demoTraffic.js';
@@ -11,7 +12,9 @@ const tables = {
   entries: aws.uniqueName('inv-entries'),
   stock: aws.uniqueName('inv-stock'),
   orders: aws.uniqueName('inv-orders'),
+  inbox: aws.uniqueName('inv-inbox'),
 };
+const consumers = { ledger: 'ledger', inventory: 'inventory' };
 let dlqs: { ledger: string; inventory: string };
 
 beforeAll(async () => {
@@ -20,6 +23,7 @@ beforeAll(async () => {
     aws.createTable(tables.entries, [['paymentId', 'HASH']]),
     aws.createTable(tables.stock, [['sku', 'HASH']]),
     aws.createTable(tables.orders, [['orderId', 'HASH']]),
+    aws.createTable(tables.inbox, [['pk', 'HASH']]),
   ]);
   dlqs = {
     ledger: (await aws.createQueue(aws.uniqueName('inv-ledger-dlq'))).url,
@@ -35,7 +39,7 @@ describe('the npm start invariant report', () => {
   const check = () =>
     checkInvariants(
       plan,
-      { ...tables, deadLetterQueues: dlqs },
+      { ...tables, deadLetterQueues: dlqs, inbox: { table: tables.inbox, consumers } },
       { dynamodb: aws.dynamodb, sqs: aws.sqs },
     );
   const failing = async () =>
@@ -51,6 +55,12 @@ describe('the npm start invariant report', () => {
     for (const [accountId, balanceCents] of balances)
       await put(tables.accounts, { accountId, balanceCents, currency: 'EUR' });
     for (const p of plan.payments) await put(tables.entries, { ...p });
+    // Each valid event committed: its inbox entry, with its body's hash.
+    for (const m of plan.messages.filter((m) => !m.expectedError)) {
+      const { eventId } = JSON.parse(m.body) as { eventId: string };
+      if (plan.conflicting.some((c) => c.eventId === eventId)) continue;
+      await put(tables.inbox, { pk: `${m.consumer}#${eventId}`, payloadHash: sha256(m.body) });
+    }
     for (const [sku, available] of plan.seededStock) await put(tables.stock, { sku, available });
     for (const o of plan.orders)
       await put(tables.orders, {
@@ -103,4 +113,38 @@ describe('the npm start invariant report', () => {
     expect(await failing()).toEqual(['no SKU below zero', 'reserved + available = seeded stock']);
     await put(tables.stock, { sku: 'sku-apple', available: plan.seededStock.get('sku-apple') });
   });
+
+  it('fails exactly the nothing-lost invariant when an event is neither committed nor dead-lettered', async () => {
+    const [order] = plan.orders;
+    const pk = `inventory#${order?.eventId}`;
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: tables.inbox, Key: { pk } }),
+    );
+    await aws.documentClient.send(new DeleteCommand({ TableName: tables.inbox, Key: { pk } }));
+
+    const results = await check();
+    expect(results.filter((r) => !r.holds).map((r) => r.name)).toEqual([
+      'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
+    ]);
+    expect(results.at(-1)?.detail).toContain(String(order?.eventId));
+    await put(tables.inbox, { ...Item });
+  });
+
+  it('does not count an inbox entry for another body of the same key as committed', async () => {
+    const [payment] = plan.payments;
+    const pk = `ledger#${payment?.eventId}`;
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: tables.inbox, Key: { pk } }),
+    );
+    await put(tables.inbox, { ...Item, payloadHash: sha256('another body') });
+
+    expect(await failing()).toEqual([
+      'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
+    ]);
+    await put(tables.inbox, { ...Item });
+  });
 });
+
+function sha256(body: string): string {
+  return createHash('sha256').update(body, 'utf8').digest('hex');
+}
