@@ -1,0 +1,206 @@
+/**
+ * `npm run chaos`: the reference service's consumers as child processes, killed with SIGKILL at
+ * five crash points and restarted, over seeded traffic with duplicates, with AWS faults injected
+ * into their clients — then the invariants: no double effects, nothing lost, stock conserved.
+ */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Command, InvalidArgumentError } from 'commander';
+import { startEmulator } from '../test/harness/emulator.js';
+import { bundleChaosWorker } from './chaos/bundleChaosWorker.js';
+import { ChaosSupervisor } from './chaos/ChaosSupervisor.js';
+import { ChaosTraffic } from './chaos/ChaosTraffic.js';
+import { printChaosReport } from './chaos/printChaosReport.js';
+import { checkInvariants, invariantTargetsOf } from './local/checkInvariants.js';
+import { sendMessages } from './local/demoTraffic.js';
+import { type LocalMapping, provisionFromTemplate } from './local/provisionFromTemplate.js';
+import { queueDepth } from './local/queueDepth.js';
+import { synthesizeReferenceTemplate } from './local/referenceTemplate.js';
+
+const number =
+  (name: string, min: number, max = Number.POSITIVE_INFINITY, integer = true) =>
+  (value: string) => {
+    const parsed = Number(value);
+    if (!(parsed >= min && parsed <= max) || (integer && !Number.isInteger(parsed)))
+      throw new InvalidArgumentError(
+        `${name} must be ${integer ? 'an integer' : 'a number'} in [${min}, ${max}] (given ${value}).`,
+      );
+    return parsed;
+  };
+
+const options = new Command('npm run chaos --')
+  .description(
+    'Kill the reference consumers at five crash points while AWS faults are injected, then check that every effect happened exactly once and nothing was lost.',
+  )
+  .option('--crashes <n>', 'crashes to inject before draining', number('--crashes', 5), 1000)
+  .option(
+    '--duplicates <rate>',
+    'share of events sent twice',
+    number('--duplicates', 0, 0.9, false),
+    0.25,
+  )
+  .option(
+    '--fault-rate <rate>',
+    'share of AWS requests that fail',
+    number('--fault-rate', 0, 0.5, false),
+    0.03,
+  )
+  .option('--workers <n>', 'consumer processes per consumer', number('--workers', 2, 8), 4)
+  .option(
+    '--visibility <seconds>',
+    'visibility timeout of each receive',
+    number('--visibility', 2, 60),
+    3,
+  )
+  .option(
+    '--seed <n>',
+    'seed of traffic, crash points and faults',
+    number('--seed', 0),
+    Date.now() % 1_000_000,
+  )
+  .option('--timeout <seconds>', 'longest run before giving up', number('--timeout', 30), 1800)
+  .parse()
+  .opts<{
+    crashes: number;
+    duplicates: number;
+    faultRate: number;
+    workers: number;
+    visibility: number;
+    seed: number;
+    timeout: number;
+  }>();
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const WAVE_EVENTS = 40;
+const LOW_WATER_MESSAGES = 200;
+const startedMillis = Date.now();
+const deadline = startedMillis + options.timeout * 1000;
+
+const emulator = await startEmulator(['sqs', 'dynamodb']);
+const config = {
+  endpoint: emulator.endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+};
+const clients = { dynamodb: new DynamoDBClient(config), sqs: new SQSClient(config) };
+let supervisor: ChaosSupervisor | undefined;
+let workerPath: string | undefined;
+let exitCode = 1;
+try {
+  exitCode = await run();
+} finally {
+  await supervisor?.stop();
+  if (workerPath) rmSync(dirname(workerPath), { recursive: true, force: true });
+  await emulator.stop();
+}
+process.exit(exitCode);
+
+async function run(): Promise<number> {
+  console.log(`emulator: ${emulator.name}; seed ${options.seed}`);
+  // maxReceiveCount high enough that crashes alone never push a valid event to the DLQ.
+  const { mappings } = await provisionFromTemplate(
+    synthesizeReferenceTemplate({ functionTimeoutSeconds: 1, maxReceiveCount: 100 }),
+    clients,
+  );
+  const ledger = mappingOf(mappings, 'ledger');
+  const inventory = mappingOf(mappings, 'inventory');
+  const traffic = new ChaosTraffic({
+    seed: options.seed,
+    duplicateRate: options.duplicates,
+    stockPerSku: Math.max(50, options.crashes),
+  });
+  await seedStock(traffic, inventory.environment.STOCK_TABLE_NAME ?? '');
+  workerPath = await bundleChaosWorker();
+  supervisor = new ChaosSupervisor({
+    workerPath,
+    endpoint: emulator.endpoint,
+    mappings: { ledger, inventory },
+    workersPerConsumer: options.workers,
+    faultRate: options.faultRate,
+    seed: options.seed,
+    visibilitySeconds: options.visibility,
+  });
+  supervisor.start();
+  const queues = { ledger: ledger.queueUrl, inventory: inventory.queueUrl };
+  const reachedTarget = await injectUntilTarget(supervisor, traffic, queues);
+  supervisor.disarm();
+  const drained = reachedTarget && (await waitUntilDrained(supervisor, [ledger, inventory]));
+  await supervisor.stop();
+  const results = await checkInvariants(
+    traffic.plan(),
+    invariantTargetsOf(ledger, inventory),
+    clients,
+  );
+  return printChaosReport({
+    supervisor,
+    plan: traffic.plan(),
+    results,
+    drained,
+    crashTarget: options.crashes,
+    seconds: (Date.now() - startedMillis) / 1000,
+  });
+}
+
+/** Keeps traffic flowing while the supervisor collects its crashes. */
+async function injectUntilTarget(
+  supervisor: ChaosSupervisor,
+  traffic: ChaosTraffic,
+  queues: { ledger: string; inventory: string },
+): Promise<boolean> {
+  let lastLineMillis = 0;
+  while (supervisor.totalCrashes < options.crashes) {
+    if (Date.now() > deadline) {
+      console.log(`\nonly ${supervisor.totalCrashes} crashes within ${options.timeout} s`);
+      return false;
+    }
+    const depth =
+      (await queueDepth(clients.sqs, queues.ledger)) +
+      (await queueDepth(clients.sqs, queues.inventory));
+    if (depth < LOW_WATER_MESSAGES)
+      await sendMessages(clients.sqs, traffic.nextWave(WAVE_EVENTS), queues);
+    if (Date.now() - lastLineMillis > 5000) {
+      lastLineMillis = Date.now();
+      console.log(
+        `${Math.round((Date.now() - startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes, ${traffic.plan().messages.length} messages sent, ${depth} queued`,
+      );
+    }
+    await sleep(250);
+  }
+  return true;
+}
+
+/** Waits until both queues stay empty (visible and in flight) for three polls in a row. */
+async function waitUntilDrained(
+  supervisor: ChaosSupervisor,
+  mappings: LocalMapping[],
+): Promise<boolean> {
+  console.log(`${supervisor.totalCrashes} crashes injected; draining`);
+  let emptyPolls = 0;
+  while (Date.now() < deadline) {
+    const depths = await Promise.all(mappings.map((m) => queueDepth(clients.sqs, m.queueUrl)));
+    emptyPolls = depths.every((depth) => depth === 0) ? emptyPolls + 1 : 0;
+    if (emptyPolls >= 3) return true;
+    await sleep(1000);
+  }
+  console.log(`the queues did not drain within ${options.timeout} s`);
+  return false;
+}
+
+function mappingOf(mappings: readonly LocalMapping[], consumer: string): LocalMapping {
+  const mapping = mappings.find((m) => m.consumer === consumer);
+  if (!mapping) throw new Error(`the reference stack has no ${consumer} consumer`);
+  return mapping;
+}
+
+async function seedStock(traffic: ChaosTraffic, table: string): Promise<void> {
+  const items = [...traffic.plan().seededStock].map(([sku, available]) => ({
+    PutRequest: { Item: { sku, available } },
+  }));
+  await DynamoDBDocumentClient.from(clients.dynamodb).send(
+    new BatchWriteCommand({ RequestItems: { [table]: items } }),
+  );
+}

@@ -1,0 +1,274 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { type ConsumerName, seededRandom } from '../local/demoTraffic.js';
+import type { LocalMapping } from '../local/provisionFromTemplate.js';
+import {
+  CrashPoint,
+  type HeldMessage,
+  type SupervisorCommand,
+  type WorkerConfig,
+  type WorkerReport,
+} from './workerProtocol.js';
+
+/** How the supervisor runs its workers. */
+export interface ChaosSupervisorOptions {
+  readonly workerPath: string;
+  readonly endpoint: string;
+  readonly mappings: Readonly<Record<ConsumerName, LocalMapping>>;
+  readonly workersPerConsumer: number;
+  readonly faultRate: number;
+  readonly seed: number;
+  readonly visibilitySeconds: number;
+}
+
+interface Worker {
+  readonly consumer: ConsumerName;
+  readonly spawnId: number;
+  readonly child: ChildProcess;
+  readonly startedMillis: number;
+  crashReported: boolean;
+  stderr: string;
+}
+
+type Question = Extract<WorkerReport, { type: 'question' }>;
+type Waiter = {
+  readonly matches: (holder: number, held: HeldMessage) => boolean;
+  readonly answer: () => void;
+};
+
+// Points 1–4 can hit any consumer; two consumers hold copies of one event at once only on a
+// standard queue (a FIFO queue hands out one message of a group at a time).
+const POINTS: Readonly<Record<ConsumerName, readonly CrashPoint[]>> = {
+  ledger: [
+    CrashPoint.BeforeTransaction,
+    CrashPoint.AfterCommit,
+    CrashPoint.MidBatch,
+    CrashPoint.SlowHandler,
+  ],
+  inventory: Object.values(CrashPoint),
+};
+const REPEATABLE: ReadonlySet<CrashPoint> = new Set([
+  CrashPoint.BeforeTransaction,
+  CrashPoint.AfterCommit,
+  CrashPoint.MidBatch,
+]);
+
+/**
+ * Runs the chaos run's consumer processes: keeps `workersPerConsumer` workers alive per
+ * consumer, gives each new worker the next crash point of a seeded sequence, kills a worker
+ * with SIGKILL the moment it reports it stands at its point, and starts a new one in its place.
+ * It also answers the workers' questions about who holds which message, and tallies crashes,
+ * injected faults and the library's metrics.
+ *
+ * @example
+ * ```ts
+ * const supervisor = new ChaosSupervisor(options); supervisor.start();
+ * // … later
+ * supervisor.disarm(); await supervisor.stop();
+ * ```
+ */
+export class ChaosSupervisor {
+  readonly crashes = new Map<CrashPoint, number>();
+  readonly crashSamples = new Map<CrashPoint, string>();
+  /** Per crash point: the time its workers lived, from start to kill. */
+  readonly lifeMillis = new Map<CrashPoint, number>();
+  /** Per crash point: kills while another consumer held the same event. */
+  readonly concurrentCrashes = new Map<CrashPoint, number>();
+  readonly faults = new Map<string, number>();
+  readonly metrics = { ledger: new Map<string, number>(), inventory: new Map<string, number>() };
+  readonly unexpectedExits: string[] = [];
+  spawned = 0;
+  readonly #options: ChaosSupervisorOptions;
+  readonly #workers = new Set<Worker>();
+  readonly #nextPlan: Record<ConsumerName, () => { point: CrashPoint; crashAfter: number }>;
+  readonly #latestReceiver = new Map<string, number>();
+  /** Event key → (message id → worker holding it). */
+  readonly #holders = new Map<string, Map<string, number>>();
+  readonly #keyOf = new Map<string, string>();
+  #waiters: Waiter[] = [];
+  #armed = true;
+  #stopping = false;
+
+  constructor(options: ChaosSupervisorOptions) {
+    this.#options = options;
+    this.#nextPlan = {
+      ledger: planner('ledger', options.seed),
+      inventory: planner('inventory', options.seed + 1),
+    };
+  }
+
+  get totalCrashes(): number {
+    return [...this.crashes.values()].reduce((sum, n) => sum + n, 0);
+  }
+
+  start(): void {
+    for (const consumer of ['ledger', 'inventory'] as const)
+      for (let i = 0; i < this.#options.workersPerConsumer; i++) this.#spawn(consumer);
+  }
+
+  /** New and running workers stop crashing: the run drains. */
+  disarm(): void {
+    this.#armed = false;
+    for (const worker of this.#workers) send(worker, { type: 'disarm' });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    await Promise.all(
+      [...this.#workers].map(async ({ child }) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }),
+    );
+  }
+
+  #spawn(consumer: ConsumerName): void {
+    const spawnId = ++this.spawned;
+    const plan = this.#armed ? this.#nextPlan[consumer]() : undefined;
+    const config: WorkerConfig = {
+      workerId: spawnId,
+      consumer,
+      mapping: this.#options.mappings[consumer],
+      endpoint: this.#options.endpoint,
+      crashPoint: plan?.point,
+      crashAfter: plan?.crashAfter ?? 0,
+      faultRate: this.#options.faultRate,
+      seed: this.#options.seed * 100_003 + spawnId,
+      visibilitySeconds: this.#options.visibilitySeconds,
+    };
+    const child = fork(this.#options.workerPath, [], {
+      env: { ...process.env, CHAOS_WORKER: JSON.stringify(config) },
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const worker: Worker = {
+      consumer,
+      spawnId,
+      child,
+      startedMillis: Date.now(),
+      crashReported: false,
+      stderr: '',
+    };
+    this.#workers.add(worker);
+    child.stderr?.on('data', (chunk) => {
+      worker.stderr = (worker.stderr + chunk).slice(-2000);
+    });
+    child.on('message', (report: WorkerReport) => this.#onReport(worker, report));
+    child.on('exit', (code, signal) => this.#onExit(worker, code, signal));
+  }
+
+  #onReport(worker: Worker, report: WorkerReport): void {
+    if (report.type === 'crash') {
+      worker.crashReported = true;
+      this.crashes.set(report.point, (this.crashes.get(report.point) ?? 0) + 1);
+      if (!this.crashSamples.has(report.point)) this.crashSamples.set(report.point, report.detail);
+      if (report.concurrent)
+        this.concurrentCrashes.set(
+          report.point,
+          (this.concurrentCrashes.get(report.point) ?? 0) + 1,
+        );
+      const lived = Date.now() - worker.startedMillis;
+      this.lifeMillis.set(report.point, (this.lifeMillis.get(report.point) ?? 0) + lived);
+      worker.child.kill('SIGKILL');
+    } else if (report.type === 'received') {
+      for (const message of report.messages) this.#hold(worker.spawnId, message);
+    } else if (report.type === 'settled') {
+      for (const messageId of report.messageIds) this.#release(worker.spawnId, messageId);
+    } else if (report.type === 'fault') {
+      const name = `${report.fault.service}|${report.fault.kind}`;
+      this.faults.set(name, (this.faults.get(name) ?? 0) + 1);
+    } else if (report.type === 'metric') {
+      const totals = this.metrics[worker.consumer];
+      totals.set(report.name, (totals.get(report.name) ?? 0) + report.value);
+    } else {
+      this.#answer(worker, report);
+    }
+  }
+
+  #onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
+    this.#workers.delete(worker);
+    for (const [messageId, holder] of this.#latestReceiver)
+      if (holder === worker.spawnId) this.#release(worker.spawnId, messageId);
+    if (this.#stopping) return;
+    if (!worker.crashReported || signal !== 'SIGKILL')
+      this.unexpectedExits.push(
+        `${worker.consumer} worker ${worker.spawnId} exited (code ${code}, signal ${signal})${
+          worker.crashReported ? ' after its crash report' : ''
+        }: ${worker.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      );
+    this.#spawn(worker.consumer);
+  }
+
+  #hold(spawnId: number, message: HeldMessage): void {
+    this.#latestReceiver.set(message.messageId, spawnId);
+    if (message.key !== undefined) {
+      this.#keyOf.set(message.messageId, message.key);
+      const holders = this.#holders.get(message.key) ?? new Map<string, number>();
+      holders.set(message.messageId, spawnId);
+      this.#holders.set(message.key, holders);
+    }
+    const ready = this.#waiters.filter((waiter) => waiter.matches(spawnId, message));
+    this.#waiters = this.#waiters.filter((w) => !ready.includes(w));
+    for (const waiter of ready) waiter.answer();
+  }
+
+  #release(spawnId: number, messageId: string): void {
+    if (this.#latestReceiver.get(messageId) === spawnId) this.#latestReceiver.delete(messageId);
+    const key = this.#keyOf.get(messageId) ?? '';
+    const holders = this.#holders.get(key);
+    if (holders?.get(messageId) !== spawnId) return;
+    holders.delete(messageId);
+    if (holders.size === 0) this.#holders.delete(key);
+  }
+
+  #answer(worker: Worker, question: Question): void {
+    const reply = (yes: boolean) => send(worker, { type: 'answer', id: question.id, yes });
+    const { messageId, key } = question.message;
+    const matches =
+      question.question === 'copyHeldElsewhere'
+        ? (holder: number, held: HeldMessage) =>
+            held.key === key && held.messageId !== messageId && holder !== worker.spawnId
+        : (holder: number, held: HeldMessage) =>
+            held.messageId === messageId && holder !== worker.spawnId;
+    if (this.#heldNow().some(([holder, held]) => matches(holder, held))) {
+      reply(true);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#waiters = this.#waiters.filter((w) => w !== waiter);
+      reply(false);
+    }, question.waitMillis);
+    const waiter: Waiter = {
+      matches,
+      answer: () => {
+        clearTimeout(timer);
+        reply(true);
+      },
+    };
+    this.#waiters.push(waiter);
+  }
+
+  /** Every message some live worker holds now, with its holder. */
+  #heldNow(): Array<[number, HeldMessage]> {
+    return [...this.#latestReceiver].map(([messageId, holder]) => [
+      holder,
+      { messageId, key: this.#keyOf.get(messageId) },
+    ]);
+  }
+}
+
+function send(worker: Worker, command: SupervisorCommand): void {
+  if (worker.child.connected) worker.child.send(command);
+}
+
+/** A seeded sequence of crash plans for one consumer's workers. */
+function planner(consumer: ConsumerName, seed: number) {
+  const random = seededRandom(seed);
+  const points = POINTS[consumer];
+  return () => {
+    const point = points[Math.floor(random() * points.length)] ?? CrashPoint.BeforeTransaction;
+    return { point, crashAfter: REPEATABLE.has(point) ? Math.floor(random() * 2) : 0 };
+  };
+}

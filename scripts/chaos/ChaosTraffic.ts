@@ -1,0 +1,153 @@
+import type { OrderPlaced } from '../../functions/inventory/orderPlaced.js';
+import type { PaymentCaptured } from '../../functions/ledger/paymentCaptured.js';
+import {
+  type ConsumerName,
+  type DemoMessage,
+  type DemoPlan,
+  seededRandom,
+} from '../local/demoTraffic.js';
+
+const ACCOUNT_COUNT = 30;
+const SKUS = ['sku-apple', 'sku-bread', 'sku-cheese', 'sku-dates', 'sku-eggs', 'sku-figs'];
+// A copy sent this many messages after its original lands, with batches of ten and several
+// workers, in another worker's batch while the original is still being processed.
+const TWIN_OFFSET = { min: 8, spread: 7 };
+
+/**
+ * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account) and
+ * orders, `duplicateRate` of the events sent twice as separate SQS messages — half of the copies
+ * right behind the original (two consumers then hold both at once), half in the next wave (after
+ * the original committed) — some orders larger than any stock, and one malformed message a wave.
+ * `plan()` is everything sent so far, in the shape the invariant checks read.
+ *
+ * @example
+ * ```ts
+ * const traffic = new ChaosTraffic({ seed: 7, duplicateRate: 0.25, stockPerSku: 500 });
+ * const messages = traffic.nextWave(40);
+ * ```
+ */
+export class ChaosTraffic {
+  readonly #random: () => number;
+  readonly #seed: number;
+  readonly #duplicateRate: number;
+  readonly #payments: PaymentCaptured[] = [];
+  readonly #orders: OrderPlaced[] = [];
+  readonly #malformed: DemoMessage[] = [];
+  readonly #messages: DemoMessage[] = [];
+  readonly #seededStock: Map<string, number>;
+  #lateCopies: DemoMessage[] = [];
+  #copies = 0;
+  #sequence = 0;
+
+  constructor(options: { seed: number; duplicateRate: number; stockPerSku: number }) {
+    this.#seed = options.seed;
+    this.#random = seededRandom(options.seed);
+    this.#duplicateRate = options.duplicateRate;
+    this.#seededStock = new Map(SKUS.map((sku) => [sku, options.stockPerSku]));
+  }
+
+  /** The next `events` distinct events with their copies, last wave's late copies and one malformed message. */
+  nextWave(events: number): DemoMessage[] {
+    const lists: Record<ConsumerName, DemoMessage[]> = { ledger: [], inventory: [] };
+    const late: DemoMessage[] = [];
+    for (let i = 0; i < events; i++) {
+      const message = this.#random() < 0.5 ? this.#payment() : this.#order();
+      const list = lists[message.consumer];
+      list.push(message);
+      if (this.#random() >= this.#duplicateRate) continue;
+      if (this.#random() < 0.5) late.push(message);
+      else this.#twins.push({ list, message, at: list.length - 1 });
+    }
+    for (const copy of this.#lateCopies)
+      lists[copy.consumer].splice(this.#index(lists[copy.consumer].length + 1), 0, copy);
+    for (const { list, message, at } of this.#twins.splice(0))
+      list.splice(
+        Math.min(
+          list.length,
+          at + TWIN_OFFSET.min + Math.floor(this.#random() * TWIN_OFFSET.spread),
+        ),
+        0,
+        message,
+      );
+    this.#lateCopies = late;
+    const malformed = this.#malformedMessage();
+    lists[malformed.consumer].splice(
+      this.#index(lists[malformed.consumer].length + 1),
+      0,
+      malformed,
+    );
+    const wave = [...lists.ledger, ...lists.inventory];
+    this.#copies += wave.length - events - 1;
+    this.#messages.push(...wave);
+    return wave;
+  }
+
+  /** Everything sent so far and what it should leave behind. */
+  plan(): DemoPlan {
+    return {
+      messages: this.#messages,
+      payments: this.#payments,
+      orders: this.#orders,
+      malformed: this.#malformed,
+      conflicting: [],
+      seededStock: this.#seededStock,
+      duplicates: this.#copies,
+    };
+  }
+
+  readonly #twins: Array<{ list: DemoMessage[]; message: DemoMessage; at: number }> = [];
+
+  #index(length: number): number {
+    return Math.floor(this.#random() * length);
+  }
+
+  #id(prefix: string): string {
+    return `${prefix}-${this.#seed}-${++this.#sequence}`;
+  }
+
+  #payment(): DemoMessage {
+    const payment: PaymentCaptured = {
+      eventId: this.#id('evt'),
+      accountId: `acc-${1 + this.#index(ACCOUNT_COUNT)}`,
+      paymentId: this.#id('pay'),
+      amountCents: 100 + this.#index(9900),
+      currency: 'EUR',
+    };
+    this.#payments.push(payment);
+    return { consumer: 'ledger', body: JSON.stringify(payment), groupId: payment.accountId };
+  }
+
+  #order(): DemoMessage {
+    const big = this.#random() < 0.1;
+    const stock = Math.max(...this.#seededStock.values());
+    const lines = Array.from({ length: 1 + this.#index(3) }, () => ({
+      sku: SKUS[this.#index(SKUS.length)] ?? 'sku-apple',
+      quantity: big ? stock + 1 : 1 + this.#index(3),
+    }));
+    const order: OrderPlaced = { eventId: this.#id('evt'), orderId: this.#id('ord'), lines };
+    this.#orders.push(order);
+    return { consumer: 'inventory', body: JSON.stringify(order) };
+  }
+
+  #malformedMessage(): DemoMessage {
+    const message: DemoMessage =
+      this.#malformed.length % 2 === 0
+        ? {
+            consumer: 'ledger',
+            body: JSON.stringify({
+              eventId: this.#id('evt'),
+              accountId: 'acc-malformed',
+              amountCents: -1,
+            }),
+            groupId: `malformed-${this.#malformed.length}`,
+            expectedError: 'SchemaValidationError',
+          }
+        : {
+            consumer: 'inventory',
+            body: `{"eventId": "${this.#id('evt')}", "orderId": `,
+            expectedError: 'MessageParseError',
+          };
+    this.#malformed.push(message);
+    return message;
+  }
+}

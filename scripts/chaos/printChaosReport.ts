@@ -1,0 +1,125 @@
+import type { InvariantResult } from '../local/checkInvariants.js';
+import type { DemoPlan } from '../local/demoTraffic.js';
+import type { ChaosSupervisor } from './ChaosSupervisor.js';
+import { FaultKind } from './injectFaults.js';
+import { CRASH_POINT_LABELS, CrashPoint } from './workerProtocol.js';
+
+/** What a chaos run saw. */
+export interface ChaosRunFigures {
+  readonly supervisor: ChaosSupervisor;
+  readonly plan: DemoPlan;
+  readonly results: readonly InvariantResult[];
+  readonly drained: boolean;
+  readonly crashTarget: number;
+  readonly seconds: number;
+}
+
+const row = (label: string, ...cells: Array<string | number>) =>
+  `  ${label.padEnd(60)}${cells.map((cell) => String(cell).padStart(10)).join('')}`;
+
+/**
+ * Prints the chaos run's tables — crashes per point, injected faults, traffic — and every
+ * invariant's result, and returns the process exit code: 0 only if every invariant holds.
+ *
+ * @example
+ * ```ts
+ * process.exit(printChaosReport({ supervisor, plan, results, drained, crashTarget: 1000, seconds }));
+ * ```
+ */
+export function printChaosReport(figures: ChaosRunFigures): number {
+  printCrashes(figures);
+  printFaults(figures.supervisor);
+  printTraffic(figures);
+  const checks = [...runChecks(figures), ...figures.results];
+  console.log(`\ninvariants`);
+  for (const check of checks)
+    console.log(`  ${check.holds ? 'PASS' : 'FAIL'}  ${check.name} — ${check.detail}`);
+  const ok = checks.every((check) => check.holds);
+  console.log(
+    ok
+      ? `\nall invariants hold (${figures.seconds.toFixed(0)} s)`
+      : `\nINVARIANT VIOLATED (${figures.seconds.toFixed(0)} s)`,
+  );
+  return ok ? 0 : 1;
+}
+
+function printCrashes({ supervisor, crashTarget }: ChaosRunFigures): void {
+  console.log(`\n${row('crash point (SIGKILL)', 'crashes', 'racing', 's alive')}`);
+  for (const point of Object.values(CrashPoint)) {
+    const crashes = supervisor.crashes.get(point) ?? 0;
+    const lived = (supervisor.lifeMillis.get(point) ?? 0) / 1000 / Math.max(1, crashes);
+    const racing = supervisor.concurrentCrashes.get(point) ?? 0;
+    console.log(row(CRASH_POINT_LABELS[point], crashes, racing, lived.toFixed(1)));
+  }
+  console.log(
+    row(
+      `total (target ${crashTarget}, ${supervisor.spawned} processes started)`,
+      supervisor.totalCrashes,
+    ),
+  );
+  console.log('    racing: another consumer held the same event when the worker was killed');
+  for (const [point, detail] of supervisor.crashSamples)
+    console.log(`    e.g. ${CRASH_POINT_LABELS[point].slice(0, 1)}: ${detail}`);
+}
+
+function printFaults({ faults }: ChaosSupervisor): void {
+  console.log(`\n${row('injected fault', 'DynamoDB', 'SQS')}`);
+  let total = 0;
+  for (const kind of Object.values(FaultKind)) {
+    const dynamodb = faults.get(`dynamodb|${kind}`) ?? 0;
+    const sqs = faults.get(`sqs|${kind}`);
+    total += dynamodb + (sqs ?? 0);
+    console.log(row(kind, dynamodb, kind === FaultKind.TransactionConflict ? '-' : (sqs ?? 0)));
+  }
+  console.log(row('total', total));
+}
+
+function printTraffic({ plan, supervisor, results }: ChaosRunFigures): void {
+  const metric = (name: string) =>
+    (supervisor.metrics.ledger.get(name) ?? 0) + (supervisor.metrics.inventory.get(name) ?? 0);
+  const lost = results.find((result) => result.figures?.committed !== undefined)?.figures;
+  const events = plan.payments.length + plan.orders.length + plan.malformed.length;
+  const duplicateShare = ((100 * plan.duplicates) / Math.max(1, events)).toFixed(1);
+  console.log(`\n${row('traffic', 'count')}`);
+  console.log(
+    row(
+      `events sent (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.malformed.length} malformed)`,
+      events,
+    ),
+  );
+  console.log(
+    row(`messages sent (duplicate copies: ${duplicateShare} % of events)`, plan.messages.length),
+  );
+  console.log(row('duplicate copies sent', plan.duplicates));
+  console.log(row('committed (inbox entry with the body hash)', lost?.committed ?? '?'));
+  console.log(row('duplicates dropped by the inbox', metric('InboxDuplicates')));
+  console.log(
+    row('failed attempts (retried by SQS)', metric('InboxFailures') - metric('InboxDeadLettered')),
+  );
+  console.log(row('in a DLQ', lost?.inDeadLetterQueues ?? '?'));
+}
+
+function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): InvariantResult[] {
+  const missing = Object.values(CrashPoint).filter((point) => !supervisor.crashes.get(point));
+  return [
+    {
+      name: `at least ${crashTarget} crashes, at every crash point`,
+      holds: supervisor.totalCrashes >= crashTarget && missing.length === 0,
+      detail: missing.length
+        ? `never hit: ${missing.join(', ')}`
+        : `${supervisor.totalCrashes} crashes`,
+    },
+    {
+      name: 'every worker exit was an injected SIGKILL',
+      holds: supervisor.unexpectedExits.length === 0,
+      detail: supervisor.unexpectedExits.length
+        ? supervisor.unexpectedExits.slice(0, 3).join('; ')
+        : `${supervisor.totalCrashes} kills`,
+    },
+    {
+      name: 'all messages settled (queues drained)',
+      holds: drained,
+      detail: drained ? 'both queues empty' : 'messages left in a queue',
+    },
+  ];
+}

@@ -1,0 +1,77 @@
+import type { ConsumerName } from '../local/demoTraffic.js';
+import type { LocalMapping } from '../local/provisionFromTemplate.js';
+import type { InjectedFault } from './injectFaults.js';
+
+/** The five moments at which the chaos run kills a consumer process with SIGKILL. */
+export const CrashPoint = {
+  /** The handler ran; its transaction is about to be sent. */
+  BeforeTransaction: 'beforeTransaction',
+  /** Every record of the batch is settled, some committed; the batch response is not out. */
+  AfterCommit: 'afterCommit',
+  /** Some records of the batch committed, others have not. */
+  MidBatch: 'midBatch',
+  /** A slow handler holds a message past its visibility timeout; another consumer gets it. */
+  SlowHandler: 'slowHandler',
+  /** Two consumers hold copies of one event (same key, two SQS messages) at once. */
+  ConcurrentCopies: 'concurrentCopies',
+} as const;
+/** One of {@link CrashPoint}. */
+export type CrashPoint = (typeof CrashPoint)[keyof typeof CrashPoint];
+
+/** How the report names each crash point. */
+export const CRASH_POINT_LABELS: Readonly<Record<CrashPoint, string>> = {
+  beforeTransaction: '1 before the transaction is sent',
+  afterCommit: '2 after commit, before the batch response',
+  midBatch: '3 mid-batch, some records committed',
+  slowHandler: '4 slow handler past its visibility timeout',
+  concurrentCopies: '5 two consumers holding copies at once',
+};
+
+/** Everything a worker process needs, passed in its `CHAOS_WORKER` environment variable. */
+export interface WorkerConfig {
+  readonly workerId: number;
+  readonly consumer: ConsumerName;
+  readonly mapping: LocalMapping;
+  readonly endpoint: string;
+  /** Where this worker is killed, if it is; it passes `crashAfter` earlier occurrences first. */
+  readonly crashPoint: CrashPoint | undefined;
+  readonly crashAfter: number;
+  readonly faultRate: number;
+  /** Seed of this worker's fault stream and coin flips. */
+  readonly seed: number;
+  readonly visibilitySeconds: number;
+}
+
+/** A received message: its SQS id and, when the body parses, its event id. */
+export interface HeldMessage {
+  readonly messageId: string;
+  readonly key: string | undefined;
+}
+
+/** What a worker tells the supervisor. */
+export type WorkerReport =
+  | { readonly type: 'received'; readonly messages: readonly HeldMessage[] }
+  | { readonly type: 'settled'; readonly messageIds: readonly string[] }
+  | { readonly type: 'fault'; readonly fault: InjectedFault }
+  | { readonly type: 'metric'; readonly name: string; readonly value: number }
+  | {
+      readonly type: 'crash';
+      readonly point: CrashPoint;
+      readonly detail: string;
+      /** Another consumer held the same event (a copy, or the message itself) right then. */
+      readonly concurrent: boolean;
+    }
+  | {
+      readonly type: 'question';
+      readonly id: number;
+      /** `receivedElsewhere`: has another worker received this very message since? (waits)
+       *  `copyHeldElsewhere`: does another worker hold another message with this key now? */
+      readonly question: 'receivedElsewhere' | 'copyHeldElsewhere';
+      readonly message: HeldMessage;
+      readonly waitMillis: number;
+    };
+
+/** What the supervisor tells a worker. */
+export type SupervisorCommand =
+  | { readonly type: 'answer'; readonly id: number; readonly yes: boolean }
+  | { readonly type: 'disarm' };
