@@ -45,6 +45,7 @@ describe('npm start', () => {
       'each order reserved or rejected exactly once',
       'every malformed message in a DLQ with its reason',
       'every conflicting payment retried, then moved to the DLQ by maxReceiveCount, without effect',
+      'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
     ]) {
       expect(output).toContain(`PASS  ${invariant}`);
     }
