@@ -15,6 +15,7 @@ import { bundleChaosWorker } from './chaos/bundleChaosWorker.js';
 import { ChaosSupervisor } from './chaos/ChaosSupervisor.js';
 import { ChaosTraffic } from './chaos/ChaosTraffic.js';
 import { printChaosReport } from './chaos/printChaosReport.js';
+import { watchStock } from './chaos/watchStock.js';
 import { checkInvariants, invariantTargetsOf } from './local/checkInvariants.js';
 import { sendMessages } from './local/demoTraffic.js';
 import { type LocalMapping, provisionFromTemplate } from './local/provisionFromTemplate.js';
@@ -113,7 +114,9 @@ async function run(): Promise<number> {
     duplicateRate: options.duplicates,
     stockPerSku: Math.max(50, options.crashes),
   });
-  await seedStock(traffic, inventory.environment.STOCK_TABLE_NAME ?? '');
+  const stockTable = inventory.environment.STOCK_TABLE_NAME ?? '';
+  await seedStock(traffic, stockTable);
+  const stockWatch = watchStock(DynamoDBDocumentClient.from(clients.dynamodb), stockTable, 2000);
   workerPath = await bundleChaosWorker();
   supervisor = new ChaosSupervisor({
     workerPath,
@@ -130,6 +133,7 @@ async function run(): Promise<number> {
   supervisor.disarm();
   const drained = reachedTarget && (await waitUntilDrained(supervisor, [ledger, inventory]));
   await supervisor.stop();
+  const sampledStock = await stockWatch.stop();
   const results = await checkInvariants(
     traffic.plan(),
     invariantTargetsOf(ledger, inventory),
@@ -138,7 +142,7 @@ async function run(): Promise<number> {
   return printChaosReport({
     supervisor,
     plan: traffic.plan(),
-    results,
+    results: [sampledStock, ...results],
     drained,
     crashTarget: options.crashes,
     seconds: (Date.now() - startedMillis) / 1000,

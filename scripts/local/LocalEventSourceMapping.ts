@@ -92,6 +92,12 @@ export interface LocalProcessorOptions<TBody> {
 /**
  * The inbox batch processor a deployed function of `mapping` would run: the consumer's
  * definition with the function's environment (inbox table, consumer, TTL, DLQ, business tables).
+ *
+ * @example
+ * ```ts
+ * const processor = createLocalProcessor(mapping, ledgerConsumer, clients, { metrics: counter });
+ * const { batchItemFailures } = await processor.process(event);
+ * ```
  */
 export function createLocalProcessor<TSchema extends StandardSchemaV1>(
   mapping: LocalMapping,
@@ -120,7 +126,14 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
   });
 }
 
-/** An SQS message as Lambda hands it to a function. */
+/**
+ * An SQS message (from ReceiveMessage) as Lambda hands it to a function.
+ *
+ * @example
+ * ```ts
+ * const event = { Records: messages.map((m) => toRecord(m, mapping.queueArn)) };
+ * ```
+ */
 export function toRecord(message: Message, queueArn: string): SQSRecord {
   const messageAttributes = Object.fromEntries(
     Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { projectRoot } from '../harness/paths.js';
 
 /** Runs `npm run chaos -- <args>` as a user would, on an emulator of its own. */
@@ -29,6 +29,7 @@ const count = (output: string, label: string) =>
 describe('npm run chaos (bounded: 100 crashes)', () => {
   it('kills consumers at all five crash points with AWS faults injected, and every invariant holds', async () => {
     const { code, output } = await chaos(['--crashes', '100', '--seed', '11']);
+    onTestFailed(() => console.log(output));
 
     const crashes = [
       '1 before the transaction is sent',
@@ -47,6 +48,7 @@ describe('npm run chaos (bounded: 100 crashes)', () => {
     expect(output).not.toContain('FAIL');
     for (const invariant of [
       'every worker exit was an injected SIGKILL',
+      'no SKU below zero at any moment sampled during the run',
       'all messages settled (queues drained)',
       'each balance = sum of its distinct payments',
       'exactly one ledger entry per payment',
