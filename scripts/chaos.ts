@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { startDynamoDBLocal } from '../test/harness/dynamodbLocal.js';
 import { startEmulator } from '../test/harness/emulator.js';
 import { bundleChaosWorker } from './chaos/bundleChaosWorker.js';
 import { ChaosSupervisor } from './chaos/ChaosSupervisor.js';
@@ -64,6 +65,14 @@ const options = new Command('npm run chaos --')
     Date.now() % 1_000_000,
   )
   .option('--timeout <seconds>', 'longest run before giving up', number('--timeout', 30), 1800)
+  .addOption(
+    new Option(
+      '--dynamodb <backend>',
+      'DynamoDB backend: the emulator, or DynamoDB Local (the official engine)',
+    )
+      .choices(['emulator', 'dynamodb-local'])
+      .default('emulator'),
+  )
   .parse()
   .opts<{
     crashes: number;
@@ -73,6 +82,7 @@ const options = new Command('npm run chaos --')
     visibility: number;
     seed: number;
     timeout: number;
+    dynamodb: 'emulator' | 'dynamodb-local';
   }>();
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -82,12 +92,17 @@ const startedMillis = Date.now();
 const deadline = startedMillis + options.timeout * 1000;
 
 const emulator = await startEmulator(['sqs', 'dynamodb']);
+const dynamodbLocal =
+  options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
+const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };
 const config = {
-  endpoint: emulator.endpoint,
   region: 'us-east-1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
 };
-const clients = { dynamodb: new DynamoDBClient(config), sqs: new SQSClient(config) };
+const clients = {
+  dynamodb: new DynamoDBClient({ ...config, endpoint: endpoints.dynamodb }),
+  sqs: new SQSClient({ ...config, endpoint: endpoints.sqs }),
+};
 let supervisor: ChaosSupervisor | undefined;
 let workerPath: string | undefined;
 let exitCode = 1;
@@ -96,12 +111,14 @@ try {
 } finally {
   await supervisor?.stop();
   if (workerPath) rmSync(dirname(workerPath), { recursive: true, force: true });
-  await emulator.stop();
+  await Promise.all([emulator.stop(), dynamodbLocal?.stop()]);
 }
 process.exit(exitCode);
 
 async function run(): Promise<number> {
-  console.log(`emulator: ${emulator.name}; seed ${options.seed}`);
+  console.log(
+    `DynamoDB: ${(dynamodbLocal ?? emulator).name}; SQS: ${emulator.name}; seed ${options.seed}`,
+  );
   // maxReceiveCount high enough that crashes alone never push a valid event to the DLQ.
   const { mappings } = await provisionFromTemplate(
     synthesizeReferenceTemplate({ functionTimeoutSeconds: 1, maxReceiveCount: 100 }),
@@ -120,7 +137,7 @@ async function run(): Promise<number> {
   workerPath = await bundleChaosWorker();
   supervisor = new ChaosSupervisor({
     workerPath,
-    endpoint: emulator.endpoint,
+    endpoints,
     mappings: { ledger, inventory },
     workersPerConsumer: options.workers,
     faultRate: options.faultRate,

@@ -13,7 +13,7 @@ import {
 /** How the supervisor runs its workers. */
 export interface ChaosSupervisorOptions {
   readonly workerPath: string;
-  readonly endpoint: string;
+  readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
   readonly mappings: Readonly<Record<ConsumerName, LocalMapping>>;
   readonly workersPerConsumer: number;
   readonly faultRate: number;
@@ -131,7 +131,7 @@ export class ChaosSupervisor {
       workerId: spawnId,
       consumer,
       mapping: this.#options.mappings[consumer],
-      endpoint: this.#options.endpoint,
+      endpoints: this.#options.endpoints,
       crashPoint: plan?.point,
       crashAfter: plan?.crashAfter ?? 0,
       faultRate: this.#options.faultRate,

@@ -58,11 +58,13 @@ process.on('message', (command: SupervisorCommand) => {
 process.on('disconnect', () => process.exit(0));
 
 const clientConfig = {
-  endpoint: config.endpoint,
   region: 'us-east-1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
 };
-const clients = { dynamodb: new DynamoDBClient(clientConfig), sqs: new SQSClient(clientConfig) };
+const clients = {
+  dynamodb: new DynamoDBClient({ ...clientConfig, endpoint: config.endpoints.dynamodb }),
+  sqs: new SQSClient({ ...clientConfig, endpoint: config.endpoints.sqs }),
+};
 watchTransactions(clients.dynamodb);
 for (const [service, client] of [
   ['dynamodb', clients.dynamodb],

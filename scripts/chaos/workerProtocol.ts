@@ -32,7 +32,8 @@ export interface WorkerConfig {
   readonly workerId: number;
   readonly consumer: ConsumerName;
   readonly mapping: LocalMapping;
-  readonly endpoint: string;
+  /** Where the worker's DynamoDB and SQS clients send their requests. */
+  readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
   /** Where this worker is killed, if it is; it passes `crashAfter` earlier occurrences first. */
   readonly crashPoint: CrashPoint | undefined;
   readonly crashAfter: number;
