@@ -3,19 +3,23 @@
  * five crash points and restarted, over seeded traffic with duplicates, with AWS faults injected
  * into their clients — then the invariants: no double effects, nothing lost, stock conserved.
  */
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startDynamoDBLocal } from '../test/harness/dynamodbLocal.js';
 import { startEmulator } from '../test/harness/emulator.js';
+import { projectRoot } from '../test/harness/paths.js';
 import { bundleChaosWorker } from './chaos/bundleChaosWorker.js';
 import { ChaosSupervisor } from './chaos/ChaosSupervisor.js';
-import { ChaosTraffic } from './chaos/ChaosTraffic.js';
+import { type ChaosConsumer, ChaosTraffic } from './chaos/ChaosTraffic.js';
+import { checkCounters } from './chaos/checkCounters.js';
+import { checkProbe } from './chaos/checkProbe.js';
 import { printChaosReport } from './chaos/printChaosReport.js';
+import { provisionCounterConsumer } from './chaos/provisionCounterConsumer.js';
 import { watchStock } from './chaos/watchStock.js';
 import { checkInvariants, invariantTargetsOf } from './local/checkInvariants.js';
 import { sendMessages } from './local/demoTraffic.js';
@@ -43,7 +47,7 @@ const options = new Command('npm run chaos --')
     '--duplicates <rate>',
     'share of events sent twice',
     number('--duplicates', 0, 0.9, false),
-    0.25,
+    0.3,
   )
   .option(
     '--fault-rate <rate>',
@@ -51,7 +55,7 @@ const options = new Command('npm run chaos --')
     number('--fault-rate', 0, 0.5, false),
     0.03,
   )
-  .option('--workers <n>', 'consumer processes per consumer', number('--workers', 2, 8), 4)
+  .option('--workers <n>', 'consumer processes per consumer', number('--workers', 2, 8), 3)
   .option(
     '--visibility <seconds>',
     'visibility timeout of each receive',
@@ -87,6 +91,7 @@ const options = new Command('npm run chaos --')
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const WAVE_EVENTS = 40;
+const MAX_RECEIVE_COUNT = 100;
 const LOW_WATER_MESSAGES = 200;
 const startedMillis = Date.now();
 const deadline = startedMillis + options.timeout * 1000;
@@ -121,7 +126,7 @@ async function run(): Promise<number> {
   );
   // maxReceiveCount high enough that crashes alone never push a valid event to the DLQ.
   const { mappings } = await provisionFromTemplate(
-    synthesizeReferenceTemplate({ functionTimeoutSeconds: 1, maxReceiveCount: 100 }),
+    synthesizeReferenceTemplate({ functionTimeoutSeconds: 1, maxReceiveCount: MAX_RECEIVE_COUNT }),
     clients,
   );
   const ledger = mappingOf(mappings, 'ledger');
@@ -129,37 +134,59 @@ async function run(): Promise<number> {
   const traffic = new ChaosTraffic({
     seed: options.seed,
     duplicateRate: options.duplicates,
-    stockPerSku: Math.max(50, options.crashes),
+    // About two units of each SKU are ordered per crash: the stock runs out near the end, so
+    // reservations (and their lost races) go on for most of the run and rejections come too.
+    stockPerSku: Math.max(50, 2 * options.crashes),
   });
   const stockTable = inventory.environment.STOCK_TABLE_NAME ?? '';
   await seedStock(traffic, stockTable);
   const stockWatch = watchStock(DynamoDBDocumentClient.from(clients.dynamodb), stockTable, 2000);
+  const counter = await provisionCounterConsumer(clients, inventory, MAX_RECEIVE_COUNT);
+  const probeTable = await createProbeTable(`${ledger.environment.INBOX_TABLE_NAME}-probe`);
   workerPath = await bundleChaosWorker();
   supervisor = new ChaosSupervisor({
     workerPath,
     endpoints,
-    mappings: { ledger, inventory },
+    mappings: { ledger, inventory, counter },
     workersPerConsumer: options.workers,
     faultRate: options.faultRate,
     seed: options.seed,
     visibilitySeconds: options.visibility,
+    probeTable,
   });
   supervisor.start();
-  const queues = { ledger: ledger.queueUrl, inventory: inventory.queueUrl };
+  const queues = {
+    ledger: ledger.queueUrl,
+    inventory: inventory.queueUrl,
+    counter: counter.queueUrl,
+  };
   const reachedTarget = await injectUntilTarget(supervisor, traffic, queues);
   supervisor.disarm();
-  const drained = reachedTarget && (await waitUntilDrained(supervisor, [ledger, inventory]));
+  const drained =
+    reachedTarget && (await waitUntilDrained(supervisor, [ledger, inventory, counter]));
   await supervisor.stop();
   const sampledStock = await stockWatch.stop();
+  const counterResults = await checkCounters(
+    { documentClient: DynamoDBDocumentClient.from(clients.dynamodb), sqs: clients.sqs },
+    counter,
+    traffic.counterPlan().events,
+  );
+  const probe = await checkProbe(DynamoDBDocumentClient.from(clients.dynamodb), {
+    probe: probeTable,
+    inbox: ledger.environment.INBOX_TABLE_NAME ?? '',
+  });
   const results = await checkInvariants(
     traffic.plan(),
     invariantTargetsOf(ledger, inventory),
     clients,
   );
+  writeTrace(supervisor.trace);
   return printChaosReport({
     supervisor,
     plan: traffic.plan(),
-    results: [sampledStock, ...results],
+    counterEvents: traffic.counterPlan().events.length,
+    messagesSent: traffic.sent,
+    results: [probe, ...counterResults, sampledStock, ...results],
     drained,
     crashTarget: options.crashes,
     seconds: (Date.now() - startedMillis) / 1000,
@@ -170,7 +197,7 @@ async function run(): Promise<number> {
 async function injectUntilTarget(
   supervisor: ChaosSupervisor,
   traffic: ChaosTraffic,
-  queues: { ledger: string; inventory: string },
+  queues: Record<ChaosConsumer, string>,
 ): Promise<boolean> {
   let lastLineMillis = 0;
   while (supervisor.totalCrashes < options.crashes) {
@@ -180,13 +207,14 @@ async function injectUntilTarget(
     }
     const depth =
       (await queueDepth(clients.sqs, queues.ledger)) +
-      (await queueDepth(clients.sqs, queues.inventory));
+      (await queueDepth(clients.sqs, queues.inventory)) +
+      (await queueDepth(clients.sqs, queues.counter));
     if (depth < LOW_WATER_MESSAGES)
       await sendMessages(clients.sqs, traffic.nextWave(WAVE_EVENTS), queues);
     if (Date.now() - lastLineMillis > 5000) {
       lastLineMillis = Date.now();
       console.log(
-        `${Math.round((Date.now() - startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes, ${traffic.plan().messages.length} messages sent, ${depth} queued`,
+        `${Math.round((Date.now() - startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes, ${traffic.sent} messages sent, ${depth} queued`,
       );
     }
     await sleep(250);
@@ -215,6 +243,27 @@ function mappingOf(mappings: readonly LocalMapping[], consumer: string): LocalMa
   const mapping = mappings.find((m) => m.consumer === consumer);
   if (!mapping) throw new Error(`the reference stack has no ${consumer} consumer`);
   return mapping;
+}
+
+/** Every crash of the run, one JSON line each, for a closer look after the report. */
+function writeTrace(lines: readonly string[]): void {
+  const file = join(projectRoot, '.cache', `chaos-${options.seed}-crashes.jsonl`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, lines.map((line) => `${line}\n`).join(''));
+  console.log(`crash trace: ${file}`);
+}
+
+/** The probe's table: one counter per inbox key, outside the reference stack. */
+async function createProbeTable(name: string): Promise<string> {
+  await clients.dynamodb.send(
+    new CreateTableCommand({
+      TableName: name,
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  return name;
 }
 
 async function seedStock(traffic: ChaosTraffic, table: string): Promise<void> {

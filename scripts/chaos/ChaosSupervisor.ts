@@ -1,8 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { type ConsumerName, seededRandom } from '../local/demoTraffic.js';
+import type { Readable } from 'node:stream';
+import { seededRandom } from '../local/demoTraffic.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
+import type { ChaosConsumer } from './ChaosTraffic.js';
 import {
+  CRASH_CHANNEL_FD,
   CrashPoint,
   type HeldMessage,
   type SupervisorCommand,
@@ -14,31 +17,35 @@ import {
 export interface ChaosSupervisorOptions {
   readonly workerPath: string;
   readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
-  readonly mappings: Readonly<Record<ConsumerName, LocalMapping>>;
+  readonly mappings: Readonly<Record<ChaosConsumer, LocalMapping>>;
   readonly workersPerConsumer: number;
   readonly faultRate: number;
   readonly seed: number;
   readonly visibilitySeconds: number;
+  readonly probeTable: string;
 }
 
 interface Worker {
-  readonly consumer: ConsumerName;
+  readonly consumer: ChaosConsumer;
   readonly spawnId: number;
   readonly child: ChildProcess;
   readonly startedMillis: number;
+  /** Reported its crash (and is being killed), or exited: sent nothing more. */
+  dead: boolean;
   crashReported: boolean;
   stderr: string;
 }
 
 type Question = Extract<WorkerReport, { type: 'question' }>;
 type Waiter = {
+  readonly askerId: number;
   readonly matches: (holder: number, held: HeldMessage) => boolean;
   readonly answer: () => void;
 };
 
 // Points 1–4 can hit any consumer; two consumers hold copies of one event at once only on a
 // standard queue (a FIFO queue hands out one message of a group at a time).
-const POINTS: Readonly<Record<ConsumerName, readonly CrashPoint[]>> = {
+const POINTS: Readonly<Record<ChaosConsumer, readonly CrashPoint[]>> = {
   ledger: [
     CrashPoint.BeforeTransaction,
     CrashPoint.AfterCommit,
@@ -46,6 +53,7 @@ const POINTS: Readonly<Record<ConsumerName, readonly CrashPoint[]>> = {
     CrashPoint.SlowHandler,
   ],
   inventory: Object.values(CrashPoint),
+  counter: Object.values(CrashPoint),
 };
 const REPEATABLE: ReadonlySet<CrashPoint> = new Set([
   CrashPoint.BeforeTransaction,
@@ -75,18 +83,25 @@ export class ChaosSupervisor {
   /** Per crash point: kills while another consumer held the same event. */
   readonly concurrentCrashes = new Map<CrashPoint, number>();
   readonly faults = new Map<string, number>();
-  readonly metrics = { ledger: new Map<string, number>(), inventory: new Map<string, number>() };
+  readonly metrics: Record<ChaosConsumer, Map<string, number>> = {
+    ledger: new Map(),
+    inventory: new Map(),
+    counter: new Map(),
+  };
   readonly unexpectedExits: string[] = [];
   spawned = 0;
   readonly #options: ChaosSupervisorOptions;
   readonly #workers = new Set<Worker>();
-  readonly #nextPlan: Record<ConsumerName, () => { point: CrashPoint; crashAfter: number }>;
+  readonly #nextPlan: Record<ChaosConsumer, () => { point: CrashPoint; crashAfter: number }>;
   readonly #latestReceiver = new Map<string, number>();
   /** Event key → (message id → worker holding it). */
   readonly #holders = new Map<string, Map<string, number>>();
   readonly #keyOf = new Map<string, string>();
   #waiters: Waiter[] = [];
   #armed = true;
+  readonly #started: Record<ChaosConsumer, number> = { ledger: 0, inventory: 0, counter: 0 };
+  /** Every crash, one JSON line each, for a report or a replay. */
+  readonly trace: string[] = [];
   #stopping = false;
 
   constructor(options: ChaosSupervisorOptions) {
@@ -94,6 +109,7 @@ export class ChaosSupervisor {
     this.#nextPlan = {
       ledger: planner('ledger', options.seed),
       inventory: planner('inventory', options.seed + 1),
+      counter: planner('counter', options.seed + 2),
     };
   }
 
@@ -102,7 +118,7 @@ export class ChaosSupervisor {
   }
 
   start(): void {
-    for (const consumer of ['ledger', 'inventory'] as const)
+    for (const consumer of ['ledger', 'inventory', 'counter'] as const)
       for (let i = 0; i < this.#options.workersPerConsumer; i++) this.#spawn(consumer);
   }
 
@@ -124,8 +140,10 @@ export class ChaosSupervisor {
     );
   }
 
-  #spawn(consumer: ConsumerName): void {
+  #spawn(consumer: ChaosConsumer): void {
     const spawnId = ++this.spawned;
+    // Seeds and settings by the consumer's own count of workers, not the global spawn order.
+    const index = this.#started[consumer]++;
     const plan = this.#armed ? this.#nextPlan[consumer]() : undefined;
     const config: WorkerConfig = {
       workerId: spawnId,
@@ -135,19 +153,23 @@ export class ChaosSupervisor {
       crashPoint: plan?.point,
       crashAfter: plan?.crashAfter ?? 0,
       faultRate: this.#options.faultRate,
-      seed: this.#options.seed * 100_003 + spawnId,
+      seed: this.#options.seed * 100_003 + index * 2 + (consumer === 'ledger' ? 0 : 1),
       visibilitySeconds: this.#options.visibilitySeconds,
+      // Half the workers skip the pre-check read: their copies meet the inbox condition itself.
+      precheck: index % 2 === 0,
+      probeTable: this.#options.probeTable,
     };
     const child = fork(this.#options.workerPath, [], {
       env: { ...process.env, CHAOS_WORKER: JSON.stringify(config) },
       execArgv: [],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
     });
     const worker: Worker = {
       consumer,
       spawnId,
       child,
       startedMillis: Date.now(),
+      dead: false,
       crashReported: false,
       stderr: '',
     };
@@ -156,12 +178,24 @@ export class ChaosSupervisor {
       worker.stderr = (worker.stderr + chunk).slice(-2000);
     });
     child.on('message', (report: WorkerReport) => this.#onReport(worker, report));
+    // A message to a worker that just died fails with EPIPE: that worker needs no answer.
+    child.on('error', (error) => {
+      worker.stderr = `${worker.stderr}\n[supervisor] ${error.message}`.slice(-2000);
+    });
+    readLines(child.stdio[CRASH_CHANNEL_FD] as Readable, (line) =>
+      this.#onReport(worker, JSON.parse(line) as WorkerReport),
+    );
     child.on('exit', (code, signal) => this.#onExit(worker, code, signal));
   }
 
   #onReport(worker: Worker, report: WorkerReport): void {
+    if (worker.dead) return;
     if (report.type === 'crash') {
       worker.crashReported = true;
+      this.#bury(worker);
+      this.trace.push(
+        JSON.stringify({ worker: worker.spawnId, consumer: worker.consumer, ...report }),
+      );
       this.crashes.set(report.point, (this.crashes.get(report.point) ?? 0) + 1);
       if (!this.crashSamples.has(report.point)) this.crashSamples.set(report.point, report.detail);
       if (report.concurrent)
@@ -189,6 +223,7 @@ export class ChaosSupervisor {
 
   #onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     this.#workers.delete(worker);
+    this.#bury(worker);
     for (const [messageId, holder] of this.#latestReceiver)
       if (holder === worker.spawnId) this.#release(worker.spawnId, messageId);
     if (this.#stopping) return;
@@ -199,6 +234,12 @@ export class ChaosSupervisor {
         }: ${worker.stderr.trim().split('\n').slice(-3).join(' | ')}`,
       );
     this.#spawn(worker.consumer);
+  }
+
+  /** A worker that reported its crash or exited: no more messages to it, its questions dropped. */
+  #bury(worker: Worker): void {
+    worker.dead = true;
+    this.#waiters = this.#waiters.filter((waiter) => waiter.askerId !== worker.spawnId);
   }
 
   #hold(spawnId: number, message: HeldMessage): void {
@@ -241,6 +282,7 @@ export class ChaosSupervisor {
       reply(false);
     }, question.waitMillis);
     const waiter: Waiter = {
+      askerId: worker.spawnId,
       matches,
       answer: () => {
         clearTimeout(timer);
@@ -260,11 +302,24 @@ export class ChaosSupervisor {
 }
 
 function send(worker: Worker, command: SupervisorCommand): void {
-  if (worker.child.connected) worker.child.send(command);
+  if (worker.dead || !worker.child.connected) return;
+  worker.child.send(command, (error) => {
+    if (error) worker.dead = true;
+  });
+}
+
+function readLines(stream: Readable, onLine: (line: string) => void): void {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (buffered + chunk).split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) onLine(line);
+  });
 }
 
 /** A seeded sequence of crash plans for one consumer's workers. */
-function planner(consumer: ConsumerName, seed: number) {
+function planner(consumer: ChaosConsumer, seed: number) {
   const random = seededRandom(seed);
   const points = POINTS[consumer];
   return () => {

@@ -6,6 +6,14 @@ import {
   type DemoPlan,
   seededRandom,
 } from '../local/demoTraffic.js';
+import type { CounterIncremented } from './counterConsumer.js';
+
+/** The chaos run's consumers: the two reference consumers and the naive counter. */
+export type ChaosConsumer = ConsumerName | 'counter';
+/** A message of the chaos run, for any of its consumers. */
+export type ChaosMessage = Omit<DemoMessage, 'consumer'> & { readonly consumer: ChaosConsumer };
+
+const COUNTER_COUNT = 20;
 
 const ACCOUNT_COUNT = 30;
 const SKUS = ['sku-apple', 'sku-bread', 'sku-cheese', 'sku-dates', 'sku-eggs', 'sku-figs'];
@@ -33,9 +41,10 @@ export class ChaosTraffic {
   readonly #payments: PaymentCaptured[] = [];
   readonly #orders: OrderPlaced[] = [];
   readonly #malformed: DemoMessage[] = [];
-  readonly #messages: DemoMessage[] = [];
+  readonly #messages: ChaosMessage[] = [];
+  readonly #counterEvents: CounterIncremented[] = [];
   readonly #seededStock: Map<string, number>;
-  #lateCopies: DemoMessage[] = [];
+  #lateCopies: ChaosMessage[] = [];
   #copies = 0;
   #sequence = 0;
 
@@ -47,11 +56,12 @@ export class ChaosTraffic {
   }
 
   /** The next `events` distinct events with their copies, last wave's late copies and one malformed message. */
-  nextWave(events: number): DemoMessage[] {
-    const lists: Record<ConsumerName, DemoMessage[]> = { ledger: [], inventory: [] };
-    const late: DemoMessage[] = [];
+  nextWave(events: number): ChaosMessage[] {
+    const lists: Record<ChaosConsumer, ChaosMessage[]> = { ledger: [], inventory: [], counter: [] };
+    const late: ChaosMessage[] = [];
     for (let i = 0; i < events; i++) {
-      const message = this.#random() < 0.5 ? this.#payment() : this.#order();
+      const pick = this.#random();
+      const message = pick < 0.4 ? this.#payment() : pick < 0.8 ? this.#order() : this.#counter();
       const list = lists[message.consumer];
       list.push(message);
       if (this.#random() >= this.#duplicateRate) continue;
@@ -76,16 +86,16 @@ export class ChaosTraffic {
       0,
       malformed,
     );
-    const wave = [...lists.ledger, ...lists.inventory];
+    const wave = [...lists.ledger, ...lists.inventory, ...lists.counter];
     this.#copies += wave.length - events - 1;
     this.#messages.push(...wave);
     return wave;
   }
 
-  /** Everything sent so far and what it should leave behind. */
+  /** Everything sent so far to the reference consumers, and what it should leave behind. */
   plan(): DemoPlan {
     return {
-      messages: this.#messages,
+      messages: this.#messages.filter((m): m is DemoMessage => m.consumer !== 'counter'),
       payments: this.#payments,
       orders: this.#orders,
       malformed: this.#malformed,
@@ -95,7 +105,20 @@ export class ChaosTraffic {
     };
   }
 
-  readonly #twins: Array<{ list: DemoMessage[]; message: DemoMessage; at: number }> = [];
+  /** Everything sent so far to the counter consumer: its distinct events and its messages. */
+  counterPlan(): { events: readonly CounterIncremented[]; messages: readonly ChaosMessage[] } {
+    return {
+      events: this.#counterEvents,
+      messages: this.#messages.filter((m) => m.consumer === 'counter'),
+    };
+  }
+
+  /** Every message sent so far, to any consumer. */
+  get sent(): number {
+    return this.#messages.length;
+  }
+
+  readonly #twins: Array<{ list: ChaosMessage[]; message: ChaosMessage; at: number }> = [];
 
   #index(length: number): number {
     return Math.floor(this.#random() * length);
@@ -115,6 +138,16 @@ export class ChaosTraffic {
     };
     this.#payments.push(payment);
     return { consumer: 'ledger', body: JSON.stringify(payment), groupId: payment.accountId };
+  }
+
+  #counter(): ChaosMessage {
+    const event: CounterIncremented = {
+      eventId: this.#id('evt'),
+      counterId: `counter-${1 + this.#index(COUNTER_COUNT)}`,
+      amount: 1 + this.#index(1000),
+    };
+    this.#counterEvents.push(event);
+    return { consumer: 'counter', body: JSON.stringify(event) };
   }
 
   #order(): DemoMessage {

@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CrashPoint, type HeldMessage, type WorkerReport } from './workerProtocol.js';
+import { CrashPoint, type CrashReport, type HeldMessage } from './workerProtocol.js';
 
-/** The batch a worker is processing: how many records, how many committed, when received. */
+/** The batch a worker is processing: its records, how many committed or settled, when received. */
 export interface BatchInProgress {
   size: number;
   committed: number;
+  /** Records with an outcome (committed, duplicate or failed), counted from the library's metrics. */
+  settled: number;
   receivedAtMillis: number;
 }
 
@@ -15,8 +17,11 @@ export interface CrashSwitchWiring {
   readonly passes: number;
   readonly visibilitySeconds: number;
   readonly random: () => number;
-  /** Sends a report to the supervisor; `sent` runs once it has left the process. */
-  readonly report: (report: WorkerReport, sent?: () => void) => void;
+  /**
+   * Hands the crash report to the supervisor synchronously and freezes the process until the
+   * supervisor's SIGKILL lands: nothing after the crash point runs.
+   */
+  readonly halt: (report: CrashReport) => void;
   readonly ask: (
     question: 'receivedElsewhere' | 'copyHeldElsewhere',
     message: HeldMessage,
@@ -28,13 +33,9 @@ type Arm = {
   readonly when: 'before' | 'after';
   readonly point: CrashPoint;
   readonly detail: string;
-  /** Whether another consumer held the same event at that moment. */
-  readonly concurrent: boolean;
+  readonly message: HeldMessage;
 };
 
-// The supervisor kills a worker within milliseconds of its crash report; a worker still alive
-// after this long kills itself, so no run can hang on a lost report.
-const FREEZE_LIMIT_MILLIS = 15_000;
 const RECEIVED_ELSEWHERE_WAIT_MILLIS = 10_000;
 // How long a worker waiting for a copy of its message to reach another consumer waits.
 const COPY_WAIT_MILLIS = 1_000;
@@ -78,19 +79,20 @@ export class CrashSwitch {
   async beforeTransaction(pk: string): Promise<void> {
     await this.reach(CrashPoint.BeforeTransaction, `${pk}: handler done, transaction not sent`);
     const arm = this.#armed.get(pk);
-    if (arm?.when === 'before' && !this.#disarmed)
-      await this.#crash(arm.point, arm.detail, arm.concurrent);
+    if (arm?.when === 'before' && !this.#disarmed) await this.#crashArmed(arm, arm.detail);
   }
 
   /** Just after a transaction for `pk` returned (`committed` or the error's name). */
   async afterTransaction(pk: string, outcome: string, batch: BatchInProgress): Promise<void> {
     const arm = this.#armed.get(pk);
     if (arm?.when === 'after' && !this.#disarmed)
-      await this.#crash(arm.point, `${arm.detail} (its transaction: ${outcome})`, arm.concurrent);
-    if (outcome === 'committed' && batch.committed < batch.size)
+      await this.#crashArmed(arm, `${arm.detail} (its transaction: ${outcome})`);
+    // This record's outcome is not counted yet: the others still open are size − settled − 1.
+    const open = batch.size - batch.settled - 1;
+    if (outcome === 'committed' && open > 0)
       await this.reach(
         CrashPoint.MidBatch,
-        `${batch.committed} of ${batch.size} records committed, ${pk} the last`,
+        `${pk} committed, ${batch.committed} of ${batch.size} records committed, ${open} still open`,
       );
   }
 
@@ -107,7 +109,7 @@ export class CrashSwitch {
         when,
         point: CrashPoint.ConcurrentCopies,
         detail: `${pk}: another consumer holds a copy; killed ${when} its own transaction`,
-        concurrent: true,
+        message,
       });
     }
   }
@@ -120,27 +122,44 @@ export class CrashSwitch {
       message,
       RECEIVED_ELSEWHERE_WAIT_MILLIS,
     );
-    const detail = `${pk} held past its ${this.#wiring.visibilitySeconds} s visibility timeout; ${
-      elsewhere ? 'another consumer received it' : 'no other consumer received it'
-    }`;
-    if (this.#disarmed) return;
+    // Point 4 needs a second consumer holding the message: without one, try a later message.
+    if (!elsewhere || this.#disarmed) {
+      this.#slowStarted = false;
+      return;
+    }
+    const detail = `${pk} held past its ${this.#wiring.visibilitySeconds} s visibility timeout, received by another consumer`;
     if (this.#wiring.random() < 0.5)
-      await this.#crash(CrashPoint.SlowHandler, `${detail}; killed holding it`, elsewhere);
+      await this.#crash(CrashPoint.SlowHandler, `${detail}; killed holding it`, true);
     // Otherwise the slow handler goes on and races the other consumer to commit.
     this.#armed.set(pk, {
       when: 'after',
       point: CrashPoint.SlowHandler,
       detail: `${detail}; killed after racing it`,
-      concurrent: elsewhere,
+      message,
     });
+  }
+
+  /**
+   * The batch settled: arms whose record never reached its transaction (its handler failed)
+   * are dropped, so the switch can arm again on a later message.
+   */
+  batchSettled(): void {
+    this.#armed.clear();
+    if (this.#wiring.point === CrashPoint.SlowHandler) this.#slowStarted = false;
+  }
+
+  /** Kills for an armed point; `concurrent` is checked again now, at the moment of the kill. */
+  async #crashArmed(arm: Arm, detail: string): Promise<never> {
+    this.#disarmed = true; // one crash only, though the question below takes a moment
+    const concurrent =
+      arm.point === CrashPoint.SlowHandler ||
+      (await this.#wiring.ask('copyHeldElsewhere', arm.message, 0));
+    return this.#crash(arm.point, detail, concurrent);
   }
 
   #crash(point: CrashPoint, detail: string, concurrent = false): Promise<never> {
     this.#disarmed = true;
-    this.#wiring.report({ type: 'crash', point, detail, concurrent }, () => {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FREEZE_LIMIT_MILLIS);
-      process.kill(process.pid, 'SIGKILL');
-    });
+    this.#wiring.halt({ type: 'crash', point, detail, concurrent });
     return new Promise<never>(() => {});
   }
 }

@@ -4,6 +4,7 @@
  * do — receive a batch, run it through the consumer's inbox processor, delete what did not fail —
  * with AWS faults injected into its clients and a crash switch at the five crash points.
  */
+import { writeSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DeleteMessageBatchCommand,
@@ -17,19 +18,25 @@ import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { seededRandom } from '../local/demoTraffic.js';
 import { createLocalProcessor, toRecord } from '../local/LocalEventSourceMapping.js';
 import { type BatchInProgress, CrashSwitch } from './CrashSwitch.js';
+import { counterConsumer } from './counterConsumer.js';
 import { injectFaults } from './injectFaults.js';
 import {
+  CRASH_CHANNEL_FD,
   CrashPoint,
   type HeldMessage,
+  INBOX_CONDITION_LOST,
   type SupervisorCommand,
   type WorkerConfig,
   type WorkerReport,
 } from './workerProtocol.js';
 
 const config = JSON.parse(process.env.CHAOS_WORKER ?? '{}') as WorkerConfig;
-const random = seededRandom(config.seed);
 const consumerName = config.mapping.environment.INBOX_CONSUMER ?? config.consumer;
-const batch: BatchInProgress = { size: 0, committed: 0, receivedAtMillis: 0 };
+const batch: BatchInProgress = { size: 0, committed: 0, settled: 0, receivedAtMillis: 0 };
+// Each record ends with exactly one of these metrics from the library.
+const OUTCOME_METRICS = new Set(['InboxProcessed', 'InboxDuplicates', 'InboxFailures']);
+// The supervisor kills within milliseconds; a worker still alive after this kills itself.
+const FREEZE_LIMIT_MILLIS = 15_000;
 
 function report(message: WorkerReport, sent?: () => void): void {
   process.send?.(message, undefined, {}, sent);
@@ -41,8 +48,12 @@ const crashSwitch = new CrashSwitch({
   point: config.crashPoint,
   passes: config.crashAfter,
   visibilitySeconds: config.visibilitySeconds,
-  random,
-  report,
+  random: seededRandom(config.seed ^ 0x5bd1e995),
+  halt: (crash) => {
+    writeSync(CRASH_CHANNEL_FD, `${JSON.stringify(crash)}\n`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FREEZE_LIMIT_MILLIS);
+    process.kill(process.pid, 'SIGKILL');
+  },
   ask: (question, message, waitMillis) =>
     new Promise((resolve) => {
       const id = nextQuestionId++;
@@ -73,7 +84,8 @@ for (const [service, client] of [
   injectFaults(client, {
     service,
     rate: config.faultRate,
-    random,
+    // One stream per client: DynamoDB's fault decisions do not depend on how often SQS polled.
+    random: seededRandom(config.seed + (service === 'sqs' ? 7_919 : 0)),
     onFault: (fault) => report({ type: 'fault', fault }),
   });
 }
@@ -81,15 +93,19 @@ for (const [service, client] of [
 const processorOptions = {
   metrics: {
     addMetric: (name: string, unit: string, value: number) => {
+      if (OUTCOME_METRICS.has(name)) batch.settled += value;
       if (unit === 'Count') report({ type: 'metric', name, value });
     },
   },
   wrapHandler: withCrashSwitch,
+  precheck: config.precheck,
 };
 const processor =
   config.consumer === 'ledger'
     ? createLocalProcessor(config.mapping, ledgerConsumer, clients, processorOptions)
-    : createLocalProcessor(config.mapping, inventoryConsumer, clients, processorOptions);
+    : config.consumer === 'inventory'
+      ? createLocalProcessor(config.mapping, inventoryConsumer, clients, processorOptions)
+      : createLocalProcessor(config.mapping, counterConsumer, clients, processorOptions);
 await pollForever();
 
 /** The crash points around each TransactWriteItems: before it is sent, after it returns. */
@@ -103,6 +119,8 @@ function watchTransactions(client: DynamoDBClient): void {
       try {
         result = await next(args);
       } catch (error) {
+        if (lostInboxCondition(error))
+          report({ type: 'metric', name: INBOX_CONDITION_LOST, value: 1 });
         await crashSwitch.afterTransaction(pk, (error as Error).name, batch);
         throw error;
       }
@@ -122,11 +140,27 @@ function inboxPkOf(input: unknown): string {
   return typeof pk === 'string' ? pk : String((pk as { S?: string } | undefined)?.S);
 }
 
+/** A copy that reached the commit and lost the inbox entry's condition (the entry is first). */
+function lostInboxCondition(error: unknown): boolean {
+  const reasons = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
+  return (
+    reasons.name === 'TransactionCanceledException' &&
+    reasons.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+  );
+}
+
+/** The crash points around the handler, and the probe: one more counter per committed key. */
 function withCrashSwitch<TBody>(handler: MessageHandler<TBody>): MessageHandler<TBody> {
   return async (message, tx) => {
-    const held = { messageId: message.messageId, key: message.key };
-    await crashSwitch.beforeHandler(held, inboxPk(consumerName, message.key), batch);
-    return handler(message, tx);
+    const pk = inboxPk(consumerName, message.key);
+    await crashSwitch.beforeHandler({ messageId: message.messageId, key: message.key }, pk, batch);
+    await handler(message, tx);
+    tx.update({
+      TableName: config.probeTable,
+      Key: { pk },
+      UpdateExpression: 'ADD commits :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    });
   };
 }
 
@@ -153,10 +187,16 @@ async function pollForever(): Promise<never> {
 }
 
 async function processBatch(messages: Message[], queueUrl: string, queueArn: string) {
-  Object.assign(batch, { size: messages.length, committed: 0, receivedAtMillis: Date.now() });
+  Object.assign(batch, {
+    size: messages.length,
+    committed: 0,
+    settled: 0,
+    receivedAtMillis: Date.now(),
+  });
   report({ type: 'received', messages: messages.map(heldMessage) });
   const response = await processor.process({ Records: messages.map((m) => toRecord(m, queueArn)) });
   const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+  crashSwitch.batchSettled();
   if (batch.committed > 0)
     await crashSwitch.reach(
       CrashPoint.AfterCommit,

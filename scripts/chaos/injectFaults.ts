@@ -21,6 +21,11 @@ export const FaultKind = {
   Timeout: 'timeout',
   /** The request was executed, then its answer was lost (a timeout after the fact). */
   LostResponse: 'lost response',
+  /**
+   * The caller timed out at once, but the request was still on its way and executes later —
+   * after the caller retried or gave up: the ambiguous write the inbox condition exists for.
+   */
+  LateExecution: 'late execution',
 } as const;
 /** One of {@link FaultKind}. */
 export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];
@@ -44,6 +49,8 @@ export interface FaultInjection {
   readonly random: () => number;
   /** Longest wait before an injected timeout is thrown. */
   readonly maxTimeoutMillis?: number;
+  /** Longest delay before a late-executing request runs. */
+  readonly maxLateMillis?: number;
   readonly onFault?: (fault: InjectedFault) => void;
 }
 
@@ -75,8 +82,7 @@ export function injectFaults(client: DynamoDBClient | SQSClient, injection: Faul
     (next, context) => async (args) => {
       if (injection.random() >= injection.rate) return next(args);
       const command = String(context.commandName ?? 'unknown');
-      const kinds = kindsFor(injection.service, command);
-      const kind = kinds[Math.floor(injection.random() * kinds.length)] ?? FaultKind.ServerError;
+      const kind = pickKind(injection, command);
       injection.onFault?.({ service: injection.service, kind, command });
       return fail(kind, injection, command, next, args);
     },
@@ -84,14 +90,19 @@ export function injectFaults(client: DynamoDBClient | SQSClient, injection: Faul
   );
 }
 
-function kindsFor(service: FaultService, command: string): readonly FaultKind[] {
-  const common = [FaultKind.Throttling, FaultKind.ServerError, FaultKind.Timeout];
-  const transaction = service === 'dynamodb' && command === 'TransactWriteItemsCommand';
-  return [
-    ...(transaction ? [FaultKind.TransactionConflict] : []),
-    ...common,
-    FaultKind.LostResponse,
-  ];
+const GENERAL_KINDS = [
+  FaultKind.Throttling,
+  FaultKind.ServerError,
+  FaultKind.Timeout,
+  FaultKind.LostResponse,
+  FaultKind.LateExecution,
+] as const;
+
+/** A transaction's most common failure is a conflict: half of its faults are one. */
+function pickKind(injection: FaultInjection, command: string): FaultKind {
+  const transaction = injection.service === 'dynamodb' && command === 'TransactWriteItemsCommand';
+  if (transaction && injection.random() < 0.5) return FaultKind.TransactionConflict;
+  return GENERAL_KINDS[Math.floor(injection.random() * GENERAL_KINDS.length)] ?? FaultKind.Timeout;
 }
 
 async function fail(
@@ -105,6 +116,13 @@ async function fail(
   if (kind === FaultKind.LostResponse) {
     await next(args).catch(() => undefined);
     throw timeoutError(`${command} executed, then its response was lost`);
+  }
+  if (kind === FaultKind.LateExecution) {
+    const delayMillis = injection.random() * (injection.maxLateMillis ?? 2_000);
+    setTimeout(() => next(args).catch(() => undefined), delayMillis);
+    throw timeoutError(
+      `${command} timed out; it will still execute in ${Math.round(delayMillis)} ms`,
+    );
   }
   if (kind === FaultKind.Timeout) {
     await sleep(injection.random() * maxTimeoutMillis);

@@ -2,12 +2,14 @@ import type { InvariantResult } from '../local/checkInvariants.js';
 import type { DemoPlan } from '../local/demoTraffic.js';
 import type { ChaosSupervisor } from './ChaosSupervisor.js';
 import { FaultKind } from './injectFaults.js';
-import { CRASH_POINT_LABELS, CrashPoint } from './workerProtocol.js';
+import { CRASH_POINT_LABELS, CrashPoint, INBOX_CONDITION_LOST } from './workerProtocol.js';
 
 /** What a chaos run saw. */
 export interface ChaosRunFigures {
   readonly supervisor: ChaosSupervisor;
   readonly plan: DemoPlan;
+  readonly counterEvents: number;
+  readonly messagesSent: number;
   readonly results: readonly InvariantResult[];
   readonly drained: boolean;
   readonly crashTarget: number;
@@ -74,33 +76,46 @@ function printFaults({ faults }: ChaosSupervisor): void {
   console.log(row('total', total));
 }
 
-function printTraffic({ plan, supervisor, results }: ChaosRunFigures): void {
+function printTraffic(figures: ChaosRunFigures): void {
+  const { plan, supervisor, results } = figures;
   const metric = (name: string) =>
-    (supervisor.metrics.ledger.get(name) ?? 0) + (supervisor.metrics.inventory.get(name) ?? 0);
-  const lost = results.find((result) => result.figures?.committed !== undefined)?.figures;
-  const events = plan.payments.length + plan.orders.length + plan.malformed.length;
+    Object.values(supervisor.metrics).reduce((sum, totals) => sum + (totals.get(name) ?? 0), 0);
+  const figure = (name: string) =>
+    results.reduce((sum, result) => sum + (result.figures?.[name] ?? 0), 0);
+  const events =
+    plan.payments.length + plan.orders.length + figures.counterEvents + plan.malformed.length;
   const duplicateShare = ((100 * plan.duplicates) / Math.max(1, events)).toFixed(1);
   console.log(`\n${row('traffic', 'count')}`);
   console.log(
     row(
-      `events sent (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.malformed.length} malformed)`,
+      `events (${plan.payments.length} payments, ${plan.orders.length} orders, ${figures.counterEvents} counter, ${plan.malformed.length} malformed)`,
       events,
     ),
   );
   console.log(
-    row(`messages sent (duplicate copies: ${duplicateShare} % of events)`, plan.messages.length),
+    row(`messages sent (duplicate copies: ${duplicateShare} % of events)`, figures.messagesSent),
   );
   console.log(row('duplicate copies sent', plan.duplicates));
-  console.log(row('committed (inbox entry with the body hash)', lost?.committed ?? '?'));
+  console.log(row('committed (inbox entry with the body hash)', figure('committed')));
   console.log(row('duplicates dropped by the inbox', metric('InboxDuplicates')));
+  console.log(
+    row('  of which reached the commit and lost the inbox condition', metric(INBOX_CONDITION_LOST)),
+  );
   console.log(
     row('failed attempts (retried by SQS)', metric('InboxFailures') - metric('InboxDeadLettered')),
   );
-  console.log(row('in a DLQ', lost?.inDeadLetterQueues ?? '?'));
+  console.log(row('in a DLQ', figure('inDeadLetterQueues')));
 }
 
 function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): InvariantResult[] {
   const missing = Object.values(CrashPoint).filter((point) => !supervisor.crashes.get(point));
+  const conditionLosses = Object.values(supervisor.metrics).reduce(
+    (sum, totals) => sum + (totals.get(INBOX_CONDITION_LOST) ?? 0),
+    0,
+  );
+  const racing = [CrashPoint.SlowHandler, CrashPoint.ConcurrentCopies].map(
+    (point) => supervisor.concurrentCrashes.get(point) ?? 0,
+  );
   return [
     {
       name: `at least ${crashTarget} crashes, at every crash point`,
@@ -108,6 +123,11 @@ function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): Invar
       detail: missing.length
         ? `never hit: ${missing.join(', ')}`
         : `${supervisor.totalCrashes} crashes`,
+    },
+    {
+      name: 'copies raced: kills while another consumer held the event (points 4, 5), and copies stopped by the inbox condition itself',
+      holds: racing.some((n) => n > 0) && conditionLosses > 0,
+      detail: `${racing.join(' and ')} racing kills, ${conditionLosses} copies lost the condition`,
     },
     {
       name: 'every worker exit was an injected SIGKILL',

@@ -1,5 +1,5 @@
-import type { ConsumerName } from '../local/demoTraffic.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
+import type { ChaosConsumer } from './ChaosTraffic.js';
 import type { InjectedFault } from './injectFaults.js';
 
 /** The five moments at which the chaos run kills a consumer process with SIGKILL. */
@@ -30,7 +30,7 @@ export const CRASH_POINT_LABELS: Readonly<Record<CrashPoint, string>> = {
 /** Everything a worker process needs, passed in its `CHAOS_WORKER` environment variable. */
 export interface WorkerConfig {
   readonly workerId: number;
-  readonly consumer: ConsumerName;
+  readonly consumer: ChaosConsumer;
   readonly mapping: LocalMapping;
   /** Where the worker's DynamoDB and SQS clients send their requests. */
   readonly endpoints: { readonly dynamodb: string; readonly sqs: string };
@@ -38,6 +38,10 @@ export interface WorkerConfig {
   readonly crashPoint: CrashPoint | undefined;
   readonly crashAfter: number;
   readonly faultRate: number;
+  /** Whether this worker's processor reads the inbox before running the handler. */
+  readonly precheck: boolean;
+  /** A table outside the reference stack: every transaction adds one to its event's counter. */
+  readonly probeTable: string;
   /** Seed of this worker's fault stream and coin flips. */
   readonly seed: number;
   readonly visibilitySeconds: number;
@@ -49,19 +53,31 @@ export interface HeldMessage {
   readonly key: string | undefined;
 }
 
+/**
+ * A worker standing at its crash point. It is written synchronously to the worker's crash
+ * channel (file descriptor {@link CRASH_CHANNEL_FD}), after which the worker freezes.
+ */
+export interface CrashReport {
+  readonly type: 'crash';
+  readonly point: CrashPoint;
+  readonly detail: string;
+  /** Another consumer held the same event (a copy, or the message itself) at the kill. */
+  readonly concurrent: boolean;
+}
+
+/** The metric a worker reports when a copy reached the commit and lost the inbox condition. */
+export const INBOX_CONDITION_LOST = 'ChaosInboxConditionLost';
+
+/** The worker's file descriptor for crash reports: a pipe of its own, next to the IPC channel. */
+export const CRASH_CHANNEL_FD = 4;
+
 /** What a worker tells the supervisor. */
 export type WorkerReport =
   | { readonly type: 'received'; readonly messages: readonly HeldMessage[] }
   | { readonly type: 'settled'; readonly messageIds: readonly string[] }
   | { readonly type: 'fault'; readonly fault: InjectedFault }
   | { readonly type: 'metric'; readonly name: string; readonly value: number }
-  | {
-      readonly type: 'crash';
-      readonly point: CrashPoint;
-      readonly detail: string;
-      /** Another consumer held the same event (a copy, or the message itself) right then. */
-      readonly concurrent: boolean;
-    }
+  | CrashReport
   | {
       readonly type: 'question';
       readonly id: number;

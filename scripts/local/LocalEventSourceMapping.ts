@@ -87,6 +87,8 @@ export interface LocalProcessorOptions<TBody> {
   readonly metrics: InboxMetrics;
   readonly logger?: InboxLogger;
   readonly wrapHandler?: (handler: MessageHandler<TBody>) => MessageHandler<TBody>;
+  /** The library's pre-check read (default on, as in the functions). */
+  readonly precheck?: boolean;
 }
 
 /**
@@ -123,6 +125,7 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
     sqsClient: clients.sqs,
     metrics: options.metrics,
     logger: options.logger ?? quiet,
+    precheck: options.precheck ?? true,
   });
 }
 

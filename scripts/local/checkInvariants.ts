@@ -67,6 +67,7 @@ export async function checkInvariants(
       ? [conflictingRedriven(plan, deadMessages, entries ?? [])]
       : []),
     nothingLost(plan, inbox ?? [], dead.flat(), targets.inbox.consumers),
+    onlyExpectedDeadLetters(plan, dead.flat()),
   ];
 }
 
@@ -218,7 +219,15 @@ function conflictingRedriven(plan: DemoPlan, dead: Message[], entries: Item[]): 
   };
 }
 
-async function scanAll(client: DynamoDBDocumentClient, table: string): Promise<Item[]> {
+/**
+ * Every item of a table, read consistently, page by page.
+ *
+ * @example
+ * ```ts
+ * const accounts = await scanAll(documentClient, 'accounts');
+ * ```
+ */
+export async function scanAll(client: DynamoDBDocumentClient, table: string): Promise<Item[]> {
   const items: Item[] = [];
   let ExclusiveStartKey: Item | undefined;
   do {
@@ -270,6 +279,33 @@ function nothingLost(
       committed,
       inDeadLetterQueues: distinct.size - committed - lost.length,
     },
+  };
+}
+
+/** A valid event in a DLQ is a failure even when its other copy committed. */
+function onlyExpectedDeadLetters(
+  plan: DemoPlan,
+  dead: Array<{ consumer: ConsumerName; message: Message }>,
+): InvariantResult {
+  const expected = new Set([
+    ...plan.malformed.map((m) => `${m.consumer}\n${m.body}`),
+    ...plan.conflicting.map((payment) => `ledger\n${JSON.stringify(payment)}`),
+  ]);
+  const unexpected = dead.filter(
+    ({ consumer, message }) => !expected.has(`${consumer}\n${message.Body}`),
+  );
+  const named = unexpected
+    .slice(0, 3)
+    .map(
+      ({ message }) =>
+        `${eventIdOf(message.Body ?? '') ?? '?'} (${message.MessageAttributes?.['inbox.error']?.StringValue ?? REDRIVEN})`,
+    );
+  return {
+    name: 'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
+    holds: unexpected.length === 0,
+    detail: unexpected.length
+      ? `${unexpected.length} unexpected: ${named.join(', ')}`
+      : `${dead.length} messages for ${expected.size} expected`,
   };
 }
 

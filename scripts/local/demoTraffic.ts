@@ -168,12 +168,16 @@ export async function sendDemoTraffic(
  * await sendMessages(sqs, [{ consumer: 'inventory', body: '{…}' }], queueUrls);
  * ```
  */
-export async function sendMessages(
+export async function sendMessages<TConsumer extends string>(
   sqs: SQSClient,
-  all: readonly DemoMessage[],
-  queueUrls: Record<ConsumerName, string>,
+  all: ReadonlyArray<{
+    readonly consumer: TConsumer;
+    readonly body: string;
+    readonly groupId?: string;
+  }>,
+  queueUrls: Record<TConsumer, string>,
 ): Promise<void> {
-  for (const consumer of ['ledger', 'inventory'] as const) {
+  for (const consumer of Object.keys(queueUrls) as TConsumer[]) {
     const messages = all.filter((message) => message.consumer === consumer);
     for (let i = 0; i < messages.length; i += 10) {
       const entries: SendMessageBatchRequestEntry[] = messages

@@ -1,22 +1,23 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CrashSwitch, type CrashSwitchWiring } from '../../../scripts/chaos/CrashSwitch.js';
-import { CrashPoint, type WorkerReport } from '../../../scripts/chaos/workerProtocol.js';
+import { CrashPoint, type CrashReport } from '../../../scripts/chaos/workerProtocol.js';
 
-/** A switch whose reports are recorded; the freeze-and-SIGKILL callback is never run here. */
+/** A switch whose crash reports are recorded instead of freezing the process. */
 function crashSwitch(overrides: Partial<CrashSwitchWiring>) {
-  const reports: WorkerReport[] = [];
+  const reports: CrashReport[] = [];
   const questions: string[] = [];
   const wiring: CrashSwitchWiring = {
     point: CrashPoint.BeforeTransaction,
     passes: 0,
     visibilitySeconds: 0,
     random: () => 0.1,
-    report: (report) => reports.push(report),
-    ask: async (question) => {
-      questions.push(question);
-      return true;
-    },
+    halt: (report) => reports.push(report),
     ...overrides,
+    // Every question is recorded; the answer is the override's, else yes.
+    ask: async (question, message, waitMillis) => {
+      questions.push(question);
+      return overrides.ask ? overrides.ask(question, message, waitMillis) : true;
+    },
   };
   return { crash: new CrashSwitch(wiring), reports, questions };
 }
@@ -30,9 +31,10 @@ async function stops(call: Promise<void>, waitMillis = 20): Promise<boolean> {
   return settled === false;
 }
 
-const batch = (size: number, committed: number) => ({
+const batch = (size: number, committed: number, settled = committed) => ({
   size,
   committed,
+  settled,
   receivedAtMillis: Date.now(),
 });
 
@@ -62,23 +64,22 @@ describe('CrashSwitch', () => {
     expect(disarmed.reports).toEqual([]);
   });
 
-  it('counts a mid-batch crash only after a commit that leaves records of the batch uncommitted', async () => {
+  it('counts a mid-batch crash only after a commit while other records of the batch are still open', async () => {
     const { crash, reports } = crashSwitch({ point: CrashPoint.MidBatch });
+    // batch(size, committed, settled): the committing record is not settled yet.
+    const after = (pk: string, outcome: string, b: ReturnType<typeof batch>) =>
+      stops(crash.afterTransaction(pk, outcome, b));
 
-    expect(await stops(crash.afterTransaction('inventory#e-1', 'committed', batch(1, 1)))).toBe(
+    expect(await after('inventory#e-1', 'committed', batch(1, 1, 0))).toBe(false);
+    expect(await after('inventory#e-2', 'TransactionCanceledException', batch(3, 1, 1))).toBe(
       false,
     );
-    expect(
-      await stops(
-        crash.afterTransaction('inventory#e-2', 'TransactionCanceledException', batch(3, 1)),
-      ),
-    ).toBe(false);
-    expect(await stops(crash.afterTransaction('inventory#e-3', 'committed', batch(3, 2)))).toBe(
-      true,
-    );
+    // The two others already settled (say, as duplicates): nothing is left open.
+    expect(await after('inventory#e-3', 'committed', batch(3, 1, 2))).toBe(false);
+    expect(await after('inventory#e-4', 'committed', batch(3, 2, 1))).toBe(true);
     expect(reports[0]).toMatchObject({
       point: CrashPoint.MidBatch,
-      detail: expect.stringContaining('2 of 3'),
+      detail: expect.stringMatching(/2 of 3 records committed, 1 still open/),
     });
   });
 
@@ -102,18 +103,35 @@ describe('CrashSwitch', () => {
     );
     expect(await stops(before.crash.beforeTransaction('inventory#e-2'))).toBe(false);
     expect(await stops(before.crash.beforeTransaction('inventory#e-1'))).toBe(true);
-    expect(before.questions).toEqual(['copyHeldElsewhere']);
+    // Asked when arming, and again at the kill: is the other copy still held right now?
+    expect(before.questions).toEqual(['copyHeldElsewhere', 'copyHeldElsewhere']);
     expect(before.reports[0]).toMatchObject({
       point: CrashPoint.ConcurrentCopies,
       concurrent: true,
     });
 
-    const after = crashSwitch({ point: CrashPoint.ConcurrentCopies, random: () => 0.9 });
+    const answers = [true, false];
+    const after = crashSwitch({
+      point: CrashPoint.ConcurrentCopies,
+      random: () => 0.9,
+      ask: async () => answers.shift() ?? false,
+    });
     await after.crash.beforeHandler({ messageId: 'm-1', key: 'e-1' }, 'inventory#e-1', batch(1, 0));
     expect(await stops(after.crash.beforeTransaction('inventory#e-1'))).toBe(false);
     expect(
       await stops(after.crash.afterTransaction('inventory#e-1', 'committed', batch(1, 1))),
     ).toBe(true);
+    // The other copy was gone by the time of the kill: not counted as racing.
+    expect(after.reports[0]).toMatchObject({ concurrent: false });
+  });
+
+  it('drops an arm whose record never reached its transaction when the batch settles', async () => {
+    const { crash, reports } = crashSwitch({ point: CrashPoint.ConcurrentCopies });
+    await crash.beforeHandler({ messageId: 'm-1', key: 'e-1' }, 'inventory#e-1', batch(1, 0));
+    crash.batchSettled();
+
+    expect(await stops(crash.beforeTransaction('inventory#e-1'))).toBe(false);
+    expect(reports).toEqual([]);
   });
 
   it('holds a slow handler past the visibility timeout, asks whether another consumer received the message, then kills it holding it or after racing', async () => {
@@ -126,25 +144,36 @@ describe('CrashSwitch', () => {
     expect(holding.questions).toEqual(['receivedElsewhere']);
     expect(holding.reports[0]).toMatchObject({ point: CrashPoint.SlowHandler, concurrent: true });
 
-    const racing = crashSwitch({
-      point: CrashPoint.SlowHandler,
-      random: () => 0.9,
-      ask: async () => false,
-    });
-    expect(
-      await stops(
-        racing.crash.beforeHandler({ messageId: 'm-1', key: 'e-1' }, 'ledger#e-1', batch(1, 0)),
-        1000,
-      ),
-    ).toBe(false);
+    const racing = crashSwitch({ point: CrashPoint.SlowHandler, random: () => 0.9 });
+    const held = { messageId: 'm-1', key: 'e-1' };
+    expect(await stops(racing.crash.beforeHandler(held, 'ledger#e-1', batch(1, 0)), 1000)).toBe(
+      false,
+    );
     expect(
       await stops(
         racing.crash.afterTransaction('ledger#e-1', 'TransactionCanceledException', batch(1, 0)),
       ),
     ).toBe(true);
     expect(racing.reports[0]).toMatchObject({
-      concurrent: false,
+      concurrent: true,
       detail: expect.stringContaining('its transaction: TransactionCanceledException'),
     });
+  });
+
+  it('does not crash a slow handler no other consumer received, and tries again on a later message', async () => {
+    const alone = crashSwitch({ point: CrashPoint.SlowHandler, ask: async () => false });
+    const held = { messageId: 'm-1', key: 'e-1' };
+    expect(await stops(alone.crash.beforeHandler(held, 'ledger#e-1', batch(1, 0)), 1000)).toBe(
+      false,
+    );
+    expect(await stops(alone.crash.afterTransaction('ledger#e-1', 'committed', batch(1, 1)))).toBe(
+      false,
+    );
+    expect(await stops(alone.crash.beforeHandler(held, 'ledger#e-2', batch(1, 0)), 1000)).toBe(
+      false,
+    );
+
+    expect(alone.questions).toEqual(['receivedElsewhere', 'receivedElsewhere']);
+    expect(alone.reports).toEqual([]);
   });
 });
