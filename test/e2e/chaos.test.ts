@@ -46,6 +46,8 @@ const INVARIANTS = [
   'every worker exit was an injected SIGKILL',
   'all messages settled (queues drained)',
   'each inbox key committed exactly one transaction (probe counter = 1 per inbox entry)',
+  'counter (no condition of its own): each total = sum of its distinct events',
+  'counter: every event committed, nothing in its DLQ',
   'no SKU below zero at any moment sampled during the run',
   'each balance = sum of its distinct payments',
   'exactly one ledger entry per payment',

@@ -126,7 +126,9 @@ describe('the npm start invariant report', () => {
     expect(results.filter((r) => !r.holds).map((r) => r.name)).toEqual([
       'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
     ]);
-    expect(results.at(-1)?.detail).toContain(String(order?.eventId));
+    expect(results.find((r) => r.name.startsWith('nothing lost'))?.detail).toContain(
+      String(order?.eventId),
+    );
     await put(tables.inbox, { ...Item });
   });
 
@@ -142,6 +144,38 @@ describe('the npm start invariant report', () => {
       'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
     ]);
     await put(tables.inbox, { ...Item });
+  });
+
+  it('fails exactly the dead-letter invariant when a valid event is in a DLQ, though it also committed', async () => {
+    const [payment] = plan.payments;
+    const dlq = (await aws.createQueue(aws.uniqueName('inv-extra-dlq'))).url;
+    await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: dlq,
+        MessageBody: JSON.stringify(payment),
+        MessageAttributes: {
+          'inbox.error': { DataType: 'String', StringValue: 'BusinessConditionFailedError' },
+        },
+      }),
+    );
+    const results = await checkInvariants(
+      plan,
+      {
+        ...tables,
+        deadLetterQueues: { ...dlqs, ledger: dlq },
+        inbox: { table: tables.inbox, consumers },
+      },
+      { dynamodb: aws.dynamodb, sqs: aws.sqs },
+    );
+    const failed = results.filter((r) => !r.holds);
+
+    // The ledger's malformed and conflicting messages are missing from this DLQ too.
+    expect(failed.map((r) => r.name)).toContain(
+      'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
+    );
+    expect(failed.find((r) => r.name.startsWith('no valid event'))?.detail).toContain(
+      `${payment?.eventId} (BusinessConditionFailedError)`,
+    );
   });
 });
 

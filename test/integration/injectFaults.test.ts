@@ -6,7 +6,7 @@ import {
   PutCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FaultKind, type InjectedFault, injectFaults } from '../../scripts/chaos/injectFaults.js';
 import { seededRandom } from '../../scripts/local/demoTraffic.js';
 import { transientReasonOf, translate } from '../../src/dynamoDBErrors.js';
@@ -76,7 +76,7 @@ describe('injectFaults (faults no emulator produces)', () => {
   it('throws AWS-shaped errors the library classifies as transient, and a lost response after the write happened', async () => {
     const { documentClient, faults } = faultyDynamoDB(0.99, 2);
     const reasons = new Map<string, string>();
-    for (let i = 0; reasons.size < 5 && i < 200; i++) {
+    for (let i = 0; reasons.size < 6 && i < 300; i++) {
       const id = `kind-${i}`;
       const error = await documentClient
         .send(
@@ -96,6 +96,9 @@ describe('injectFaults (faults no emulator produces)', () => {
           : (translate(error) as TransientStoreError).reason;
       reasons.set(kind, String(translated));
       if (kind === FaultKind.LostResponse) expect(await stored(id)).toEqual({ id });
+      else if (kind === FaultKind.LateExecution)
+        // The caller saw a timeout; the write still lands, later.
+        await vi.waitFor(async () => expect(await stored(id)).toEqual({ id }), { timeout: 3000 });
       else expect(await stored(id)).toBeUndefined();
     }
     // A cancelled transaction's reasons are read by the store (transientReasonOf).
@@ -105,6 +108,7 @@ describe('injectFaults (faults no emulator produces)', () => {
       [FaultKind.ServerError]: TransientReason.ServerError,
       [FaultKind.Timeout]: TransientReason.Timeout,
       [FaultKind.LostResponse]: TransientReason.Timeout,
+      [FaultKind.LateExecution]: TransientReason.Timeout,
     });
   });
 

@@ -21,12 +21,18 @@ describe('ChaosTraffic', () => {
   });
 
   it('sends the requested share of events twice, each copy with the same body and event id', () => {
-    const plan = waves(3, 30, 0.25);
-    const events = plan.payments.length + plan.orders.length + plan.malformed.length;
+    const traffic = new ChaosTraffic({ seed: 3, duplicateRate: 0.25, stockPerSku: 100 });
+    for (let i = 0; i < 30; i++) traffic.nextWave(40);
+    const plan = traffic.plan();
+    const counter = traffic.counterPlan();
+    const events =
+      plan.payments.length + plan.orders.length + counter.events.length + plan.malformed.length;
     const sent = new Map<string, number>();
-    for (const m of plan.messages) sent.set(m.body, (sent.get(m.body) ?? 0) + 1);
+    for (const m of [...plan.messages, ...counter.messages])
+      sent.set(m.body, (sent.get(m.body) ?? 0) + 1);
 
-    expect(plan.messages).toHaveLength(events + plan.duplicates);
+    expect(traffic.sent).toBe(events + plan.duplicates);
+    expect(counter.events.length).toBeGreaterThan(0);
     expect(plan.duplicates / events).toBeGreaterThan(0.2);
     expect(plan.duplicates / events).toBeLessThan(0.3);
     expect([...sent.values()].filter((n) => n === 2)).toHaveLength(plan.duplicates);
