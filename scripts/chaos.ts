@@ -21,6 +21,7 @@ import { checkProbe } from './chaos/checkProbe.js';
 import { printChaosReport } from './chaos/printChaosReport.js';
 import { provisionCounterConsumer } from './chaos/provisionCounterConsumer.js';
 import { watchStock } from './chaos/watchStock.js';
+import { CrashPoint } from './chaos/workerProtocol.js';
 import { checkInvariants, invariantTargetsOf } from './local/checkInvariants.js';
 import { sendMessages } from './local/demoTraffic.js';
 import { type LocalMapping, provisionFromTemplate } from './local/provisionFromTemplate.js';
@@ -124,6 +125,43 @@ async function run(): Promise<number> {
   console.log(
     `DynamoDB: ${(dynamodbLocal ?? emulator).name}; SQS: ${emulator.name}; seed ${options.seed}`,
   );
+  const setup = await provision();
+  const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
+  const stockWatch = watchStock(documentClient, setup.stockTable, 2000);
+  workerPath = await bundleChaosWorker();
+  supervisor = new ChaosSupervisor({
+    workerPath,
+    endpoints,
+    mappings: setup.mappings,
+    workersPerConsumer: options.workers,
+    faultRate: options.faultRate,
+    seed: options.seed,
+    visibilitySeconds: options.visibility,
+    probeTable: setup.probeTable,
+  });
+  supervisor.start();
+  const reachedTarget = await injectUntilTarget(supervisor, setup.traffic, setup.mappings);
+  supervisor.disarm();
+  const drained = reachedTarget && (await waitUntilDrained(Object.values(setup.mappings)));
+  await supervisor.stop();
+  const results = [await stockWatch.stop(), ...(await checkAll(setup, documentClient))];
+  writeTrace(supervisor.trace);
+  return printChaosReport({
+    supervisor,
+    plan: setup.traffic.plan(),
+    counterEvents: setup.traffic.counterPlan().events.length,
+    messagesSent: setup.traffic.sent,
+    results,
+    drained,
+    crashTarget: options.crashes,
+    seconds: (Date.now() - startedMillis) / 1000,
+  });
+}
+
+type Setup = Awaited<ReturnType<typeof provision>>;
+
+/** The reference stack from the CDK app, the counter consumer, the probe table, seeded stock. */
+async function provision() {
   // maxReceiveCount high enough that crashes alone never push a valid event to the DLQ.
   const { mappings } = await provisionFromTemplate(
     synthesizeReferenceTemplate({ functionTimeoutSeconds: 1, maxReceiveCount: MAX_RECEIVE_COUNT }),
@@ -131,6 +169,7 @@ async function run(): Promise<number> {
   );
   const ledger = mappingOf(mappings, 'ledger');
   const inventory = mappingOf(mappings, 'inventory');
+  const counter = await provisionCounterConsumer(clients, inventory, MAX_RECEIVE_COUNT);
   const traffic = new ChaosTraffic({
     seed: options.seed,
     duplicateRate: options.duplicates,
@@ -140,81 +179,62 @@ async function run(): Promise<number> {
   });
   const stockTable = inventory.environment.STOCK_TABLE_NAME ?? '';
   await seedStock(traffic, stockTable);
-  const stockWatch = watchStock(DynamoDBDocumentClient.from(clients.dynamodb), stockTable, 2000);
-  const counter = await provisionCounterConsumer(clients, inventory, MAX_RECEIVE_COUNT);
   const probeTable = await createProbeTable(`${ledger.environment.INBOX_TABLE_NAME}-probe`);
-  workerPath = await bundleChaosWorker();
-  supervisor = new ChaosSupervisor({
-    workerPath,
-    endpoints,
-    mappings: { ledger, inventory, counter },
-    workersPerConsumer: options.workers,
-    faultRate: options.faultRate,
-    seed: options.seed,
-    visibilitySeconds: options.visibility,
-    probeTable,
-  });
-  supervisor.start();
-  const queues = {
-    ledger: ledger.queueUrl,
-    inventory: inventory.queueUrl,
-    counter: counter.queueUrl,
-  };
-  const reachedTarget = await injectUntilTarget(supervisor, traffic, queues);
-  supervisor.disarm();
-  const drained =
-    reachedTarget && (await waitUntilDrained(supervisor, [ledger, inventory, counter]));
-  await supervisor.stop();
-  const sampledStock = await stockWatch.stop();
-  const counterResults = await checkCounters(
-    { documentClient: DynamoDBDocumentClient.from(clients.dynamodb), sqs: clients.sqs },
-    counter,
-    traffic.counterPlan().events,
-  );
-  const probe = await checkProbe(DynamoDBDocumentClient.from(clients.dynamodb), {
-    probe: probeTable,
-    inbox: ledger.environment.INBOX_TABLE_NAME ?? '',
-  });
-  const results = await checkInvariants(
-    traffic.plan(),
-    invariantTargetsOf(ledger, inventory),
-    clients,
-  );
-  writeTrace(supervisor.trace);
-  return printChaosReport({
-    supervisor,
-    plan: traffic.plan(),
-    counterEvents: traffic.counterPlan().events.length,
-    messagesSent: traffic.sent,
-    results: [probe, ...counterResults, sampledStock, ...results],
-    drained,
-    crashTarget: options.crashes,
-    seconds: (Date.now() - startedMillis) / 1000,
-  });
+  return { mappings: { ledger, inventory, counter }, traffic, stockTable, probeTable };
+}
+
+/** The probe, the counter's invariants, then the reference service's. */
+async function checkAll(setup: Setup, documentClient: DynamoDBDocumentClient) {
+  const { ledger, inventory, counter } = setup.mappings;
+  return [
+    await checkProbe(documentClient, {
+      probe: setup.probeTable,
+      inbox: ledger.environment.INBOX_TABLE_NAME ?? '',
+    }),
+    ...(await checkCounters(
+      { documentClient, sqs: clients.sqs },
+      counter,
+      setup.traffic.counterPlan().events,
+    )),
+    ...(await checkInvariants(
+      setup.traffic.plan(),
+      invariantTargetsOf(ledger, inventory),
+      clients,
+    )),
+  ];
 }
 
 /** Keeps traffic flowing while the supervisor collects its crashes. */
 async function injectUntilTarget(
   supervisor: ChaosSupervisor,
   traffic: ChaosTraffic,
-  queues: Record<ChaosConsumer, string>,
+  mappings: Record<ChaosConsumer, LocalMapping>,
 ): Promise<boolean> {
+  const queues = {
+    ledger: mappings.ledger.queueUrl,
+    inventory: mappings.inventory.queueUrl,
+    counter: mappings.counter.queueUrl,
+  };
   let lastLineMillis = 0;
   while (supervisor.totalCrashes < options.crashes) {
     if (Date.now() > deadline) {
       console.log(`\nonly ${supervisor.totalCrashes} crashes within ${options.timeout} s`);
       return false;
     }
-    const depth =
-      (await queueDepth(clients.sqs, queues.ledger)) +
-      (await queueDepth(clients.sqs, queues.inventory)) +
-      (await queueDepth(clients.sqs, queues.counter));
+    const depths = await Promise.all(
+      Object.values(queues).map((url) => queueDepth(clients.sqs, url)),
+    );
+    const depth = depths.reduce((sum, n) => sum + n, 0);
     if (depth < LOW_WATER_MESSAGES)
       await sendMessages(clients.sqs, traffic.nextWave(WAVE_EVENTS), queues);
     if (Date.now() - lastLineMillis > 5000) {
       lastLineMillis = Date.now();
       console.log(
-        `${Math.round((Date.now() - startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes, ${traffic.sent} messages sent, ${depth} queued`,
+        `${Math.round((Date.now() - startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes (${Object.values(
+          CrashPoint,
+        )
+          .map((p) => supervisor.crashes.get(p) ?? 0)
+          .join('/')} at points 1–5), ${traffic.sent} messages sent, ${depth} queued`,
       );
     }
     await sleep(250);
@@ -223,11 +243,8 @@ async function injectUntilTarget(
 }
 
 /** Waits until both queues stay empty (visible and in flight) for three polls in a row. */
-async function waitUntilDrained(
-  supervisor: ChaosSupervisor,
-  mappings: LocalMapping[],
-): Promise<boolean> {
-  console.log(`${supervisor.totalCrashes} crashes injected; draining`);
+async function waitUntilDrained(mappings: LocalMapping[]): Promise<boolean> {
+  console.log(`${supervisor?.totalCrashes} crashes injected; draining`);
   let emptyPolls = 0;
   while (Date.now() < deadline) {
     const depths = await Promise.all(mappings.map((m) => queueDepth(clients.sqs, m.queueUrl)));

@@ -21,7 +21,17 @@ export function createInboxHandler<TSchema extends StandardSchemaV1>(
 ) {
   const logger = new Logger();
   const metrics = new Metrics();
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  // A stalled request becomes a retryable TimeoutError well within the function's timeout, rather
+  // than the invocation timing out and SQS retrying the whole batch.
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      requestHandler: {
+        connectionTimeout: 2_000,
+        requestTimeout: 5_000,
+        throwOnRequestTimeout: true,
+      },
+    }),
+  );
   return middy<SQSEvent, SQSBatchResponse>()
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))

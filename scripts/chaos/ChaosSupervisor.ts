@@ -27,6 +27,7 @@ export interface ChaosSupervisorOptions {
 
 interface Worker {
   readonly consumer: ChaosConsumer;
+  readonly point: CrashPoint | undefined;
   readonly spawnId: number;
   readonly child: ChildProcess;
   readonly startedMillis: number;
@@ -92,7 +93,10 @@ export class ChaosSupervisor {
   spawned = 0;
   readonly #options: ChaosSupervisorOptions;
   readonly #workers = new Set<Worker>();
-  readonly #nextPlan: Record<ChaosConsumer, () => { point: CrashPoint; crashAfter: number }>;
+  readonly #nextPlan: Record<
+    ChaosConsumer,
+    (allowWaiting: boolean) => { point: CrashPoint; crashAfter: number }
+  >;
   readonly #latestReceiver = new Map<string, number>();
   /** Event key → (message id → worker holding it). */
   readonly #holders = new Map<string, Map<string, number>>();
@@ -107,9 +111,9 @@ export class ChaosSupervisor {
   constructor(options: ChaosSupervisorOptions) {
     this.#options = options;
     this.#nextPlan = {
-      ledger: planner('ledger', options.seed),
-      inventory: planner('inventory', options.seed + 1),
-      counter: planner('counter', options.seed + 2),
+      ledger: planner('ledger', options.seed, this.crashes),
+      inventory: planner('inventory', options.seed + 1, this.crashes),
+      counter: planner('counter', options.seed + 2, this.crashes),
     };
   }
 
@@ -144,7 +148,14 @@ export class ChaosSupervisor {
     const spawnId = ++this.spawned;
     // Seeds and settings by the consumer's own count of workers, not the global spawn order.
     const index = this.#started[consumer]++;
-    const plan = this.#armed ? this.#nextPlan[consumer]() : undefined;
+    // Points 4 and 5 wait for another worker of the same consumer to act: one process of each
+    // consumer is always at a point that does not wait, so someone keeps receiving.
+    const waiting = [...this.#workers].filter(
+      (w) =>
+        w.consumer === consumer && !w.dead && w.point !== undefined && !REPEATABLE.has(w.point),
+    ).length;
+    const allowWaiting = waiting < this.#options.workersPerConsumer - 1;
+    const plan = this.#armed ? this.#nextPlan[consumer](allowWaiting) : undefined;
     const config: WorkerConfig = {
       workerId: spawnId,
       consumer,
@@ -166,6 +177,7 @@ export class ChaosSupervisor {
     });
     const worker: Worker = {
       consumer,
+      point: plan?.point,
       spawnId,
       child,
       startedMillis: Date.now(),
@@ -318,12 +330,21 @@ function readLines(stream: Readable, onLine: (line: string) => void): void {
   });
 }
 
-/** A seeded sequence of crash plans for one consumer's workers. */
-function planner(consumer: ChaosConsumer, seed: number) {
+/**
+ * A seeded sequence of crash plans for one consumer's workers. It picks, at random, among the
+ * points with the fewest crashes so far (so the five stay balanced though points 4 and 5 take
+ * seconds to reach). While every waiting slot is taken, a new worker gets a quick point but
+ * passes 5–9 occurrences first: it serves as the receiver the waiting ones need.
+ */
+function planner(consumer: ChaosConsumer, seed: number, crashes: ReadonlyMap<CrashPoint, number>) {
   const random = seededRandom(seed);
-  const points = POINTS[consumer];
-  return () => {
+  return (allowWaiting: boolean) => {
+    const allowed = POINTS[consumer].filter((point) => allowWaiting || REPEATABLE.has(point));
+    const fewest = Math.min(...allowed.map((point) => crashes.get(point) ?? 0));
+    const points = allowed.filter((point) => (crashes.get(point) ?? 0) === fewest);
     const point = points[Math.floor(random() * points.length)] ?? CrashPoint.BeforeTransaction;
-    return { point, crashAfter: REPEATABLE.has(point) ? Math.floor(random() * 2) : 0 };
+    if (!REPEATABLE.has(point)) return { point, crashAfter: 0 };
+    const receiverPasses = allowWaiting ? 0 : 5 + Math.floor(random() * 5);
+    return { point, crashAfter: Math.floor(random() * 2) + receiverPasses };
   };
 }

@@ -22,11 +22,12 @@ const SKUS = ['sku-apple', 'sku-bread', 'sku-cheese', 'sku-dates', 'sku-eggs', '
 const TWIN_OFFSET = { min: 8, spread: 7 };
 
 /**
- * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account) and
- * orders, `duplicateRate` of the events sent twice as separate SQS messages — half of the copies
- * right behind the original (two consumers then hold both at once), half in the next wave (after
- * the original committed) — some orders larger than any stock, and one malformed message a wave.
- * `plan()` is everything sent so far, in the shape the invariant checks read.
+ * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account), orders
+ * and counter increments; `duplicateRate` of the events sent twice as separate SQS messages —
+ * half of the copies right behind the original (two consumers then hold both at once), half in
+ * the next wave (after the original committed); some orders larger than any stock; one malformed
+ * message a wave. `plan()` is what went to the reference consumers, in the shape the invariant
+ * checks read; `counterPlan()` what went to the counter.
  *
  * @example
  * ```ts
