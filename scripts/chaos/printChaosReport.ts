@@ -139,7 +139,7 @@ function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): Invar
     {
       name: 'all messages settled (queues drained)',
       holds: drained,
-      detail: drained ? 'both queues empty' : 'messages left in a queue',
+      detail: drained ? 'every queue empty' : 'messages left in a queue',
     },
   ];
 }
