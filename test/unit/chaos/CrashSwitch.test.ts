@@ -67,16 +67,16 @@ describe('CrashSwitch', () => {
   it('counts a mid-batch crash only after a commit while other records of the batch are still open', async () => {
     const { crash, reports } = crashSwitch({ point: CrashPoint.MidBatch });
     // batch(size, committed, settled): the committing record is not settled yet.
-    const after = (pk: string, outcome: string, b: ReturnType<typeof batch>) =>
+    const settle = (pk: string, outcome: string, b: ReturnType<typeof batch>) =>
       stops(crash.afterTransaction(pk, outcome, b));
 
-    expect(await after('inventory#e-1', 'committed', batch(1, 1, 0))).toBe(false);
-    expect(await after('inventory#e-2', 'TransactionCanceledException', batch(3, 1, 1))).toBe(
+    expect(await settle('inventory#e-1', 'committed', batch(1, 1, 0))).toBe(false);
+    expect(await settle('inventory#e-2', 'TransactionCanceledException', batch(3, 1, 1))).toBe(
       false,
     );
     // The two others already settled (say, as duplicates): nothing is left open.
-    expect(await after('inventory#e-3', 'committed', batch(3, 1, 2))).toBe(false);
-    expect(await after('inventory#e-4', 'committed', batch(3, 2, 1))).toBe(true);
+    expect(await settle('inventory#e-3', 'committed', batch(3, 1, 2))).toBe(false);
+    expect(await settle('inventory#e-4', 'committed', batch(3, 2, 1))).toBe(true);
     expect(reports[0]).toMatchObject({
       point: CrashPoint.MidBatch,
       detail: expect.stringMatching(/2 of 3 records committed, 1 still open/),
