@@ -216,7 +216,8 @@ async function injectUntilTarget(
     counter: mappings.counter.queueUrl,
   };
   let lastLineMillis = 0;
-  while (supervisor.totalCrashes < options.crashes) {
+  const everyPointHit = () => Object.values(CrashPoint).every((p) => supervisor.crashes.get(p));
+  while (supervisor.totalCrashes < options.crashes || !everyPointHit()) {
     if (Date.now() > deadline) {
       console.log(`\nonly ${supervisor.totalCrashes} crashes within ${options.timeout} s`);
       return false;

@@ -56,6 +56,11 @@ const POINTS: Readonly<Record<ChaosConsumer, readonly CrashPoint[]>> = {
   inventory: Object.values(CrashPoint),
   counter: Object.values(CrashPoint),
 };
+const CONSUMER_OFFSET: Readonly<Record<ChaosConsumer, number>> = {
+  ledger: 0,
+  inventory: 1,
+  counter: 2,
+};
 const REPEATABLE: ReadonlySet<CrashPoint> = new Set([
   CrashPoint.BeforeTransaction,
   CrashPoint.AfterCommit,
@@ -98,8 +103,7 @@ export class ChaosSupervisor {
     (allowWaiting: boolean) => { point: CrashPoint; crashAfter: number }
   >;
   readonly #latestReceiver = new Map<string, number>();
-  /** Event key → (message id → worker holding it). */
-  readonly #holders = new Map<string, Map<string, number>>();
+  readonly #consumerOf = new Map<number, ChaosConsumer>();
   readonly #keyOf = new Map<string, string>();
   #waiters: Waiter[] = [];
   #armed = true;
@@ -164,7 +168,7 @@ export class ChaosSupervisor {
       crashPoint: plan?.point,
       crashAfter: plan?.crashAfter ?? 0,
       faultRate: this.#options.faultRate,
-      seed: this.#options.seed * 100_003 + index * 2 + (consumer === 'ledger' ? 0 : 1),
+      seed: this.#options.seed * 100_003 + index * 3 + CONSUMER_OFFSET[consumer],
       visibilitySeconds: this.#options.visibilitySeconds,
       // Half the workers skip the pre-check read: their copies meet the inbox condition itself.
       precheck: index % 2 === 0,
@@ -194,15 +198,30 @@ export class ChaosSupervisor {
     child.on('error', (error) => {
       worker.stderr = `${worker.stderr}\n[supervisor] ${error.message}`.slice(-2000);
     });
-    readLines(child.stdio[CRASH_CHANNEL_FD] as Readable, (line) =>
-      this.#onReport(worker, JSON.parse(line) as WorkerReport),
-    );
+    this.#consumerOf.set(spawnId, consumer);
+    const channel = child.stdio[CRASH_CHANNEL_FD] as Readable;
+    const noteError = (error: Error) => {
+      worker.stderr = `${worker.stderr}\n[supervisor] ${error.message}`.slice(-2000);
+    };
+    channel.on('error', noteError);
+    child.stderr?.on('error', noteError);
+    readLines(channel, (line) => {
+      try {
+        this.#onReport(worker, JSON.parse(line) as WorkerReport);
+      } catch (error) {
+        this.unexpectedExits.push(
+          `worker ${spawnId} sent an unreadable report: ${line.slice(0, 200)} (${error})`,
+        );
+      }
+    });
     child.on('exit', (code, signal) => this.#onExit(worker, code, signal));
   }
 
   #onReport(worker: Worker, report: WorkerReport): void {
-    if (worker.dead) return;
+    // A dead worker's last counts still count (IPC may deliver them after its crash report).
+    if (worker.dead && report.type !== 'metric' && report.type !== 'fault') return;
     if (report.type === 'crash') {
+      const concurrent = this.#heldElsewhere(worker, report);
       worker.crashReported = true;
       this.#bury(worker);
       this.trace.push(
@@ -210,7 +229,7 @@ export class ChaosSupervisor {
       );
       this.crashes.set(report.point, (this.crashes.get(report.point) ?? 0) + 1);
       if (!this.crashSamples.has(report.point)) this.crashSamples.set(report.point, report.detail);
-      if (report.concurrent)
+      if (concurrent)
         this.concurrentCrashes.set(
           report.point,
           (this.concurrentCrashes.get(report.point) ?? 0) + 1,
@@ -256,24 +275,16 @@ export class ChaosSupervisor {
 
   #hold(spawnId: number, message: HeldMessage): void {
     this.#latestReceiver.set(message.messageId, spawnId);
-    if (message.key !== undefined) {
-      this.#keyOf.set(message.messageId, message.key);
-      const holders = this.#holders.get(message.key) ?? new Map<string, number>();
-      holders.set(message.messageId, spawnId);
-      this.#holders.set(message.key, holders);
-    }
+    if (message.key !== undefined) this.#keyOf.set(message.messageId, message.key);
     const ready = this.#waiters.filter((waiter) => waiter.matches(spawnId, message));
     this.#waiters = this.#waiters.filter((w) => !ready.includes(w));
     for (const waiter of ready) waiter.answer();
   }
 
   #release(spawnId: number, messageId: string): void {
-    if (this.#latestReceiver.get(messageId) === spawnId) this.#latestReceiver.delete(messageId);
-    const key = this.#keyOf.get(messageId) ?? '';
-    const holders = this.#holders.get(key);
-    if (holders?.get(messageId) !== spawnId) return;
-    holders.delete(messageId);
-    if (holders.size === 0) this.#holders.delete(key);
+    if (this.#latestReceiver.get(messageId) !== spawnId) return;
+    this.#latestReceiver.delete(messageId);
+    this.#keyOf.delete(messageId);
   }
 
   #answer(worker: Worker, question: Question): void {
@@ -282,7 +293,10 @@ export class ChaosSupervisor {
     const matches =
       question.question === 'copyHeldElsewhere'
         ? (holder: number, held: HeldMessage) =>
-            held.key === key && held.messageId !== messageId && holder !== worker.spawnId
+            held.key === key &&
+            held.messageId !== messageId &&
+            holder !== worker.spawnId &&
+            this.#consumerOf.get(holder) === worker.consumer
         : (holder: number, held: HeldMessage) =>
             held.messageId === messageId && holder !== worker.spawnId;
     if (this.#heldNow().some(([holder, held]) => matches(holder, held))) {
@@ -302,6 +316,23 @@ export class ChaosSupervisor {
       },
     };
     this.#waiters.push(waiter);
+  }
+
+  /**
+   * At the kill: does another worker hold the message itself (point 4) or another copy of its
+   * event for the same consumer (point 5) right now?
+   */
+  #heldElsewhere(worker: Worker, report: Extract<WorkerReport, { type: 'crash' }>): boolean {
+    const message = report.message;
+    if (message === undefined) return false;
+    return this.#heldNow().some(
+      ([holder, held]) =>
+        holder !== worker.spawnId &&
+        this.#consumerOf.get(holder) === worker.consumer &&
+        (report.point === CrashPoint.SlowHandler
+          ? held.messageId === message.messageId
+          : held.key === message.key && held.messageId !== message.messageId),
+    );
   }
 
   /** Every message some live worker holds now, with its holder. */

@@ -129,7 +129,7 @@ export class CrashSwitch {
     }
     const detail = `${pk} held past its ${this.#wiring.visibilitySeconds} s visibility timeout, received by another consumer`;
     if (this.#wiring.random() < 0.5)
-      await this.#crash(CrashPoint.SlowHandler, `${detail}; killed holding it`, true);
+      await this.#crash(CrashPoint.SlowHandler, `${detail}; killed holding it`, message);
     // Otherwise the slow handler goes on and races the other consumer to commit.
     this.#armed.set(pk, {
       when: 'after',
@@ -148,18 +148,14 @@ export class CrashSwitch {
     if (this.#wiring.point === CrashPoint.SlowHandler) this.#slowStarted = false;
   }
 
-  /** Kills for an armed point; `concurrent` is checked again now, at the moment of the kill. */
-  async #crashArmed(arm: Arm, detail: string): Promise<never> {
-    this.#disarmed = true; // one crash only, though the question below takes a moment
-    const concurrent =
-      arm.point === CrashPoint.SlowHandler ||
-      (await this.#wiring.ask('copyHeldElsewhere', arm.message, 0));
-    return this.#crash(arm.point, detail, concurrent);
+  /** Kills for an armed point; the supervisor checks who else holds the message right then. */
+  #crashArmed(arm: Arm, detail: string): Promise<never> {
+    return this.#crash(arm.point, detail, arm.message);
   }
 
-  #crash(point: CrashPoint, detail: string, concurrent = false): Promise<never> {
+  #crash(point: CrashPoint, detail: string, message?: HeldMessage): Promise<never> {
     this.#disarmed = true;
-    this.#wiring.halt({ type: 'crash', point, detail, concurrent });
+    this.#wiring.halt({ type: 'crash', point, detail, ...(message ? { message } : {}) });
     return new Promise<never>(() => {});
   }
 }

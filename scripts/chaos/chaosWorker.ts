@@ -69,6 +69,9 @@ process.on('message', (command: SupervisorCommand) => {
 process.on('disconnect', () => process.exit(0));
 
 const clientConfig = {
+  // A stalled request becomes a TimeoutError rather than a worker hung for good (as in the
+  // reference function); the timeout stays above the receive's 1 s long poll.
+  requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
   region: 'us-east-1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
 };

@@ -61,8 +61,8 @@ export interface CrashReport {
   readonly type: 'crash';
   readonly point: CrashPoint;
   readonly detail: string;
-  /** Another consumer held the same event (a copy, or the message itself) at the kill. */
-  readonly concurrent: boolean;
+  /** At points 4 and 5: the message, so the supervisor can tell who else holds it at the kill. */
+  readonly message?: HeldMessage;
 }
 
 /** The metric a worker reports when a copy reached the commit and lost the inbox condition. */

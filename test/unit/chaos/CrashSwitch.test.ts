@@ -47,9 +47,7 @@ describe('CrashSwitch', () => {
     expect(await stops(crash.reach(CrashPoint.AfterCommit, 'second'))).toBe(false);
     expect(await stops(crash.reach(CrashPoint.AfterCommit, 'third'))).toBe(true);
 
-    expect(reports).toEqual([
-      { type: 'crash', point: CrashPoint.AfterCommit, detail: 'third', concurrent: false },
-    ]);
+    expect(reports).toEqual([{ type: 'crash', point: CrashPoint.AfterCommit, detail: 'third' }]);
   });
 
   it('crashes once only, and never after it is disarmed', async () => {
@@ -103,11 +101,11 @@ describe('CrashSwitch', () => {
     );
     expect(await stops(before.crash.beforeTransaction('inventory#e-2'))).toBe(false);
     expect(await stops(before.crash.beforeTransaction('inventory#e-1'))).toBe(true);
-    // Asked when arming, and again at the kill: is the other copy still held right now?
-    expect(before.questions).toEqual(['copyHeldElsewhere', 'copyHeldElsewhere']);
+    // Asked when arming; at the kill the supervisor checks who else holds it.
+    expect(before.questions).toEqual(['copyHeldElsewhere']);
     expect(before.reports[0]).toMatchObject({
       point: CrashPoint.ConcurrentCopies,
-      concurrent: true,
+      message: { messageId: 'm-1', key: 'e-1' },
     });
 
     const answers = [true, false];
@@ -121,8 +119,7 @@ describe('CrashSwitch', () => {
     expect(
       await stops(after.crash.afterTransaction('inventory#e-1', 'committed', batch(1, 1))),
     ).toBe(true);
-    // The other copy was gone by the time of the kill: not counted as racing.
-    expect(after.reports[0]).toMatchObject({ concurrent: false });
+    expect(after.reports[0]).toMatchObject({ message: { messageId: 'm-1', key: 'e-1' } });
   });
 
   it('drops an arm whose record never reached its transaction when the batch settles', async () => {
@@ -142,7 +139,10 @@ describe('CrashSwitch', () => {
     // Visibility 0 s: the handler is held 250 ms past the moment the message became visible.
     expect(Date.now() - started).toBeGreaterThanOrEqual(240);
     expect(holding.questions).toEqual(['receivedElsewhere']);
-    expect(holding.reports[0]).toMatchObject({ point: CrashPoint.SlowHandler, concurrent: true });
+    expect(holding.reports[0]).toMatchObject({
+      point: CrashPoint.SlowHandler,
+      message: { messageId: 'm-1', key: 'e-1' },
+    });
 
     const racing = crashSwitch({ point: CrashPoint.SlowHandler, random: () => 0.9 });
     const held = { messageId: 'm-1', key: 'e-1' };
@@ -155,7 +155,7 @@ describe('CrashSwitch', () => {
       ),
     ).toBe(true);
     expect(racing.reports[0]).toMatchObject({
-      concurrent: true,
+      message: held,
       detail: expect.stringContaining('its transaction: TransactionCanceledException'),
     });
   });
