@@ -4,10 +4,10 @@ import type { Readable } from 'node:stream';
 import { seededRandom } from '../local/demoTraffic.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { ChaosConsumer } from './ChaosTraffic.js';
+import { MessageHoldings } from './MessageHoldings.js';
 import {
   CRASH_CHANNEL_FD,
   CrashPoint,
-  type HeldMessage,
   type SupervisorCommand,
   type WorkerConfig,
   type WorkerReport,
@@ -36,13 +36,6 @@ interface Worker {
   crashReported: boolean;
   stderr: string;
 }
-
-type Question = Extract<WorkerReport, { type: 'question' }>;
-type Waiter = {
-  readonly askerId: number;
-  readonly matches: (holder: number, held: HeldMessage) => boolean;
-  readonly answer: () => void;
-};
 
 // Points 1–4 can hit any consumer; two consumers hold copies of one event at once only on a
 // standard queue (a FIFO queue hands out one message of a group at a time).
@@ -102,10 +95,7 @@ export class ChaosSupervisor {
     ChaosConsumer,
     (allowWaiting: boolean) => { point: CrashPoint; crashAfter: number }
   >;
-  readonly #latestReceiver = new Map<string, number>();
-  readonly #consumerOf = new Map<number, ChaosConsumer>();
-  readonly #keyOf = new Map<string, string>();
-  #waiters: Waiter[] = [];
+  readonly #holdings = new MessageHoldings();
   #armed = true;
   readonly #started: Record<ChaosConsumer, number> = { ledger: 0, inventory: 0, counter: 0 };
   /** Every crash, one JSON line each, for a report or a replay. */
@@ -198,7 +188,7 @@ export class ChaosSupervisor {
     child.on('error', (error) => {
       worker.stderr = `${worker.stderr}\n[supervisor] ${error.message}`.slice(-2000);
     });
-    this.#consumerOf.set(spawnId, consumer);
+    this.#holdings.addWorker(spawnId, consumer);
     const channel = child.stdio[CRASH_CHANNEL_FD] as Readable;
     const noteError = (error: Error) => {
       worker.stderr = `${worker.stderr}\n[supervisor] ${error.message}`.slice(-2000);
@@ -221,7 +211,7 @@ export class ChaosSupervisor {
     // A dead worker's last counts still count (IPC may deliver them after its crash report).
     if (worker.dead && report.type !== 'metric' && report.type !== 'fault') return;
     if (report.type === 'crash') {
-      const concurrent = this.#heldElsewhere(worker, report);
+      const concurrent = this.#holdings.heldElsewhere(worker, report.point, report.message);
       worker.crashReported = true;
       this.#bury(worker);
       this.trace.push(
@@ -238,9 +228,9 @@ export class ChaosSupervisor {
       this.lifeMillis.set(report.point, (this.lifeMillis.get(report.point) ?? 0) + lived);
       worker.child.kill('SIGKILL');
     } else if (report.type === 'received') {
-      for (const message of report.messages) this.#hold(worker.spawnId, message);
+      for (const message of report.messages) this.#holdings.hold(worker.spawnId, message);
     } else if (report.type === 'settled') {
-      for (const messageId of report.messageIds) this.#release(worker.spawnId, messageId);
+      for (const messageId of report.messageIds) this.#holdings.release(worker.spawnId, messageId);
     } else if (report.type === 'fault') {
       const name = `${report.fault.service}|${report.fault.kind}`;
       this.faults.set(name, (this.faults.get(name) ?? 0) + 1);
@@ -248,15 +238,15 @@ export class ChaosSupervisor {
       const totals = this.metrics[worker.consumer];
       totals.set(report.name, (totals.get(report.name) ?? 0) + report.value);
     } else {
-      this.#answer(worker, report);
+      this.#holdings.answer(worker, report, (yes) =>
+        send(worker, { type: 'answer', id: report.id, yes }),
+      );
     }
   }
 
   #onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     this.#workers.delete(worker);
     this.#bury(worker);
-    for (const [messageId, holder] of this.#latestReceiver)
-      if (holder === worker.spawnId) this.#release(worker.spawnId, messageId);
     if (this.#stopping) return;
     if (!worker.crashReported || signal !== 'SIGKILL')
       this.unexpectedExits.push(
@@ -270,77 +260,7 @@ export class ChaosSupervisor {
   /** A worker that reported its crash or exited: no more messages to it, its questions dropped. */
   #bury(worker: Worker): void {
     worker.dead = true;
-    this.#waiters = this.#waiters.filter((waiter) => waiter.askerId !== worker.spawnId);
-  }
-
-  #hold(spawnId: number, message: HeldMessage): void {
-    this.#latestReceiver.set(message.messageId, spawnId);
-    if (message.key !== undefined) this.#keyOf.set(message.messageId, message.key);
-    const ready = this.#waiters.filter((waiter) => waiter.matches(spawnId, message));
-    this.#waiters = this.#waiters.filter((w) => !ready.includes(w));
-    for (const waiter of ready) waiter.answer();
-  }
-
-  #release(spawnId: number, messageId: string): void {
-    if (this.#latestReceiver.get(messageId) !== spawnId) return;
-    this.#latestReceiver.delete(messageId);
-    this.#keyOf.delete(messageId);
-  }
-
-  #answer(worker: Worker, question: Question): void {
-    const reply = (yes: boolean) => send(worker, { type: 'answer', id: question.id, yes });
-    const { messageId, key } = question.message;
-    const matches =
-      question.question === 'copyHeldElsewhere'
-        ? (holder: number, held: HeldMessage) =>
-            held.key === key &&
-            held.messageId !== messageId &&
-            holder !== worker.spawnId &&
-            this.#consumerOf.get(holder) === worker.consumer
-        : (holder: number, held: HeldMessage) =>
-            held.messageId === messageId && holder !== worker.spawnId;
-    if (this.#heldNow().some(([holder, held]) => matches(holder, held))) {
-      reply(true);
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.#waiters = this.#waiters.filter((w) => w !== waiter);
-      reply(false);
-    }, question.waitMillis);
-    const waiter: Waiter = {
-      askerId: worker.spawnId,
-      matches,
-      answer: () => {
-        clearTimeout(timer);
-        reply(true);
-      },
-    };
-    this.#waiters.push(waiter);
-  }
-
-  /**
-   * At the kill: does another worker hold the message itself (point 4) or another copy of its
-   * event for the same consumer (point 5) right now?
-   */
-  #heldElsewhere(worker: Worker, report: Extract<WorkerReport, { type: 'crash' }>): boolean {
-    const message = report.message;
-    if (message === undefined) return false;
-    return this.#heldNow().some(
-      ([holder, held]) =>
-        holder !== worker.spawnId &&
-        this.#consumerOf.get(holder) === worker.consumer &&
-        (report.point === CrashPoint.SlowHandler
-          ? held.messageId === message.messageId
-          : held.key === message.key && held.messageId !== message.messageId),
-    );
-  }
-
-  /** Every message some live worker holds now, with its holder. */
-  #heldNow(): Array<[number, HeldMessage]> {
-    return [...this.#latestReceiver].map(([messageId, holder]) => [
-      holder,
-      { messageId, key: this.#keyOf.get(messageId) },
-    ]);
+    this.#holdings.forgetWorker(worker.spawnId);
   }
 }
 
