@@ -79,14 +79,15 @@ export class CrashSwitch {
   async beforeTransaction(pk: string): Promise<void> {
     await this.reach(CrashPoint.BeforeTransaction, `${pk}: handler done, transaction not sent`);
     const arm = this.#armed.get(pk);
-    if (arm?.when === 'before' && !this.#disarmed) await this.#crashArmed(arm, arm.detail);
+    if (arm?.when === 'before' && !this.#disarmed)
+      await this.#crash(arm.point, arm.detail, arm.message);
   }
 
   /** Just after a transaction for `pk` returned (`committed` or the error's name). */
   async afterTransaction(pk: string, outcome: string, batch: BatchInProgress): Promise<void> {
     const arm = this.#armed.get(pk);
     if (arm?.when === 'after' && !this.#disarmed)
-      await this.#crashArmed(arm, `${arm.detail} (its transaction: ${outcome})`);
+      await this.#crash(arm.point, `${arm.detail} (its transaction: ${outcome})`, arm.message);
     // This record's outcome is not counted yet: the others still open are size − settled − 1.
     const open = batch.size - batch.settled - 1;
     if (outcome === 'committed' && open > 0)
@@ -148,11 +149,7 @@ export class CrashSwitch {
     if (this.#wiring.point === CrashPoint.SlowHandler) this.#slowStarted = false;
   }
 
-  /** Kills for an armed point; the supervisor checks who else holds the message right then. */
-  #crashArmed(arm: Arm, detail: string): Promise<never> {
-    return this.#crash(arm.point, detail, arm.message);
-  }
-
+  /** Hands the report over (with the message at points 4 and 5, for the supervisor to judge racing). */
   #crash(point: CrashPoint, detail: string, message?: HeldMessage): Promise<never> {
     this.#disarmed = true;
     this.#wiring.halt({ type: 'crash', point, detail, ...(message ? { message } : {}) });

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type InvariantResult, peekAll, scanAll } from '../local/checkInvariants.js';
+import { bodyHash, type InvariantResult, peekAll, scanAll } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { CounterIncremented } from './counterConsumer.js';
 
@@ -34,7 +33,7 @@ export async function checkCounters(
   );
   const hashes = new Map(inbox.map((entry) => [String(entry.pk), entry.payloadHash]));
   const uncommitted = events.filter(
-    (e) => hashes.get(`counter#${e.eventId}`) !== sha256(JSON.stringify(e)),
+    (e) => hashes.get(`counter#${e.eventId}`) !== bodyHash(JSON.stringify(e)),
   );
   return [
     {
@@ -51,8 +50,4 @@ export async function checkCounters(
       figures: { committed: events.length - uncommitted.length },
     },
   ];
-}
-
-function sha256(body: string): string {
-  return createHash('sha256').update(body, 'utf8').digest('hex');
 }

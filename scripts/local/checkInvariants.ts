@@ -317,8 +317,20 @@ function isCommitted(
 ): boolean {
   const eventId = eventIdOf(message.body);
   const entry = eventId && entries.get(`${consumers[message.consumer]}#${eventId}`);
-  const hash = createHash('sha256').update(message.body, 'utf8').digest('hex');
-  return entry !== undefined && entry !== '' && entry.payloadHash === hash;
+  return entry !== undefined && entry !== '' && entry.payloadHash === bodyHash(message.body);
+}
+
+/**
+ * The hash the inbox stores for a body (SHA-256 hex of its UTF-8 bytes), to tell whether a
+ * committed entry is this very body's.
+ *
+ * @example
+ * ```ts
+ * bodyHash('{}') // => '44136fa3…'
+ * ```
+ */
+export function bodyHash(body: string): string {
+  return createHash('sha256').update(body, 'utf8').digest('hex');
 }
 
 function eventIdOf(body: string): string | undefined {

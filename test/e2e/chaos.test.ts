@@ -1,33 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { describe, expect, it, onTestFailed, onTestFinished } from 'vitest';
-import { projectRoot } from '../harness/paths.js';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { runScript } from '../support/runScript.js';
 
-/**
- * Runs `npm run chaos -- <args>` as a user would, on emulators of its own, in a process group
- * that is killed when the test ends (so a timed-out run leaves no workers behind).
- */
-function chaos(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn('npx', ['tsx', 'scripts/chaos.ts', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, AWS_ENDPOINT_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    onTestFinished(() => {
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+const chaos = (args: string[]) => runScript('scripts/chaos.ts', args);
 
 /** The first figure of the report row that starts with `label`. */
 const count = (output: string, label: string) =>

@@ -1,26 +1,7 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../harness/paths.js';
+import { runScript } from '../support/runScript.js';
 
-/** Runs `npm start -- <args>` as a user would and collects its output and exit code. */
-function npmStart(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'scripts/start.ts', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, AWS_ENDPOINT_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+const npmStart = (args: string[]) => runScript('scripts/start.ts', args);
 
 describe('npm start', () => {
   it('runs both consumers on demo traffic with duplicates and malformed messages, and every invariant holds', async () => {
