@@ -10,7 +10,18 @@ const integration = {
 
 export default defineConfig({
   // Reference functions import the library by its package name, as a user would.
-  resolve: { alias: { 'sqs-inbox': fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: [
+      {
+        find: /^sqs-inbox$/,
+        replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+      },
+      {
+        find: /^sqs-inbox\/cdk$/,
+        replacement: fileURLToPath(new URL('./src/cdk/index.ts', import.meta.url)),
+      },
+    ],
+  },
   test: {
     reporters: ['default', './test/harness/summaryReporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

@@ -10,6 +10,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import { startDynamoDBLocal } from '../test/harness/dynamodbLocal.js';
 import { startEmulator } from '../test/harness/emulator.js';
 import { projectRoot } from '../test/harness/paths.js';
@@ -177,9 +178,11 @@ async function provision() {
     // reservations (and their lost races) go on for most of the run and rejections come too.
     stockPerSku: Math.max(50, 2 * options.crashes),
   });
-  const stockTable = inventory.environment.STOCK_TABLE_NAME ?? '';
+  const stockTable = inventory.environment[businessTableVariable('stock')] ?? '';
   await seedStock(traffic, stockTable);
-  const probeTable = await createProbeTable(`${ledger.environment.INBOX_TABLE_NAME}-probe`);
+  const probeTable = await createProbeTable(
+    `${ledger.environment[InboxEnvironment.TableName]}-probe`,
+  );
   return { mappings: { ledger, inventory, counter }, traffic, stockTable, probeTable };
 }
 
@@ -189,7 +192,7 @@ async function checkAll(setup: Setup, documentClient: DynamoDBDocumentClient) {
   return [
     await checkProbe(documentClient, {
       probe: setup.probeTable,
-      inbox: ledger.environment.INBOX_TABLE_NAME ?? '',
+      inbox: ledger.environment[InboxEnvironment.TableName] ?? '',
     }),
     ...(await checkCounters(
       { documentClient, sqs: clients.sqs },

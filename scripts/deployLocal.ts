@@ -42,7 +42,7 @@ const stop = async () => {
 };
 try {
   console.log(`[deploy:local] emulator: ${emulator.name} at ${emulator.endpoint}`);
-  const deployment = await deployToEmulator(emulator.endpoint, context);
+  const deployment = await deployToEmulator(emulator.endpoint, { context });
   if (deployment.repairs.length === 0)
     console.log('[deploy:local] redrive policies, TTL and PITR are in force as deployed');
   console.log('[deploy:local] outputs:');

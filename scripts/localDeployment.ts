@@ -46,41 +46,55 @@ export interface LocalDeployment {
   readonly repairs: readonly string[];
 }
 
+/** Which CDK app to deploy, and how. */
+export interface DeployOptions {
+  /** `-c name=value` context for the app. */
+  readonly context?: Readonly<Record<string, string>>;
+  /** Where progress and repairs are reported. */
+  readonly log?: (line: string) => void;
+  /** The directory holding the app's `cdk.json`; default this repository (the reference app). */
+  readonly projectDir?: string;
+  /** The stack to deploy; default the reference stack. */
+  readonly stackName?: string;
+}
+
 /**
- * Deploys the CDK app to an emulator with `cdklocal` (bootstrap, then deploy), then checks that
+ * Deploys a CDK app to an emulator with `cdklocal` (bootstrap, then deploy), then checks that
  * what the template asks for is in force — queue redrive policies, table TTL and PITR — and
  * applies what the emulator's CloudFormation dropped, saying so in `repairs`.
  */
 export async function deployToEmulator(
   endpoint: string,
-  context: Readonly<Record<string, string>> = {},
-  log: (line: string) => void = console.log,
+  options: DeployOptions = {},
 ): Promise<LocalDeployment> {
-  const outputDir = join(projectRoot, '.cache', 'cdk.out.local');
+  const { context = {}, log = console.log, projectDir = projectRoot } = options;
+  const stackName = options.stackName ?? STACK_NAME;
+  const outputDir = join(projectDir, '.cache', 'cdk.out.local');
   const outputsFile = join(outputDir, 'outputs.json');
   mkdirSync(outputDir, { recursive: true });
   const contextArgs = Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   const common = ['--no-notices', '--output', outputDir, ...contextArgs];
   log(`[deploy:local] bootstrapping the CDK environment on ${endpoint}`);
-  await runCdk(['bootstrap', ...common], endpoint);
-  log(`[deploy:local] deploying ${STACK_NAME}`);
+  await runCdk(['bootstrap', ...common], endpoint, projectDir);
+  log(`[deploy:local] deploying ${stackName}`);
   await runCdk(
-    ['deploy', STACK_NAME, '--require-approval', 'never', '--outputs-file', outputsFile, ...common],
+    ['deploy', stackName, '--require-approval', 'never', '--outputs-file', outputsFile, ...common],
     endpoint,
+    projectDir,
   );
-  const outputs = JSON.parse(readFileSync(outputsFile, 'utf8'))[STACK_NAME] as Record<
+  const outputs = JSON.parse(readFileSync(outputsFile, 'utf8'))[stackName] as Record<
     string,
     string
   >;
   const template = JSON.parse(
-    readFileSync(join(outputDir, `${STACK_NAME}.template.json`), 'utf8'),
+    readFileSync(join(outputDir, `${stackName}.template.json`), 'utf8'),
   ) as Template;
-  const repairs = await enforceTemplateSettings(endpoint, template);
+  const repairs = await enforceTemplateSettings(endpoint, template, stackName);
   for (const repair of repairs) log(`[deploy:local] ${repair}`);
   return { endpoint, outputs, repairs };
 }
 
-function runCdk(args: string[], endpoint: string): Promise<void> {
+function runCdk(args: string[], endpoint: string, projectDir: string): Promise<void> {
   const env = {
     ...process.env,
     AWS_ENDPOINT_URL: endpoint,
@@ -94,7 +108,7 @@ function runCdk(args: string[], endpoint: string): Promise<void> {
   const cdklocal = join(projectRoot, 'node_modules', '.bin', 'cdklocal');
   return new Promise((resolve, reject) => {
     const child = spawn(cdklocal, args, {
-      cwd: projectRoot,
+      cwd: projectDir,
       env,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -117,6 +131,7 @@ interface Template {
 export async function enforceTemplateSettings(
   endpoint: string,
   template: Template,
+  stackName: string = STACK_NAME,
 ): Promise<string[]> {
   const config = { endpoint, region, credentials };
   const cloudFormation = new CloudFormationClient(config);
@@ -124,7 +139,7 @@ export async function enforceTemplateSettings(
   const dynamodb = new DynamoDBClient(config);
   try {
     const { StackResources = [] } = await cloudFormation.send(
-      new DescribeStackResourcesCommand({ StackName: STACK_NAME }),
+      new DescribeStackResourcesCommand({ StackName: stackName }),
     );
     const physical = new Map(
       StackResources.map((r) => [r.LogicalResourceId ?? '', r.PhysicalResourceId ?? '']),

@@ -10,6 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Command, InvalidArgumentError } from 'commander';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import { inventoryConsumer } from '../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../functions/ledger/paymentCaptured.js';
 import { startEmulator } from '../test/harness/emulator.js';
@@ -100,7 +101,7 @@ async function run(): Promise<number> {
   const ledger = mappingOf(mappings, 'ledger');
   const inventory = mappingOf(mappings, 'inventory');
   const plan = planDemoTraffic(options.messages, options.duplicates, options.seed);
-  await seedStock(plan, inventory.environment.STOCK_TABLE_NAME ?? '');
+  await seedStock(plan, inventory.environment[businessTableVariable('stock')] ?? '');
   running.push(
     { name: 'ledger', mapping: ledger, ...startLocalMapping(ledger, ledgerConsumer, clients) },
     {
@@ -212,7 +213,7 @@ function writeRunFile(ledger: LocalMapping, inventory: LocalMapping): void {
         {
           queueUrl: m.queueUrl,
           deadLetterQueueUrl: m.deadLetterQueueUrl,
-          inboxTable: m.environment.INBOX_TABLE_NAME,
+          inboxTable: m.environment[InboxEnvironment.TableName],
         },
       ]),
     ),

@@ -102,3 +102,145 @@ export const InboxMetric = {
 } as const;
 /** One of the values of {@link InboxMetric}. */
 export type InboxMetric = (typeof InboxMetric)[keyof typeof InboxMetric];
+
+/**
+ * What happened to one record.
+ *
+ * @example
+ * ```ts
+ * const failed = outcomes.filter((o) => o.status === RecordStatus.Failed);
+ * ```
+ */
+export const RecordStatus = {
+  Processed: 'processed',
+  Duplicate: 'duplicate',
+  DeadLettered: 'deadLettered',
+  Failed: 'failed',
+  Skipped: 'skipped',
+} as const;
+/** One of the values of {@link RecordStatus}. */
+export type RecordStatus = (typeof RecordStatus)[keyof typeof RecordStatus];
+
+/**
+ * Which DynamoDB transaction limit a {@link TransactionLimitError} is about.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransactionLimitError && error.limit === TransactionLimit.SameItem) merge();
+ * ```
+ */
+export const TransactionLimit = {
+  OperationCount: 'operationCount',
+  TransactionBytes: 'transactionBytes',
+  ItemBytes: 'itemBytes',
+  SameItem: 'sameItem',
+  InvalidOperation: 'invalidOperation',
+} as const;
+/** One of the values of {@link TransactionLimit}. */
+export type TransactionLimit = (typeof TransactionLimit)[keyof typeof TransactionLimit];
+
+/**
+ * Why a {@link TransientStoreError} happened.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransientStoreError && error.reason === TransientReason.Throttling) backOff();
+ * ```
+ */
+export const TransientReason = {
+  TransactionConflict: 'TransactionConflict',
+  Throttling: 'Throttling',
+  ServerError: 'ServerError',
+  Timeout: 'Timeout',
+} as const;
+/** One of the values of {@link TransientReason}. */
+export type TransientReason = (typeof TransientReason)[keyof typeof TransientReason];
+
+/**
+ * Names of the message attributes set on a dead-lettered message.
+ *
+ * @example
+ * ```ts
+ * const reason = message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue;
+ * ```
+ */
+export const DeadLetterAttribute = {
+  Error: 'inbox.error',
+  ErrorMessage: 'inbox.errorMessage',
+  Consumer: 'inbox.consumer',
+  OriginalMessageId: 'inbox.originalMessageId',
+  SourceQueueArn: 'inbox.sourceQueueArn',
+  Key: 'inbox.key',
+} as const;
+/** One of the values of {@link DeadLetterAttribute}. */
+export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof DeadLetterAttribute];
+
+/**
+ * Attribute names of an inbox entry that the table's definition depends on: the partition key
+ * and the TTL attribute. The store writes them and the `InboxTable` construct declares them.
+ *
+ * @example
+ * ```ts
+ * new Table(stack, 'Inbox', { partitionKey: { name: InboxAttribute.PartitionKey, type: AttributeType.STRING } });
+ * ```
+ */
+export const InboxAttribute = {
+  PartitionKey: 'pk',
+  ExpiresAt: 'expiresAt',
+} as const;
+
+/**
+ * The environment contract between the `InboxConsumer` construct (`sqs-inbox/cdk`), which sets
+ * these variables on the function, and `inboxConfigFromEnvironment`, which reads them. Each
+ * business table reaches the function as `BusinessTablePrefix` + its logical name.
+ *
+ * @example
+ * ```ts
+ * const consumer = process.env[InboxEnvironment.Consumer];
+ * const accounts = process.env[businessTableVariable('accounts')];
+ * ```
+ */
+export const InboxEnvironment = {
+  TableName: 'INBOX_TABLE_NAME',
+  Consumer: 'INBOX_CONSUMER',
+  TtlSeconds: 'INBOX_TTL_SECONDS',
+  DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
+  BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
+} as const;
+
+/**
+ * The rule for consumer names, shared by the processor's options and the construct's props.
+ * 128 characters leave room in DynamoDB's 2,048-byte partition key for a 1,024-byte dedup key;
+ * `#` is excluded because it separates consumer and key in the entry's partition key.
+ *
+ * @example
+ * ```ts
+ * if (!CONSUMER_NAME_PATTERN.test(name)) throw new Error(CONSUMER_NAME_RULE);
+ * ```
+ */
+export const CONSUMER_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** {@link CONSUMER_NAME_PATTERN} in words, for error messages. */
+export const CONSUMER_NAME_RULE = '1-128 characters from A-Z a-z 0-9 . _ : - (no "#")';
+
+/**
+ * The rule for a business table's logical name: it becomes part of an environment variable
+ * name (`INBOX_BUSINESS_TABLE_<name>`), which Lambda limits to letters, digits and `_`.
+ *
+ * @example
+ * ```ts
+ * BUSINESS_TABLE_NAME_PATTERN.test('accounts'); // => true
+ * ```
+ */
+export const BUSINESS_TABLE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * The environment variable that carries a business table's name: `INBOX_BUSINESS_TABLE_<name>`.
+ *
+ * @example
+ * ```ts
+ * businessTableVariable('accounts'); // => 'INBOX_BUSINESS_TABLE_accounts'
+ * ```
+ */
+export function businessTableVariable(name: string): string {
+  return `${InboxEnvironment.BusinessTablePrefix}${name}`;
+}

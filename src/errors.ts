@@ -1,3 +1,5 @@
+import type { TransactionLimit, TransientReason } from './constants.js';
+
 /**
  * Base class of every error this library throws or reports. Catch it to tell inbox errors
  * from your own; use the subclasses (`instanceof`) to tell them apart.
@@ -39,6 +41,29 @@ export class InvalidConfigurationError extends InboxError {
     super(`Invalid sqs-inbox option "${option}": got ${describe(value)}; expected ${expected}.`);
     this.option = option;
     this.value = value;
+  }
+}
+
+/**
+ * A variable of the environment contract (`InboxEnvironment`) is missing or invalid, so the
+ * function cannot know its inbox table, consumer, TTL, dead-letter queue or a business table.
+ * Thrown by `inboxConfigFromEnvironment()` at cold start, before any message is read.
+ *
+ * @example
+ * ```ts
+ * try { inboxConfigFromEnvironment(); }
+ * catch (error) { if (error instanceof EnvironmentError) console.error(error.variables); throw error; }
+ * ```
+ */
+export class EnvironmentError extends InboxError {
+  static override readonly errorName: string = 'EnvironmentError';
+  /** The variables that are missing or invalid. */
+  readonly variables: readonly string[];
+  constructor(variables: readonly string[], problem: string, fix: string) {
+    super(
+      `Environment variable${variables.length > 1 ? 's' : ''} ${variables.join(', ')} ${problem}. ${fix}`,
+    );
+    this.variables = variables;
   }
 }
 
@@ -189,24 +214,6 @@ export class PayloadMismatchError extends PermanentError {
 }
 
 /**
- * Which DynamoDB transaction limit a {@link TransactionLimitError} is about.
- *
- * @example
- * ```ts
- * if (error instanceof TransactionLimitError && error.limit === TransactionLimit.SameItem) merge();
- * ```
- */
-export const TransactionLimit = {
-  OperationCount: 'operationCount',
-  TransactionBytes: 'transactionBytes',
-  ItemBytes: 'itemBytes',
-  SameItem: 'sameItem',
-  InvalidOperation: 'invalidOperation',
-} as const;
-/** One of the values of {@link TransactionLimit}. */
-export type TransactionLimit = (typeof TransactionLimit)[keyof typeof TransactionLimit];
-
-/**
  * The handler's transaction breaks a DynamoDB `TransactWriteItems` rule, checked before the
  * call: at most 99 business operations (one slot is the inbox entry's), at most 4 MB in all,
  * 400 KB per item, one operation per item, and well-formed operations.
@@ -266,23 +273,6 @@ export class BusinessConditionFailedError extends InboxError {
     this.key = operation.key;
   }
 }
-
-/**
- * Why a {@link TransientStoreError} happened.
- *
- * @example
- * ```ts
- * if (error instanceof TransientStoreError && error.reason === TransientReason.Throttling) backOff();
- * ```
- */
-export const TransientReason = {
-  TransactionConflict: 'TransactionConflict',
-  Throttling: 'Throttling',
-  ServerError: 'ServerError',
-  Timeout: 'Timeout',
-} as const;
-/** One of the values of {@link TransientReason}. */
-export type TransientReason = (typeof TransientReason)[keyof typeof TransientReason];
 
 /**
  * DynamoDB answered with an error that a later attempt may not get: a transaction conflict,

@@ -1,22 +1,60 @@
-export { createConsoleLogger } from './consoleLogger.js';
-export {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_TRANSACTION_ATTEMPTS,
-  DEFAULT_TTL_SECONDS,
-  InboxMetric,
-  InboxStatus,
-  TRANSACTION_LIMITS,
-} from './constants.js';
+/**
+ * `sqs-inbox`: the transactional inbox for SQS → Lambda consumers. The constructs are in
+ * `sqs-inbox/cdk`.
+ */
+export { DeadLetterPublisher } from './aws/DeadLetterPublisher.js';
+export { DynamoDBInboxStore, type DynamoDBInboxStoreOptions } from './aws/DynamoDBInboxStore.js';
 export {
   type BatchProcessor,
   createBatchProcessor,
   processSqsBatch,
-} from './createBatchProcessor.js';
-export { DeadLetterAttribute, DeadLetterPublisher } from './DeadLetterPublisher.js';
-export { DynamoDBInboxStore, type DynamoDBInboxStoreOptions } from './DynamoDBInboxStore.js';
+} from './batch/createBatchProcessor.js';
+export {
+  businessTableVariable,
+  CONSUMER_NAME_PATTERN,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_TRANSACTION_ATTEMPTS,
+  DEFAULT_TTL_SECONDS,
+  DeadLetterAttribute,
+  InboxAttribute,
+  InboxEnvironment,
+  InboxMetric,
+  InboxStatus,
+  RecordStatus,
+  TRANSACTION_LIMITS,
+  TransactionLimit,
+  TransientReason,
+} from './constants.js';
+export { createConsoleLogger } from './core/consoleLogger.js';
+export type { DeadLetterSink } from './core/DeadLetterSink.js';
+export type { CommitRequest, CommitResult, InboxStore } from './core/InboxStore.js';
+export { type InboxEntry, inboxPk } from './core/inboxEntry.js';
+export {
+  type TransactConditionCheckInput,
+  type TransactDeleteInput,
+  type TransactItem,
+  TransactionBuilder,
+  type TransactPutInput,
+  type TransactUpdateInput,
+} from './core/TransactionBuilder.js';
+export type {
+  InboxLogger,
+  InboxMessage,
+  InboxMetrics,
+  InboxOptions,
+  MessageHandler,
+  ParsedMessage,
+  RecordOutcome,
+} from './core/types.js';
+export {
+  type InboxEnvironmentConfig,
+  type InboxEnvironmentOptions,
+  inboxConfigFromEnvironment,
+} from './environment/inboxConfigFromEnvironment.js';
 export {
   BusinessConditionFailedError,
   DeadLetterSendError,
+  EnvironmentError,
   InboxError,
   InvalidConfigurationError,
   KeyDerivationError,
@@ -26,30 +64,6 @@ export {
   PermanentError,
   type SchemaIssue,
   SchemaValidationError,
-  TransactionLimit,
   TransactionLimitError,
-  TransientReason,
   TransientStoreError,
 } from './errors.js';
-export type { CommitRequest, CommitResult, InboxStore } from './InboxStore.js';
-export { inboxPk } from './inboxEntry.js';
-export { type InboxMiddlewareOptions, inboxMiddleware } from './inboxMiddleware.js';
-export {
-  type TransactConditionCheckInput,
-  type TransactDeleteInput,
-  type TransactItem,
-  TransactionBuilder,
-  type TransactPutInput,
-  type TransactUpdateInput,
-} from './TransactionBuilder.js';
-export {
-  type InboxEntry,
-  type InboxLogger,
-  type InboxMessage,
-  type InboxMetrics,
-  type InboxOptions,
-  type MessageHandler,
-  type ParsedMessage,
-  type RecordOutcome,
-  RecordStatus,
-} from './types.js';

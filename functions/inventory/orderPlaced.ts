@@ -95,10 +95,10 @@ async function readAvailable(
   return available;
 }
 
-/** The inventory consumer: keyed by `eventId`; tables from `STOCK_TABLE_NAME`, `ORDERS_TABLE_NAME`. */
+/** The inventory consumer: keyed by `eventId`; business tables `stock` and `orders`. */
 export const inventoryConsumer: ConsumerDefinition<typeof OrderPlaced> = {
   schema: OrderPlaced,
   key: ({ body }) => body.eventId,
-  handler: (env, client) =>
-    reserveOrder({ stock: env('STOCK_TABLE_NAME'), orders: env('ORDERS_TABLE_NAME') }, client),
+  handler: (table, client) =>
+    reserveOrder({ stock: table('stock'), orders: table('orders') }, client),
 };

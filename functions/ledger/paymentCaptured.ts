@@ -60,13 +60,10 @@ export function applyPayment(
   };
 }
 
-/** The ledger consumer: keyed by `eventId`; tables from `ACCOUNTS_TABLE_NAME`, `LEDGER_ENTRIES_TABLE_NAME`. */
+/** The ledger consumer: keyed by `eventId`; business tables `accounts` and `ledgerEntries`. */
 export const ledgerConsumer: ConsumerDefinition<typeof PaymentCaptured> = {
   schema: PaymentCaptured,
   key: ({ body }) => body.eventId,
-  handler: (env, client) =>
-    applyPayment(
-      { accounts: env('ACCOUNTS_TABLE_NAME'), entries: env('LEDGER_ENTRIES_TABLE_NAME') },
-      client,
-    ),
+  handler: (table, client) =>
+    applyPayment({ accounts: table('accounts'), entries: table('ledgerEntries') }, client),
 };

@@ -7,14 +7,15 @@ export type Body<TSchema extends StandardSchemaV1> = StandardSchemaV1.InferOutpu
 
 /**
  * What makes one reference consumer: its event schema, its dedup key and its per-message
- * handler, built from the function's environment. The Lambda entry (`handler.ts`) and the
- * local runner of `npm start` both build the consumer from this, so they cannot drift apart.
+ * handler, built from its business tables (`inboxConfigFromEnvironment().table`) and a client
+ * for its reads. The Lambda entry (`handler.ts`) and the local runner of `npm start` both build
+ * the consumer from this, so they cannot drift apart.
  */
 export interface ConsumerDefinition<TSchema extends StandardSchemaV1> {
   readonly schema: TSchema;
   readonly key: (message: ParsedMessage<Body<TSchema>>) => string;
   readonly handler: (
-    env: (name: string) => string,
+    table: (name: string) => string,
     client: DynamoDBDocumentClient,
   ) => MessageHandler<Body<TSchema>>;
 }

@@ -6,15 +6,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { DynamoDBInboxStore, inboxMiddleware } from 'sqs-inbox';
+import { createBatchProcessor, inboxConfigFromEnvironment } from 'sqs-inbox';
 import type { ConsumerDefinition } from './ConsumerDefinition.js';
-import { inboxSettings, requireEnv } from './environment.js';
 
 /**
- * The reference consumers' Lambda handler: Powertools Logger and Metrics around the inbox
- * middleware, one DynamoDB document client per container, settings from the environment the
- * InboxConsumer construct sets. The definition's handler gets that client for its reads.
+ * The reference consumers' Lambda handler: the batch processor as middy's base handler, with
+ * Powertools Logger and Metrics around it, one DynamoDB document client per container, and the
+ * settings of the InboxConsumer construct read by `inboxConfigFromEnvironment` at cold start.
  */
 export function createInboxHandler<TSchema extends StandardSchemaV1>(
   definition: ConsumerDefinition<TSchema>,
@@ -32,18 +30,13 @@ export function createInboxHandler<TSchema extends StandardSchemaV1>(
       },
     }),
   );
-  return middy<SQSEvent, SQSBatchResponse>()
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
-    .use(
-      inboxMiddleware<TSchema>({
-        ...inboxSettings(),
-        store: new DynamoDBInboxStore({ tableName: requireEnv('INBOX_TABLE_NAME'), client }),
-        schema: definition.schema,
-        key: definition.key,
-        logger,
-        metrics,
-        handler: definition.handler(requireEnv, client),
-      }),
-    );
+  const inbox = inboxConfigFromEnvironment({ dynamoDBClient: client });
+  const processor = createBatchProcessor(definition.handler(inbox.table, client), {
+    ...inbox.options,
+    schema: definition.schema,
+    key: definition.key,
+    logger,
+    metrics,
+  });
+  return middy(processor.process).use(injectLambdaContext(logger)).use(logMetrics(metrics));
 }

@@ -2,9 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { InboxConsumer } from '../constructs/InboxConsumer.js';
-import type { InboxConsumerProps } from '../constructs/InboxConsumerProps.js';
-import { InboxTable } from '../constructs/InboxTable.js';
+import { InboxConsumer, type InboxConsumerProps, InboxTable } from 'sqs-inbox/cdk';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
@@ -58,28 +56,20 @@ export class ReferenceStack extends Stack {
       entry: `${functionsDir}ledger/handler.ts`,
       fifo: true,
       inboxTable,
-      businessTables: [
-        { table: accounts, envName: 'ACCOUNTS_TABLE_NAME' },
-        { table: entries, envName: 'LEDGER_ENTRIES_TABLE_NAME' },
-      ],
+      businessTables: { accounts, ledgerEntries: entries },
     });
     this.inventory = new InboxConsumer(this, 'Inventory', {
       ...props.consumerOverrides,
       consumerName: 'inventory',
       entry: `${functionsDir}inventory/handler.ts`,
       inboxTable,
-      businessTables: [
-        {
+      businessTables: {
+        stock: {
           table: stock,
-          envName: 'STOCK_TABLE_NAME',
           actions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
         },
-        {
-          table: orders,
-          envName: 'ORDERS_TABLE_NAME',
-          actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
-        },
-      ],
+        orders: { table: orders, actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'] },
+      },
     });
     this.#outputs({
       InboxTable: inboxTable,

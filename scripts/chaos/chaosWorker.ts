@@ -12,7 +12,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { inboxPk, type MessageHandler } from 'sqs-inbox';
+import { InboxEnvironment, inboxPk, type MessageHandler } from 'sqs-inbox';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { seededRandom } from '../local/demoTraffic.js';
@@ -31,7 +31,7 @@ import {
 } from './workerProtocol.js';
 
 const config = JSON.parse(process.env.CHAOS_WORKER ?? '{}') as WorkerConfig;
-const consumerName = config.mapping.environment.INBOX_CONSUMER ?? config.consumer;
+const consumerName = config.mapping.environment[InboxEnvironment.Consumer] ?? config.consumer;
 const batch: BatchInProgress = { size: 0, committed: 0, settled: 0, receivedAtMillis: 0 };
 // Each record ends with exactly one of these metrics from the library.
 const OUTCOME_METRICS = new Set(['InboxProcessed', 'InboxDuplicates', 'InboxFailures']);

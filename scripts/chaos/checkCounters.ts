@@ -1,5 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import { bodyHash, type InvariantResult, peekAll, scanAll } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { CounterIncremented } from './counterConsumer.js';
@@ -21,8 +22,8 @@ export async function checkCounters(
 ): Promise<InvariantResult[]> {
   const env = mapping.environment;
   const [counters, inbox, dead] = await Promise.all([
-    scanAll(clients.documentClient, env.COUNTERS_TABLE_NAME ?? ''),
-    scanAll(clients.documentClient, env.INBOX_TABLE_NAME ?? ''),
+    scanAll(clients.documentClient, env[businessTableVariable('counters')] ?? ''),
+    scanAll(clients.documentClient, env[InboxEnvironment.TableName] ?? ''),
     peekAll(clients.sqs, mapping.deadLetterQueueUrl),
   ]);
   const expected = new Map<string, number>();

@@ -33,9 +33,9 @@ export function addToCounter(countersTable: string): MessageHandler<CounterIncre
   };
 }
 
-/** The counter consumer: keyed by `eventId`; its table from `COUNTERS_TABLE_NAME`. */
+/** The counter consumer: keyed by `eventId`; its business table `counters`. */
 export const counterConsumer: ConsumerDefinition<typeof CounterIncremented> = {
   schema: CounterIncremented,
   key: ({ body }) => body.eventId,
-  handler: (env) => addToCounter(env('COUNTERS_TABLE_NAME')),
+  handler: (table) => addToCounter(table('counters')),
 };

@@ -1,5 +1,6 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 
 /**
@@ -17,7 +18,7 @@ export async function provisionCounterConsumer(
   inventory: LocalMapping,
   maxReceiveCount: number,
 ): Promise<LocalMapping> {
-  const prefix = `${inventory.environment.STOCK_TABLE_NAME}-counter`;
+  const prefix = `${inventory.environment[businessTableVariable('stock')]}-counter`;
   const deadLetter = await createQueue(clients.sqs, `${prefix}-dlq`, {});
   const queue = await createQueue(clients.sqs, prefix, {
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetter.arn, maxReceiveCount }),
@@ -38,11 +39,11 @@ export async function provisionCounterConsumer(
     batchSize: 10,
     maxConcurrency: inventory.maxConcurrency,
     environment: {
-      INBOX_TABLE_NAME: inventory.environment.INBOX_TABLE_NAME ?? '',
-      INBOX_TTL_SECONDS: inventory.environment.INBOX_TTL_SECONDS ?? '',
-      INBOX_CONSUMER: 'counter',
-      DEAD_LETTER_QUEUE_URL: deadLetter.url,
-      COUNTERS_TABLE_NAME: `${prefix}s`,
+      [InboxEnvironment.TableName]: inventory.environment[InboxEnvironment.TableName] ?? '',
+      [InboxEnvironment.TtlSeconds]: inventory.environment[InboxEnvironment.TtlSeconds] ?? '',
+      [InboxEnvironment.Consumer]: 'counter',
+      [InboxEnvironment.DeadLetterQueueUrl]: deadLetter.url,
+      [businessTableVariable('counters')]: `${prefix}s`,
     },
   };
 }

@@ -7,9 +7,9 @@ import { Consumer } from 'sqs-consumer';
 import {
   type BatchProcessor,
   createBatchProcessor,
-  DynamoDBInboxStore,
   type InboxLogger,
   type InboxMetrics,
+  inboxConfigFromEnvironment,
   type MessageHandler,
 } from 'sqs-inbox';
 import type { Body, ConsumerDefinition } from '../../functions/shared/ConsumerDefinition.js';
@@ -107,22 +107,17 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
   clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
   options: LocalProcessorOptions<Body<TSchema>>,
 ): BatchProcessor {
-  const env = (name: string) => {
-    const value = mapping.environment[name];
-    if (value === undefined)
-      throw new Error(`the ${mapping.consumer} function has no ${name} in its environment`);
-    return value;
-  };
   const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
-  const handler = definition.handler(env, documentClient);
+  const inbox = inboxConfigFromEnvironment({
+    env: mapping.environment,
+    dynamoDBClient: documentClient,
+    sqsClient: clients.sqs,
+  });
+  const handler = definition.handler(inbox.table, documentClient);
   return createBatchProcessor(options.wrapHandler ? options.wrapHandler(handler) : handler, {
-    store: new DynamoDBInboxStore({ tableName: env('INBOX_TABLE_NAME'), client: documentClient }),
-    consumer: env('INBOX_CONSUMER'),
+    ...inbox.options,
     schema: definition.schema,
     key: definition.key,
-    ttlSeconds: Number(env('INBOX_TTL_SECONDS')),
-    deadLetterQueueUrl: env('DEAD_LETTER_QUEUE_URL'),
-    sqsClient: clients.sqs,
     metrics: options.metrics,
     logger: options.logger ?? quiet,
     precheck: options.precheck ?? true,

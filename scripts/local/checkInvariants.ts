@@ -7,6 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import type { ConsumerName, DemoMessage, DemoPlan } from './demoTraffic.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
 
@@ -84,19 +85,19 @@ export function invariantTargetsOf(
   inventory: LocalMapping,
 ): InvariantTargets {
   return {
-    accounts: ledger.environment.ACCOUNTS_TABLE_NAME ?? '',
-    entries: ledger.environment.LEDGER_ENTRIES_TABLE_NAME ?? '',
-    stock: inventory.environment.STOCK_TABLE_NAME ?? '',
-    orders: inventory.environment.ORDERS_TABLE_NAME ?? '',
+    accounts: ledger.environment[businessTableVariable('accounts')] ?? '',
+    entries: ledger.environment[businessTableVariable('ledgerEntries')] ?? '',
+    stock: inventory.environment[businessTableVariable('stock')] ?? '',
+    orders: inventory.environment[businessTableVariable('orders')] ?? '',
     deadLetterQueues: {
       ledger: ledger.deadLetterQueueUrl,
       inventory: inventory.deadLetterQueueUrl,
     },
     inbox: {
-      table: ledger.environment.INBOX_TABLE_NAME ?? '',
+      table: ledger.environment[InboxEnvironment.TableName] ?? '',
       consumers: {
-        ledger: ledger.environment.INBOX_CONSUMER ?? '',
-        inventory: inventory.environment.INBOX_CONSUMER ?? '',
+        ledger: ledger.environment[InboxEnvironment.Consumer] ?? '',
+        inventory: inventory.environment[InboxEnvironment.Consumer] ?? '',
       },
     },
   };

@@ -7,6 +7,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { InboxEnvironment } from 'sqs-inbox';
 import type { Template } from './referenceTemplate.js';
 
 /** One queue → function wiring of the template, with everything resolved to local names. */
@@ -162,10 +163,10 @@ function toLocalMapping(
   if (!queue)
     throw new Error(`event source mapping of ${functionId} reads an unknown queue ${queueId}`);
   return {
-    consumer: environment.INBOX_CONSUMER ?? functionId,
+    consumer: environment[InboxEnvironment.Consumer] ?? functionId,
     queueUrl: queue.url,
     queueArn: queue.arn,
-    deadLetterQueueUrl: environment.DEAD_LETTER_QUEUE_URL ?? '',
+    deadLetterQueueUrl: environment[InboxEnvironment.DeadLetterQueueUrl] ?? '',
     batchSize: Number(p.BatchSize ?? 10),
     maxConcurrency: (p.ScalingConfig as { MaximumConcurrency?: number } | undefined)
       ?.MaximumConcurrency,

@@ -29,9 +29,10 @@ export const E2E_CONTEXT = {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const emulator = await startEmulator(DEPLOY_SERVICES);
   try {
-    const deployment = await deployToEmulator(emulator.endpoint, E2E_CONTEXT, (line) =>
-      console.error(line),
-    );
+    const deployment = await deployToEmulator(emulator.endpoint, {
+      context: E2E_CONTEXT,
+      log: (line) => console.error(line),
+    });
     project.provide('deployed', deployment);
   } catch (error) {
     await emulator.stop();

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CloudWatchLogsClient,
-  DescribeLogGroupsCommand,
-  FilterLogEventsCommand,
-} from '@aws-sdk/client-cloudwatch-logs';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import {
   DescribeContinuousBackupsCommand,
   DescribeTimeToLiveCommand,
@@ -26,6 +22,8 @@ import {
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { queueDepth } from '../../scripts/local/queueDepth.js';
+import { eventually } from '../support/eventually.js';
+import { functionLogLines } from '../support/functionLogLines.js';
 import { E2E_CONTEXT } from './globalSetup.js';
 
 const { endpoint, outputs } = inject('deployed');
@@ -50,23 +48,6 @@ const output = (name: string): string => {
   return value;
 };
 
-/** Polls `read` until `done` holds for its value, or fails after `timeoutMillis` naming `what`. */
-async function eventually<T>(
-  what: string,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMillis = 90_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMillis;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await read();
-    if (done(last)) return last;
-    await sleep(500);
-  }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-}
-
 const getItem = async (tableOutput: string, key: Record<string, string>) =>
   (
     await documentClient.send(
@@ -87,35 +68,16 @@ async function drain(queueUrl: string): Promise<Message[]> {
   return Messages;
 }
 
-/**
- * The function's distinct log lines containing every one of `patterns`, across all pages. The
- * function logs to its own log group (LoggingConfig); an emulator may also use the default
- * `/aws/lambda/<name>`, so both are read and identical lines are counted once.
- */
-async function logLines(
-  consumer: 'Ledger' | 'Inventory',
-  ...patterns: string[]
-): Promise<string[]> {
-  const groups = [
-    output(`${consumer}LogGroupName`),
-    `/aws/lambda/${output(`${consumer}FunctionName`)}`,
-  ];
-  const lines = new Set<string>();
-  for (const logGroupName of groups) {
-    const { logGroups = [] } = await logs.send(
-      new DescribeLogGroupsCommand({ logGroupNamePrefix: logGroupName }),
-    );
-    if (!logGroups.some((group) => group.logGroupName === logGroupName)) continue;
-    let nextToken: string | undefined;
-    do {
-      const page = await logs.send(new FilterLogEventsCommand({ logGroupName, nextToken }));
-      for (const { message = '' } of page.events ?? []) {
-        if (patterns.every((pattern) => message.includes(pattern))) lines.add(message.trim());
-      }
-      nextToken = page.nextToken;
-    } while (nextToken);
-  }
-  return [...lines];
+/** The consumer function's distinct log lines containing every one of `patterns`. */
+function logLines(consumer: 'Ledger' | 'Inventory', ...patterns: string[]): Promise<string[]> {
+  return functionLogLines(
+    logs,
+    {
+      logGroupName: output(`${consumer}LogGroupName`),
+      functionName: output(`${consumer}FunctionName`),
+    },
+    ...patterns,
+  );
 }
 
 /** Runs `send` while the function's event source mapping is off, so what it sends is polled together. */

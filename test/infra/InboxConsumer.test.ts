@@ -5,10 +5,11 @@ import { type App, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, type CfnTable, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../infra/constructs/InboxConsumer.js';
+import { InboxConsumer } from '../../src/cdk/index.js';
 import { consumerTemplate, fixtureEntry, freshStack } from './stackFactory.js';
 
 describe('InboxConsumer', () => {
@@ -121,7 +122,7 @@ describe('InboxConsumer', () => {
     new InboxConsumer(stack, 'Consumer', {
       consumerName: 'orders',
       entry: fixtureEntry,
-      businessTables: [{ table: accounts, envName: 'ACCOUNTS_TABLE_NAME' }],
+      businessTables: { accounts },
     });
 
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
@@ -138,11 +139,20 @@ describe('InboxConsumer', () => {
     });
   });
 
-  it('runs the function on Node 22, ARM64, with the inbox settings in its environment', () => {
-    const { template } = consumerTemplate({ inboxTtl: Duration.days(20) });
+  it('runs the function on Node.js 24, ARM64 by default, with the environment contract the library reads', () => {
+    const stack = freshStack();
+    const accounts = new Table(stack, 'Accounts', {
+      partitionKey: { name: 'id', type: AttributeType.STRING },
+    });
+    new InboxConsumer(stack, 'Consumer', {
+      consumerName: 'orders',
+      entry: fixtureEntry,
+      inboxTtl: Duration.days(20),
+      businessTables: { accounts },
+    });
 
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
       Environment: {
@@ -150,10 +160,25 @@ describe('InboxConsumer', () => {
           INBOX_CONSUMER: 'orders',
           INBOX_TTL_SECONDS: String(20 * 86_400),
           INBOX_TABLE_NAME: Match.anyValue(),
-          DEAD_LETTER_QUEUE_URL: Match.anyValue(),
+          INBOX_DEAD_LETTER_QUEUE_URL: Match.anyValue(),
+          INBOX_BUSINESS_TABLE_accounts: {
+            Ref: stack.getLogicalId(accounts.node.defaultChild as CfnTable),
+          },
           POWERTOOLS_SERVICE_NAME: 'orders',
         }),
       },
+    });
+  });
+
+  it('takes runtime and architecture as props', () => {
+    const { template } = consumerTemplate({
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.X86_64,
+    });
+
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['x86_64'],
     });
   });
 
@@ -175,9 +200,7 @@ describe('InboxConsumer', () => {
     new InboxConsumer(stack, 'Consumer', {
       consumerName: 'orders',
       entry: fixtureEntry,
-      businessTables: [
-        { table: accounts, envName: 'ACCOUNTS_TABLE_NAME', actions: ['dynamodb:UpdateItem'] },
-      ],
+      businessTables: { accounts: { table: accounts, actions: ['dynamodb:UpdateItem'] } },
     });
     const statements = Object.values(
       Template.fromStack(stack).findResources('AWS::IAM::Policy'),

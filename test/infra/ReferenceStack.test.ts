@@ -52,8 +52,8 @@ describe('ReferenceStack', () => {
       Environment: {
         Variables: Match.objectLike({
           INBOX_CONSUMER: 'ledger',
-          ACCOUNTS_TABLE_NAME: Match.anyValue(),
-          LEDGER_ENTRIES_TABLE_NAME: Match.anyValue(),
+          INBOX_BUSINESS_TABLE_accounts: Match.anyValue(),
+          INBOX_BUSINESS_TABLE_ledgerEntries: Match.anyValue(),
         }),
       },
     });
@@ -61,8 +61,8 @@ describe('ReferenceStack', () => {
       Environment: {
         Variables: Match.objectLike({
           INBOX_CONSUMER: 'inventory',
-          STOCK_TABLE_NAME: Match.anyValue(),
-          ORDERS_TABLE_NAME: Match.anyValue(),
+          INBOX_BUSINESS_TABLE_stock: Match.anyValue(),
+          INBOX_BUSINESS_TABLE_orders: Match.anyValue(),
         }),
       },
     });

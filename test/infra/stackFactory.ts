@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { InboxConsumer } from '../../infra/constructs/InboxConsumer.js';
-import type { InboxConsumerProps } from '../../infra/constructs/InboxConsumerProps.js';
+import type { InboxConsumerProps } from '../../src/cdk/index.js';
+import { InboxConsumer } from '../../src/cdk/index.js';
 
 export const fixtureEntry = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
 

@@ -80,7 +80,7 @@ describe('InboxConsumer validation at synth time', () => {
     {
       when: 'the consumer name has a #',
       props: { consumerName: 'orders#eu' },
-      message: /consumerName must match/,
+      message: /consumerName must be 1-128 characters/,
     },
   ])('fails when $when, naming the value and the fix', ({ props, message }) => {
     expect(() => consumerTemplate(props)).toThrow(message);

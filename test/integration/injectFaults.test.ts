@@ -9,8 +9,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FaultKind, type InjectedFault, injectFaults } from '../../scripts/chaos/injectFaults.js';
 import { seededRandom } from '../../scripts/local/demoTraffic.js';
-import { transientReasonOf, translate } from '../../src/dynamoDBErrors.js';
-import { TransientReason, type TransientStoreError } from '../../src/errors.js';
+import { transientReasonOf, translate } from '../../src/aws/dynamoDBErrors.js';
+import { TransientReason, type TransientStoreError } from '../../src/index.js';
 import { testAws } from '../harness/aws.js';
 
 const aws = testAws();

@@ -34,7 +34,7 @@ const context = {
 async function loadHandler(path: string, consumer: string, dlqUrl: string): Promise<Handler> {
   Object.assign(process.env, {
     INBOX_CONSUMER: consumer,
-    DEAD_LETTER_QUEUE_URL: dlqUrl,
+    INBOX_DEAD_LETTER_QUEUE_URL: dlqUrl,
     POWERTOOLS_SERVICE_NAME: consumer,
   });
   return ((await import(path)) as { handler: Handler }).handler;
@@ -58,10 +58,10 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: 'test',
     INBOX_TABLE_NAME: names.inbox,
     INBOX_TTL_SECONDS: String(15 * 86_400),
-    ACCOUNTS_TABLE_NAME: names.accounts,
-    LEDGER_ENTRIES_TABLE_NAME: names.entries,
-    STOCK_TABLE_NAME: names.stock,
-    ORDERS_TABLE_NAME: names.orders,
+    INBOX_BUSINESS_TABLE_accounts: names.accounts,
+    INBOX_BUSINESS_TABLE_ledgerEntries: names.entries,
+    INBOX_BUSINESS_TABLE_stock: names.stock,
+    INBOX_BUSINESS_TABLE_orders: names.orders,
     POWERTOOLS_METRICS_NAMESPACE: 'SqsInboxTest',
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'SILENT',

@@ -1,0 +1,15 @@
+// `npm run build` (and `prepare`, so that installing from a git URL builds too): the library as
+// ES modules in dist/esm and as CommonJS in dist/cjs, each with its own declarations. The
+// package.json written into dist/cjs makes Node and TypeScript read that tree as CommonJS.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+rmSync('dist', { recursive: true, force: true });
+for (const project of ['tsconfig.build.json', 'tsconfig.build.cjs.json']) {
+  const { status } = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
+}
+mkdirSync('dist/cjs', { recursive: true });
+writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);

@@ -1,0 +1,181 @@
+import { InboxAttribute, TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
+import type { InboxEntry } from '../core/inboxEntry.js';
+import type { TransactItem } from '../core/TransactionBuilder.js';
+import { TransactionLimitError } from '../errors.js';
+import { estimateItemBytes } from './itemSize.js';
+
+/** The key attribute names of a table (partition key first). */
+type KeyAttributeNames = (tableName: string) => Promise<readonly string[]>;
+
+interface Located {
+  readonly index: number;
+  readonly type: string;
+  readonly tableName: string;
+  readonly key: Record<string, unknown> | undefined;
+  readonly item: Record<string, unknown> | undefined;
+  readonly expressionValues: Record<string, unknown> | undefined;
+}
+
+/**
+ * Describes one transaction operation: its type, table and key (`Item` for a Put).
+ *
+ * @example
+ * ```ts
+ * locate({ Delete: { TableName: 't', Key: { pk: 'a' } } }, 0) // => { type: 'Delete', … }
+ * ```
+ */
+export function locate(operation: TransactItem, index: number): Located {
+  const [type, input] = Object.entries(operation)[0] ?? ['operation', {}];
+  const body = (input ?? {}) as {
+    TableName?: string;
+    Key?: Record<string, unknown>;
+    Item?: Record<string, unknown>;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  };
+  return {
+    index,
+    type,
+    tableName: body.TableName ?? '',
+    key: body.Key,
+    item: body.Item,
+    expressionValues: body.ExpressionAttributeValues,
+  };
+}
+
+/**
+ * Checks what DynamoDB would reject, before sending: the size of each Put item and of the
+ * whole transaction (estimated with DynamoDB's item-size rules), and two operations on one
+ * item, the inbox entry included. A Put's key is found through the table's key schema,
+ * looked up only when another operation touches the same table.
+ *
+ * @example
+ * ```ts
+ * await checkTransaction(tx.operations, entry, 'inbox', keyAttributeNames); // throws TransactionLimitError
+ * ```
+ */
+export async function checkTransaction(
+  operations: readonly TransactItem[],
+  entry: InboxEntry,
+  inboxTableName: string,
+  keyAttributeNames: KeyAttributeNames,
+): Promise<void> {
+  const located = operations.map(locate);
+  checkSizes(located, entry);
+  await checkDistinctItems(located, entry, inboxTableName, keyAttributeNames);
+}
+
+function checkSizes(operations: readonly Located[], entry: InboxEntry): void {
+  let totalBytes = estimateItemBytes(entry as unknown as Record<string, unknown>);
+  for (const operation of operations) {
+    const itemBytes = estimateItemBytes(operation.item);
+    if (itemBytes > TRANSACTION_LIMITS.maxItemBytes) {
+      throw new TransactionLimitError(
+        TransactionLimit.ItemBytes,
+        `${describeOperation(operation)} writes an item of about ${itemBytes} bytes; DynamoDB ` +
+          `items are limited to ${TRANSACTION_LIMITS.maxItemBytes} bytes. Store large payloads in S3 and keep a pointer.`,
+        itemBytes,
+        TRANSACTION_LIMITS.maxItemBytes,
+      );
+    }
+    totalBytes +=
+      itemBytes + estimateItemBytes(operation.key) + estimateItemBytes(operation.expressionValues);
+  }
+  if (totalBytes > TRANSACTION_LIMITS.maxTransactionBytes) {
+    throw new TransactionLimitError(
+      TransactionLimit.TransactionBytes,
+      `the transaction holds about ${totalBytes} bytes; DynamoDB allows ` +
+        `${TRANSACTION_LIMITS.maxTransactionBytes} bytes per transaction. Write less per message.`,
+      totalBytes,
+      TRANSACTION_LIMITS.maxTransactionBytes,
+    );
+  }
+}
+
+async function checkDistinctItems(
+  operations: readonly Located[],
+  entry: InboxEntry,
+  inboxTableName: string,
+  keyAttributeNames: KeyAttributeNames,
+): Promise<void> {
+  const seen = new Map<string, string>([
+    [identity(inboxTableName, { [InboxAttribute.PartitionKey]: entry.pk }), 'the inbox entry'],
+  ]);
+  const tableCounts = countByTable(operations, inboxTableName);
+  for (const operation of operations) {
+    const key = await keyOf(operation, tableCounts, keyAttributeNames);
+    if (key === undefined) continue;
+    const id = identity(operation.tableName, key);
+    const previous = seen.get(id);
+    if (previous !== undefined) {
+      throw new TransactionLimitError(
+        TransactionLimit.SameItem,
+        `${describeOperation(operation)} and ${previous} touch the same item ` +
+          `${JSON.stringify(key)}; DynamoDB allows one operation per item in a transaction. ` +
+          'Merge them into one Update.',
+        describeOperation(operation),
+        'one operation per item',
+      );
+    }
+    seen.set(id, describeOperation(operation));
+  }
+}
+
+async function keyOf(
+  operation: Located,
+  tableCounts: ReadonlyMap<string, number>,
+  keyAttributeNames: KeyAttributeNames,
+): Promise<Record<string, unknown> | undefined> {
+  if (operation.key !== undefined) return operation.key;
+  if (operation.item === undefined || (tableCounts.get(operation.tableName) ?? 0) < 2)
+    return undefined;
+  const names = await keyAttributeNames(operation.tableName);
+  const item = operation.item;
+  return Object.fromEntries(names.map((name) => [name, item[name]]));
+}
+
+function countByTable(operations: readonly Located[], inboxTableName: string): Map<string, number> {
+  const counts = new Map<string, number>([[inboxTableName, 1]]);
+  for (const { tableName } of operations) counts.set(tableName, (counts.get(tableName) ?? 0) + 1);
+  return counts;
+}
+
+function identity(tableName: string, key: Record<string, unknown>): string {
+  const parts = Object.keys(key)
+    .sort()
+    .map((name) => `${name}=${canonicalValue(key[name])}`);
+  return `${tableName}\u0000${parts.join('\u0000')}`;
+}
+
+function canonicalValue(value: unknown): string {
+  if (typeof value === 'string') return `S:${value}`;
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return `N:${canonicalNumber(String(value))}`;
+  if (value instanceof Uint8Array) return `B:${Buffer.from(value).toString('base64')}`;
+  if (typeof value === 'object' && value !== null && 'value' in value) {
+    return `N:${canonicalNumber(String(value.value))}`; // lib-dynamodb NumberValue
+  }
+  return `?:${JSON.stringify(value)}`;
+}
+
+/** A number's text as DynamoDB compares it: no sign on zero, no leading or trailing zeros. */
+function canonicalNumber(text: string): string {
+  const match = /^([+-]?)0*(\d*?)(?:\.(\d*?)0*)?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!match) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return '0';
+  const scale = Number(exponent) - fraction.length;
+  return `${sign === '-' ? '-' : ''}${digits.replace(/0+$/, '')}e${scale + (digits.length - digits.replace(/0+$/, '').length)}`;
+}
+
+/**
+ * Names an operation for an error message.
+ *
+ * @example
+ * ```ts
+ * describeOperation(locate(op, 2)) // => 'Update #2 on stock'
+ * ```
+ */
+export function describeOperation(operation: Located): string {
+  return `${operation.type} #${operation.index} on ${operation.tableName}`;
+}

@@ -1,0 +1,151 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
+import { InboxMetric, RecordStatus } from '../constants.js';
+import { processRecord } from '../core/processRecord.js';
+import { type ResolvedOptions, resolveOptions } from '../core/resolveOptions.js';
+import type { InboxOptions, MessageHandler, RecordOutcome } from '../core/types.js';
+import { InvalidConfigurationError } from '../errors.js';
+import { mapConcurrently } from './mapConcurrently.js';
+import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
+import { groupRecords, readSqsRecords } from './sqsEvent.js';
+
+/**
+ * A configured batch processor: options are validated once, when it is created.
+ *
+ * @example
+ * ```ts
+ * const processor = createBatchProcessor(handler, { store, consumer: 'ledger' });
+ * export const lambdaHandler = (event: SQSEvent) => processor.process(event);
+ * ```
+ */
+export interface BatchProcessor {
+  /**
+   * Processes an SQS event and returns the partial batch response for Lambda. It is a Lambda
+   * handler as it stands (`export const handler = processor.process`), and a middy base
+   * handler; the Lambda `context` reaches each message as `message.context`.
+   */
+  process(event: unknown, context?: Context): Promise<SQSBatchResponse>;
+  /** Processes an SQS event and returns each record's outcome, in the event's order. */
+  processRecords(event: unknown, context?: Context): Promise<RecordOutcome[]>;
+}
+
+/**
+ * Creates a {@link BatchProcessor} for a per-message handler. Records of a standard queue run
+ * concurrently, up to `concurrency`; records of a FIFO queue run one at a time per message
+ * group, in order, with up to `concurrency` groups at once, and after a failure the group's
+ * remaining records are reported failed without running, so SQS redelivers them in order.
+ *
+ * @example
+ * ```ts
+ * const processor = createBatchProcessor(async ({ body }, tx) => {
+ *   tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
+ * }, { store, consumer: 'orders' });
+ * ```
+ */
+export function createBatchProcessor<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
+  handler: MessageHandler<StandardSchemaV1.InferOutput<TSchema>>,
+  options: InboxOptions<TSchema>,
+): BatchProcessor {
+  if (typeof handler !== 'function') {
+    throw new InvalidConfigurationError(
+      'handler',
+      handler,
+      'a function (message, tx) => Promise<void>',
+    );
+  }
+  const resolved = resolveOptions(options, (url, client) => new DeadLetterPublisher(url, client));
+  const run = handler as MessageHandler<unknown>;
+  const processRecords = (event: unknown, context?: Context) =>
+    processEvent(event, context, run, resolved);
+  const process = async (event: unknown, context?: Context) =>
+    toBatchResponse(await processRecords(event, context));
+  return { processRecords, process: refuseMiddlewareUse(process) };
+}
+
+/**
+ * Processes one SQS batch event with the transactional inbox and returns the partial batch
+ * response (`batchItemFailures`) that Lambda expects with `ReportBatchItemFailures`. Options
+ * are validated on every call; create a processor with {@link createBatchProcessor} once per
+ * container to validate them only once.
+ *
+ * @example
+ * ```ts
+ * export const handler = (event: SQSEvent) =>
+ *   processSqsBatch(event, async ({ body }, tx) => {
+ *     tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
+ *   }, { store, consumer: 'orders' });
+ * ```
+ */
+export function processSqsBatch<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
+  event: unknown,
+  handler: MessageHandler<StandardSchemaV1.InferOutput<TSchema>>,
+  options: InboxOptions<TSchema>,
+): Promise<SQSBatchResponse> {
+  return createBatchProcessor(handler, options).process(event);
+}
+
+async function processEvent(
+  event: unknown,
+  context: Context | undefined,
+  handler: MessageHandler<unknown>,
+  options: ResolvedOptions,
+): Promise<RecordOutcome[]> {
+  const records = readSqsRecords(event);
+  const settled = await mapConcurrently(groupRecords(records), options.concurrency, (group) =>
+    processGroup(group, context, handler, options),
+  );
+  const byMessageId = new Map(settled.flat().map((outcome) => [outcome.messageId, outcome]));
+  const outcomes = records.map((record) => byMessageId.get(record.messageId) ?? skipped(record));
+  logSummary(outcomes, options);
+  return outcomes;
+}
+
+async function processGroup(
+  group: readonly SQSRecord[],
+  context: Context | undefined,
+  handler: MessageHandler<unknown>,
+  options: ResolvedOptions,
+): Promise<RecordOutcome[]> {
+  const outcomes: RecordOutcome[] = [];
+  for (const record of group) {
+    const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);
+    outcomes.push(
+      blocked ? skipped(record) : await processRecord(record, context, handler, options),
+    );
+  }
+  const skippedCount = outcomes.filter((outcome) => outcome.status === RecordStatus.Skipped).length;
+  if (skippedCount > 0) {
+    options.metrics?.addMetric(InboxMetric.Failures, 'Count', skippedCount);
+    options.logger.warn(
+      'FIFO group stopped after a failure; its later records are reported failed',
+      {
+        consumer: options.consumer,
+        messageGroupId: group[0]?.attributes.MessageGroupId,
+        skipped: skippedCount,
+      },
+    );
+  }
+  return outcomes;
+}
+
+function skipped(record: SQSRecord): RecordOutcome {
+  return { messageId: record.messageId, status: RecordStatus.Skipped };
+}
+
+function toBatchResponse(outcomes: readonly RecordOutcome[]): SQSBatchResponse {
+  const failed = outcomes.filter(
+    (o) => o.status === RecordStatus.Failed || o.status === RecordStatus.Skipped,
+  );
+  return { batchItemFailures: failed.map((outcome) => ({ itemIdentifier: outcome.messageId })) };
+}
+
+function logSummary(outcomes: readonly RecordOutcome[], options: ResolvedOptions): void {
+  const counts: Record<string, number> = {};
+  for (const { status } of outcomes) counts[status] = (counts[status] ?? 0) + 1;
+  options.logger.info('batch processed', {
+    consumer: options.consumer,
+    records: outcomes.length,
+    ...counts,
+  });
+}

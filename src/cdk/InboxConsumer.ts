@@ -1,0 +1,296 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { businessTableVariable, InboxEnvironment, InboxMetric } from '../constants.js';
+import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
+import { InboxTable } from './InboxTable.js';
+import {
+  type InboxConsumerSettings,
+  resolveInboxConsumerProps,
+} from './resolveInboxConsumerProps.js';
+
+/**
+ * Item-level actions a business table gets by default: what the transaction builder needs.
+ *
+ * @example
+ * ```ts
+ * const actions = [...DEFAULT_BUSINESS_TABLE_ACTIONS, 'dynamodb:DeleteItem'];
+ * ```
+ */
+export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** The library's count metrics, as the dashboard reads them. */
+const INBOX_COUNTS = [
+  InboxMetric.Processed,
+  InboxMetric.Duplicates,
+  InboxMetric.Failures,
+  InboxMetric.PermanentFailures,
+  InboxMetric.DeadLettered,
+] as const;
+
+/** Variables the construct sets besides the `INBOX_` ones; `environment` may not override them. */
+const RESERVED_ENVIRONMENT: readonly string[] = [
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'NODE_OPTIONS',
+];
+
+/** The esbuild target of a Lambda Node.js runtime: `nodejs24.x` → `node24`. */
+function esbuildTarget(runtime: Runtime): string {
+  return runtime.name.replace(/^nodejs(\d+)\.x$/, 'node$1');
+}
+
+/** The grant of one `businessTables` entry, whether given as a table or as `{ table, actions }`. */
+function toGrant(entry: ITable | BusinessTableGrant): BusinessTableGrant {
+  return 'table' in entry && !('tableName' in entry) ? entry : { table: entry as ITable };
+}
+
+/** Item-level actions on a table, and use of its customer-managed key if it has one. */
+function grantTable(table: ITable, grantee: IGrantable, actions: readonly string[]): void {
+  table.grant(grantee, ...actions);
+  table.encryptionKey?.grantEncryptDecrypt(grantee);
+}
+
+/**
+ * An SQS consumer with a transactional inbox: the queue and its DLQ with a redrive policy, the
+ * inbox table with TTL, the function (bundled locally with esbuild, ESM, Node.js 24 and ARM64
+ * by default), the event source mapping with `ReportBatchItemFailures`, least-privilege grants,
+ * two alarms and a dashboard. Props are validated at synth time. The function's environment is
+ * the contract that `inboxConfigFromEnvironment()` (from `sqs-inbox`) reads.
+ *
+ * @example
+ * ```ts
+ * import { InboxConsumer } from 'sqs-inbox/cdk';
+ * const ledger = new InboxConsumer(stack, 'Ledger', {
+ *   consumerName: 'ledger', entry: 'src/ledger.ts', fifo: true,
+ *   businessTables: { accounts },
+ * });
+ * ```
+ */
+export class InboxConsumer extends Construct {
+  /** The source queue (FIFO when `fifo`), encrypted, TLS only, with the redrive policy. */
+  readonly queue: Queue;
+  /** Where SQS moves a message after `maxReceiveCount` receives, and the library dead-letters permanent failures. */
+  readonly deadLetterQueue: Queue;
+  /** The inbox table: the one given as `inboxTable`, or the one the construct created. */
+  readonly inboxTable: ITable;
+  /** The consumer function. */
+  readonly function: NodejsFunction;
+  /** The function's log group (one month). */
+  readonly logGroup: LogGroup;
+  /** The event source mapping from `queue` to `function`, with `ReportBatchItemFailures`. */
+  readonly eventSource: SqsEventSource;
+  /** DLQ depth above zero, and the oldest message older than `queueAgeAlarmThreshold`. */
+  readonly alarms: { readonly deadLetters: Alarm; readonly queueAge: Alarm };
+  /** The library's metrics and the queues' depth and age. */
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: InboxConsumerProps) {
+    super(scope, id);
+    const settings = resolveInboxConsumerProps(props);
+    this.deadLetterQueue = this.#createDeadLetterQueue(settings);
+    this.queue = this.#createQueue(settings);
+    this.inboxTable = props.inboxTable ?? this.#createInboxTable(settings);
+    this.logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
+    this.function = this.#createFunction(props, settings);
+    this.#grant(props);
+    this.eventSource = new SqsEventSource(this.queue, {
+      batchSize: settings.batchSize,
+      maxBatchingWindow: settings.maxBatchingWindow,
+      maxConcurrency: settings.maxConcurrency,
+      reportBatchItemFailures: true,
+    });
+    this.function.addEventSource(this.eventSource);
+    this.alarms = this.#createAlarms(props, settings);
+    this.dashboard = this.#createDashboard(settings);
+  }
+
+  #createDeadLetterQueue(s: InboxConsumerSettings): Queue {
+    return new Queue(this, 'DeadLetterQueue', {
+      fifo: s.fifo || undefined,
+      retentionPeriod: s.deadLetterRetentionPeriod,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+  }
+
+  #createQueue(s: InboxConsumerSettings): Queue {
+    return new Queue(this, 'Queue', {
+      fifo: s.fifo || undefined,
+      contentBasedDeduplication: s.contentBasedDeduplication || undefined,
+      retentionPeriod: s.retentionPeriod,
+      visibilityTimeout: s.visibilityTimeout,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: s.maxReceiveCount },
+    });
+  }
+
+  #createInboxTable(s: InboxConsumerSettings): InboxTable {
+    return new InboxTable(this, 'InboxTable', { removalPolicy: s.inboxTableRemovalPolicy });
+  }
+
+  #createFunction(props: InboxConsumerProps, s: InboxConsumerSettings): NodejsFunction {
+    const overridden = Object.keys(props.environment ?? {}).filter(
+      (name) => name.startsWith('INBOX_') || RESERVED_ENVIRONMENT.includes(name),
+    );
+    if (overridden.length > 0) {
+      throw new Error(
+        `InboxConsumer ${s.consumerName}: environment may not set ${overridden.join(', ')}; the construct sets them from its props.`,
+      );
+    }
+    const businessEnvironment = Object.fromEntries(
+      Object.entries(props.businessTables ?? {}).map(([name, entry]) => [
+        businessTableVariable(name),
+        toGrant(entry).table.tableName,
+      ]),
+    );
+    // An own role and log group instead of AWSLambdaBasicExecutionRole, whose logs:* actions
+    // apply to every log group of the account.
+    const logGroup = this.logGroup;
+    const role = new Role(this, 'FunctionRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `sqs-inbox consumer ${s.consumerName}`,
+    });
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    const runtime = props.runtime ?? Runtime.NODEJS_24_X;
+    return new NodejsFunction(this, 'Function', {
+      role,
+      entry: props.entry,
+      handler: props.handler ?? 'handler',
+      runtime,
+      architecture: props.architecture ?? Architecture.ARM_64,
+      timeout: s.functionTimeout,
+      memorySize: s.memorySize,
+      logGroup,
+      environment: {
+        [InboxEnvironment.TableName]: this.inboxTable.tableName,
+        [InboxEnvironment.Consumer]: s.consumerName,
+        [InboxEnvironment.TtlSeconds]: String(s.inboxTtl.toSeconds()),
+        [InboxEnvironment.DeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
+        POWERTOOLS_SERVICE_NAME: s.consumerName,
+        POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
+        // Stack traces through the minified bundle point at the TypeScript sources.
+        NODE_OPTIONS: '--enable-source-maps',
+        ...businessEnvironment,
+        ...props.environment,
+      },
+      bundling: { ...defaultBundling(runtime), ...props.bundling },
+    });
+  }
+
+  #grant(props: InboxConsumerProps): void {
+    grantTable(this.inboxTable, this.function, ['dynamodb:GetItem', 'dynamodb:PutItem']);
+    this.deadLetterQueue.grantSendMessages(this.function);
+    for (const { table, actions } of Object.values(props.businessTables ?? {}).map(toGrant)) {
+      // DescribeTable is how the library finds a table's key to refuse two operations on one item.
+      grantTable(table, this.function, [
+        ...new Set([...(actions ?? DEFAULT_BUSINESS_TABLE_ACTIONS), 'dynamodb:DescribeTable']),
+      ]);
+    }
+  }
+
+  #createAlarms(props: InboxConsumerProps, s: InboxConsumerSettings) {
+    const deadLetters = new Alarm(this, 'DeadLettersAlarm', {
+      alarmDescription: `${s.consumerName}: messages in the dead-letter queue. Read their inbox.error attributes, fix the cause, then redrive.`,
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const queueAge = new Alarm(this, 'QueueAgeAlarm', {
+      alarmDescription: `${s.consumerName}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
+      metric: this.queue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: s.queueAgeAlarmThreshold.toSeconds(),
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (props.alarmTopic) {
+      for (const alarm of [deadLetters, queueAge])
+        alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    }
+    return { deadLetters, queueAge };
+  }
+
+  #createDashboard(s: InboxConsumerSettings): Dashboard {
+    const inboxMetric = (metricName: string) =>
+      new Metric({
+        namespace: s.metricsNamespace,
+        metricName,
+        dimensionsMap: { service: s.consumerName },
+        statistic: 'Sum',
+        period: Duration.minutes(1),
+      });
+    const dashboard = new Dashboard(this, 'Dashboard');
+    const latency = inboxMetric(InboxMetric.HandlerLatency).with({
+      statistic: 'p99',
+      label: 'handler latency p99 (ms)',
+    });
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: `${s.consumerName}: messages`,
+        left: INBOX_COUNTS.map(inboxMetric),
+        right: [latency],
+        width: 12,
+      }),
+      new GraphWidget({
+        title: `${s.consumerName}: queues`,
+        left: [
+          this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' }),
+        ],
+        right: [this.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
+        width: 12,
+      }),
+    );
+    return dashboard;
+  }
+}
+
+/** The construct's esbuild settings; `props.bundling` is merged over them. */
+function defaultBundling(runtime: Runtime): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: esbuildTarget(runtime),
+    // The SDK is bundled: the function runs the version the project's lock file pins.
+    externalModules: [],
+    mainFields: ['module', 'main'],
+    sourceMap: true,
+    minify: true,
+    // ESM output has no `require`; bundled CommonJS code (the AWS SDK's among it) still calls it.
+    banner:
+      "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  };
+}

@@ -1,0 +1,244 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context, SQSRecord } from 'aws-lambda';
+import { InboxMetric, MAX_KEY_BYTES, RecordStatus } from '../constants.js';
+import {
+  KeyDerivationError,
+  MessageParseError,
+  PayloadMismatchError,
+  PermanentError,
+  SchemaValidationError,
+  TransientStoreError,
+} from '../errors.js';
+import {
+  buildEntry,
+  hashPayload,
+  type InboxEntry,
+  inboxPk,
+  isLive,
+  toEpochSeconds,
+} from './inboxEntry.js';
+import type { ResolvedOptions } from './resolveOptions.js';
+import { TransactionBuilder } from './TransactionBuilder.js';
+import type { InboxMessage, MessageHandler, ParsedMessage, RecordOutcome } from './types.js';
+
+const BACKOFF_BASE_MILLIS = 50;
+const BACKOFF_CAP_MILLIS = 1000;
+
+/**
+ * Runs one SQS record through the inbox: parse, validate, derive the key, skip a known
+ * duplicate, run the handler, and commit its operations with the inbox entry in one
+ * transaction. Never throws: every failure becomes an outcome, so one record cannot take
+ * the batch down. A permanent failure goes to the dead-letter queue when one is configured.
+ *
+ * @example
+ * ```ts
+ * const outcome = await processRecord(record, context, handler, resolvedOptions);
+ * if (outcome.status === 'failed') console.log(outcome.error);
+ * ```
+ */
+export async function processRecord(
+  record: SQSRecord,
+  context: Context | undefined,
+  handler: MessageHandler<unknown>,
+  options: ResolvedOptions,
+): Promise<RecordOutcome> {
+  let key: string | undefined;
+  try {
+    const parsed = await parseMessage(record, options);
+    key = deriveKey(parsed, options);
+    return await processWithRetries({ ...parsed, key, context }, handler, options);
+  } catch (error) {
+    return settleFailure(record, key, error, options);
+  }
+}
+
+async function parseMessage(
+  record: SQSRecord,
+  options: ResolvedOptions,
+): Promise<ParsedMessage<unknown>> {
+  let value: unknown;
+  try {
+    value = options.parser(record.body);
+  } catch (error) {
+    throw new MessageParseError(record.messageId, error);
+  }
+  const body = options.schema ? await validate(record.messageId, value, options) : value;
+  return {
+    body,
+    messageId: record.messageId,
+    attributes: record.attributes,
+    messageAttributes: record.messageAttributes ?? {},
+    record,
+  };
+}
+
+async function validate(
+  messageId: string,
+  value: unknown,
+  options: ResolvedOptions,
+): Promise<unknown> {
+  const result = await options.schema?.['~standard'].validate(value);
+  if (result === undefined || result.issues === undefined) return result?.value;
+  throw new SchemaValidationError(
+    messageId,
+    result.issues.map((issue) => ({
+      message: issue.message,
+      path: (issue.path ?? [])
+        .map((part) => String(typeof part === 'object' ? part.key : part))
+        .join('.'),
+    })),
+  );
+}
+
+function deriveKey(message: ParsedMessage<unknown>, options: ResolvedOptions): string {
+  let key: unknown;
+  try {
+    key = options.key ? options.key(message) : defaultKey(message.record, options);
+  } catch (error) {
+    throw new KeyDerivationError(message.messageId, undefined, error);
+  }
+  if (typeof key !== 'string' || key.length === 0 || Buffer.byteLength(key) > MAX_KEY_BYTES) {
+    throw new KeyDerivationError(message.messageId, key);
+  }
+  return key;
+}
+
+function defaultKey(record: SQSRecord, options: ResolvedOptions): string {
+  const deduplicationId = record.attributes.MessageDeduplicationId;
+  if (deduplicationId === undefined) return record.messageId;
+  if (!options.warned.has('contentBasedKey') && deduplicationId === hashPayload(record.body)) {
+    options.warned.add('contentBasedKey');
+    options.logger.warn(
+      'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
+        'are deduplicated for ttlSeconds, not 5 minutes. Put an event id in the body and set `key`.',
+      { consumer: options.consumer, messageId: record.messageId },
+    );
+  }
+  return deduplicationId;
+}
+
+async function processWithRetries(
+  message: InboxMessage<unknown>,
+  handler: MessageHandler<unknown>,
+  options: ResolvedOptions,
+): Promise<RecordOutcome> {
+  const payloadHash = hashPayload(message.record.body);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await attemptOnce(message, payloadHash, handler, options);
+    } catch (error) {
+      if (!(error instanceof TransientStoreError) || attempt >= options.transactionAttempts)
+        throw error;
+      options.logger.debug('transient DynamoDB failure, retrying', {
+        consumer: options.consumer,
+        key: message.key,
+        messageId: message.messageId,
+        attempt,
+        reason: error.reason,
+      });
+      await sleep(Math.random() * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt));
+    }
+  }
+}
+
+async function attemptOnce(
+  message: InboxMessage<unknown>,
+  payloadHash: string,
+  handler: MessageHandler<unknown>,
+  options: ResolvedOptions,
+): Promise<RecordOutcome> {
+  if (options.precheck) {
+    const existing = await options.store.find(inboxPk(options.consumer, message.key));
+    if (existing && isLive(existing, toEpochSeconds(options.now()))) {
+      return acknowledgeDuplicate(message, payloadHash, existing, options);
+    }
+  }
+  const tx = new TransactionBuilder();
+  const startedMillis = performance.now();
+  await handler(message, tx);
+  options.metrics?.addMetric(
+    InboxMetric.HandlerLatency,
+    'Milliseconds',
+    performance.now() - startedMillis,
+  );
+  const nowMillis = options.now();
+  const entry = buildEntry({
+    ...message,
+    consumer: options.consumer,
+    payloadHash,
+    nowMillis,
+    ttlSeconds: options.ttlSeconds,
+  });
+  const result = await options.store.commit({
+    entry,
+    operations: tx.operations,
+    nowEpochSeconds: toEpochSeconds(nowMillis),
+  });
+  if (!result.committed)
+    return acknowledgeDuplicate(message, payloadHash, result.existing, options);
+  options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
+  options.logger.debug('message committed', {
+    consumer: options.consumer,
+    key: message.key,
+    messageId: message.messageId,
+    operations: tx.operations.length,
+  });
+  return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
+}
+
+function acknowledgeDuplicate(
+  message: InboxMessage<unknown>,
+  payloadHash: string,
+  existing: InboxEntry,
+  options: ResolvedOptions,
+): RecordOutcome {
+  if (existing.payloadHash !== payloadHash) {
+    throw new PayloadMismatchError(message.key, payloadHash, existing);
+  }
+  options.metrics?.addMetric(InboxMetric.Duplicates, 'Count', 1);
+  options.logger.info('duplicate message acknowledged without effect', {
+    consumer: options.consumer,
+    key: message.key,
+    messageId: message.messageId,
+    firstMessageId: existing.messageId,
+    firstProcessedAt: existing.processedAt,
+  });
+  return { messageId: message.messageId, key: message.key, status: RecordStatus.Duplicate };
+}
+
+async function settleFailure(
+  record: SQSRecord,
+  key: string | undefined,
+  error: unknown,
+  options: ResolvedOptions,
+): Promise<RecordOutcome> {
+  const context = { consumer: options.consumer, key, messageId: record.messageId, error };
+  options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
+  if (!(error instanceof PermanentError)) {
+    options.logger.warn('message failed, SQS will redeliver it', context);
+    return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
+  }
+  options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
+  if (options.deadLetter === undefined) {
+    options.logger.error(
+      'message failed permanently; reported failed for the redrive policy',
+      context,
+    );
+    return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
+  }
+  try {
+    await options.deadLetter.send(record, error, options.consumer, key);
+  } catch (sendError) {
+    options.logger.error(
+      'message failed permanently and could not be dead-lettered; reported failed',
+      { ...context, sendError },
+    );
+    return { messageId: record.messageId, key, status: RecordStatus.Failed, error: sendError };
+  }
+  options.metrics?.addMetric(InboxMetric.DeadLettered, 'Count', 1);
+  options.logger.error('message failed permanently; sent to the dead-letter queue', {
+    ...context,
+    queueUrl: options.deadLetter.queueUrl,
+  });
+  return { messageId: record.messageId, key, status: RecordStatus.DeadLettered, error };
+}

@@ -1,0 +1,241 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import {
+  CONSUMER_NAME_PATTERN,
+  CONSUMER_NAME_RULE,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_TRANSACTION_ATTEMPTS,
+  DEFAULT_TTL_SECONDS,
+  TTL_SECONDS_RANGE,
+} from '../constants.js';
+import { InvalidConfigurationError } from '../errors.js';
+import { createConsoleLogger } from './consoleLogger.js';
+import type { DeadLetterSink } from './DeadLetterSink.js';
+import type { InboxStore } from './InboxStore.js';
+import type { InboxLogger, InboxMetrics, InboxOptions, ParsedMessage } from './types.js';
+
+/**
+ * Options with every default filled in, as the processing core uses them.
+ *
+ * @example
+ * ```ts
+ * const resolved: ResolvedOptions = resolveOptions({ store, consumer: 'ledger' });
+ * ```
+ */
+export interface ResolvedOptions {
+  readonly store: InboxStore;
+  readonly consumer: string;
+  readonly key: ((message: ParsedMessage<unknown>) => string) | undefined;
+  readonly schema: StandardSchemaV1 | undefined;
+  readonly parser: (rawBody: string) => unknown;
+  readonly ttlSeconds: number;
+  readonly concurrency: number;
+  readonly deadLetter: DeadLetterSink | undefined;
+  readonly precheck: boolean;
+  readonly transactionAttempts: number;
+  readonly now: () => number;
+  readonly logger: InboxLogger;
+  readonly metrics: InboxMetrics | undefined;
+  /** Warnings already logged by this processor, so each is logged once per container. */
+  readonly warned: Set<string>;
+}
+
+const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
+const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
+const KNOWN_OPTIONS = new Set([
+  'store',
+  'consumer',
+  'key',
+  'schema',
+  'parser',
+  'ttlSeconds',
+  'concurrency',
+  'deadLetterQueueUrl',
+  'sqsClient',
+  'precheck',
+  'transactionAttempts',
+  'now',
+  'logger',
+  'metrics',
+]);
+
+/** Builds the dead-letter sink of a validated `deadLetterQueueUrl`. */
+export type DeadLetterSinkFactory = (
+  queueUrl: string,
+  client: SQSClient | undefined,
+) => DeadLetterSink;
+
+/**
+ * Validates options once, at creation, and fills in defaults. Unknown keys are rejected so a
+ * typo (`ttlSecond`) does not silently fall back to a default. The dead-letter sink is built by
+ * `createDeadLetterSink`, so that this core needs no SQS client of its own.
+ *
+ * @example
+ * ```ts
+ * resolveOptions({ store, consumer: 'ledger', concurrency: 0 }, createSink); // throws InvalidConfigurationError
+ * ```
+ */
+export function resolveOptions<TSchema extends StandardSchemaV1>(
+  options: InboxOptions<TSchema>,
+  createDeadLetterSink: DeadLetterSinkFactory,
+): ResolvedOptions {
+  checkShapes(options);
+  return {
+    store: options.store,
+    consumer: options.consumer,
+    key: options.key as ResolvedOptions['key'],
+    schema: options.schema,
+    parser: options.parser ?? JSON.parse,
+    ttlSeconds: integerIn('ttlSeconds', options.ttlSeconds, DEFAULT_TTL_SECONDS, TTL_SECONDS_RANGE),
+    concurrency: integerIn(
+      'concurrency',
+      options.concurrency,
+      DEFAULT_CONCURRENCY,
+      CONCURRENCY_RANGE,
+    ),
+    deadLetter: deadLetterSink(options.deadLetterQueueUrl, options.sqsClient, createDeadLetterSink),
+    precheck: options.precheck ?? true,
+    transactionAttempts: integerIn(
+      'transactionAttempts',
+      options.transactionAttempts,
+      DEFAULT_TRANSACTION_ATTEMPTS,
+      ATTEMPTS_RANGE,
+    ),
+    now: options.now ?? Date.now,
+    logger: options.logger ?? createConsoleLogger(),
+    metrics: options.metrics,
+    warned: new Set(),
+  };
+}
+
+function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidConfigurationError(
+      'options',
+      options,
+      "an object such as { store, consumer: 'ledger' }",
+    );
+  }
+  const unknown = Object.keys(options).find((name) => !KNOWN_OPTIONS.has(name));
+  if (unknown !== undefined) {
+    const value = (options as unknown as Record<string, unknown>)[unknown];
+    throw new InvalidConfigurationError(
+      unknown,
+      value,
+      `one of the known options: ${[...KNOWN_OPTIONS].join(', ')}`,
+    );
+  }
+  checkStore(options.store);
+  if (typeof options.consumer !== 'string' || !CONSUMER_NAME_PATTERN.test(options.consumer)) {
+    throw new InvalidConfigurationError(
+      'consumer',
+      options.consumer,
+      `a name of ${CONSUMER_NAME_RULE}`,
+    );
+  }
+  checkFunction('key', options.key);
+  checkFunction('parser', options.parser);
+  checkFunction('now', options.now);
+  checkSchema(options.schema);
+  checkBoolean('precheck', options.precheck);
+  checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
+  checkMethods('metrics', options.metrics, ['addMetric']);
+  checkMethods('sqsClient', options.sqsClient, ['send']);
+}
+
+function deadLetterSink(
+  url: unknown,
+  sqsClient: SQSClient | undefined,
+  create: DeadLetterSinkFactory,
+): DeadLetterSink | undefined {
+  if (url === undefined) {
+    if (sqsClient !== undefined) {
+      throw new InvalidConfigurationError(
+        'sqsClient',
+        sqsClient,
+        'to be given only together with deadLetterQueueUrl',
+      );
+    }
+    return undefined;
+  }
+  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new InvalidConfigurationError(
+      'deadLetterQueueUrl',
+      url,
+      'an SQS queue URL such as https://sqs.eu-west-1.amazonaws.com/123456789012/orders-dlq',
+    );
+  }
+  return create(url, sqsClient);
+}
+
+function checkStore(store: unknown): void {
+  checkMethods('store', store, ['find', 'commit']);
+  if (store === undefined) {
+    throw new InvalidConfigurationError(
+      'store',
+      store,
+      "an inbox store, e.g. new DynamoDBInboxStore({ tableName: 'inbox' })",
+    );
+  }
+}
+
+function checkSchema(schema: unknown): void {
+  if (schema === undefined) return;
+  const standard = (schema as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.[
+    '~standard'
+  ];
+  if (standard?.version !== 1 || typeof standard.validate !== 'function') {
+    throw new InvalidConfigurationError(
+      'schema',
+      schema,
+      'a Standard Schema v1 validator (zod 3.24+, valibot 1, arktype 2…)',
+    );
+  }
+}
+
+function checkFunction(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new InvalidConfigurationError(name, value, 'a function');
+  }
+}
+
+function checkBoolean(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new InvalidConfigurationError(name, value, 'true or false');
+  }
+}
+
+function checkMethods(name: string, value: unknown, methods: readonly string[]): void {
+  if (value === undefined) return;
+  const target = value as Record<string, unknown> | null;
+  const missing = methods.filter((method) => typeof target?.[method] !== 'function');
+  if (typeof value !== 'object' || value === null || missing.length > 0) {
+    throw new InvalidConfigurationError(
+      name,
+      value,
+      `an object with the methods ${methods.join(', ')}`,
+    );
+  }
+}
+
+function integerIn(
+  name: string,
+  value: unknown,
+  fallback: number,
+  range: { readonly min: number; readonly max: number },
+): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < range.min ||
+    value > range.max
+  ) {
+    throw new InvalidConfigurationError(
+      name,
+      value,
+      `an integer from ${range.min} to ${range.max}`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,145 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
+import type { RecordStatus } from '../constants.js';
+import type { InboxStore } from './InboxStore.js';
+import type { TransactionBuilder } from './TransactionBuilder.js';
+
+/**
+ * A message as the key function sees it: parsed and validated, before its key is known.
+ *
+ * @example
+ * ```ts
+ * const key = (message: ParsedMessage<{ eventId: string }>) => message.body.eventId;
+ * ```
+ */
+export interface ParsedMessage<TBody> {
+  readonly body: TBody;
+  readonly messageId: string;
+  readonly attributes: SQSRecordAttributes;
+  readonly messageAttributes: SQSMessageAttributes;
+  readonly record: SQSRecord;
+}
+
+/**
+ * A message as the handler sees it: parsed, validated and keyed.
+ *
+ * @example
+ * ```ts
+ * const handler = async (message: InboxMessage<Payment>, tx: TransactionBuilder) => {
+ *   tx.put({ TableName: 'payments', Item: { pk: message.key, ...message.body } });
+ * };
+ * ```
+ */
+export interface InboxMessage<TBody> extends ParsedMessage<TBody> {
+  /** The dedup key: the inbox entry's key for this consumer. */
+  readonly key: string;
+  /**
+   * The Lambda invocation's context (request id, remaining time), when the processor was called
+   * with one, as Lambda and middy do; undefined when `process(event)` is called without it.
+   */
+  readonly context: Context | undefined;
+}
+
+/**
+ * The per-message function. It may read anything; every write it wants covered by the
+ * exactly-once guarantee must go through `tx`. Writes made any other way happen again when
+ * the message is redelivered. Throw {@link PermanentError} for a message that must not be
+ * retried; any other error makes SQS redeliver the message.
+ *
+ * @example
+ * ```ts
+ * const handler: MessageHandler<Payment> = async ({ body }, tx) => {
+ *   tx.update({ TableName: 'accounts', Key: { pk: body.accountId },
+ *     UpdateExpression: 'ADD balance :a', ExpressionAttributeValues: { ':a': body.amountCents } });
+ * };
+ * ```
+ */
+export type MessageHandler<TBody> = (
+  message: InboxMessage<TBody>,
+  tx: TransactionBuilder,
+) => Promise<void> | void;
+
+/**
+ * A structured logger: Powertools Logger and a console-like object both fit.
+ *
+ * @example
+ * ```ts
+ * const logger: InboxLogger = new Logger({ serviceName: 'ledger' }); // @aws-lambda-powertools/logger
+ * ```
+ */
+export interface InboxLogger {
+  debug(message: string, ...extra: Array<Record<string, unknown>>): void;
+  info(message: string, ...extra: Array<Record<string, unknown>>): void;
+  warn(message: string, ...extra: Array<Record<string, unknown>>): void;
+  error(message: string, ...extra: Array<Record<string, unknown>>): void;
+}
+
+/**
+ * Where counts and latencies go: Powertools Metrics fits.
+ *
+ * @example
+ * ```ts
+ * const metrics: InboxMetrics = new Metrics({ namespace: 'shop' }); // @aws-lambda-powertools/metrics
+ * ```
+ */
+export interface InboxMetrics {
+  addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void;
+}
+
+/**
+ * The options of {@link processSqsBatch}, {@link createBatchProcessor} and
+ * {@link inboxMiddleware}. The README's configuration table lists defaults and effects.
+ *
+ * @example
+ * ```ts
+ * const options: InboxOptions<typeof PaymentSchema> = {
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: (m) => m.body.eventId,
+ * };
+ * ```
+ */
+export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>> {
+  /** Where inbox entries live and where the transaction is committed. */
+  readonly store: InboxStore;
+  /** The dedup scope: two consumers of one event each apply it once. `[A-Za-z0-9._:-]{1,128}`. */
+  readonly consumer: string;
+  /** Derives the dedup key; default: FIFO `MessageDeduplicationId`, else SQS `messageId`. */
+  readonly key?: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
+  /** A Standard Schema v1 validator (zod, valibot, arktype…) applied to the parsed body. */
+  readonly schema?: TSchema;
+  /** Turns the raw body into the value the schema sees; default `JSON.parse`. */
+  readonly parser?: (rawBody: string) => unknown;
+  /** Lifetime of an inbox entry; default 15 days (SQS's 14-day retention plus a day). */
+  readonly ttlSeconds?: number;
+  /** Records (standard queue) or message groups (FIFO) processed at once; default 10. */
+  readonly concurrency?: number;
+  /** Where permanently failing messages go; unset: reported failed, redrive policy decides. */
+  readonly deadLetterQueueUrl?: string;
+  /** The client used for `deadLetterQueueUrl`; default built lazily from the environment. */
+  readonly sqsClient?: SQSClient;
+  /** Read the inbox before running the handler, so known duplicates skip it; default true. */
+  readonly precheck?: boolean;
+  /** Attempts per record when DynamoDB answers with a transient error; default 3. */
+  readonly transactionAttempts?: number;
+  /** Clock in epoch milliseconds; default `Date.now`. */
+  readonly now?: () => number;
+  /** Structured logger; default JSON lines on the console. */
+  readonly logger?: InboxLogger;
+  /** Metrics sink; default none. */
+  readonly metrics?: InboxMetrics;
+}
+
+/**
+ * The outcome of one record of a batch.
+ *
+ * @example
+ * ```ts
+ * const failed = outcomes.filter((o) => o.status === RecordStatus.Failed);
+ * ```
+ */
+export interface RecordOutcome {
+  readonly messageId: string;
+  readonly status: RecordStatus;
+  readonly key?: string;
+  readonly error?: unknown;
+}

@@ -1,0 +1,153 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
+import { businessTableVariable, InboxEnvironment, TTL_SECONDS_RANGE } from '../constants.js';
+import type { InboxStore } from '../core/InboxStore.js';
+import { EnvironmentError } from '../errors.js';
+
+/**
+ * Options of {@link inboxConfigFromEnvironment}.
+ *
+ * @example
+ * ```ts
+ * const options: InboxEnvironmentOptions = { dynamoDBClient: new DynamoDBClient({ maxAttempts: 5 }) };
+ * ```
+ */
+export interface InboxEnvironmentOptions {
+  /** The variables to read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The client of the inbox store; default built lazily by `DynamoDBInboxStore`. */
+  readonly dynamoDBClient?: DynamoDBClient | DynamoDBDocumentClient;
+  /** The client that sends to the dead-letter queue; default built lazily on first use. */
+  readonly sqsClient?: SQSClient;
+}
+
+/**
+ * What a function deployed by the `InboxConsumer` construct needs, read from its environment.
+ * `options` spreads into the processor's options; `table(name)` gives a business table's name.
+ *
+ * @example
+ * ```ts
+ * const inbox = inboxConfigFromEnvironment();
+ * const accountsTable = inbox.table('accounts');
+ * const processor = createBatchProcessor(handler, { ...inbox.options, schema, key });
+ * ```
+ */
+export interface InboxEnvironmentConfig {
+  /** The inbox options the environment fixes: store, consumer, TTL, DLQ (and its client). */
+  readonly options: {
+    readonly store: InboxStore;
+    readonly consumer: string;
+    readonly ttlSeconds: number;
+    readonly deadLetterQueueUrl: string;
+    readonly sqsClient?: SQSClient;
+  };
+  /** The business tables by logical name (the keys of the construct's `businessTables`). */
+  readonly tables: Readonly<Record<string, string>>;
+  /** A business table's name; throws {@link EnvironmentError} naming the tables there are. */
+  table(name: string): string;
+}
+
+/**
+ * Reads the environment contract that the `InboxConsumer` construct (`sqs-inbox/cdk`) sets on
+ * the function — inbox table, consumer, TTL, dead-letter queue and business tables — and
+ * builds the inbox options from it. Call it at module scope, so that a function deployed
+ * without its variables fails at cold start with an {@link EnvironmentError} that names every
+ * missing one, before any message is read.
+ *
+ * @example
+ * ```ts
+ * import { createBatchProcessor, inboxConfigFromEnvironment } from 'sqs-inbox';
+ * const inbox = inboxConfigFromEnvironment();
+ * const accounts = inbox.table('accounts');
+ * export const handler = createBatchProcessor(async ({ body }, tx) => {
+ *   tx.update({ TableName: accounts, Key: { accountId: body.accountId },
+ *     UpdateExpression: 'ADD balanceCents :a', ExpressionAttributeValues: { ':a': body.amountCents } });
+ * }, { ...inbox.options, key: ({ body }) => body.eventId }).process;
+ * ```
+ */
+export function inboxConfigFromEnvironment(
+  options: InboxEnvironmentOptions = {},
+): InboxEnvironmentConfig {
+  const env = options.env ?? process.env;
+  const read = requireAll(env, [
+    InboxEnvironment.TableName,
+    InboxEnvironment.Consumer,
+    InboxEnvironment.TtlSeconds,
+    InboxEnvironment.DeadLetterQueueUrl,
+  ]);
+  const tables = businessTables(env);
+  return {
+    options: {
+      store: new DynamoDBInboxStore({
+        tableName: read(InboxEnvironment.TableName),
+        ...(options.dynamoDBClient ? { client: options.dynamoDBClient } : {}),
+      }),
+      consumer: read(InboxEnvironment.Consumer),
+      ttlSeconds: parseTtlSeconds(read(InboxEnvironment.TtlSeconds)),
+      deadLetterQueueUrl: read(InboxEnvironment.DeadLetterQueueUrl),
+      ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
+    },
+    tables,
+    table: (name) => tableNamed(tables, name),
+  };
+}
+
+/** Checks that every variable is set, naming all missing ones at once; returns a reader. */
+function requireAll(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+): (name: string) => string {
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length > 0) {
+    throw new EnvironmentError(
+      missing,
+      missing.length > 1 ? 'are not set' : 'is not set',
+      'Deploy the function with the InboxConsumer construct (sqs-inbox/cdk), which sets them, ' +
+        `or set ${names.join(', ')} yourself.`,
+    );
+  }
+  return (name) => env[name] ?? '';
+}
+
+function parseTtlSeconds(text: string): number {
+  const ttlSeconds = Number(text);
+  if (
+    !Number.isInteger(ttlSeconds) ||
+    ttlSeconds < TTL_SECONDS_RANGE.min ||
+    ttlSeconds > TTL_SECONDS_RANGE.max
+  ) {
+    throw new EnvironmentError(
+      [InboxEnvironment.TtlSeconds],
+      `is ${JSON.stringify(text)}`,
+      `Set it to whole seconds from ${TTL_SECONDS_RANGE.min} to ${TTL_SECONDS_RANGE.max}.`,
+    );
+  }
+  return ttlSeconds;
+}
+
+function businessTables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const prefix = InboxEnvironment.BusinessTablePrefix;
+  const tables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(prefix) && value) tables[name.slice(prefix.length)] = value;
+  }
+  return tables;
+}
+
+function tableNamed(tables: Readonly<Record<string, string>>, name: string): string {
+  const tableName = Object.hasOwn(tables, name) ? tables[name] : undefined;
+  if (tableName === undefined) {
+    const known = Object.keys(tables);
+    throw new EnvironmentError(
+      [businessTableVariable(name)],
+      'is not set',
+      `Add "${name}" to the InboxConsumer's businessTables` +
+        (known.length > 0
+          ? ` (the function has: ${known.join(', ')}).`
+          : ' (the function has none).'),
+    );
+  }
+  return tableName;
+}

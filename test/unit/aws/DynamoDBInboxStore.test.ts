@@ -1,0 +1,180 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  DynamoDBClient,
+  DynamoDBServiceException,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  RecordStatus,
+  TransientReason,
+  TransientStoreError,
+} from '../../../src/index.js';
+import { injectFault } from '../../support/clientSpy.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
+
+/** A client pointed at a closed port: every fault below is thrown before any request leaves. */
+function offlineClient() {
+  return new DynamoDBClient({
+    endpoint: 'http://127.0.0.1:9',
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  });
+}
+
+const entry = {
+  pk: 'unit#k',
+  consumer: 'unit',
+  key: 'k',
+  messageId: 'm-1',
+  status: 'COMPLETED' as const,
+  payloadHash: 'h',
+  processedAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: 2_000_000_000,
+};
+
+const faults: Array<{ name: string; reason: TransientReason; error: () => Error }> = [
+  {
+    name: 'TransactionConflict',
+    reason: TransientReason.TransactionConflict,
+    error: () =>
+      new TransactionCanceledException({
+        message: 'Transaction cancelled [None, TransactionConflict]',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+      }),
+  },
+  {
+    name: 'throttling',
+    reason: TransientReason.Throttling,
+    error: () =>
+      new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} }),
+  },
+  {
+    name: 'a cancelled transaction for throttling',
+    reason: TransientReason.Throttling,
+    error: () =>
+      new TransactionCanceledException({
+        message: 'Transaction cancelled [ThrottlingError]',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ThrottlingError' }],
+      }),
+  },
+  {
+    name: 'an InternalServerError',
+    reason: TransientReason.ServerError,
+    error: () =>
+      new InternalServerError({
+        message: 'Internal server error',
+        $metadata: { httpStatusCode: 500 },
+      }),
+  },
+  {
+    name: 'a 503',
+    reason: TransientReason.ServerError,
+    error: () =>
+      new DynamoDBServiceException({
+        name: 'ServiceUnavailable',
+        $fault: 'server',
+        message: 'unavailable',
+        $metadata: { httpStatusCode: 503 },
+      }),
+  },
+  {
+    name: 'a request timeout',
+    reason: TransientReason.Timeout,
+    error: () => Object.assign(new Error('socket timed out'), { name: 'TimeoutError' }),
+  },
+];
+
+describe('DynamoDBInboxStore fault translation (injected: no emulator produces these)', () => {
+  it.each(faults)('turns $name into a TransientStoreError ($reason)', async ({ reason, error }) => {
+    const client = offlineClient();
+    injectFault(client, 'TransactWriteItemsCommand', error);
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
+
+    const commit = store.commit({ entry, operations: [], nowEpochSeconds: 1 });
+
+    await expect(commit).rejects.toBeInstanceOf(TransientStoreError);
+    await expect(commit).rejects.toMatchObject({ reason });
+  });
+
+  it('recognises SDK errors by name when they come from another copy of the SDK', async () => {
+    const client = offlineClient();
+    const foreign = () =>
+      Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+      });
+    injectFault(client, 'TransactWriteItemsCommand', foreign);
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
+
+    await expect(store.commit({ entry, operations: [], nowEpochSeconds: 1 })).rejects.toMatchObject(
+      {
+        reason: TransientReason.TransactionConflict,
+      },
+    );
+  });
+
+  it('turns a stalled socket into a TransientStoreError (Timeout) instead of waiting for Lambda’s timeout', async () => {
+    const server = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const store = new DynamoDBInboxStore({
+      tableName: 'inbox',
+      clientConfig: {
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+        maxAttempts: 1,
+        requestHandler: { requestTimeout: 200, throwOnRequestTimeout: true },
+      },
+    });
+
+    try {
+      await expect(store.find('unit#k')).rejects.toMatchObject({ reason: TransientReason.Timeout });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('passes errors it does not know through unchanged', async () => {
+    const client = offlineClient();
+    const unknown = new Error('something else');
+    injectFault(client, 'TransactWriteItemsCommand', () => unknown);
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
+
+    await expect(store.commit({ entry, operations: [], nowEpochSeconds: 1 })).rejects.toBe(unknown);
+  });
+
+  it('reports the record failed after the configured attempts of an injected TransactionConflict', async () => {
+    const client = offlineClient();
+    const fault = injectFault(
+      client,
+      'TransactWriteItemsCommand',
+      faults[0]?.error ?? (() => new Error()),
+    );
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
+    const processor = createBatchProcessor(async () => {}, {
+      store,
+      consumer: 'unit',
+      precheck: false,
+      transactionAttempts: 4,
+      logger: recordingLogger(),
+    });
+    const record = sqsRecord({ id: 1 });
+
+    const [outcome] = await processor.processRecords(sqsEvent(record));
+
+    expect(fault.injected()).toBe(4);
+    expect(outcome).toMatchObject({ status: RecordStatus.Failed, messageId: record.messageId });
+    expect(outcome?.error).toBeInstanceOf(TransientStoreError);
+  });
+});

@@ -1,0 +1,128 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DeadLetterPublisher } from '../../../src/aws/DeadLetterPublisher.js';
+import { resolveOptions as resolveWith } from '../../../src/core/resolveOptions.js';
+import {
+  createBatchProcessor,
+  DEFAULT_TTL_SECONDS,
+  DynamoDBInboxStore,
+  InvalidConfigurationError,
+} from '../../../src/index.js';
+
+const resolveOptions = (options: Parameters<typeof resolveWith>[0]) =>
+  resolveWith(options, (url, client) => new DeadLetterPublisher(url, client));
+
+const store = new DynamoDBInboxStore({ tableName: 'inbox' });
+const valid = { store, consumer: 'ledger' };
+
+describe('resolveOptions', () => {
+  it('fills in the documented defaults', () => {
+    const resolved = resolveOptions(valid);
+
+    expect(resolved).toMatchObject({
+      ttlSeconds: DEFAULT_TTL_SECONDS,
+      concurrency: 10,
+      precheck: true,
+      transactionAttempts: 3,
+      deadLetter: undefined,
+    });
+    expect(DEFAULT_TTL_SECONDS).toBe(15 * 86_400);
+    expect(resolved.parser('{"a":1}')).toEqual({ a: 1 });
+  });
+
+  it.each([
+    { option: 'ttlSecond', value: 60, fix: /known options/ },
+    { option: 'consumer', value: 'led#ger', fix: /no "#"/ },
+    { option: 'consumer', value: '', fix: /1-128 characters/ },
+    { option: 'ttlSeconds', value: 59, fix: /integer from 60 to/ },
+    { option: 'ttlSeconds', value: 3600.5, fix: /integer/ },
+    { option: 'concurrency', value: 0, fix: /integer from 1 to 1000/ },
+    { option: 'transactionAttempts', value: 11, fix: /integer from 1 to 10/ },
+    { option: 'deadLetterQueueUrl', value: 'orders-dlq', fix: /SQS queue URL/ },
+    { option: 'schema', value: { parse: () => 1 }, fix: /Standard Schema v1/ },
+    { option: 'key', value: 'eventId', fix: /a function/ },
+    { option: 'precheck', value: 'yes', fix: /true or false/ },
+    { option: 'logger', value: { info: () => {} }, fix: /debug, info, warn, error/ },
+    { option: 'metrics', value: {}, fix: /addMetric/ },
+    { option: 'store', value: { tableName: 'inbox' }, fix: /find, commit/ },
+    { option: 'store', value: undefined, fix: /DynamoDBInboxStore/ },
+  ])(
+    'rejects $option = $value with an error naming the value and the fix',
+    ({ option, value, fix }) => {
+      const attempt = () => resolveOptions({ ...valid, [option]: value } as never);
+
+      expect(attempt).toThrow(InvalidConfigurationError);
+      expect(attempt).toThrow(fix);
+      try {
+        attempt();
+      } catch (error) {
+        expect(error).toMatchObject({ option });
+        expect((error as Error).message).toContain(`"${option}"`);
+      }
+    },
+  );
+
+  it('rejects an sqsClient given without a deadLetterQueueUrl', () => {
+    expect(() => resolveOptions({ ...valid, sqsClient: new SQSClient({}) })).toThrow(
+      /only together with deadLetterQueueUrl/,
+    );
+  });
+
+  it('accepts a zod schema through Standard Schema', () => {
+    expect(resolveOptions({ ...valid, schema: z.object({ id: z.string() }) }).schema).toBeDefined();
+  });
+
+  it('validates at creation: createBatchProcessor throws before any event', () => {
+    expect(() => createBatchProcessor(async () => {}, { ...valid, concurrency: -1 })).toThrow(
+      InvalidConfigurationError,
+    );
+    expect(() => createBatchProcessor('handler' as never, valid)).toThrow(/"handler"/);
+  });
+});
+
+describe('DynamoDBInboxStore options', () => {
+  it('bounds the default client’s waits so a stalled socket becomes a retryable timeout', async () => {
+    const { requestHandler } = new DynamoDBInboxStore({
+      tableName: 'inbox',
+      clientConfig: { region: 'us-east-1' },
+    }).client.config;
+    const handler = requestHandler as unknown as {
+      configProvider: Promise<Record<string, unknown>>;
+    };
+
+    expect(await handler.configProvider).toMatchObject({
+      requestTimeout: 10_000,
+      connectionTimeout: 3_000,
+      throwOnRequestTimeout: true,
+    });
+  });
+
+  it.each([
+    [{ tableName: 'x' }, /"tableName"/],
+    [{ tableName: 'inbox', region: 'eu-west-1' }, /"region"/],
+    [{ tableName: 'inbox', client: {} }, /"client"/],
+    [
+      { tableName: 'inbox', client: new DynamoDBClient({}), clientConfig: { region: 'eu-west-1' } },
+      /"clientConfig"/,
+    ],
+  ])('rejects %j', (options, message) => {
+    expect(() => new DynamoDBInboxStore(options as never)).toThrow(message);
+  });
+
+  it('builds no client until the first use', () => {
+    let configRead = false;
+    const clientConfig = {
+      get region() {
+        configRead = true;
+        return 'eu-west-1';
+      },
+    };
+    const lazy = new DynamoDBInboxStore({ tableName: 'inbox', clientConfig });
+    expect(configRead).toBe(false);
+
+    expect(lazy.client).toBe(lazy.client);
+    expect(configRead).toBe(true);
+  });
+});
