@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deployToEmulator } from '../../scripts/localDeployment.js';
+import { DeadLetterAttribute, InboxEnvironment } from '../../src/index.js';
+import { projectRoot } from '../harness/paths.js';
+import { createConsumerProject, packLibrary, run, runOrThrow } from '../support/consumerProject.js';
+import { eventually } from '../support/eventually.js';
+import { functionLogLines } from '../support/functionLogLines.js';
+
+const example = (name: string) =>
+  readFileSync(join(projectRoot, 'examples', 'quickStart', name), 'utf8');
+
+/** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
+const APP_CHECKS = `
+import { Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+new CfnOutput(stack, 'FunctionName', { value: ledger.function.functionName });
+new CfnOutput(stack, 'LogGroupName', { value: ledger.logGroup.logGroupName });
+new CfnOutput(stack, 'DeadLetterQueueUrl', { value: ledger.deadLetterQueue.queueUrl });
+new CfnOutput(stack, 'AccountsTableName', { value: accounts.tableName });
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true,
+    outDir: 'dist',
+    rootDir: '.',
+    types: ['node'],
+  },
+  include: ['src', 'check', 'app.ts'],
+};
+
+const LOAD_ESM = `import { InboxConsumer } from 'sqs-inbox/cdk';
+import { handler } from '../src/ledger.js';
+const response = await handler({ Records: [] });
+console.log(JSON.stringify({ response, construct: typeof InboxConsumer }));
+`;
+
+const LOAD_CJS = `import { InboxConsumer } from 'sqs-inbox/cdk';
+import { handler } from './ledger.cjs';
+handler({ Records: [] }).then((response) =>
+  console.log(JSON.stringify({ response, construct: typeof InboxConsumer })),
+);
+`;
+
+/** The environment the construct sets, as a deployed function would see it. */
+const FUNCTION_ENV = {
+  [InboxEnvironment.TableName]: 'inbox',
+  [InboxEnvironment.Consumer]: 'ledger',
+  [InboxEnvironment.TtlSeconds]: String(19 * 86_400),
+  [InboxEnvironment.DeadLetterQueueUrl]:
+    'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq.fifo',
+  [`${InboxEnvironment.BusinessTablePrefix}accounts`]: 'accounts',
+  AWS_REGION: 'eu-west-1',
+};
+
+let tempDir = '';
+let project = '';
+
+beforeAll(async () => {
+  tempDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-pack-'));
+  const tarball = await packLibrary(tempDir);
+  const handler = example('ledger.ts');
+  project = await createConsumerProject(tarball, {
+    'src/ledger.ts': handler,
+    'check/ledger.cts': handler,
+    'check/loadEsm.ts': LOAD_ESM,
+    'check/loadCjs.cts': LOAD_CJS,
+    'app.ts': `${example('app.ts')}${APP_CHECKS}`,
+    'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
+    'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
+  });
+}, 900_000);
+
+afterAll(() => {
+  for (const dir of [project, tempDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a fresh project that installs the packed tarball', () => {
+  it('typechecks the README handler as ESM and as CommonJS, and the README app', async () => {
+    await runOrThrow(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+      cwd: project,
+    });
+  });
+
+  it.each([
+    { format: 'ESM', file: 'dist/check/loadEsm.js' },
+    { format: 'CommonJS', file: 'dist/check/loadCjs.cjs' },
+  ])('loads the handler and sqs-inbox/cdk as $format with plain node', async ({ file }) => {
+    const output = await runOrThrow('node', [file], { cwd: project, env: FUNCTION_ENV });
+
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({
+      response: { batchItemFailures: [] },
+      construct: 'function',
+    });
+  });
+
+  it('fails the cold start naming the missing variable, before any message', async () => {
+    const result = await run('node', ['dist/check/loadEsm.js'], {
+      cwd: project,
+      env: { ...FUNCTION_ENV, [InboxEnvironment.Consumer]: '' },
+    });
+
+    expect(result.code).not.toBe(0);
+    expect(result.output).toMatch(
+      /EnvironmentError: Environment variable INBOX_CONSUMER is not set/,
+    );
+  });
+
+  it('synthesizes the README app, cdk-nag clean', async () => {
+    const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
+    const output = await runOrThrow(cdk, ['synth', '--quiet', '--no-notices'], {
+      cwd: project,
+      env: { CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    });
+
+    expect(output).not.toMatch(/AwsSolutions-/);
+  });
+
+  it('deployed to the emulator, applies a payment once, acknowledges its copy and dead-letters a malformed message', async () => {
+    const { endpoint } = inject('deployed');
+    const { outputs } = await deployToEmulator(endpoint, {
+      projectDir: project,
+      stackName: 'Payments',
+      log: (line) => console.error(line),
+    });
+    const output = (name: string) => outputs[name] ?? expect.fail(`no stack output ${name}`);
+    const config = {
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    };
+    const sqs = new SQSClient(config);
+    const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient(config));
+    const logs = new CloudWatchLogsClient(config);
+    try {
+      const eventId = `evt-${randomUUID()}`;
+      const body = JSON.stringify({ eventId, accountId: 'acc-consumer', amountCents: 1250 });
+      for (const copy of ['a', 'b', 'c']) {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: output('QueueUrl'),
+            MessageGroupId: copy === 'c' ? 'malformed' : 'acc-consumer',
+            MessageDeduplicationId: `${eventId}-${copy}`,
+            MessageBody: copy === 'c' ? 'not json' : body,
+          }),
+        );
+      }
+
+      const dead = await eventually(
+        'the malformed message in the DLQ',
+        async () => {
+          const { Messages = [] } = await sqs.send(
+            new ReceiveMessageCommand({
+              QueueUrl: output('DeadLetterQueueUrl'),
+              MaxNumberOfMessages: 10,
+              WaitTimeSeconds: 1,
+              MessageAttributeNames: ['All'],
+            }),
+          );
+          return Messages;
+        },
+        (messages: Message[]) => messages.length > 0,
+      );
+      const duplicates = await eventually(
+        'one duplicate logged',
+        () =>
+          functionLogLines(
+            logs,
+            { functionName: output('FunctionName'), logGroupName: output('LogGroupName') },
+            'duplicate message acknowledged',
+            eventId,
+          ),
+        (lines) => lines.length > 0,
+      );
+      const { Item } = await documentClient.send(
+        new GetCommand({
+          TableName: output('AccountsTableName'),
+          Key: { accountId: 'acc-consumer' },
+          ConsistentRead: true,
+        }),
+      );
+
+      expect(Item?.balanceCents).toBe(1250);
+      expect(duplicates).toHaveLength(1);
+      expect(dead.map((m) => m.Body)).toEqual(['not json']);
+      expect(dead[0]?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(
+        'MessageParseError',
+      );
+    } finally {
+      for (const client of [sqs, documentClient, logs]) client.destroy();
+    }
+  }, 300_000);
+});
