@@ -2,20 +2,29 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url);
+const readme = () => readFileSync(new URL('README.md', root), 'utf8');
+
+function block(name: string): string | undefined {
+  const pattern = new RegExp(
+    `<!-- ${name}:begin[^>]*-->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`,
+  );
+  return pattern.exec(readme())?.[1];
+}
 
 describe('README', () => {
-  it('shows exactly the quick start that the typecheck compiles (examples/quickStart.ts)', () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
-    const block =
-      /<!-- quick-start:begin[^>]*-->\n```ts\n([\s\S]*?)```\n<!-- quick-start:end -->/.exec(
-        readme,
-      )?.[1];
+  it.each([
+    { name: 'quick-start-handler', file: 'examples/quickStart/ledger.ts' },
+    { name: 'quick-start-app', file: 'examples/quickStart/app.ts' },
+  ])('shows exactly the $name that the typecheck compiles ($file)', ({ name, file }) => {
+    expect(block(name)).toBe(readFileSync(new URL(file, root), 'utf8'));
+  });
 
-    expect(block).toBe(readFileSync(new URL('examples/quickStart.ts', root), 'utf8'));
+  it('opens with the install line', () => {
+    expect(readme().slice(0, 1500)).toContain('npm install sqs-inbox');
   });
 
   it('names the test command that .ci/run runs', () => {
-    expect(readFileSync(new URL('README.md', root), 'utf8')).toContain('npm test');
+    expect(readme()).toContain('npm test');
     expect(readFileSync(new URL('.ci/run', root), 'utf8')).toMatch(/^npm test$/m);
   });
 });
