@@ -18,8 +18,8 @@ import {
   type InboxLogger,
   type TransactionBuilder,
 } from '../src/index.js';
-import { startEmulator } from '../test/harness/emulator.js';
-import { recordCommands } from '../test/support/clientSpy.js';
+import { startEmulator } from '../tools/emulator/emulator.js';
+import { recordCommands } from '../tools/sdk/clientSpy.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -5,8 +5,8 @@
  * `--exit` stops it once the deployment is verified.
  */
 import { parseArgs } from 'node:util';
-import { startEmulator } from '../test/harness/emulator.js';
-import { DEPLOY_SERVICES, deployToEmulator } from './localDeployment.js';
+import { startEmulator } from '../tools/emulator/emulator.js';
+import { DEPLOY_SERVICES, deployToEmulator } from '../tools/local/deployToEmulator.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -12,8 +12,8 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Command } from 'commander';
 import { inboxPk } from 'sqs-inbox';
-import { peekAll } from './local/checkInvariants.js';
-import { LOCAL_RUN_FILE } from './local/runFile.js';
+import { peekAll } from '../tools/local/checkInvariants.js';
+import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -13,20 +13,20 @@ import { Command, InvalidArgumentError } from 'commander';
 import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import { inventoryConsumer } from '../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../functions/ledger/paymentCaptured.js';
-import { startEmulator } from '../test/harness/emulator.js';
-import { projectRoot } from '../test/harness/paths.js';
-import { checkInvariants, invariantTargetsOf } from './local/checkInvariants.js';
+import { startEmulator } from '../tools/emulator/emulator.js';
+import { projectRoot } from '../tools/emulator/paths.js';
+import { checkInvariants, invariantTargetsOf } from '../tools/local/checkInvariants.js';
 import {
   type ConsumerName,
   type DemoPlan,
   planDemoTraffic,
   sendDemoTraffic,
-} from './local/demoTraffic.js';
-import { type OutcomeCounter, startLocalMapping } from './local/LocalEventSourceMapping.js';
-import { type LocalMapping, provisionFromTemplate } from './local/provisionFromTemplate.js';
-import { queueDepth } from './local/queueDepth.js';
-import { synthesizeReferenceTemplate } from './local/referenceTemplate.js';
-import { LOCAL_RUN_FILE } from './local/runFile.js';
+} from '../tools/local/demoTraffic.js';
+import { type OutcomeCounter, startLocalMapping } from '../tools/local/LocalEventSourceMapping.js';
+import { type LocalMapping, provisionFromTemplate } from '../tools/local/provisionFromTemplate.js';
+import { queueDepth } from '../tools/local/queueDepth.js';
+import { synthesizeReferenceTemplate } from '../tools/local/referenceTemplate.js';
+import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
 
 const integer = (name: string, min: number) => (value: string) => {
   const parsed = Number(value);

@@ -12,9 +12,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { deployToEmulator } from '../../scripts/localDeployment.js';
 import { DeadLetterAttribute, InboxEnvironment } from '../../src/index.js';
-import { projectRoot } from '../harness/paths.js';
+import { projectRoot } from '../../tools/emulator/paths.js';
+import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
 import { createConsumerProject, packLibrary, run, runOrThrow } from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { DEPLOY_SERVICES, deployToEmulator } from '../../scripts/localDeployment.js';
-import { startEmulator } from '../harness/emulator.js';
+import { startEmulator } from '../../tools/emulator/emulator.js';
+import { DEPLOY_SERVICES, deployToEmulator } from '../../tools/local/deployToEmulator.js';
 
 /** What the end-to-end tests get: the emulator's endpoint and the deployed stack's outputs. */
 export interface DeployedStack {

@@ -21,7 +21,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { queueDepth } from '../../scripts/local/queueDepth.js';
+import { queueDepth } from '../../tools/local/queueDepth.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
 import { E2E_CONTEXT } from './globalSetup.js';

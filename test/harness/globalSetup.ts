@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDBLocal } from './dynamodbLocal.js';
-import { type RunningEmulator, startEmulator } from './emulator.js';
+import { startDynamoDBLocal } from '../../tools/emulator/dynamodbLocal.js';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/emulator.js';
 
 /** The endpoints a test project talks to, handed to tests through `inject('aws')`. */
 export interface AwsEndpoints {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../scripts/local/checkInvariants.js';
-import { planDemoTraffic } from '../../scripts/local/demoTraffic.js';
+import { checkInvariants } from '../../tools/local/checkInvariants.js';
+import { planDemoTraffic } from '../../tools/local/demoTraffic.js';
 import { testAws } from '../harness/aws.js';
 
 const aws = testAws();

@@ -7,10 +7,10 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FaultKind, type InjectedFault, injectFaults } from '../../scripts/chaos/injectFaults.js';
-import { seededRandom } from '../../scripts/local/demoTraffic.js';
 import { transientReasonOf, translate } from '../../src/aws/dynamoDBErrors.js';
 import { TransientReason, type TransientStoreError } from '../../src/index.js';
+import { FaultKind, type InjectedFault, injectFaults } from '../../tools/chaos/injectFaults.js';
+import { seededRandom } from '../../tools/local/demoTraffic.js';
 import { testAws } from '../harness/aws.js';
 
 const aws = testAws();

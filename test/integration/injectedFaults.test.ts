@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createBatchProcessor, DynamoDBInboxStore, RecordStatus } from '../../src/index.js';
-import { injectFault } from '../support/clientSpy.js';
+import { injectFault } from '../../tools/sdk/clientSpy.js';
 import { payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

@@ -12,7 +12,7 @@ import {
   processSqsBatch,
   RecordStatus,
 } from '../../src/index.js';
-import { recordCommands } from '../support/clientSpy.js';
+import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

@@ -6,7 +6,7 @@ import {
   TransactionLimit,
   TransactionLimitError,
 } from '../../src/index.js';
-import { recordCommands } from '../support/clientSpy.js';
+import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

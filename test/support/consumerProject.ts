@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { projectRoot } from '../harness/paths.js';
+import { projectRoot } from '../../tools/emulator/paths.js';
 
 /** What a command printed, and how it ended. */
 export interface CommandResult {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { onTestFinished } from 'vitest';
-import { projectRoot } from '../harness/paths.js';
+import { projectRoot } from '../../tools/emulator/paths.js';
 
 /**
  * Runs a project script (`npx tsx <script> <args>`) as a user would, on emulators of its own

@@ -15,7 +15,7 @@ import {
   TransientReason,
   TransientStoreError,
 } from '../../../src/index.js';
-import { injectFault } from '../../support/clientSpy.js';
+import { injectFault } from '../../../tools/sdk/clientSpy.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
 /** A client pointed at a closed port: every fault below is thrown before any request leaves. */

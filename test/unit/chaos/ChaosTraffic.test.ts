@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChaosTraffic } from '../../../scripts/chaos/ChaosTraffic.js';
+import { ChaosTraffic } from '../../../tools/chaos/ChaosTraffic.js';
 
 const waves = (seed: number, count: number, duplicateRate = 0.25) => {
   const traffic = new ChaosTraffic({ seed, duplicateRate, stockPerSku: 100 });

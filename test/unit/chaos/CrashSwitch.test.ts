@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CrashSwitch, type CrashSwitchWiring } from '../../../scripts/chaos/CrashSwitch.js';
-import { CrashPoint, type CrashReport } from '../../../scripts/chaos/workerProtocol.js';
+import { CrashSwitch, type CrashSwitchWiring } from '../../../tools/chaos/CrashSwitch.js';
+import { CrashPoint, type CrashReport } from '../../../tools/chaos/workerProtocol.js';
 
 /** A switch whose crash reports are recorded instead of freezing the process. */
 function crashSwitch(overrides: Partial<CrashSwitchWiring>) {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { projectRoot } from '../../test/harness/paths.js';
+import { projectRoot } from '../emulator/paths.js';
 
 /**
  * Bundles the chaos worker into one ES module (SDK and library included), so each of the
@@ -16,7 +16,7 @@ import { projectRoot } from '../../test/harness/paths.js';
 export async function bundleChaosWorker(): Promise<string> {
   const outfile = join(mkdtempSync(join(tmpdir(), 'sqs-inbox-chaos-')), 'chaosWorker.mjs');
   await build({
-    entryPoints: [join(projectRoot, 'scripts', 'chaos', 'chaosWorker.ts')],
+    entryPoints: [join(projectRoot, 'tools', 'chaos', 'chaosWorker.ts')],
     outfile,
     bundle: true,
     platform: 'node',

@@ -17,7 +17,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { projectRoot } from '../test/harness/paths.js';
+import { projectRoot } from '../emulator/paths.js';
 
 /** The stack the CDK app defines. */
 export const STACK_NAME = 'SqsInboxReference';
