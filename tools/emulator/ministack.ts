@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } from
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot, type RunningEmulator } from './paths.js';
-import { execFileAsync, freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
+import {
+  execFileAsync,
+  freePort,
+  killOnExit,
+  requireProgram,
+  stopProcess,
+  waitUntil,
+} from './processes.js';
 
 /**
  * The MiniStack release the harness installs. Checked on this version: DynamoDB transactions
@@ -33,8 +40,14 @@ async function install(): Promise<string> {
   await withLock(`${venvDir}.lock`, async () => {
     if (existsSync(installedMarker)) return;
     rmSync(venvDir, { recursive: true, force: true });
+    const python = process.env.PYTHON ?? 'python3';
+    requireProgram(
+      python,
+      ['-c', 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))'],
+      'Python 3.10 or later with venv to install the MiniStack emulator (Debian: apt-get install python3 python3-venv), set PYTHON to one, or set AWS_ENDPOINT_URL to a running emulator',
+    );
     console.error(`[harness] installing ministack==${MINISTACK_VERSION} into ${venvDir}`);
-    await execFileAsync(process.env.PYTHON ?? 'python3', ['-m', 'venv', venvDir]);
+    await execFileAsync(python, ['-m', 'venv', venvDir]);
     await execFileAsync(
       join(venvDir, 'bin', 'python'),
       [

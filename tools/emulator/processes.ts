@@ -1,7 +1,9 @@
-import { type ChildProcess, execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { CommandError } from '../cli/runCommand.js';
+import { trackChild } from '../cli/shutdown.js';
 
 export const execFileAsync = promisify(execFile);
 
@@ -54,8 +56,31 @@ export async function stopProcess(child: ChildProcess, graceMillis = 5000): Prom
   }
 }
 
-/** Kills the child if this process exits without stopping it (a crashed test run). */
+/**
+ * Checks that a program this machine must provide runs (`command ...probeArgs` exits 0), or
+ * throws a {@link CommandError} whose one line says what to install.
+ *
+ * @example
+ * ```ts
+ * requireProgram('java', ['-version'], 'Java 17+ for DynamoDB Local: apt-get install openjdk-17-jre-headless, or set JAVA');
+ * ```
+ */
+export function requireProgram(command: string, probeArgs: readonly string[], need: string): void {
+  const probe = spawnSync(command, probeArgs, { stdio: 'ignore' });
+  if (probe.error !== undefined || probe.status !== 0) {
+    const found = probe.error
+      ? `${command} was not found`
+      : `${command} ${probeArgs.join(' ')} failed`;
+    throw new CommandError(`${found}. Install ${need}.`);
+  }
+}
+
+/**
+ * Kills the child if this process exits without stopping it (a crashed test run), and when a
+ * command-line entry stops on a signal (see `tools/cli/shutdown.ts`).
+ */
 export function killOnExit(child: ChildProcess): void {
+  trackChild(child);
   const kill = () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   };

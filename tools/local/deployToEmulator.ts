@@ -17,6 +17,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { trackChild } from '../cli/shutdown.js';
 import { projectRoot } from '../emulator/paths.js';
 
 /** The stack the CDK app defines. */
@@ -107,11 +108,14 @@ function runCdk(args: string[], endpoint: string, projectDir: string): Promise<v
   };
   const cdklocal = join(projectRoot, 'node_modules', '.bin', 'cdklocal');
   return new Promise((resolve, reject) => {
+    // Its own process group, so that stopping the command also stops the app it synthesizes.
     const child = spawn(cdklocal, args, {
       cwd: projectDir,
       env,
       stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
     });
+    trackChild(child, { processGroup: true });
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`cdklocal ${args[0]} exited with ${code}`)),

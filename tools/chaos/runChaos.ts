@@ -1,0 +1,256 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { businessTableVariable, InboxAttribute, InboxEnvironment } from 'sqs-inbox';
+import { onShutdown } from '../cli/shutdown.js';
+import { startDynamoDBLocal } from '../emulator/dynamodbLocal.js';
+import { startEmulator } from '../emulator/emulator.js';
+import { projectRoot } from '../emulator/paths.js';
+import { checkInvariants, invariantTargetsOf } from '../local/checkInvariants.js';
+import { sendMessages } from '../local/demoTraffic.js';
+import { type LocalMapping, provisionFromTemplate } from '../local/provisionFromTemplate.js';
+import { queueDepth } from '../local/queueDepth.js';
+import {
+  type LocalClients,
+  localClients,
+  mappingOf,
+  seedStock,
+  waitUntilEmpty,
+} from '../local/referenceService.js';
+import { synthesizeReferenceTemplate } from '../local/referenceTemplate.js';
+import { bundleChaosWorker } from './bundleChaosWorker.js';
+import { ChaosSupervisor } from './ChaosSupervisor.js';
+import { type ChaosConsumer, ChaosTraffic } from './ChaosTraffic.js';
+import { checkCounters } from './checkCounters.js';
+import { checkProbe } from './checkProbe.js';
+import { printChaosReport } from './printChaosReport.js';
+import { provisionCounterConsumer } from './provisionCounterConsumer.js';
+import { watchStock } from './watchStock.js';
+import { CrashPoint } from './workerProtocol.js';
+
+/** Options of {@link runChaos} (`npm run chaos`). */
+export interface ChaosOptions {
+  /** Crashes to inject before draining. */
+  readonly crashes: number;
+  /** Share of events sent twice. */
+  readonly duplicates: number;
+  /** Share of AWS requests that fail. */
+  readonly faultRate: number;
+  /** Consumer processes per consumer. */
+  readonly workers: number;
+  /** Visibility timeout of each receive, in seconds. */
+  readonly visibility: number;
+  /** Seed of traffic, crash points and faults. */
+  readonly seed: number;
+  /** Longest run before giving up, in seconds. */
+  readonly timeout: number;
+  /** DynamoDB backend: the emulator, or DynamoDB Local (the official engine). */
+  readonly dynamodb: 'emulator' | 'dynamodb-local';
+}
+
+const WAVE_EVENTS = 40;
+const MAX_RECEIVE_COUNT = 100;
+const LOW_WATER_MESSAGES = 200;
+
+/**
+ * `npm run chaos`: the reference service's consumers as child processes, killed with SIGKILL at
+ * five crash points and restarted, over seeded traffic with duplicates, with AWS faults injected
+ * into their clients — then the invariants: no double effects, nothing lost, stock conserved.
+ * Returns the exit code. Everything it starts is stopped when the command stops.
+ */
+export async function runChaos(options: ChaosOptions): Promise<number> {
+  const startedMillis = Date.now();
+  const emulator = await startEmulator(['sqs', 'dynamodb']);
+  onShutdown(() => emulator.stop());
+  const dynamodbLocal =
+    options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
+  if (dynamodbLocal) onShutdown(() => dynamodbLocal.stop());
+  const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };
+  const labels = { dynamodb: (dynamodbLocal ?? emulator).name, sqs: emulator.name };
+  const chaos = new ChaosRun(options, localClients(endpoints), endpoints, labels, startedMillis);
+  onShutdown(() => chaos.stop());
+  return chaos.run();
+}
+
+type Setup = Awaited<ReturnType<ChaosRun['provision']>>;
+
+/** One chaos run: provisioning, the supervised workers, the traffic and the checks. */
+class ChaosRun {
+  supervisor: ChaosSupervisor | undefined;
+  workerPath: string | undefined;
+  readonly deadline: number;
+
+  constructor(
+    readonly options: ChaosOptions,
+    readonly clients: LocalClients,
+    readonly endpoints: { dynamodb: string; sqs: string },
+    readonly labels: { dynamodb: string; sqs: string },
+    readonly startedMillis: number,
+  ) {
+    this.deadline = startedMillis + options.timeout * 1000;
+  }
+
+  /** Stops the workers and removes the bundled worker. */
+  async stop(): Promise<void> {
+    await this.supervisor?.stop();
+    if (this.workerPath) rmSync(dirname(this.workerPath), { recursive: true, force: true });
+  }
+
+  async run(): Promise<number> {
+    console.log(
+      `DynamoDB: ${this.labels.dynamodb}; SQS: ${this.labels.sqs}; seed ${this.options.seed}`,
+    );
+    const setup = await this.provision();
+    const documentClient = DynamoDBDocumentClient.from(this.clients.dynamodb);
+    const stockWatch = watchStock(documentClient, setup.stockTable, 2000);
+    this.workerPath = await bundleChaosWorker();
+    const supervisor = new ChaosSupervisor({
+      workerPath: this.workerPath,
+      endpoints: this.endpoints,
+      mappings: setup.mappings,
+      workersPerConsumer: this.options.workers,
+      faultRate: this.options.faultRate,
+      seed: this.options.seed,
+      visibilitySeconds: this.options.visibility,
+      probeTable: setup.probeTable,
+    });
+    this.supervisor = supervisor;
+    supervisor.start();
+    const reachedTarget = await this.injectUntilTarget(supervisor, setup.traffic, setup.mappings);
+    supervisor.disarm();
+    const drained = reachedTarget && (await this.waitUntilDrained(Object.values(setup.mappings)));
+    await supervisor.stop();
+    const results = [await stockWatch.stop(), ...(await this.checkAll(setup, documentClient))];
+    this.writeTrace(supervisor.trace);
+    return printChaosReport({
+      supervisor,
+      plan: setup.traffic.plan(),
+      counterEvents: setup.traffic.counterPlan().events.length,
+      messagesSent: setup.traffic.sent,
+      results,
+      drained,
+      crashTarget: this.options.crashes,
+      seconds: (Date.now() - this.startedMillis) / 1000,
+    });
+  }
+
+  /** The reference stack from the CDK app, the counter consumer, the probe table, seeded stock. */
+  async provision() {
+    // maxReceiveCount high enough that crashes alone never push a valid event to the DLQ.
+    const { mappings } = await provisionFromTemplate(
+      synthesizeReferenceTemplate({
+        functionTimeoutSeconds: 1,
+        maxReceiveCount: MAX_RECEIVE_COUNT,
+      }),
+      this.clients,
+    );
+    const ledger = mappingOf(mappings, 'ledger');
+    const inventory = mappingOf(mappings, 'inventory');
+    const counter = await provisionCounterConsumer(this.clients, inventory, MAX_RECEIVE_COUNT);
+    const traffic = new ChaosTraffic({
+      seed: this.options.seed,
+      duplicateRate: this.options.duplicates,
+      // About two units of each SKU are ordered per crash: the stock runs out near the end, so
+      // reservations (and their lost races) go on for most of the run and rejections come too.
+      stockPerSku: Math.max(50, 2 * this.options.crashes),
+    });
+    const stockTable = inventory.environment[businessTableVariable('stock')] ?? '';
+    await seedStock(this.clients.dynamodb, traffic.plan().seededStock, stockTable);
+    const probeTable = await this.createProbeTable(
+      `${ledger.environment[InboxEnvironment.TableName]}-probe`,
+    );
+    return { mappings: { ledger, inventory, counter }, traffic, stockTable, probeTable };
+  }
+
+  /** The probe, the counter's invariants, then the reference service's. */
+  async checkAll(setup: Setup, documentClient: DynamoDBDocumentClient) {
+    const { ledger, inventory, counter } = setup.mappings;
+    return [
+      await checkProbe(documentClient, {
+        probe: setup.probeTable,
+        inbox: ledger.environment[InboxEnvironment.TableName] ?? '',
+      }),
+      ...(await checkCounters(
+        { documentClient, sqs: this.clients.sqs },
+        counter,
+        setup.traffic.counterPlan().events,
+      )),
+      ...(await checkInvariants(
+        setup.traffic.plan(),
+        invariantTargetsOf(ledger, inventory),
+        this.clients,
+      )),
+    ];
+  }
+
+  /** Keeps traffic flowing while the supervisor collects its crashes. */
+  async injectUntilTarget(
+    supervisor: ChaosSupervisor,
+    traffic: ChaosTraffic,
+    mappings: Record<ChaosConsumer, LocalMapping>,
+  ): Promise<boolean> {
+    const queues = {
+      ledger: mappings.ledger.queueUrl,
+      inventory: mappings.inventory.queueUrl,
+      counter: mappings.counter.queueUrl,
+    };
+    let lastLineMillis = 0;
+    const everyPointHit = () => Object.values(CrashPoint).every((p) => supervisor.crashes.get(p));
+    while (supervisor.totalCrashes < this.options.crashes || !everyPointHit()) {
+      if (Date.now() > this.deadline) {
+        console.log(`\nonly ${supervisor.totalCrashes} crashes within ${this.options.timeout} s`);
+        return false;
+      }
+      const depths = await Promise.all(
+        Object.values(queues).map((url) => queueDepth(this.clients.sqs, url)),
+      );
+      const depth = depths.reduce((sum, n) => sum + n, 0);
+      if (depth < LOW_WATER_MESSAGES)
+        await sendMessages(this.clients.sqs, traffic.nextWave(WAVE_EVENTS), queues);
+      if (Date.now() - lastLineMillis > 5000) {
+        lastLineMillis = Date.now();
+        console.log(
+          `${Math.round((Date.now() - this.startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes (${Object.values(
+            CrashPoint,
+          )
+            .map((p) => supervisor.crashes.get(p) ?? 0)
+            .join('/')} at points 1–5), ${traffic.sent} messages sent, ${depth} queued`,
+        );
+      }
+      await sleep(250);
+    }
+    return true;
+  }
+
+  /** Waits until the queues stay empty (visible and in flight) for three polls in a row. */
+  async waitUntilDrained(mappings: LocalMapping[]): Promise<boolean> {
+    console.log(`${this.supervisor?.totalCrashes} crashes injected; draining`);
+    const queueUrls = mappings.map((m) => m.queueUrl);
+    const drained = await waitUntilEmpty(this.clients.sqs, queueUrls, this.deadline);
+    if (!drained) console.log(`the queues did not drain within ${this.options.timeout} s`);
+    return drained;
+  }
+
+  /** Every crash of the run, one JSON line each, for a closer look after the report. */
+  writeTrace(lines: readonly string[]): void {
+    const file = join(projectRoot, '.cache', `chaos-${this.options.seed}-crashes.jsonl`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, lines.map((line) => `${line}\n`).join(''));
+    console.log(`crash trace: ${file}`);
+  }
+
+  /** The probe's table: one counter per inbox key, outside the reference stack. */
+  async createProbeTable(name: string): Promise<string> {
+    await this.clients.dynamodb.send(
+      new CreateTableCommand({
+        TableName: name,
+        KeySchema: [{ AttributeName: InboxAttribute.PartitionKey, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: InboxAttribute.PartitionKey, AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+    return name;
+  }
+}

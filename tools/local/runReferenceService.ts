@@ -1,0 +1,182 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { businessTableVariable, InboxEnvironment, InboxMetric } from 'sqs-inbox';
+import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
+import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
+import { onShutdown, untilStopped } from '../cli/shutdown.js';
+import { startEmulator } from '../emulator/emulator.js';
+import { checkInvariants, invariantTargetsOf } from './checkInvariants.js';
+import {
+  type ConsumerName,
+  type DemoPlan,
+  planDemoTraffic,
+  sendDemoTraffic,
+} from './demoTraffic.js';
+import { type OutcomeCounter, startLocalMapping } from './LocalEventSourceMapping.js';
+import { type LocalMapping, provisionFromTemplate } from './provisionFromTemplate.js';
+import { queueDepth } from './queueDepth.js';
+import {
+  type LocalClients,
+  localClients,
+  mappingOf,
+  seedStock,
+  waitUntilEmpty,
+} from './referenceService.js';
+import { synthesizeReferenceTemplate } from './referenceTemplate.js';
+import { LOCAL_RUN_FILE } from './runFile.js';
+
+/** Options of {@link runReferenceService} (`npm start`). */
+export interface ReferenceServiceOptions {
+  /** Demo messages to send. */
+  readonly messages: number;
+  /** Share of events sent again as new SQS messages. */
+  readonly duplicates: number;
+  /** Seed of the demo traffic. */
+  readonly seed: number;
+  /** Longest wait for the queues to drain, in seconds. */
+  readonly timeout: number;
+  /** Keep the consumers serving after the report, until a signal stops the command. */
+  readonly keepRunning: boolean;
+}
+
+type Running = {
+  name: ConsumerName;
+  mapping: LocalMapping;
+  counter: OutcomeCounter;
+  stop: () => void;
+};
+
+/**
+ * `npm start`: provisions the reference stack's queues, DLQs and tables from the CDK app on the
+ * emulator, seeds stock, runs both consumers with Lambda's event-source-mapping semantics,
+ * sends demo traffic, shows progress, then checks the invariants. Returns the exit code; with
+ * `keepRunning` and every invariant holding, it serves until the command is stopped.
+ */
+export async function runReferenceService(options: ReferenceServiceOptions): Promise<number> {
+  const emulator = await startEmulator(['sqs', 'dynamodb']);
+  onShutdown(() => emulator.stop());
+  const clients = localClients({ dynamodb: emulator.endpoint, sqs: emulator.endpoint });
+  const running: Running[] = [];
+  onShutdown(() => {
+    for (const consumer of running.splice(0)) consumer.stop();
+    rmSync(LOCAL_RUN_FILE, { force: true });
+  });
+  console.log(`emulator: ${emulator.name} at ${emulator.endpoint}`);
+  // Short timeouts so retries and redrive happen within seconds: 2 s function timeout (12 s
+  // visibility) and two receives before the DLQ.
+  const { mappings } = await provisionFromTemplate(
+    synthesizeReferenceTemplate({ functionTimeoutSeconds: 2, maxReceiveCount: 2 }),
+    clients,
+  );
+  const ledger = mappingOf(mappings, 'ledger');
+  const inventory = mappingOf(mappings, 'inventory');
+  const plan = planDemoTraffic(options.messages, options.duplicates, options.seed);
+  await seedStock(
+    clients.dynamodb,
+    plan.seededStock,
+    inventory.environment[businessTableVariable('stock')] ?? '',
+  );
+  running.push(
+    { name: 'ledger', mapping: ledger, ...startLocalMapping(ledger, ledgerConsumer, clients) },
+    {
+      name: 'inventory',
+      mapping: inventory,
+      ...startLocalMapping(inventory, inventoryConsumer, clients),
+    },
+  );
+  console.log(
+    `sending ${plan.messages.length} messages (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.duplicates} duplicates, ${plan.malformed.length} malformed; seed ${options.seed})`,
+  );
+  await sendDemoTraffic(clients.sqs, plan, {
+    ledger: ledger.queueUrl,
+    inventory: inventory.queueUrl,
+  });
+  const drained = await showProgressUntilDrained(clients, running, options.timeout);
+  const results = await checkInvariants(plan, invariantTargetsOf(ledger, inventory), clients);
+  printReport(plan, running, results, drained);
+  const ok = drained && results.every((result) => result.holds);
+  if (!options.keepRunning || !ok) return ok ? 0 : 1;
+  writeRunFile(emulator.endpoint, ledger, inventory);
+  printServing(emulator.endpoint, ledger, inventory);
+  return untilStopped();
+}
+
+/** Shows progress until both queues stay empty, or the timeout passes. */
+async function showProgressUntilDrained(
+  clients: LocalClients,
+  running: Running[],
+  timeoutSeconds: number,
+): Promise<boolean> {
+  const drained = await waitUntilEmpty(
+    clients.sqs,
+    running.map((r) => r.mapping.queueUrl),
+    Date.now() + timeoutSeconds * 1000,
+    async (depths) => {
+      const dlqDepths = await Promise.all(
+        running.map((r) => queueDepth(clients.sqs, r.mapping.deadLetterQueueUrl)),
+      );
+      const line = running
+        .map(
+          (r, i) =>
+            `${r.name}: ${r.counter.count(InboxMetric.Processed)} processed, ${r.counter.count(InboxMetric.Duplicates)} duplicates dropped, ${r.counter.count(InboxMetric.Failures)} failed, ${dlqDepths[i]} in DLQ, ${depths[i]} queued`,
+        )
+        .join(' | ');
+      if (process.stdout.isTTY) process.stdout.write(`\r${line}\u001b[K`);
+      else console.log(line);
+    },
+  );
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  if (!drained) console.log(`\nthe queues did not drain within ${timeoutSeconds} s`);
+  return drained;
+}
+
+function printReport(
+  plan: DemoPlan,
+  running: Running[],
+  results: Awaited<ReturnType<typeof checkInvariants>>,
+  drained: boolean,
+): void {
+  console.log('\nconsumer   processed  duplicates  failed attempts  dead-lettered');
+  for (const r of running) {
+    const c = r.counter;
+    console.log(
+      `${r.name.padEnd(10)} ${String(c.count(InboxMetric.Processed)).padStart(9)}  ${String(c.count(InboxMetric.Duplicates)).padStart(10)}  ${String(c.count(InboxMetric.Failures)).padStart(15)}  ${String(c.count(InboxMetric.DeadLettered)).padStart(13)}`,
+    );
+  }
+  console.log(`\ninvariants (${plan.messages.length} messages sent):`);
+  console.log(`  ${drained ? 'PASS' : 'FAIL'}  all messages settled (queues drained)`);
+  for (const result of results)
+    console.log(`  ${result.holds ? 'PASS' : 'FAIL'}  ${result.name} — ${result.detail}`);
+  const ok = drained && results.every((result) => result.holds);
+  console.log(ok ? '\nall invariants hold' : '\nINVARIANT VIOLATED');
+}
+
+function writeRunFile(endpoint: string, ledger: LocalMapping, inventory: LocalMapping): void {
+  mkdirSync(dirname(LOCAL_RUN_FILE), { recursive: true });
+  const state = {
+    endpoint,
+    consumers: Object.fromEntries(
+      [ledger, inventory].map((m) => [
+        m.consumer,
+        {
+          queueUrl: m.queueUrl,
+          deadLetterQueueUrl: m.deadLetterQueueUrl,
+          inboxTable: m.environment[InboxEnvironment.TableName],
+        },
+      ]),
+    ),
+  };
+  writeFileSync(LOCAL_RUN_FILE, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+function printServing(endpoint: string, ledger: LocalMapping, inventory: LocalMapping): void {
+  console.log(`\nserving until Ctrl-C on ${endpoint}`);
+  console.log(`  ledger queue:    ${ledger.queueUrl}\n  inventory queue: ${inventory.queueUrl}`);
+  console.log(
+    `  e.g. npm run send -- inventory '{"eventId":"e-1","orderId":"o-1","lines":[{"sku":"sku-apple","quantity":1}]}'`,
+  );
+  console.log(
+    `  or:  AWS_ENDPOINT_URL=${endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws sqs send-message --queue-url ${inventory.queueUrl} --message-body '…'`,
+  );
+  console.log('Press Ctrl-C to stop.');
+}
