@@ -11,7 +11,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Command } from 'commander';
-import { inboxPk } from 'sqs-inbox';
+import { DeadLetterAttribute, inboxPk } from 'sqs-inbox';
 import { peekAll } from '../tools/local/checkInvariants.js';
 import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
 
@@ -107,9 +107,10 @@ program
     if (Messages.length === 0) console.log('the dead-letter queue is empty');
     for (const message of Messages) {
       const attributes = message.MessageAttributes ?? {};
-      const reason = attributes['inbox.error']?.StringValue ?? 'redriven after maxReceiveCount';
+      const reason =
+        attributes[DeadLetterAttribute.Error]?.StringValue ?? 'redriven after maxReceiveCount';
       console.log(
-        `${message.MessageId}  ${reason}: ${attributes['inbox.errorMessage']?.StringValue ?? ''}\n  ${message.Body}`,
+        `${message.MessageId}  ${reason}: ${attributes[DeadLetterAttribute.ErrorMessage]?.StringValue ?? ''}\n  ${message.Body}`,
       );
     }
   });

@@ -12,7 +12,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { InboxEnvironment, inboxPk, type MessageHandler } from 'sqs-inbox';
+import { InboxEnvironment, InboxMetric, inboxPk, type MessageHandler } from 'sqs-inbox';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { seededRandom } from '../local/demoTraffic.js';
@@ -34,7 +34,11 @@ const config = JSON.parse(process.env.CHAOS_WORKER ?? '{}') as WorkerConfig;
 const consumerName = config.mapping.environment[InboxEnvironment.Consumer] ?? config.consumer;
 const batch: BatchInProgress = { size: 0, committed: 0, settled: 0, receivedAtMillis: 0 };
 // Each record ends with exactly one of these metrics from the library.
-const OUTCOME_METRICS = new Set(['InboxProcessed', 'InboxDuplicates', 'InboxFailures']);
+const OUTCOME_METRICS = new Set<string>([
+  InboxMetric.Processed,
+  InboxMetric.Duplicates,
+  InboxMetric.Failures,
+]);
 // The supervisor kills within milliseconds; a worker still alive after this kills itself.
 const FREEZE_LIMIT_MILLIS = 15_000;
 

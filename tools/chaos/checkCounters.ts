@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
+import { businessTableVariable, InboxEnvironment, inboxPk } from 'sqs-inbox';
 import { bodyHash, type InvariantResult, peekAll, scanAll } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { CounterIncremented } from './counterConsumer.js';
@@ -34,7 +34,7 @@ export async function checkCounters(
   );
   const hashes = new Map(inbox.map((entry) => [String(entry.pk), entry.payloadHash]));
   const uncommitted = events.filter(
-    (e) => hashes.get(`counter#${e.eventId}`) !== bodyHash(JSON.stringify(e)),
+    (e) => hashes.get(inboxPk('counter', e.eventId)) !== bodyHash(JSON.stringify(e)),
   );
   return [
     {

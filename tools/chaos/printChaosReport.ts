@@ -1,3 +1,4 @@
+import { InboxMetric } from 'sqs-inbox';
 import type { InvariantResult } from '../local/checkInvariants.js';
 import type { DemoPlan } from '../local/demoTraffic.js';
 import type { ChaosSupervisor } from './ChaosSupervisor.js';
@@ -97,12 +98,15 @@ function printTraffic(figures: ChaosRunFigures): void {
   );
   console.log(row('duplicate copies sent', plan.duplicates));
   console.log(row('committed (inbox entry with the body hash)', figure('committed')));
-  console.log(row('duplicates dropped by the inbox', metric('InboxDuplicates')));
+  console.log(row('duplicates dropped by the inbox', metric(InboxMetric.Duplicates)));
   console.log(
     row('  of which reached the commit and lost the inbox condition', metric(INBOX_CONDITION_LOST)),
   );
   console.log(
-    row('failed attempts (retried by SQS)', metric('InboxFailures') - metric('InboxDeadLettered')),
+    row(
+      'failed attempts (retried by SQS)',
+      metric(InboxMetric.Failures) - metric(InboxMetric.DeadLettered),
+    ),
   );
   console.log(row('in a DLQ', figure('inDeadLetterQueues')));
 }

@@ -7,7 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
+import { businessTableVariable, DeadLetterAttribute, InboxEnvironment, inboxPk } from 'sqs-inbox';
 import type { ConsumerName, DemoMessage, DemoPlan } from './demoTraffic.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
 
@@ -191,7 +191,7 @@ function malformedInDeadLetters(plan: DemoPlan, dead: Message[]): InvariantResul
       !dead.some(
         (d) =>
           d.Body === m.body &&
-          d.MessageAttributes?.['inbox.error']?.StringValue === m.expectedError,
+          d.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue === m.expectedError,
       ),
   );
   return {
@@ -207,7 +207,8 @@ function conflictingRedriven(plan: DemoPlan, dead: Message[], entries: Item[]): 
   const entryEvent = new Map(entries.map((e) => [e.paymentId, e.eventId]));
   const wrong = plan.conflicting.filter((payment) => {
     const redriven = dead.some(
-      (d) => d.Body === JSON.stringify(payment) && !d.MessageAttributes?.['inbox.error'],
+      (d) =>
+        d.Body === JSON.stringify(payment) && !d.MessageAttributes?.[DeadLetterAttribute.Error],
     );
     return !redriven || entryEvent.get(payment.paymentId) === payment.eventId;
   });
@@ -254,7 +255,7 @@ function nothingLost(
   const reasons = new Map(
     dead.map(({ consumer, message }) => [
       `${consumer}\n${message.Body}`,
-      message.MessageAttributes?.['inbox.error']?.StringValue ?? REDRIVEN,
+      message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue ?? REDRIVEN,
     ]),
   );
   const distinct = new Map(plan.messages.map((m) => [`${m.consumer}\n${m.body}`, m]));
@@ -299,7 +300,7 @@ function onlyExpectedDeadLetters(
     .slice(0, 3)
     .map(
       ({ message }) =>
-        `${eventIdOf(message.Body ?? '') ?? '?'} (${message.MessageAttributes?.['inbox.error']?.StringValue ?? REDRIVEN})`,
+        `${eventIdOf(message.Body ?? '') ?? '?'} (${message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue ?? REDRIVEN})`,
     );
   return {
     name: 'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
@@ -317,7 +318,7 @@ function isCommitted(
   consumers: Record<ConsumerName, string>,
 ): boolean {
   const eventId = eventIdOf(message.body);
-  const entry = eventId && entries.get(`${consumers[message.consumer]}#${eventId}`);
+  const entry = eventId && entries.get(inboxPk(consumers[message.consumer], eventId));
   return entry !== undefined && entry !== '' && entry.payloadHash === bodyHash(message.body);
 }
 
