@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import pLimit from 'p-limit';
 import {
   createBatchProcessor,
@@ -19,6 +19,7 @@ import {
   type InboxLogger,
   type TransactionBuilder,
 } from '../src/index.js';
+import { numberIn, shareBelowOne } from '../tools/cli/optionParsers.js';
 import { runCommand } from '../tools/cli/runCommand.js';
 import { onShutdown } from '../tools/cli/shutdown.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
@@ -27,18 +28,6 @@ import { recordCommands } from '../tools/sdk/clientSpy.js';
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const integerAtLeast = (name: string, min: number) => (value: string) => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min)
-    throw new InvalidArgumentError(`${name} must be an integer ≥ ${min} (given ${value}).`);
-  return parsed;
-};
-const rate = (value: string) => {
-  const parsed = Number(value);
-  if (!(parsed >= 0 && parsed < 1))
-    throw new InvalidArgumentError(`--duplicates must be in [0, 1) (given ${value}).`);
-  return parsed;
-};
 const {
   messages,
   duplicates: duplicateRate,
@@ -49,16 +38,16 @@ const {
   .description(
     'Throughput of a bare handler and of sqs-inbox on the same emulator, in the same run: messages/s, DynamoDB requests per message, ratio.',
   )
-  .option('--messages <n>', 'messages per measured run', integerAtLeast('--messages', 1), 2000)
-  .option('--duplicates <rate>', 'share of messages that are copies', rate, 0.2)
+  .option('--messages <n>', 'messages per measured run', numberIn('--messages', 1), 2000)
   .option(
-    '--accounts <n>',
-    'accounts the payments spread over',
-    integerAtLeast('--accounts', 1),
-    50,
+    '--duplicates <rate>',
+    'share of messages that are copies',
+    shareBelowOne('--duplicates'),
+    0.2,
   )
-  .option('--batch-size <n>', 'records per batch', integerAtLeast('--batch-size', 1), 10)
-  .option('--concurrency <n>', 'batches at once', integerAtLeast('--concurrency', 1), 10)
+  .option('--accounts <n>', 'accounts the payments spread over', numberIn('--accounts', 1), 50)
+  .option('--batch-size <n>', 'records per batch', numberIn('--batch-size', 1), 10)
+  .option('--concurrency <n>', 'batches at once', numberIn('--concurrency', 1), 10)
   .parse()
   .opts<{
     messages: number;

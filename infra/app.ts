@@ -1,6 +1,5 @@
 import { App, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { acknowledgeNagFindings } from './nagFindings.js';
 import { ReferenceStack } from './stacks/ReferenceStack.js';
 
 const app = new App();
@@ -9,7 +8,7 @@ const context = (name: string): string | undefined => app.node.tryGetContext(nam
 const functionTimeoutSeconds = context('functionTimeoutSeconds');
 const maxReceiveCount = context('maxReceiveCount');
 
-const stack = new ReferenceStack(app, 'SqsInboxReference', {
+new ReferenceStack(app, 'SqsInboxReference', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   tableRemovalPolicy:
     context('tableRemovalPolicy') === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
@@ -20,5 +19,4 @@ const stack = new ReferenceStack(app, 'SqsInboxReference', {
     ...(maxReceiveCount ? { maxReceiveCount: Number(maxReceiveCount) } : {}),
   },
 });
-acknowledgeNagFindings(stack);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

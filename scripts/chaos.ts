@@ -2,52 +2,42 @@
  * `npm run chaos`: crashes, races and AWS faults against the reference consumers, then the
  * invariants (tools/chaos/runChaos.ts does the work).
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { type ChaosOptions, runChaos } from '../tools/chaos/runChaos.js';
+import { numberIn } from '../tools/cli/optionParsers.js';
 import { runCommand } from '../tools/cli/runCommand.js';
-
-const number =
-  (name: string, min: number, max = Number.POSITIVE_INFINITY, integer = true) =>
-  (value: string) => {
-    const parsed = Number(value);
-    if (!(parsed >= min && parsed <= max) || (integer && !Number.isInteger(parsed)))
-      throw new InvalidArgumentError(
-        `${name} must be ${integer ? 'an integer' : 'a number'} in [${min}, ${max}] (given ${value}).`,
-      );
-    return parsed;
-  };
 
 const options = new Command('npm run chaos --')
   .description(
     'Kill the reference consumers at five crash points while AWS faults are injected, then check that every effect happened exactly once and nothing was lost.',
   )
-  .option('--crashes <n>', 'crashes to inject before draining', number('--crashes', 5), 1000)
+  .option('--crashes <n>', 'crashes to inject before draining', numberIn('--crashes', 5), 1000)
   .option(
     '--duplicates <rate>',
     'share of events sent twice',
-    number('--duplicates', 0, 0.9, false),
+    numberIn('--duplicates', 0, 0.9, false),
     0.3,
   )
   .option(
     '--fault-rate <rate>',
     'share of AWS requests that fail',
-    number('--fault-rate', 0, 0.5, false),
+    numberIn('--fault-rate', 0, 0.5, false),
     0.03,
   )
-  .option('--workers <n>', 'consumer processes per consumer', number('--workers', 2, 8), 3)
+  .option('--workers <n>', 'consumer processes per consumer', numberIn('--workers', 2, 8), 3)
   .option(
     '--visibility <seconds>',
     'visibility timeout of each receive',
-    number('--visibility', 2, 60),
+    numberIn('--visibility', 2, 60),
     3,
   )
   .option(
     '--seed <n>',
     'seed of traffic, crash points and faults',
-    number('--seed', 0),
+    numberIn('--seed', 0),
     Date.now() % 1_000_000,
   )
-  .option('--timeout <seconds>', 'longest run before giving up', number('--timeout', 30), 1800)
+  .option('--timeout <seconds>', 'longest run before giving up', numberIn('--timeout', 30), 1800)
   .addOption(
     new Option(
       '--dynamodb <backend>',

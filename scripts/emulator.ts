@@ -34,6 +34,8 @@ await runCommand('npm run emulator', async () => {
   console.log('\nexport these in the shell that runs your tests:\n');
   const variables = {
     AWS_ENDPOINT_URL: emulator.endpoint,
+    // cdklocal (aws-cdk-local) refuses AWS_ENDPOINT_URL without it.
+    AWS_ENDPOINT_URL_S3: emulator.endpoint,
     ...(dynamodbLocal ? { AWS_ENDPOINT_URL_DYNAMODB: dynamodbLocal.endpoint } : {}),
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'test',

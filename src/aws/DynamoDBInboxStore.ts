@@ -8,6 +8,7 @@ import {
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { InboxAttribute, InboxStatus, TransactionLimit, TransientReason } from '../constants.js';
+import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import type { CommitRequest, CommitResult, InboxStore } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import {
@@ -252,18 +253,7 @@ function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
 const STORE_OPTIONS = ['tableName', 'client', 'clientConfig'];
 
 function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidConfigurationError(
-      'options',
-      options,
-      'an object such as { tableName: "inbox" }',
-    );
-  }
-  const unknown = Object.keys(options).find((name) => !STORE_OPTIONS.includes(name));
-  if (unknown !== undefined) {
-    const value = (options as unknown as Record<string, unknown>)[unknown];
-    throw new InvalidConfigurationError(unknown, value, `one of ${STORE_OPTIONS.join(', ')}`);
-  }
+  checkOptionsObject(options, STORE_OPTIONS, "{ tableName: 'inbox' }");
   if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
     throw new InvalidConfigurationError(
       'tableName',

@@ -9,6 +9,7 @@ import {
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { InvalidConfigurationError } from '../errors.js';
+import { checkOptionsObject } from './checkOptionsObject.js';
 import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
 import type { InboxStore } from './InboxStore.js';
@@ -42,7 +43,7 @@ export interface ResolvedOptions {
 
 const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
 const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
-const KNOWN_OPTIONS = new Set([
+const KNOWN_OPTIONS = [
   'store',
   'consumer',
   'key',
@@ -57,7 +58,7 @@ const KNOWN_OPTIONS = new Set([
   'now',
   'logger',
   'metrics',
-]);
+];
 
 /** Builds the dead-letter sink of a validated `deadLetterQueueUrl`. */
 export type DeadLetterSinkFactory = (
@@ -109,22 +110,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
 }
 
 function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidConfigurationError(
-      'options',
-      options,
-      "an object such as { store, consumer: 'ledger' }",
-    );
-  }
-  const unknown = Object.keys(options).find((name) => !KNOWN_OPTIONS.has(name));
-  if (unknown !== undefined) {
-    const value = (options as unknown as Record<string, unknown>)[unknown];
-    throw new InvalidConfigurationError(
-      unknown,
-      value,
-      `one of the known options: ${[...KNOWN_OPTIONS].join(', ')}`,
-    );
-  }
+  checkOptionsObject(options, KNOWN_OPTIONS, "{ store, consumer: 'ledger' }");
   checkStore(options.store);
   if (typeof options.consumer !== 'string' || !CONSUMER_NAME_PATTERN.test(options.consumer)) {
     throw new InvalidConfigurationError(

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { markedProcesses } from '../support/markedProcesses.js';
+import { run } from '../support/run.js';
 
 /** Each long-running command, and a line it prints once its children are running. */
 const COMMANDS = [
@@ -55,26 +56,10 @@ async function leftAfterSignal(
 }
 
 /** Runs `npm run <script> -- <args>` to its end; its exit code and what it printed. */
-function npmRun(
-  script: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const npm = spawn('npm', ['run', '--silent', script, '--', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, AWS_ENDPOINT_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    npm.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    npm.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    npm.once('error', reject);
-    npm.once('close', (code) => resolve({ code, output }));
+function npmRun(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  return run('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: projectRoot,
+    env: { AWS_ENDPOINT_URL: '', ...env },
   });
 }
 

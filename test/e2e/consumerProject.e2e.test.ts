@@ -15,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeadLetterAttribute, InboxEnvironment } from '../../src/index.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
-import { createConsumerProject, packLibrary, run, runOrThrow } from '../support/consumerProject.js';
+import { createConsumerProject, packLibrary } from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
+import { run, runOrThrow } from '../support/run.js';
 
 const example = (name: string) =>
   readFileSync(join(projectRoot, 'examples', 'quickStart', name), 'utf8');
@@ -83,11 +84,12 @@ const nodeExecutable = (name: string) =>
   name === 'current' ? process.execPath : join(project, 'node_modules', name, 'bin', 'node');
 
 let tempDir = '';
+let tarball = '';
 let project = '';
 
 beforeAll(async () => {
   tempDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-pack-'));
-  const tarball = await packLibrary(tempDir);
+  tarball = await packLibrary(tempDir);
   const handler = example('ledger.ts');
   project = await createConsumerProject(
     tarball,
@@ -106,6 +108,14 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const dir of [project, tempDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('resolves to matching JavaScript and types under node10, node16 (CJS and ESM) and bundler', async () => {
+    const attw = join(projectRoot, 'node_modules', '.bin', 'attw');
+
+    await runOrThrow(attw, [tarball, '--format', 'table-flipped'], { cwd: tempDir });
+  });
 });
 
 describe('a fresh project that installs the packed tarball', () => {

@@ -1,56 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { projectRoot } from '../../tools/emulator/paths.js';
-
-/** What a command printed, and how it ended. */
-export interface CommandResult {
-  readonly code: number | null;
-  readonly output: string;
-}
-
-/**
- * Runs a command in its own process group (killed if the test process is interrupted) and
- * collects its output; never rejects on a non-zero exit, so a test can assert on it.
- */
-export function run(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMillis?: number },
-): Promise<CommandResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const kill = () => child.pid && child.exitCode === null && process.kill(-child.pid, 'SIGKILL');
-    const timer = setTimeout(kill, options.timeoutMillis ?? 300_000);
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-/** Throws with the command's output unless it exited 0. */
-export async function runOrThrow(...args: Parameters<typeof run>): Promise<string> {
-  const result = await run(...args);
-  if (result.code !== 0) {
-    throw new Error(`${args[0]} ${args[1].join(' ')} exited ${result.code}:\n${result.output}`);
-  }
-  return result.output;
-}
+import { runOrThrow } from './run.js';
 
 /** The version of a package installed in this repository, so the consumer gets the same one. */
 function installedVersion(name: string): string {
