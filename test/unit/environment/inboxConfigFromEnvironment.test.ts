@@ -1,0 +1,110 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import {
+  DynamoDBInboxStore,
+  EnvironmentError,
+  InboxEnvironment,
+  inboxConfigFromEnvironment,
+} from '../../../src/index.js';
+
+/** The environment the InboxConsumer construct sets, written out as the wire contract. */
+const deployed = {
+  INBOX_TABLE_NAME: 'inbox',
+  INBOX_CONSUMER: 'ledger',
+  INBOX_TTL_SECONDS: '1641600',
+  INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ledger-dlq.fifo',
+  INBOX_BUSINESS_TABLE_accounts: 'Payments-Accounts-1',
+  INBOX_BUSINESS_TABLE_ledgerEntries: 'Payments-Entries-2',
+  UNRELATED: 'x',
+};
+
+describe('inboxConfigFromEnvironment', () => {
+  it('builds the inbox options and the business tables from the construct’s variables', () => {
+    const inbox = inboxConfigFromEnvironment({ env: deployed });
+
+    expect(inbox.options).toMatchObject({
+      consumer: 'ledger',
+      ttlSeconds: 1_641_600,
+      deadLetterQueueUrl: deployed.INBOX_DEAD_LETTER_QUEUE_URL,
+    });
+    expect(inbox.options.store).toBeInstanceOf(DynamoDBInboxStore);
+    expect(inbox.options.store.tableName).toBe('inbox');
+    expect(inbox.tables).toEqual({
+      accounts: 'Payments-Accounts-1',
+      ledgerEntries: 'Payments-Entries-2',
+    });
+    expect(inbox.table('ledgerEntries')).toBe('Payments-Entries-2');
+  });
+
+  it('reads process.env by default', () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, deployed);
+    try {
+      expect(inboxConfigFromEnvironment().options.consumer).toBe('ledger');
+    } finally {
+      for (const name of Object.keys(deployed)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  });
+
+  it('names every missing variable at once, and how to set them', () => {
+    const { INBOX_CONSUMER: _consumer, INBOX_TTL_SECONDS: _ttl, ...partial } = deployed;
+    const attempt = () => inboxConfigFromEnvironment({ env: partial });
+
+    expect(attempt).toThrow(EnvironmentError);
+    expect(attempt).toThrow(
+      /^Environment variables INBOX_CONSUMER, INBOX_TTL_SECONDS are not set\. Deploy the function with the InboxConsumer construct/,
+    );
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as EnvironmentError).variables).toEqual([
+        'INBOX_CONSUMER',
+        'INBOX_TTL_SECONDS',
+      ]);
+    }
+  });
+
+  it('treats an empty variable as missing', () => {
+    expect(() =>
+      inboxConfigFromEnvironment({ env: { ...deployed, INBOX_TABLE_NAME: '' } }),
+    ).toThrow(/INBOX_TABLE_NAME is not set/);
+  });
+
+  it.each(['15d', '59', '3600.5'])('refuses INBOX_TTL_SECONDS=%s, naming the range', (ttl) => {
+    expect(() =>
+      inboxConfigFromEnvironment({ env: { ...deployed, INBOX_TTL_SECONDS: ttl } }),
+    ).toThrow(/INBOX_TTL_SECONDS is ".*"\. Set it to whole seconds from 60 to/);
+  });
+
+  it('names the tables the function has when asked for another', () => {
+    const inbox = inboxConfigFromEnvironment({ env: deployed });
+
+    expect(() => inbox.table('acounts')).toThrow(EnvironmentError);
+    expect(() => inbox.table('acounts')).toThrow(
+      'Environment variable INBOX_BUSINESS_TABLE_acounts is not set. Add "acounts" to the InboxConsumer\'s businessTables (the function has: accounts, ledgerEntries).',
+    );
+    expect(() => inbox.table('toString')).toThrow(EnvironmentError);
+  });
+
+  it('uses the clients it is given', () => {
+    const dynamoDBClient = new DynamoDBClient({ region: 'eu-west-1' });
+    const sqsClient = new SQSClient({ region: 'eu-west-1' });
+
+    const inbox = inboxConfigFromEnvironment({ env: deployed, dynamoDBClient, sqsClient });
+
+    expect((inbox.options.store as DynamoDBInboxStore).client.config).toBe(dynamoDBClient.config);
+    expect(inbox.options.sqsClient).toBe(sqsClient);
+  });
+
+  it('uses the names of the exported contract', () => {
+    expect(InboxEnvironment).toEqual({
+      TableName: 'INBOX_TABLE_NAME',
+      Consumer: 'INBOX_CONSUMER',
+      TtlSeconds: 'INBOX_TTL_SECONDS',
+      DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
+      BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
+    });
+  });
+});
