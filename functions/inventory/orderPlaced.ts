@@ -95,10 +95,19 @@ async function readAvailable(
   return available;
 }
 
-/** The inventory consumer: keyed by `eventId`; business tables `stock` and `orders`. */
+/**
+ * The inventory's business tables by their logical names: the keys of the construct's
+ * `businessTables`, read back with `inboxConfigFromEnvironment().table(name)`.
+ */
+export const InventoryTable = { Stock: 'stock', Orders: 'orders' } as const;
+
+/** The inventory consumer: keyed by `eventId`; business tables {@link InventoryTable}. */
 export const inventoryConsumer: ConsumerDefinition<typeof OrderPlaced> = {
   schema: OrderPlaced,
   key: ({ body }) => body.eventId,
   handler: (table, client) =>
-    reserveOrder({ stock: table('stock'), orders: table('orders') }, client),
+    reserveOrder(
+      { stock: table(InventoryTable.Stock), orders: table(InventoryTable.Orders) },
+      client,
+    ),
 };

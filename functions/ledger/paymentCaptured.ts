@@ -60,10 +60,19 @@ export function applyPayment(
   };
 }
 
-/** The ledger consumer: keyed by `eventId`; business tables `accounts` and `ledgerEntries`. */
+/**
+ * The ledger's business tables by their logical names: the keys of the construct's
+ * `businessTables`, read back with `inboxConfigFromEnvironment().table(name)`.
+ */
+export const LedgerTable = { Accounts: 'accounts', Entries: 'ledgerEntries' } as const;
+
+/** The ledger consumer: keyed by `eventId`; business tables {@link LedgerTable}. */
 export const ledgerConsumer: ConsumerDefinition<typeof PaymentCaptured> = {
   schema: PaymentCaptured,
   key: ({ body }) => body.eventId,
   handler: (table, client) =>
-    applyPayment({ accounts: table('accounts'), entries: table('ledgerEntries') }, client),
+    applyPayment(
+      { accounts: table(LedgerTable.Accounts), entries: table(LedgerTable.Entries) },
+      client,
+    ),
 };

@@ -3,6 +3,8 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { InboxConsumer, type InboxConsumerProps, InboxTable } from 'sqs-inbox/cdk';
+import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
+import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
@@ -56,7 +58,7 @@ export class ReferenceStack extends Stack {
       entry: `${functionsDir}ledger/handler.ts`,
       fifo: true,
       inboxTable,
-      businessTables: { accounts, ledgerEntries: entries },
+      businessTables: { [LedgerTable.Accounts]: accounts, [LedgerTable.Entries]: entries },
     });
     this.inventory = new InboxConsumer(this, 'Inventory', {
       ...props.consumerOverrides,
@@ -64,11 +66,14 @@ export class ReferenceStack extends Stack {
       entry: `${functionsDir}inventory/handler.ts`,
       inboxTable,
       businessTables: {
-        stock: {
+        [InventoryTable.Stock]: {
           table: stock,
           actions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
         },
-        orders: { table: orders, actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'] },
+        [InventoryTable.Orders]: {
+          table: orders,
+          actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+        },
       },
     });
     this.#outputs({

@@ -4,6 +4,7 @@ import { businessTableVariable, InboxEnvironment, inboxPk } from 'sqs-inbox';
 import { bodyHash, type InvariantResult, peekAll, scanAll } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { CounterIncremented } from './counterConsumer.js';
+import { COUNTERS_TABLE } from './counterConsumer.js';
 
 /**
  * The naive counter consumer's invariants: each counter holds the sum of its distinct events
@@ -22,7 +23,7 @@ export async function checkCounters(
 ): Promise<InvariantResult[]> {
   const env = mapping.environment;
   const [counters, inbox, dead] = await Promise.all([
-    scanAll(clients.documentClient, env[businessTableVariable('counters')] ?? ''),
+    scanAll(clients.documentClient, env[businessTableVariable(COUNTERS_TABLE)] ?? ''),
     scanAll(clients.documentClient, env[InboxEnvironment.TableName] ?? ''),
     peekAll(clients.sqs, mapping.deadLetterQueueUrl),
   ]);

@@ -33,9 +33,12 @@ export function addToCounter(countersTable: string): MessageHandler<CounterIncre
   };
 }
 
-/** The counter consumer: keyed by `eventId`; its business table `counters`. */
+/** The counter consumer's business table, by its logical name. */
+export const COUNTERS_TABLE = 'counters';
+
+/** The counter consumer: keyed by `eventId`; its business table {@link COUNTERS_TABLE}. */
 export const counterConsumer: ConsumerDefinition<typeof CounterIncremented> = {
   schema: CounterIncremented,
   key: ({ body }) => body.eventId,
-  handler: (table) => addToCounter(table('counters')),
+  handler: (table) => addToCounter(table(COUNTERS_TABLE)),
 };

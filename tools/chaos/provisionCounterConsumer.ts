@@ -1,7 +1,9 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
+import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
+import { COUNTERS_TABLE } from './counterConsumer.js';
 
 /**
  * Creates the chaos run's naive counter consumer next to the reference stack: a standard queue
@@ -18,7 +20,7 @@ export async function provisionCounterConsumer(
   inventory: LocalMapping,
   maxReceiveCount: number,
 ): Promise<LocalMapping> {
-  const prefix = `${inventory.environment[businessTableVariable('stock')]}-counter`;
+  const prefix = `${inventory.environment[businessTableVariable(InventoryTable.Stock)]}-counter`;
   const deadLetter = await createQueue(clients.sqs, `${prefix}-dlq`, {});
   const queue = await createQueue(clients.sqs, prefix, {
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetter.arn, maxReceiveCount }),
@@ -43,7 +45,7 @@ export async function provisionCounterConsumer(
       [InboxEnvironment.TtlSeconds]: inventory.environment[InboxEnvironment.TtlSeconds] ?? '',
       [InboxEnvironment.Consumer]: 'counter',
       [InboxEnvironment.DeadLetterQueueUrl]: deadLetter.url,
-      [businessTableVariable('counters')]: `${prefix}s`,
+      [businessTableVariable(COUNTERS_TABLE)]: `${prefix}s`,
     },
   };
 }

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { businessTableVariable, InboxAttribute, InboxEnvironment } from 'sqs-inbox';
+import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import { onShutdown } from '../cli/shutdown.js';
 import { startDynamoDBLocal } from '../emulator/dynamodbLocal.js';
 import { startEmulator } from '../emulator/emulator.js';
@@ -156,7 +157,7 @@ class ChaosRun {
       // reservations (and their lost races) go on for most of the run and rejections come too.
       stockPerSku: Math.max(50, 2 * this.options.crashes),
     });
-    const stockTable = inventory.environment[businessTableVariable('stock')] ?? '';
+    const stockTable = inventory.environment[businessTableVariable(InventoryTable.Stock)] ?? '';
     await seedStock(this.clients.dynamodb, traffic.plan().seededStock, stockTable);
     const probeTable = await this.createProbeTable(
       `${ledger.environment[InboxEnvironment.TableName]}-probe`,

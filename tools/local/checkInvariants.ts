@@ -8,6 +8,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { businessTableVariable, DeadLetterAttribute, InboxEnvironment, inboxPk } from 'sqs-inbox';
+import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
+import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 import type { ConsumerName, DemoMessage, DemoPlan } from './demoTraffic.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
 
@@ -85,10 +87,10 @@ export function invariantTargetsOf(
   inventory: LocalMapping,
 ): InvariantTargets {
   return {
-    accounts: ledger.environment[businessTableVariable('accounts')] ?? '',
-    entries: ledger.environment[businessTableVariable('ledgerEntries')] ?? '',
-    stock: inventory.environment[businessTableVariable('stock')] ?? '',
-    orders: inventory.environment[businessTableVariable('orders')] ?? '',
+    accounts: ledger.environment[businessTableVariable(LedgerTable.Accounts)] ?? '',
+    entries: ledger.environment[businessTableVariable(LedgerTable.Entries)] ?? '',
+    stock: inventory.environment[businessTableVariable(InventoryTable.Stock)] ?? '',
+    orders: inventory.environment[businessTableVariable(InventoryTable.Orders)] ?? '',
     deadLetterQueues: {
       ledger: ledger.deadLetterQueueUrl,
       inventory: inventory.deadLetterQueueUrl,

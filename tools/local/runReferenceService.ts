@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { businessTableVariable, InboxEnvironment, InboxMetric } from 'sqs-inbox';
-import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
+import { InventoryTable, inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { onShutdown, untilStopped } from '../cli/shutdown.js';
 import { startEmulator } from '../emulator/emulator.js';
@@ -74,7 +74,7 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
   await seedStock(
     clients.dynamodb,
     plan.seededStock,
-    inventory.environment[businessTableVariable('stock')] ?? '',
+    inventory.environment[businessTableVariable(InventoryTable.Stock)] ?? '',
   );
   running.push(
     { name: 'ledger', mapping: ledger, ...startLocalMapping(ledger, ledgerConsumer, clients) },
