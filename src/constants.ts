@@ -157,6 +157,17 @@ export const TransientReason = {
 export type TransientReason = (typeof TransientReason)[keyof typeof TransientReason];
 
 /**
+ * The prefix of the library's message attributes on a dead-lettered message; the message's own
+ * attributes with it are not copied, so a redriven message cannot pass off stale reasons.
+ *
+ * @example
+ * ```ts
+ * const ours = Object.keys(attributes).filter((name) => name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX));
+ * ```
+ */
+export const DEAD_LETTER_ATTRIBUTE_PREFIX = 'inbox.';
+
+/**
  * Names of the message attributes set on a dead-lettered message.
  *
  * @example
@@ -190,6 +201,17 @@ export const InboxAttribute = {
 } as const;
 
 /**
+ * The prefix of every variable of the contract: the construct refuses extra `environment`
+ * entries that start with it, so the contract can grow without clashing with yours.
+ *
+ * @example
+ * ```ts
+ * const ours = Object.keys(process.env).filter((name) => name.startsWith(INBOX_ENVIRONMENT_PREFIX));
+ * ```
+ */
+export const INBOX_ENVIRONMENT_PREFIX = 'INBOX_';
+
+/**
  * The environment contract between the `InboxConsumer` construct (`sqs-inbox/cdk`), which sets
  * these variables on the function, and `inboxConfigFromEnvironment`, which reads them. Each
  * business table reaches the function as `BusinessTablePrefix` + its logical name.
@@ -219,7 +241,14 @@ export const InboxEnvironment = {
  * ```
  */
 export const CONSUMER_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-/** {@link CONSUMER_NAME_PATTERN} in words, for error messages. */
+/**
+ * {@link CONSUMER_NAME_PATTERN} in words, for error messages.
+ *
+ * @example
+ * ```ts
+ * throw new Error(`consumerName must be ${CONSUMER_NAME_RULE}`);
+ * ```
+ */
 export const CONSUMER_NAME_RULE = '1-128 characters from A-Z a-z 0-9 . _ : - (no "#")';
 
 /**

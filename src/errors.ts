@@ -1,8 +1,13 @@
 import type { TransactionLimit, TransientReason } from './constants.js';
 
+/** Where an error records the names of its classes, so another copy of the library knows it. */
+const CLASS_NAMES = Symbol.for('sqs-inbox.errorClassNames');
+
 /**
  * Base class of every error this library throws or reports. Catch it to tell inbox errors
- * from your own; use the subclasses (`instanceof`) to tell them apart.
+ * from your own; use the subclasses (`instanceof`) to tell them apart. `instanceof` also holds
+ * across two copies of the library in one program (its ES module and CommonJS builds, say): a
+ * `PermanentError` thrown with one copy's class is permanent for the other copy's processor.
  *
  * @example
  * ```ts
@@ -17,16 +22,48 @@ export class InboxError extends Error {
    */
   static readonly errorName: string = 'InboxError';
 
+  /** `instanceof` by prototype, or by the class names an error of another copy recorded. */
+  static override [Symbol.hasInstance]<T>(
+    this: abstract new (
+      ...args: never[]
+    ) => T,
+    value: unknown,
+  ): value is T {
+    // `this` is the class on the right of `instanceof` (a subclass too), not InboxError.
+    // biome-ignore lint/complexity/noThisInStatic: the tested class is `this`, by design.
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const names = (value as { [CLASS_NAMES]?: unknown } | null | undefined)?.[CLASS_NAMES];
+    // biome-ignore lint/complexity/noThisInStatic: the tested class is `this`, by design.
+    return Array.isArray(names) && names.includes(classNameOf(this));
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    const type = new.target as typeof InboxError;
-    this.name = Object.hasOwn(type, 'errorName') ? type.errorName : type.name;
+    this.name = classNameOf(new.target);
+    Object.defineProperty(this, CLASS_NAMES, { value: classNamesOf(new.target) });
   }
 }
 
+/** A class's stable name: its `errorName` for the library's classes, else its own name. */
+function classNameOf(type: object): string {
+  const { errorName, name } = type as { errorName?: string; name: string };
+  return Object.hasOwn(type, 'errorName') && errorName ? errorName : name;
+}
+
+/** The stable names of a class and its ancestors up to (not including) `Error`. */
+function classNamesOf(type: object): string[] {
+  const names: string[] = [];
+  for (let current = type; current !== Error && current !== Function.prototype; ) {
+    names.push(classNameOf(current));
+    current = Object.getPrototypeOf(current) as object;
+  }
+  return names;
+}
+
 /**
- * An option given to the store, the processor or the middleware is missing or out of range.
- * Thrown at creation, never while a batch runs.
+ * An option given to the store or the processor is missing or out of range, or the processor
+ * is registered as a middy middleware. Thrown at creation or in middy's `before`, never while
+ * a batch is being committed.
  *
  * @example
  * ```ts

@@ -12,10 +12,12 @@ export {
 export {
   businessTableVariable,
   CONSUMER_NAME_PATTERN,
+  DEAD_LETTER_ATTRIBUTE_PREFIX,
   DEFAULT_CONCURRENCY,
   DEFAULT_TRANSACTION_ATTEMPTS,
   DEFAULT_TTL_SECONDS,
   DeadLetterAttribute,
+  INBOX_ENVIRONMENT_PREFIX,
   InboxAttribute,
   InboxEnvironment,
   InboxMetric,

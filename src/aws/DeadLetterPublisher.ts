@@ -1,6 +1,6 @@
 import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { DeadLetterAttribute } from '../constants.js';
+import { DEAD_LETTER_ATTRIBUTE_PREFIX, DeadLetterAttribute } from '../constants.js';
 import type { DeadLetterSink } from '../core/DeadLetterSink.js';
 import { DeadLetterSendError, errorMessage, InvalidConfigurationError } from '../errors.js';
 
@@ -99,7 +99,7 @@ function originalAttributes(
   room: number,
 ): Record<string, MessageAttributeValue> {
   const names = Object.keys(record.messageAttributes ?? {})
-    .filter((name) => !name.startsWith('inbox.'))
+    .filter((name) => !name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX))
     .sort()
     .slice(0, Math.max(0, room));
   const copied: Record<string, MessageAttributeValue> = {};

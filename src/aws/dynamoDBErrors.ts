@@ -7,6 +7,11 @@ import { InboxError, TransactionLimitError, TransientStoreError } from '../error
  * not with `instanceof`: an app may bundle a second copy of the SDK (its client's errors are then
  * instances of other classes), and minifying bundlers rename the classes themselves, while the
  * `name` an SDK error carries is always the service's exception name.
+ *
+ * @example
+ * ```ts
+ * if (isException(error, DynamoDBException.TransactionCanceled)) return cancelled(error);
+ * ```
  */
 export const DynamoDBException = {
   TransactionCanceled: 'TransactionCanceledException',

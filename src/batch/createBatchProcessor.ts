@@ -81,8 +81,9 @@ export function processSqsBatch<TSchema extends StandardSchemaV1 = StandardSchem
   event: unknown,
   handler: MessageHandler<StandardSchemaV1.InferOutput<TSchema>>,
   options: InboxOptions<TSchema>,
+  context?: Context,
 ): Promise<SQSBatchResponse> {
-  return createBatchProcessor(handler, options).process(event);
+  return createBatchProcessor(handler, options).process(event, context);
 }
 
 async function processEvent(

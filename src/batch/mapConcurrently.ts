@@ -3,8 +3,8 @@
  * the items' order. Workers take the next item as soon as they finish one. A task that rejects
  * rejects the whole map (the processor's tasks never do: every failure is an outcome).
  *
- * Written here rather than taken from `p-limit`, which is ESM-only and so cannot be loaded by
- * the CommonJS build on Node.js 20.
+ * Written here rather than taken from `p-limit`, which is ESM-only: the CommonJS build could
+ * load it only through `require(esm)`, which Node.js 20 has only from 20.19 and with a warning.
  *
  * @example
  * ```ts

@@ -1,34 +1,33 @@
 import { InvalidConfigurationError } from '../errors.js';
 
-const MIDDY_HOOKS = ['before', 'after', 'onError'] as const;
-
 /**
- * Makes a batch handler refuse to be registered as a middy middleware. middy's `use()` reads a
- * middleware's `before`, `after` and `onError` when it is called, so these getters throw right
- * there, at creation: `middy(yourHandler).use(processor.process)` would otherwise run your base
- * handler outside the inbox, and middy would treat the batch response as an early return.
- * The hooks are non-enumerable, so nothing else sees them.
+ * Makes a batch handler refuse to serve as a middy middleware. Registered with `use()`, middy
+ * reads its `before` and runs it first thing in every invocation: this `before` throws there,
+ * before the base handler runs and before anything commits, with what to write instead. As the
+ * base handler (`middy(processor.process)`) the property is never read. It is a plain,
+ * non-enumerable, configurable function property, so code that copies or inspects the handler's
+ * properties sees nothing unusual.
  *
  * @example
  * ```ts
  * const process = refuseMiddlewareUse(async (event: unknown) => ({ batchItemFailures: [] }));
- * middy().use(process as never); // throws InvalidConfigurationError
+ * await middy().use(process as never)(event, context); // rejects with InvalidConfigurationError
  * ```
  */
 export function refuseMiddlewareUse<THandler extends object>(handler: THandler): THandler {
-  for (const hook of MIDDY_HOOKS) {
-    Object.defineProperty(handler, hook, {
-      enumerable: false,
-      get: () => {
-        throw new InvalidConfigurationError(
-          'middy .use()',
-          'processor.process',
-          'the processor as the base handler, not a middleware: ' +
-            'middy(processor.process).use(injectLambdaContext(logger)); your per-message code goes ' +
-            'into createBatchProcessor(handler, options), where its writes share the inbox transaction',
-        );
-      },
-    });
-  }
+  Object.defineProperty(handler, 'before', {
+    enumerable: false,
+    configurable: true,
+    writable: true,
+    value: function processorIsNotAMiddleware(): never {
+      throw new InvalidConfigurationError(
+        'middy use()',
+        handler,
+        'processor.process as the base handler, not as a middleware: write ' +
+          'middy(processor.process).use(injectLambdaContext(logger)); your per-message code goes ' +
+          'into createBatchProcessor(handler, options), where its writes share the inbox transaction',
+      );
+    },
+  });
   return handler;
 }

@@ -16,7 +16,12 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { businessTableVariable, InboxEnvironment, InboxMetric } from '../constants.js';
+import {
+  businessTableVariable,
+  INBOX_ENVIRONMENT_PREFIX,
+  InboxEnvironment,
+  InboxMetric,
+} from '../constants.js';
 import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxTable } from './InboxTable.js';
 import {
@@ -152,7 +157,7 @@ export class InboxConsumer extends Construct {
 
   #createFunction(props: InboxConsumerProps, s: InboxConsumerSettings): NodejsFunction {
     const overridden = Object.keys(props.environment ?? {}).filter(
-      (name) => name.startsWith('INBOX_') || RESERVED_ENVIRONMENT.includes(name),
+      (name) => name.startsWith(INBOX_ENVIRONMENT_PREFIX) || RESERVED_ENVIRONMENT.includes(name),
     );
     if (overridden.length > 0) {
       throw new Error(
@@ -200,7 +205,7 @@ export class InboxConsumer extends Construct {
         ...businessEnvironment,
         ...props.environment,
       },
-      bundling: { ...defaultBundling(runtime), ...props.bundling },
+      bundling: bundlingFor(runtime, props.bundling),
     });
   }
 
@@ -279,18 +284,26 @@ export class InboxConsumer extends Construct {
   }
 }
 
-/** The construct's esbuild settings; `props.bundling` is merged over them. */
-function defaultBundling(runtime: Runtime): BundlingOptions {
+/** ESM output has no `require`; bundled CommonJS code (the AWS SDK's among it) still calls it. */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/**
+ * The construct's esbuild settings with `given` merged over them. The `require` banner follows
+ * the final format (ESM only) and comes before a banner of the user's own, never instead of it.
+ */
+function bundlingFor(runtime: Runtime, given: BundlingOptions = {}): BundlingOptions {
+  const format = given.format ?? OutputFormat.ESM;
+  const banners = [format === OutputFormat.ESM ? ESM_REQUIRE_BANNER : undefined, given.banner];
   return {
-    format: OutputFormat.ESM,
     target: esbuildTarget(runtime),
     // The SDK is bundled: the function runs the version the project's lock file pins.
     externalModules: [],
     mainFields: ['module', 'main'],
     sourceMap: true,
     minify: true,
-    // ESM output has no `require`; bundled CommonJS code (the AWS SDK's among it) still calls it.
-    banner:
-      "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    ...given,
+    format,
+    banner: banners.filter((banner) => banner !== undefined).join('\n') || undefined,
   };
 }

@@ -3,10 +3,18 @@ import {
   BUSINESS_TABLE_NAME_PATTERN,
   CONSUMER_NAME_PATTERN,
   CONSUMER_NAME_RULE,
+  TTL_SECONDS_RANGE,
 } from '../constants.js';
 import type { InboxConsumerProps } from './InboxConsumerProps.js';
 
-/** The props with defaults applied, after validation. */
+/**
+ * The props with defaults applied, after validation.
+ *
+ * @example
+ * ```ts
+ * const { visibilityTimeout }: InboxConsumerSettings = resolveInboxConsumerProps(props);
+ * ```
+ */
 export interface InboxConsumerSettings {
   readonly consumerName: string;
   readonly fifo: boolean;
@@ -117,6 +125,11 @@ function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
     );
   }
   const ttl = seconds(s.inboxTtl);
+  if (ttl !== undefined && ttl > TTL_SECONDS_RANGE.max) {
+    fail(
+      `inboxTtl must be at most ${TTL_SECONDS_RANGE.max} s, the library's limit (given ${ttl} s).`,
+    );
+  }
   const horizon = redeliveryHorizonSeconds(s.fifo, retention, dlqRetention);
   if (ttl !== undefined && horizon !== undefined && ttl < horizon) {
     fail(

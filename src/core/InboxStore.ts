@@ -41,8 +41,6 @@ export type CommitResult =
  * ```
  */
 export interface InboxStore {
-  /** The inbox table's name. */
-  readonly tableName: string;
   /** Reads an entry with a strongly consistent read, expired or not; undefined when absent. */
   find(pk: string): Promise<InboxEntry | undefined>;
   /**

@@ -60,7 +60,14 @@ const KNOWN_OPTIONS = [
   'metrics',
 ];
 
-/** Builds the dead-letter sink of a validated `deadLetterQueueUrl`. */
+/**
+ * Builds the dead-letter sink of a validated `deadLetterQueueUrl`.
+ *
+ * @example
+ * ```ts
+ * const create: DeadLetterSinkFactory = (url, client) => new DeadLetterPublisher(url, client);
+ * ```
+ */
 export type DeadLetterSinkFactory = (
   queueUrl: string,
   client: SQSClient | undefined,

@@ -88,8 +88,9 @@ export interface InboxMetrics {
 }
 
 /**
- * The options of {@link processSqsBatch}, {@link createBatchProcessor} and
- * {@link inboxMiddleware}. The README's configuration table lists defaults and effects.
+ * The options of {@link processSqsBatch} and {@link createBatchProcessor}. Behind the
+ * `InboxConsumer` construct, `inboxConfigFromEnvironment().options` gives the store, consumer,
+ * TTL and DLQ. The README's configuration table lists defaults and effects.
  *
  * @example
  * ```ts

@@ -2,8 +2,13 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
-import { businessTableVariable, InboxEnvironment, TTL_SECONDS_RANGE } from '../constants.js';
-import type { InboxStore } from '../core/InboxStore.js';
+import {
+  businessTableVariable,
+  CONSUMER_NAME_PATTERN,
+  CONSUMER_NAME_RULE,
+  InboxEnvironment,
+  TTL_SECONDS_RANGE,
+} from '../constants.js';
 import { EnvironmentError } from '../errors.js';
 
 /**
@@ -37,7 +42,7 @@ export interface InboxEnvironmentOptions {
 export interface InboxEnvironmentConfig {
   /** The inbox options the environment fixes: store, consumer, TTL, DLQ (and its client). */
   readonly options: {
-    readonly store: InboxStore;
+    readonly store: DynamoDBInboxStore;
     readonly consumer: string;
     readonly ttlSeconds: number;
     readonly deadLetterQueueUrl: string;
@@ -84,9 +89,9 @@ export function inboxConfigFromEnvironment(
         tableName: read(InboxEnvironment.TableName),
         ...(options.dynamoDBClient ? { client: options.dynamoDBClient } : {}),
       }),
-      consumer: read(InboxEnvironment.Consumer),
+      consumer: parseConsumer(read(InboxEnvironment.Consumer)),
       ttlSeconds: parseTtlSeconds(read(InboxEnvironment.TtlSeconds)),
-      deadLetterQueueUrl: read(InboxEnvironment.DeadLetterQueueUrl),
+      deadLetterQueueUrl: parseQueueUrl(read(InboxEnvironment.DeadLetterQueueUrl)),
       ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
     },
     tables,
@@ -111,8 +116,30 @@ function requireAll(
   return (name) => env[name] ?? '';
 }
 
+function parseConsumer(text: string): string {
+  if (!CONSUMER_NAME_PATTERN.test(text)) {
+    throw new EnvironmentError(
+      [InboxEnvironment.Consumer],
+      `is ${JSON.stringify(text)}`,
+      `Set it to ${CONSUMER_NAME_RULE}.`,
+    );
+  }
+  return text;
+}
+
+function parseQueueUrl(text: string): string {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+    throw new EnvironmentError(
+      [InboxEnvironment.DeadLetterQueueUrl],
+      `is ${JSON.stringify(text)}`,
+      'Set it to the SQS URL of the dead-letter queue.',
+    );
+  }
+  return text;
+}
+
 function parseTtlSeconds(text: string): number {
-  const ttlSeconds = Number(text);
+  const ttlSeconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (
     !Number.isInteger(ttlSeconds) ||
     ttlSeconds < TTL_SECONDS_RANGE.min ||

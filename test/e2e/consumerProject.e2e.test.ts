@@ -157,6 +157,7 @@ describe('a fresh project that installs the packed tarball', () => {
         '--format=esm',
         '--target=node24',
         '--minify',
+        '--main-fields=module,main',
         '--outfile=bundle/index.mjs',
         `--banner:js=${banner}`,
       ],

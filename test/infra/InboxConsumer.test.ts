@@ -6,10 +6,11 @@ import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, type CfnTable, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../src/cdk/index.js';
+import { InboxConsumer, type InboxConsumerProps } from '../../src/cdk/index.js';
 import { consumerTemplate, fixtureEntry, freshStack } from './stackFactory.js';
 
 describe('InboxConsumer', () => {
@@ -300,6 +301,24 @@ describe('InboxConsumer', () => {
     const staticSdkImports =
       code.match(/(?:^|[;\n])\s*import[^;()]*?from\s*["']@aws-sdk\/[^"']*["']/g) ?? [];
     expect(staticSdkImports).toEqual([]);
+  });
+
+  it('keeps the require banner to ESM output and adds a banner of the user’s own after it', () => {
+    const bannerOf = (bundling: Partial<InboxConsumerProps['bundling']>) => {
+      const { stack, template } = consumerTemplate({ bundling });
+      const [fn] = Object.values(template.findResources('AWS::Lambda::Function'));
+      const assetDir = join(
+        (stack.node.root as App).outdir,
+        `asset.${String(fn?.Properties.Code.S3Key).replace(/\.zip$/, '')}`,
+      );
+      const file = readdirSync(assetDir).find((name) => /^index\.[cm]?js$/.test(name)) ?? '';
+      return readFileSync(join(assetDir, file), 'utf8').split('\n').slice(0, 2).join('\n');
+    };
+
+    expect(bannerOf({ format: OutputFormat.CJS })).not.toContain('createRequire');
+    expect(bannerOf({ banner: '// mine' })).toMatch(
+      /^import \{ createRequire \} from 'node:module'; const require = createRequire\(import\.meta\.url\);\n\/\/ mine/,
+    );
   });
 
   it('builds a dashboard from the metrics the library emits and the queue metrics', () => {

@@ -38,6 +38,11 @@ describe('InboxConsumer validation at synth time', () => {
         /inboxTtl \(1296000 s\) must be at least the redelivery horizon, 1555200 s \(retentionPeriod \+ deadLetterRetentionPeriod/,
     },
     {
+      when: 'the inbox TTL is longer than the library accepts (it would fail every cold start)',
+      props: { inboxTtl: Duration.days(400) },
+      message: /inboxTtl must be at most 31622400 s, the library's limit \(given 34560000 s\)/,
+    },
+    {
       when: 'the visibility timeout does not cover 6× the function timeout plus the batching window',
       props: {
         functionTimeout: Duration.seconds(10),

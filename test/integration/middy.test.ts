@@ -1,4 +1,4 @@
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
@@ -66,17 +66,22 @@ describe('the batch processor as middy base handler', () => {
   });
 
   it.each([
-    { case: 'beside a base handler of its own', build: () => middy(async () => ({})) },
-    { case: 'on a handler-less middy', build: () => middy() },
-  ])('refuses registration as a middleware $case, at creation', ({ build }) => {
-    const processor = ledgerProcessor(async () => {
-      throw new Error('the per-message handler must not run');
-    });
+    { case: 'beside a base handler of its own', base: async () => ({ batchItemFailures: [] }) },
+    { case: 'on a handler-less middy', base: undefined },
+  ])('refuses to run as a middleware $case, in before, so nothing commits', async ({ base }) => {
+    const processor = ledgerProcessor();
+    const event = payment({ accountId: 'acc-misused' });
+    const handler = (base ? middy(base) : middy()).use(
+      processor.process as unknown as MiddlewareObj,
+    );
 
-    const attempt = () => build().use(processor.process as never);
-
-    expect(attempt).toThrow(InvalidConfigurationError);
-    expect(attempt).toThrow(/middy\(processor\.process\)\.use\(/);
+    await expect(handler(sqsEvent(sqsRecord(event)), lambdaContext)).rejects.toThrow(
+      InvalidConfigurationError,
+    );
+    await expect(handler(sqsEvent(sqsRecord(event)), lambdaContext)).rejects.toThrow(
+      /write middy\(processor\.process\)\.use\(/,
+    );
+    expect(await ledger.balanceOf('acc-misused')).toBe(0);
   });
 
   it('fails the invocation loudly for an event that is not from SQS', async () => {

@@ -72,11 +72,29 @@ describe('inboxConfigFromEnvironment', () => {
     ).toThrow(/INBOX_TABLE_NAME is not set/);
   });
 
-  it.each(['15d', '59', '3600.5'])('refuses INBOX_TTL_SECONDS=%s, naming the range', (ttl) => {
-    expect(() =>
-      inboxConfigFromEnvironment({ env: { ...deployed, INBOX_TTL_SECONDS: ttl } }),
-    ).toThrow(/INBOX_TTL_SECONDS is ".*"\. Set it to whole seconds from 60 to/);
+  it.each([
+    { name: 'INBOX_CONSUMER', value: 'led#ger', fix: /Set it to 1-128 characters/ },
+    {
+      name: 'INBOX_DEAD_LETTER_QUEUE_URL',
+      value: 'ledger-dlq',
+      fix: /SQS URL of the dead-letter queue/,
+    },
+  ])('refuses $name=$value at cold start, naming the variable', ({ name, value, fix }) => {
+    const attempt = () => inboxConfigFromEnvironment({ env: { ...deployed, [name]: value } });
+
+    expect(attempt).toThrow(EnvironmentError);
+    expect(attempt).toThrow(new RegExp(`^Environment variable ${name} is "${value}"\\.`));
+    expect(attempt).toThrow(fix);
   });
+
+  it.each(['15d', '59', '3600.5', '6e1', ' 60', '0x3c'])(
+    'refuses INBOX_TTL_SECONDS=%s, naming the range',
+    (ttl) => {
+      expect(() =>
+        inboxConfigFromEnvironment({ env: { ...deployed, INBOX_TTL_SECONDS: ttl } }),
+      ).toThrow(/INBOX_TTL_SECONDS is ".*"\. Set it to whole seconds from 60 to/);
+    },
+  );
 
   it('names the tables the function has when asked for another', () => {
     const inbox = inboxConfigFromEnvironment({ env: deployed });
