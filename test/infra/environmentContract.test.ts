@@ -5,13 +5,23 @@ import { InboxConsumer } from '../../src/cdk/index.js';
 import { inboxConfigFromEnvironment } from '../../src/index.js';
 import { fixtureEntry, freshStack } from './stackFactory.js';
 
-/** The variables as a deployed function sees them: each CloudFormation token becomes a name. */
-function asDeployed(variables: Record<string, unknown>): Record<string, string> {
+/**
+ * The variables as a deployed function sees them: a `Ref` becomes what CloudFormation returns
+ * for the referenced resource — a queue's URL, a table's name (`deployed-<variable>`).
+ */
+function asDeployed(
+  variables: Record<string, unknown>,
+  resources: Record<string, { Type: string }>,
+): Record<string, string> {
+  const resolve = (name: string, value: unknown): string => {
+    if (typeof value === 'string') return value;
+    const ref = (value as { Ref?: string }).Ref ?? '';
+    return resources[ref]?.Type === 'AWS::SQS::Queue'
+      ? `https://sqs.eu-west-1.amazonaws.com/123456789012/deployed-${name}`
+      : `deployed-${name}`;
+  };
   return Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [
-      name,
-      typeof value === 'string' ? value : `deployed-${name}`,
-    ]),
+    Object.entries(variables).map(([name, value]) => [name, resolve(name, value)]),
   );
 }
 
@@ -27,18 +37,20 @@ describe('the environment contract between InboxConsumer and inboxConfigFromEnvi
       fifo: true,
       businessTables: { accounts },
     });
+    const template = Template.fromStack(stack);
     const [fn] = Object.values(
-      Template.fromStack(stack).findResources('AWS::Lambda::Function', {
-        Properties: { Handler: 'index.handler' },
-      }),
+      template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler' } }),
     );
     const variables = fn?.Properties.Environment.Variables as Record<string, unknown>;
 
-    const inbox = inboxConfigFromEnvironment({ env: asDeployed(variables) });
+    const inbox = inboxConfigFromEnvironment({
+      env: asDeployed(variables, template.toJSON().Resources),
+    });
 
     expect(inbox.options.consumer).toBe('ledger');
     expect(inbox.options.ttlSeconds).toBe(19 * 86_400);
     expect(inbox.options.store.tableName).toBe('deployed-INBOX_TABLE_NAME');
+    expect(inbox.options.deadLetterQueueUrl).toMatch(/deployed-INBOX_DEAD_LETTER_QUEUE_URL$/);
     expect(inbox.table('accounts')).toBe('deployed-INBOX_BUSINESS_TABLE_accounts');
     expect(variables.INBOX_BUSINESS_TABLE_accounts).toEqual({
       Ref: stack.getLogicalId(accounts.node.defaultChild as CfnTable),
