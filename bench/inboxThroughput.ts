@@ -21,7 +21,6 @@ import {
 } from '../src/index.js';
 import { numberIn, shareBelowOne } from '../tools/cli/optionParsers.js';
 import { runCommand } from '../tools/cli/runCommand.js';
-import { onShutdown } from '../tools/cli/shutdown.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
 import { recordCommands } from '../tools/sdk/clientSpy.js';
 
@@ -250,7 +249,6 @@ async function measure(
 
 async function main(): Promise<number> {
   const emulator = await startEmulator(['dynamodb']);
-  onShutdown(() => emulator.stop());
   const { records, distinct } = makeRecords();
   const events = batches(records);
   const expected = distinct.reduce((sum, p) => sum + p.amountCents, 0);

@@ -6,7 +6,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { runCommand } from '../tools/cli/runCommand.js';
-import { onShutdown, untilStopped } from '../tools/cli/shutdown.js';
+import { untilStopped } from '../tools/cli/shutdown.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
 import { DEPLOY_SERVICES, deployToEmulator } from '../tools/local/deployToEmulator.js';
 
@@ -34,7 +34,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 await runCommand('npm run deploy:local', async () => {
   const emulator = await startEmulator(DEPLOY_SERVICES);
-  onShutdown(() => emulator.stop());
   console.log(`[deploy:local] emulator: ${emulator.name} at ${emulator.endpoint}`);
   const deployment = await deployToEmulator(emulator.endpoint, { context: options.context });
   if (deployment.repairs.length === 0)

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { runCommand } from '../tools/cli/runCommand.js';
-import { onShutdown, untilStopped } from '../tools/cli/shutdown.js';
+import { untilStopped } from '../tools/cli/shutdown.js';
 import { startDynamoDBLocal } from '../tools/emulator/dynamodbLocal.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
 import { DEPLOY_SERVICES } from '../tools/local/deployToEmulator.js';
@@ -26,9 +26,7 @@ await runCommand('npm run emulator', async () => {
     return 1;
   }
   const emulator = await startEmulator([...DEPLOY_SERVICES, 'sns', 'events', 'ses']);
-  onShutdown(() => emulator.stop());
   const dynamodbLocal = options.dynamodbLocal ? await startDynamoDBLocal() : undefined;
-  if (dynamodbLocal) onShutdown(() => dynamodbLocal.stop());
   console.log(`${emulator.name} is serving on ${emulator.endpoint}`);
   if (dynamodbLocal) console.log(`${dynamodbLocal.name} is serving on ${dynamodbLocal.endpoint}`);
   console.log('\nexport these in the shell that runs your tests:\n');

@@ -151,7 +151,7 @@ function deadLetterSink(
     }
     return undefined;
   }
-  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+  if (typeof url !== 'string' || !isQueueUrl(url)) {
     throw new InvalidConfigurationError(
       'deadLetterQueueUrl',
       url,
@@ -159,6 +159,18 @@ function deadLetterSink(
     );
   }
   return create(url, sqsClient);
+}
+
+/**
+ * Whether `text` can be an SQS queue URL: an absolute http(s) URL.
+ *
+ * @example
+ * ```ts
+ * isQueueUrl('https://sqs.eu-west-1.amazonaws.com/123456789012/orders-dlq'); // => true
+ * ```
+ */
+export function isQueueUrl(text: string): boolean {
+  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 }
 
 function checkStore(store: unknown): void {

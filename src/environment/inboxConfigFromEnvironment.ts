@@ -9,6 +9,7 @@ import {
   InboxEnvironment,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
+import { isQueueUrl } from '../core/resolveOptions.js';
 import { EnvironmentError } from '../errors.js';
 
 /**
@@ -128,7 +129,7 @@ function parseConsumer(text: string): string {
 }
 
 function parseQueueUrl(text: string): string {
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+  if (!isQueueUrl(text)) {
     throw new EnvironmentError(
       [InboxEnvironment.DeadLetterQueueUrl],
       `is ${JSON.stringify(text)}`,

@@ -11,7 +11,12 @@ import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { InboxConsumer, type InboxConsumerProps } from '../../src/cdk/index.js';
-import { consumerTemplate, fixtureEntry, freshStack } from './stackFactory.js';
+import {
+  consumerTemplate,
+  consumerWithAccounts,
+  fixtureEntry,
+  freshStack,
+} from './stackFactory.js';
 
 describe('InboxConsumer', () => {
   it('maps the queue to the function with ReportBatchItemFailures', () => {
@@ -113,26 +118,22 @@ describe('InboxConsumer', () => {
   });
 
   it('lets the function use the customer-managed key of a business table', () => {
-    const stack = freshStack();
-    const key = new Key(stack, 'Key');
-    const accounts = new Table(stack, 'Accounts', {
-      partitionKey: { name: 'id', type: AttributeType.STRING },
-      encryption: TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: key,
-    });
-    new InboxConsumer(stack, 'Consumer', {
-      consumerName: 'orders',
-      entry: fixtureEntry,
-      businessTables: { accounts },
-    });
+    let key: Key | undefined;
+    const { stack, template } = consumerWithAccounts(
+      (accounts) => ({ businessTables: { accounts } }),
+      (stack) => {
+        key = new Key(stack, 'Key');
+        return { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: key };
+      },
+    );
 
-    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+    template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
             Action: Match.arrayWith(['kms:Decrypt', 'kms:Encrypt']),
             Resource: {
-              'Fn::GetAtt': [stack.getLogicalId(key.node.defaultChild as CfnKey), 'Arn'],
+              'Fn::GetAtt': [stack.getLogicalId(key?.node.defaultChild as CfnKey), 'Arn'],
             },
           }),
         ]),
@@ -141,18 +142,12 @@ describe('InboxConsumer', () => {
   });
 
   it('runs the function on Node.js 24, ARM64 by default, with the environment contract the library reads', () => {
-    const stack = freshStack();
-    const accounts = new Table(stack, 'Accounts', {
-      partitionKey: { name: 'id', type: AttributeType.STRING },
-    });
-    new InboxConsumer(stack, 'Consumer', {
-      consumerName: 'orders',
-      entry: fixtureEntry,
+    const { stack, accounts, template } = consumerWithAccounts((accounts) => ({
       inboxTtl: Duration.days(20),
       businessTables: { accounts },
-    });
+    }));
 
-    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+    template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
@@ -194,18 +189,10 @@ describe('InboxConsumer', () => {
   });
 
   it('grants item-level actions (and DescribeTable) on named resources: no wildcard resource on any data action', () => {
-    const stack = freshStack();
-    const accounts = new Table(stack, 'Accounts', {
-      partitionKey: { name: 'id', type: AttributeType.STRING },
-    });
-    new InboxConsumer(stack, 'Consumer', {
-      consumerName: 'orders',
-      entry: fixtureEntry,
+    const { template } = consumerWithAccounts((accounts) => ({
       businessTables: { accounts: { table: accounts, actions: ['dynamodb:UpdateItem'] } },
-    });
-    const statements = Object.values(
-      Template.fromStack(stack).findResources('AWS::IAM::Policy'),
-    ).flatMap(
+    }));
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
       (policy) =>
         policy.Properties.PolicyDocument.Statement as Array<{
           Action: string | string[];

@@ -1,9 +1,7 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { AttributeType, type CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../src/cdk/index.js';
 import { inboxConfigFromEnvironment } from '../../src/index.js';
-import { fixtureEntry, freshStack } from './stackFactory.js';
+import { consumerWithAccounts } from './stackFactory.js';
 
 /**
  * The variables as a deployed function sees them: a `Ref` becomes what CloudFormation returns
@@ -27,17 +25,11 @@ function asDeployed(
 
 describe('the environment contract between InboxConsumer and inboxConfigFromEnvironment', () => {
   it('gives the library every variable it reads, and the business tables by their names', () => {
-    const stack = freshStack();
-    const accounts = new Table(stack, 'Accounts', {
-      partitionKey: { name: 'accountId', type: AttributeType.STRING },
-    });
-    new InboxConsumer(stack, 'Ledger', {
+    const { stack, accounts, template } = consumerWithAccounts((accounts) => ({
       consumerName: 'ledger',
-      entry: fixtureEntry,
       fifo: true,
       businessTables: { accounts },
-    });
-    const template = Template.fromStack(stack);
+    }));
     const [fn] = Object.values(
       template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler' } }),
     );

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import type { InboxConsumerProps } from '../../src/cdk/index.js';
 import { InboxConsumer } from '../../src/cdk/index.js';
 
@@ -22,4 +23,25 @@ export function consumerTemplate(props: Partial<InboxConsumerProps> = {}) {
     ...props,
   });
   return { stack, consumer, template: Template.fromStack(stack) };
+}
+
+/**
+ * A fresh stack holding an `Accounts` business table (keyed by `accountId`, with `tableProps`
+ * built in that stack) and one InboxConsumer whose props `props` builds from it.
+ */
+export function consumerWithAccounts(
+  props: (accounts: Table) => Partial<InboxConsumerProps>,
+  tableProps: (stack: Stack) => Partial<TableProps> = () => ({}),
+) {
+  const stack = freshStack();
+  const accounts = new Table(stack, 'Accounts', {
+    partitionKey: { name: 'accountId', type: AttributeType.STRING },
+    ...tableProps(stack),
+  });
+  const consumer = new InboxConsumer(stack, 'Consumer', {
+    consumerName: 'orders',
+    entry: fixtureEntry,
+    ...props(accounts),
+  });
+  return { stack, accounts, consumer, template: Template.fromStack(stack) };
 }

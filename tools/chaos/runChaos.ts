@@ -64,10 +64,8 @@ const LOW_WATER_MESSAGES = 200;
 export async function runChaos(options: ChaosOptions): Promise<number> {
   const startedMillis = Date.now();
   const emulator = await startEmulator(['sqs', 'dynamodb']);
-  onShutdown(() => emulator.stop());
   const dynamodbLocal =
     options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
-  if (dynamodbLocal) onShutdown(() => dynamodbLocal.stop());
   const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };
   const labels = { dynamodb: (dynamodbLocal ?? emulator).name, sqs: emulator.name };
   const chaos = new ChaosRun(options, localClients(endpoints), endpoints, labels, startedMillis);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { onShutdown } from '../cli/shutdown.js';
 import type { RunningEmulator } from './paths.js';
 import { freePort, killOnExit, requireProgram, stopProcess, waitUntil } from './processes.js';
 
@@ -36,7 +37,9 @@ export async function startDynamoDBLocal(): Promise<RunningEmulator> {
   killOnExit(child);
   const endpoint = `http://127.0.0.1:${port}`;
   await waitUntil('DynamoDB Local', () => answersListTables(endpoint), 60_000, child);
-  return { name: 'DynamoDB Local', endpoint, stop: () => stopProcess(child) };
+  const stop = () => stopProcess(child);
+  onShutdown(stop);
+  return { name: 'DynamoDB Local', endpoint, stop };
 }
 
 function locateJar(): { jar: string; nativeLibraries: string } {

@@ -54,7 +54,6 @@ type Running = {
  */
 export async function runReferenceService(options: ReferenceServiceOptions): Promise<number> {
   const emulator = await startEmulator(['sqs', 'dynamodb']);
-  onShutdown(() => emulator.stop());
   const clients = localClients({ dynamodb: emulator.endpoint, sqs: emulator.endpoint });
   const running: Running[] = [];
   onShutdown(() => {
