@@ -17,16 +17,19 @@ export type InboxStatus = (typeof InboxStatus)[keyof typeof InboxStatus];
 const SECONDS_PER_DAY = 86_400;
 
 /**
- * Default lifetime of an inbox entry: SQS keeps a message at most 14 days, so a redelivery
- * can arrive at most 14 days after the first send, and the entry is written after that send.
- * One more day covers clock skew and a late DynamoDB TTL sweep.
+ * Default lifetime of an inbox entry: 23 days, how long a message can still come back with one
+ * DLQ redrive, plus a day for clock skew and a late DynamoDB TTL sweep, with SQS's default
+ * retention (4 days) and a DLQ that keeps messages 14 days. A FIFO message lives 4 days in its
+ * queue, 14 in the FIFO DLQ (which restarts the clock) and 4 again once redriven (a redrive
+ * restarts it too); a standard one at most 14 + 4. Longer source retention needs a longer TTL:
+ * `2 × retention + DLQ retention + 1 day`.
  *
  * @example
  * ```ts
- * const ttlSeconds = DEFAULT_TTL_SECONDS * 2; // if you redrive FIFO DLQs back to the source
+ * const ttlSeconds = 2 * 14 * 86_400 + 14 * 86_400 + 86_400; // 14-day retention everywhere
  * ```
  */
-export const DEFAULT_TTL_SECONDS = 15 * SECONDS_PER_DAY;
+export const DEFAULT_TTL_SECONDS = 23 * SECONDS_PER_DAY;
 
 /**
  * Bounds accepted for `ttlSeconds`, {@link DEFAULT_TTL_SECONDS} explains the default.
@@ -43,7 +46,7 @@ export const TTL_SECONDS_RANGE = { min: 60, max: 366 * SECONDS_PER_DAY } as cons
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'c', concurrency: DEFAULT_CONCURRENCY * 2 });
+ * createBatchProcessor(handler, { store, consumer: 'c', key, concurrency: DEFAULT_CONCURRENCY * 2 });
  * ```
  */
 export const DEFAULT_CONCURRENCY = 10;
@@ -53,7 +56,7 @@ export const DEFAULT_CONCURRENCY = 10;
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'c', transactionAttempts: DEFAULT_TRANSACTION_ATTEMPTS + 2 });
+ * createBatchProcessor(handler, { store, consumer: 'c', key, transactionAttempts: DEFAULT_TRANSACTION_ATTEMPTS + 2 });
  * ```
  */
 export const DEFAULT_TRANSACTION_ATTEMPTS = 3;

@@ -15,7 +15,9 @@ import { groupRecords, readSqsRecords } from './sqsEvent.js';
  *
  * @example
  * ```ts
- * const processor = createBatchProcessor(handler, { store, consumer: 'ledger' });
+ * const processor = createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', key: ({ body }) => body.paymentId,
+ * });
  * export const lambdaHandler = (event: SQSEvent) => processor.process(event);
  * ```
  */
@@ -40,7 +42,7 @@ export interface BatchProcessor {
  * ```ts
  * const processor = createBatchProcessor(async ({ body }, tx) => {
  *   tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
- * }, { store, consumer: 'orders' });
+ * }, { store, consumer: 'orders', key: ({ body }) => body.orderId });
  * ```
  */
 export function createBatchProcessor<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
@@ -74,7 +76,7 @@ export function createBatchProcessor<TSchema extends StandardSchemaV1 = Standard
  * export const handler = (event: SQSEvent) =>
  *   processSqsBatch(event, async ({ body }, tx) => {
  *     tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
- *   }, { store, consumer: 'orders' });
+ *   }, { store, consumer: 'orders', key: ({ body }) => body.orderId });
  * ```
  */
 export function processSqsBatch<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(

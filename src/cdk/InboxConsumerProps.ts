@@ -160,8 +160,11 @@ export interface InboxConsumerProps {
   readonly inboxTableRemovalPolicy?: RemovalPolicy;
 
   /**
-   * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`); at least `retentionPeriod`.
-   * @default Duration.days(15)
+   * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`): at least the time a message can still come
+   * back with one DLQ redrive, `deadLetterRetentionPeriod + retentionPeriod` (FIFO:
+   * `retentionPeriod + deadLetterRetentionPeriod + retentionPeriod`, since a FIFO DLQ restarts
+   * the retention clock). A key redriven later than that is applied again.
+   * @default that horizon plus a day: 19 days (FIFO 23) with the default retention periods
    * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
    */
   readonly inboxTtl?: Duration;

@@ -3,6 +3,7 @@ import {
   BUSINESS_TABLE_NAME_PATTERN,
   CONSUMER_NAME_PATTERN,
   CONSUMER_NAME_RULE,
+  DEFAULT_TTL_SECONDS,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import type { InboxConsumerProps } from './InboxConsumerProps.js';
@@ -133,16 +134,17 @@ function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
   const horizon = redeliveryHorizonSeconds(s.fifo, retention, dlqRetention);
   if (ttl !== undefined && horizon !== undefined && ttl < horizon) {
     fail(
-      `inboxTtl (${ttl} s) must be at least the redelivery horizon, ${horizon} s (${s.fifo ? 'retentionPeriod + deadLetterRetentionPeriod: a FIFO DLQ restarts the retention clock' : 'deadLetterRetentionPeriod: a redriven message keeps its enqueue time'}); ` +
+      `inboxTtl (${ttl} s) must be at least the redelivery horizon with one DLQ redrive, ${horizon} s (${s.fifo ? 'retentionPeriod + deadLetterRetentionPeriod + retentionPeriod: a FIFO DLQ restarts the retention clock, and so does a redrive' : 'deadLetterRetentionPeriod + retentionPeriod: a DLQ message keeps its enqueue time, a redrive restarts it'}); ` +
         'a shorter TTL forgets a message that can still come back and applies it twice. Raise inboxTtl or shorten the retention periods.',
     );
   }
 }
 
 /**
- * How long after it was first sent a message can still be delivered, redrive from the DLQ
+ * How long after it was first sent a message can still be delivered, one redrive from the DLQ
  * included: a committed message reaches the DLQ when every later receive fails before the
- * acknowledgement (a crash, a timeout).
+ * acknowledgement (a crash, a timeout). A standard DLQ keeps the enqueue time, a FIFO DLQ
+ * restarts it, and a redrive sends a new message whose retention starts again.
  */
 function redeliveryHorizonSeconds(
   fifo: boolean,
@@ -150,13 +152,17 @@ function redeliveryHorizonSeconds(
   dlqRetention?: number,
 ): number | undefined {
   if (retention === undefined || dlqRetention === undefined) return undefined;
-  return fifo ? retention + dlqRetention : Math.max(retention, dlqRetention);
+  return fifo
+    ? retention + dlqRetention + retention
+    : Math.max(retention, dlqRetention) + retention;
 }
 
 /** The redelivery horizon plus a day for clock skew and TTL's lag. */
 function defaultInboxTtl(fifo: boolean, retention: Duration, dlqRetention: Duration): Duration {
   const horizon = redeliveryHorizonSeconds(fifo, seconds(retention), seconds(dlqRetention));
-  return horizon === undefined ? Duration.days(15) : Duration.seconds(horizon + 86_400);
+  return horizon === undefined
+    ? Duration.seconds(DEFAULT_TTL_SECONDS)
+    : Duration.seconds(horizon + 86_400);
 }
 
 function checkFunction(s: InboxConsumerSettings, fail: Fail): void {

@@ -17,6 +17,7 @@ import {
   isLive,
   toEpochSeconds,
 } from './inboxEntry.js';
+import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, ParsedMessage, RecordOutcome } from './types.js';
@@ -93,28 +94,27 @@ async function validate(
 function deriveKey(message: ParsedMessage<unknown>, options: ResolvedOptions): string {
   let key: unknown;
   try {
-    key = options.key ? options.key(message) : defaultKey(message.record, options);
+    key = options.key(message);
   } catch (error) {
     throw new KeyDerivationError(message.messageId, undefined, error);
   }
   if (typeof key !== 'string' || key.length === 0 || Buffer.byteLength(key) > MAX_KEY_BYTES) {
     throw new KeyDerivationError(message.messageId, key);
   }
+  warnIfContentBasedKey(message, options);
   return key;
 }
 
-function defaultKey(record: SQSRecord, options: ResolvedOptions): string {
-  const deduplicationId = record.attributes.MessageDeduplicationId;
-  if (deduplicationId === undefined) return record.messageId;
-  if (!options.warned.has('contentBasedKey') && deduplicationId === hashPayload(record.body)) {
-    options.warned.add('contentBasedKey');
-    options.logger.warn(
-      'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
-        'are deduplicated for ttlSeconds, not 5 minutes. Put an event id in the body and set `key`.',
-      { consumer: options.consumer, messageId: record.messageId },
-    );
-  }
-  return deduplicationId;
+function warnIfContentBasedKey(message: ParsedMessage<unknown>, options: ResolvedOptions): void {
+  const deduplicationId = message.attributes.MessageDeduplicationId;
+  if (options.key !== redriveUnsafeMessageIdKey || options.warned.has('contentBasedKey')) return;
+  if (deduplicationId !== hashPayload(message.record.body)) return;
+  options.warned.add('contentBasedKey');
+  options.logger.warn(
+    'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
+      'are deduplicated for ttlSeconds, not 5 minutes. Put an event id in the body and set `key`.',
+    { consumer: options.consumer, messageId: message.messageId },
+  );
 }
 
 async function processWithRetries(

@@ -20,13 +20,13 @@ import type { InboxLogger, InboxMetrics, InboxOptions, ParsedMessage } from './t
  *
  * @example
  * ```ts
- * const resolved: ResolvedOptions = resolveOptions({ store, consumer: 'ledger' });
+ * const resolved: ResolvedOptions = resolveOptions({ store, consumer: 'ledger', key }, createSink);
  * ```
  */
 export interface ResolvedOptions {
   readonly store: InboxStore;
   readonly consumer: string;
-  readonly key: ((message: ParsedMessage<unknown>) => string) | undefined;
+  readonly key: (message: ParsedMessage<unknown>) => string;
   readonly schema: StandardSchemaV1 | undefined;
   readonly parser: (rawBody: string) => unknown;
   readonly ttlSeconds: number;
@@ -80,7 +80,7 @@ export type DeadLetterSinkFactory = (
  *
  * @example
  * ```ts
- * resolveOptions({ store, consumer: 'ledger', concurrency: 0 }, createSink); // throws InvalidConfigurationError
+ * resolveOptions({ store, consumer: 'ledger', key, concurrency: 0 }, createSink); // throws InvalidConfigurationError
  * ```
  */
 export function resolveOptions<TSchema extends StandardSchemaV1>(
@@ -117,7 +117,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
 }
 
 function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
-  checkOptionsObject(options, KNOWN_OPTIONS, "{ store, consumer: 'ledger' }");
+  checkOptionsObject(options, KNOWN_OPTIONS, "{ store, consumer: 'ledger', key }");
   checkStore(options.store);
   if (typeof options.consumer !== 'string' || !CONSUMER_NAME_PATTERN.test(options.consumer)) {
     throw new InvalidConfigurationError(
@@ -126,7 +126,7 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSc
       `a name of ${CONSUMER_NAME_RULE}`,
     );
   }
-  checkFunction('key', options.key);
+  checkKey(options.key);
   checkFunction('parser', options.parser);
   checkFunction('now', options.now);
   checkSchema(options.schema);
@@ -182,6 +182,17 @@ function checkStore(store: unknown): void {
       "an inbox store, e.g. new DynamoDBInboxStore({ tableName: 'inbox' })",
     );
   }
+}
+
+function checkKey(key: unknown): void {
+  if (typeof key === 'function') return;
+  throw new InvalidConfigurationError(
+    'key',
+    key,
+    "a function returning the message's own id, e.g. ({ body }) => body.paymentId. The " +
+      'SQS messageId is no default: a DLQ redrive gives a message a new one, and the inbox would ' +
+      'apply it again. To accept that, pass redriveUnsafeMessageIdKey',
+  );
 }
 
 function checkSchema(schema: unknown): void {

@@ -104,13 +104,17 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly store: InboxStore;
   /** The dedup scope: two consumers of one event each apply it once. `[A-Za-z0-9._:-]{1,128}`. */
   readonly consumer: string;
-  /** Derives the dedup key; default: FIFO `MessageDeduplicationId`, else SQS `messageId`. */
-  readonly key?: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
+  /**
+   * Derives the dedup key: the message's own id, e.g. `({ body }) => body.paymentId`. Required:
+   * an SQS-assigned id changes when a DLQ is redriven, so no default can be safe. To accept that
+   * risk knowingly, pass `redriveUnsafeMessageIdKey`.
+   */
+  readonly key: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
   /** A Standard Schema v1 validator (zod, valibot, arktype…) applied to the parsed body. */
   readonly schema?: TSchema;
   /** Turns the raw body into the value the schema sees; default `JSON.parse`. */
   readonly parser?: (rawBody: string) => unknown;
-  /** Lifetime of an inbox entry; default 15 days (SQS's 14-day retention plus a day). */
+  /** Lifetime of an inbox entry; default 23 days (one DLQ redrive with SQS's default retention). */
   readonly ttlSeconds?: number;
   /** Records (standard queue) or message groups (FIFO) processed at once; default 10. */
   readonly concurrency?: number;

@@ -54,10 +54,16 @@ export function testAws() {
       return name;
     },
     /** Creates a queue (FIFO when the name ends in .fifo) and deletes it after the file. */
-    async createQueue(name: string): Promise<{ url: string; arn: string }> {
+    async createQueue(
+      name: string,
+      attributes: Record<string, string> = {},
+    ): Promise<{ url: string; arn: string }> {
       const fifo = name.endsWith('.fifo');
       const { QueueUrl } = await sqs.send(
-        new CreateQueueCommand({ QueueName: name, Attributes: fifo ? { FifoQueue: 'true' } : {} }),
+        new CreateQueueCommand({
+          QueueName: name,
+          Attributes: { ...(fifo ? { FifoQueue: 'true' } : {}), ...attributes },
+        }),
       );
       if (!QueueUrl) throw new Error(`no URL for queue ${name}`);
       cleanups.push(() => sqs.send(new DeleteQueueCommand({ QueueUrl })));

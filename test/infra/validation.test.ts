@@ -22,20 +22,20 @@ describe('InboxConsumer validation at synth time', () => {
         /deadLetterRetentionPeriod \(604800 s\) must be longer than retentionPeriod \(604800 s\)/,
     },
     {
-      when: 'the inbox TTL is shorter than a standard queue’s redelivery horizon (the DLQ retention)',
+      when: 'the inbox TTL does not cover a standard queue’s horizon with one redrive (DLQ retention + retention)',
       props: {
         retentionPeriod: Duration.days(4),
         deadLetterRetentionPeriod: Duration.days(14),
-        inboxTtl: Duration.days(5),
+        inboxTtl: Duration.days(15),
       },
       message:
-        /inboxTtl \(432000 s\) must be at least the redelivery horizon, 1209600 s \(deadLetterRetentionPeriod/,
+        /inboxTtl \(1296000 s\) must be at least the redelivery horizon with one DLQ redrive, 1555200 s \(deadLetterRetentionPeriod \+ retentionPeriod/,
     },
     {
-      when: 'the inbox TTL is shorter than a FIFO queue’s horizon (retention plus DLQ retention)',
-      props: { fifo: true, inboxTtl: Duration.days(15) },
+      when: 'the inbox TTL does not cover a FIFO queue’s horizon with one redrive (retention + DLQ retention + retention)',
+      props: { fifo: true, inboxTtl: Duration.days(19) },
       message:
-        /inboxTtl \(1296000 s\) must be at least the redelivery horizon, 1555200 s \(retentionPeriod \+ deadLetterRetentionPeriod/,
+        /inboxTtl \(1641600 s\) must be at least the redelivery horizon with one DLQ redrive, 1900800 s \(retentionPeriod \+ deadLetterRetentionPeriod \+ retentionPeriod/,
     },
     {
       when: 'the inbox TTL is longer than the library accepts (it would fail every cold start)',
@@ -91,13 +91,13 @@ describe('InboxConsumer validation at synth time', () => {
     expect(() => consumerTemplate(props)).toThrow(message);
   });
 
-  it('derives the default inbox TTL from the redelivery horizon plus a day', () => {
+  it('defaults the inbox TTL to the horizon with one redrive plus a day: standard 14 + 4 + 1, FIFO 4 + 14 + 4 + 1 days', () => {
     const standard = consumerTemplate();
     const fifo = consumerTemplate({ fifo: true });
 
     for (const [{ template }, days] of [
-      [standard, 15],
-      [fifo, 19],
+      [standard, 19],
+      [fifo, 23],
     ] as const) {
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: { Variables: Match.objectLike({ INBOX_TTL_SECONDS: String(days * 86_400) }) },

@@ -11,6 +11,7 @@ import {
   PayloadMismatchError,
   processSqsBatch,
   RecordStatus,
+  redriveUnsafeMessageIdKey,
 } from '../../src/index.js';
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
@@ -71,11 +72,11 @@ describe('first delivery', () => {
     });
   });
 
-  it('keys a FIFO message by its MessageDeduplicationId when no key option is given', async () => {
+  it('redriveUnsafeMessageIdKey keys a FIFO message by its MessageDeduplicationId', async () => {
     const record = sqsRecord(payment({ accountId: 'acc-fifo-key' }), {
       fifo: { groupId: 'acc-fifo-key', deduplicationId: `dedup-${Date.now()}` },
     });
-    const { options } = ledgerOptions({ key: undefined });
+    const { options } = ledgerOptions({ key: redriveUnsafeMessageIdKey });
 
     await processSqsBatch(sqsEvent(record), ledger.applyPayment, options);
 
@@ -91,7 +92,7 @@ describe('first delivery', () => {
     const records = [1, 2].map(() =>
       sqsRecord(body, { fifo: { groupId: 'acc-content-key', deduplicationId: contentHash } }),
     );
-    const { options, logger } = ledgerOptions({ key: undefined });
+    const { options, logger } = ledgerOptions({ key: redriveUnsafeMessageIdKey });
     const processor = createBatchProcessor(ledger.applyPayment, options);
 
     await processor.process(sqsEvent(...records));
@@ -99,9 +100,9 @@ describe('first delivery', () => {
     expect(logger.lines.filter((line) => line.message.includes('content-based'))).toHaveLength(1);
   });
 
-  it('keys by the SQS messageId when no key option is given', async () => {
+  it('redriveUnsafeMessageIdKey keys a standard queue message by its SQS messageId', async () => {
     const record = sqsRecord(payment({ accountId: 'acc-default-key' }));
-    const { options } = ledgerOptions({ key: undefined });
+    const { options } = ledgerOptions({ key: redriveUnsafeMessageIdKey });
 
     await processSqsBatch(sqsEvent(record), ledger.applyPayment, options);
 

@@ -3,6 +3,7 @@ import {
   createBatchProcessor,
   type MessageHandler,
   RecordStatus,
+  redriveUnsafeMessageIdKey,
   TransactionLimit,
   TransactionLimitError,
 } from '../../src/index.js';
@@ -19,6 +20,7 @@ async function runOne(handler: MessageHandler<unknown>) {
   const processor = createBatchProcessor(handler, {
     store: ledger.store,
     consumer: 'limits',
+    key: redriveUnsafeMessageIdKey,
     logger: recordingLogger(),
   });
   const record = sqsRecord({ n: 1 });

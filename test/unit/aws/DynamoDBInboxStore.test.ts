@@ -12,6 +12,7 @@ import {
   createBatchProcessor,
   DynamoDBInboxStore,
   RecordStatus,
+  redriveUnsafeMessageIdKey,
   TransientReason,
   TransientStoreError,
 } from '../../../src/index.js';
@@ -165,6 +166,7 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     const processor = createBatchProcessor(async () => {}, {
       store,
       consumer: 'unit',
+      key: redriveUnsafeMessageIdKey,
       precheck: false,
       transactionAttempts: 4,
       logger: recordingLogger(),

@@ -3,7 +3,11 @@ import { groupRecords, readSqsRecords } from '../../../src/batch/sqsEvent.js';
 import { DynamoDBInboxStore, MalformedEventError, processSqsBatch } from '../../../src/index.js';
 import { sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
-const options = { store: new DynamoDBInboxStore({ tableName: 'inbox' }), consumer: 'unit' };
+const options = {
+  store: new DynamoDBInboxStore({ tableName: 'inbox' }),
+  consumer: 'unit',
+  key: () => 'k',
+};
 
 describe('readSqsRecords', () => {
   it.each([

@@ -21,7 +21,7 @@ const neverCalled = async () => {
 
 function options(overrides: Record<string, unknown> = {}) {
   return resolveOptions(
-    { store, consumer: 'unit', logger: recordingLogger(), ...overrides },
+    { store, consumer: 'unit', key: () => 'k', logger: recordingLogger(), ...overrides },
     (url, client) => new DeadLetterPublisher(url, client),
   );
 }

@@ -15,7 +15,7 @@ const resolveOptions = (options: Parameters<typeof resolveWith>[0]) =>
   resolveWith(options, (url, client) => new DeadLetterPublisher(url, client));
 
 const store = new DynamoDBInboxStore({ tableName: 'inbox' });
-const valid = { store, consumer: 'ledger' };
+const valid = { store, consumer: 'ledger', key: () => 'k' };
 
 describe('resolveOptions', () => {
   it('fills in the documented defaults', () => {
@@ -28,7 +28,7 @@ describe('resolveOptions', () => {
       transactionAttempts: 3,
       deadLetter: undefined,
     });
-    expect(DEFAULT_TTL_SECONDS).toBe(15 * 86_400);
+    expect(DEFAULT_TTL_SECONDS).toBe(23 * 86_400);
     expect(resolved.parser('{"a":1}')).toEqual({ a: 1 });
   });
 
