@@ -138,6 +138,8 @@ export const TransactionLimit = {
   ItemBytes: 'itemBytes',
   SameItem: 'sameItem',
   InvalidOperation: 'invalidOperation',
+  /** The library's own rule: no handler operation on the inbox table. */
+  InboxTable: 'inboxTable',
 } as const;
 /** One of the values of {@link TransactionLimit}. */
 export type TransactionLimit = (typeof TransactionLimit)[keyof typeof TransactionLimit];

@@ -60,8 +60,34 @@ export async function checkTransaction(
   keyAttributeNames: KeyAttributeNames,
 ): Promise<void> {
   const located = operations.map(locate);
+  checkInboxTableUntouched(located, inboxTableName);
   checkSizes(located, entry);
   await checkDistinctItems(located, entry, inboxTableName, keyAttributeNames);
+}
+
+/**
+ * Only the library writes the inbox table: a handler's write there could mark another
+ * consumer's event as done (lost) or reopen an entry (applied twice).
+ */
+function checkInboxTableUntouched(operations: readonly Located[], inboxTableName: string): void {
+  const inbox = tableNameOf(inboxTableName);
+  const operation = operations.find(({ tableName }) => tableNameOf(tableName) === inbox);
+  if (operation === undefined) return;
+  throw new TransactionLimitError(
+    TransactionLimit.InboxTable,
+    `${describeOperation(operation)} targets the inbox table, which only the library writes: an ` +
+      "operation there could mark another consumer's message as done or reopen one. Keep " +
+      'business data in its own table.',
+    describeOperation(operation),
+    'no operation on the inbox table',
+  );
+}
+
+/** A table's name, whether given as a name or as an ARN (`…:table/<name>`). */
+function tableNameOf(nameOrArn: string): string {
+  const marker = ':table/';
+  const at = nameOrArn.indexOf(marker);
+  return at === -1 ? nameOrArn : nameOrArn.slice(at + marker.length);
 }
 
 function checkSizes(operations: readonly Located[], entry: InboxEntry): void {

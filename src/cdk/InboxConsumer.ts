@@ -210,7 +210,7 @@ export class InboxConsumer extends Construct {
   }
 
   #grant(props: InboxConsumerProps): void {
-    grantTable(this.inboxTable, this.function, ['dynamodb:GetItem', 'dynamodb:PutItem']);
+    this.#grantOwnInboxEntries(props.consumerName);
     this.deadLetterQueue.grantSendMessages(this.function);
     for (const { table, actions } of Object.values(props.businessTables ?? {}).map(toGrant)) {
       // DescribeTable is how the library finds a table's key to refuse two operations on one item.
@@ -218,6 +218,23 @@ export class InboxConsumer extends Construct {
         ...new Set([...(actions ?? DEFAULT_BUSINESS_TABLE_ACTIONS), 'dynamodb:DescribeTable']),
       ]);
     }
+  }
+
+  /**
+   * Reads and writes of the inbox table, limited by `dynamodb:LeadingKeys` to this consumer's
+   * own `consumer#key` entries: consumers sharing the table cannot touch each other's entries.
+   */
+  #grantOwnInboxEntries(consumerName: string): void {
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+        resources: [this.inboxTable.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumerName}#*`] },
+        },
+      }),
+    );
+    this.inboxTable.encryptionKey?.grantEncryptDecrypt(this.function);
   }
 
   #createAlarms(props: InboxConsumerProps, s: InboxConsumerSettings) {

@@ -110,11 +110,59 @@ describe('InboxConsumer', () => {
         Statement: Match.arrayWith([
           Match.objectLike({
             Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
-            Resource: Match.arrayWith([{ 'Fn::GetAtt': [sharedId, 'Arn'] }]),
+            Resource: { 'Fn::GetAtt': [sharedId, 'Arn'] },
           }),
         ]),
       },
     });
+  });
+
+  it('limits each consumer of a shared inbox table to its own consumer# entries (dynamodb:LeadingKeys)', () => {
+    const stack = freshStack();
+    const shared = new Table(stack, 'Shared', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+    });
+    for (const consumerName of ['orders', 'billing']) {
+      new InboxConsumer(stack, consumerName, {
+        consumerName,
+        entry: fixtureEntry,
+        inboxTable: shared,
+      });
+    }
+    const template = Template.fromStack(stack);
+    const sharedArn = {
+      'Fn::GetAtt': [stack.getLogicalId(shared.node.defaultChild as CfnTable), 'Arn'],
+    };
+
+    for (const consumerName of ['orders', 'billing']) {
+      template.hasResourceProperties('AWS::IAM::Policy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            {
+              Effect: 'Allow',
+              Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+              Resource: sharedArn,
+              Condition: {
+                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumerName}#*`] },
+              },
+            },
+          ]),
+        },
+      });
+    }
+    const inboxStatements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) =>
+        (
+          policy.Properties.PolicyDocument.Statement as Array<{
+            Resource: unknown;
+            Condition?: unknown;
+          }>
+        ).filter((statement) =>
+          JSON.stringify(statement.Resource).includes(JSON.stringify(sharedArn)),
+        ),
+    );
+    expect(inboxStatements).toHaveLength(2);
+    expect(inboxStatements.every((statement) => statement.Condition !== undefined)).toBe(true);
   });
 
   it('lets the function use the customer-managed key of a business table', () => {
