@@ -331,6 +331,29 @@ export class TransientStoreError extends InboxError {
 }
 
 /**
+ * The handler added an operation to `tx` after it had settled: the message's transaction was
+ * already on its way, so the operation cannot be part of it. Thrown by the late call, where the
+ * handler forgot to `await` its work (a fire-and-forget promise, `array.forEach(async …)`).
+ *
+ * @example
+ * ```ts
+ * await Promise.all(lines.map(async (line) => tx.update(await toUpdate(line)))); // not forEach
+ * ```
+ */
+export class TransactionClosedError extends InboxError {
+  static override readonly errorName: string = 'TransactionClosedError';
+  readonly messageId: string;
+  constructor(messageId: string, operationType: string) {
+    super(
+      `${operationType} added to tx after the handler of message ${messageId} settled; its ` +
+        'transaction was already committed or abandoned without it. Await all your work ' +
+        'before the handler returns (Promise.all over array.map, not array.forEach(async …)).',
+    );
+    this.messageId = messageId;
+  }
+}
+
+/**
  * A permanently failing message could not be sent to the dead-letter queue, so it is
  * reported as failed instead of being acknowledged: nothing is lost.
  *

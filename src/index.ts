@@ -67,6 +67,7 @@ export {
   PermanentError,
   type SchemaIssue,
   SchemaValidationError,
+  TransactionClosedError,
   TransactionLimitError,
   TransientStoreError,
 } from './errors.js';

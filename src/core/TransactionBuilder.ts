@@ -1,6 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
-import { describe, TransactionLimitError } from '../errors.js';
+import { describe, TransactionClosedError, TransactionLimitError } from '../errors.js';
+import { copyOperand } from './copyOperand.js';
 
 /**
  * One element of lib-dynamodb's `TransactItems`: exactly one of Put, Update, Delete, ConditionCheck.
@@ -67,8 +68,20 @@ export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionChe
  */
 export class TransactionBuilder {
   readonly #items: TransactItem[] = [];
+  #closedFor: string | undefined;
 
-  /** Adds a Put. Its `ConditionExpression`, if any, is evaluated inside the transaction. */
+  /**
+   * Refuses every later call: the processor closes a message's builder when its handler
+   * settles, so an operation added late throws instead of silently missing the commit.
+   */
+  close(messageId: string): void {
+    this.#closedFor = messageId;
+  }
+
+  /**
+   * Adds a Put. Its `ConditionExpression`, if any, is evaluated inside the transaction. Like
+   * every method here it keeps a copy: changing the item afterwards changes nothing.
+   */
   put(input: TransactPutInput): this {
     requireRecord(input.Item, 'Item', 'Put', this.#items.length);
     return this.#add({ Put: input }, input.TableName);
@@ -102,6 +115,7 @@ export class TransactionBuilder {
 
   #add(item: TransactItem, tableName: unknown): this {
     const type = Object.keys(item)[0] ?? 'operation';
+    if (this.#closedFor !== undefined) throw new TransactionClosedError(this.#closedFor, type);
     requireString(tableName, 'TableName', type, this.#items.length);
     if (this.#items.length >= TRANSACTION_LIMITS.maxBusinessOperations) {
       throw new TransactionLimitError(
@@ -113,7 +127,7 @@ export class TransactionBuilder {
         TRANSACTION_LIMITS.maxBusinessOperations,
       );
     }
-    this.#items.push(item);
+    this.#items.push(copyOperand(item));
     return this;
   }
 }

@@ -155,7 +155,11 @@ async function attemptOnce(
   }
   const tx = new TransactionBuilder();
   const startedMillis = performance.now();
-  await handler(message, tx);
+  try {
+    await handler(message, tx);
+  } finally {
+    tx.close(message.messageId);
+  }
   options.metrics?.addMetric(
     InboxMetric.HandlerLatency,
     'Milliseconds',

@@ -1,5 +1,11 @@
+import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { TransactionBuilder, TransactionLimit, TransactionLimitError } from '../../../src/index.js';
+import {
+  TransactionBuilder,
+  TransactionClosedError,
+  TransactionLimit,
+  TransactionLimitError,
+} from '../../../src/index.js';
 
 describe('TransactionBuilder', () => {
   it('keeps operations in the order they were added', () => {
@@ -68,5 +74,41 @@ describe('TransactionBuilder', () => {
       expect.objectContaining({ limit: TransactionLimit.OperationCount, actual: 100, maximum: 99 }),
     );
     expect(tx.operations).toHaveLength(99);
+  });
+
+  it('keeps a copy of each operation: changing the item, its sets or its bytes afterwards changes nothing', () => {
+    const tags = new Set(['a']);
+    const bytes = Uint8Array.from([1, 2]);
+    const amount = NumberValue.from('12345678901234567890');
+    const item = { pk: 'k', nested: { n: 1, list: [1] }, tags, bytes, amount };
+    const tx = new TransactionBuilder().put({ TableName: 't', Item: item });
+
+    item.nested.n = 2;
+    item.nested.list.push(2);
+    tags.add('b');
+    bytes[0] = 9;
+
+    expect(tx.operations[0]?.Put?.Item).toEqual({
+      pk: 'k',
+      nested: { n: 1, list: [1] },
+      tags: new Set(['a']),
+      bytes: Uint8Array.from([1, 2]),
+      amount,
+    });
+    expect(tx.operations[0]?.Put?.Item?.amount).toBeInstanceOf(NumberValue);
+  });
+
+  it('refuses an operation after close, naming the message and the fix (await your work)', () => {
+    const tx = new TransactionBuilder().delete({ TableName: 't', Key: { pk: 'a' } });
+    tx.close('m-7');
+
+    const late = () =>
+      tx.update({ TableName: 't', Key: { pk: 'b' }, UpdateExpression: 'SET n = :n' });
+
+    expect(late).toThrow(TransactionClosedError);
+    expect(late).toThrow(
+      /Update added to tx after the handler of message m-7 settled.*Await all your work/,
+    );
+    expect(tx.operations).toHaveLength(1);
   });
 });
