@@ -389,7 +389,7 @@ export function describe(value: unknown): string {
     text =
       typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    text = String(value);
+    text = safeString(value);
   }
   const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
   return `${shown} (${Array.isArray(value) ? 'array' : typeof value})`;
@@ -404,5 +404,14 @@ export function describe(value: unknown): string {
  * ```
  */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return error instanceof Error ? error.message : safeString(error);
+}
+
+/** `String(value)`, or a description of its type when converting throws (no prototype, a throwing `toString`). */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return `[${typeof value} that cannot be converted to a string]`;
+  }
 }

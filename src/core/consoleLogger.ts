@@ -6,7 +6,8 @@ type Level = keyof typeof LEVELS;
 /**
  * The default logger: one JSON object per line on the console, which Lambda ships to
  * CloudWatch Logs. The level comes from `level`, else `AWS_LAMBDA_LOG_LEVEL` or `LOG_LEVEL`
- * (read when the logger is created), else INFO.
+ * (read when the logger is created), else INFO. Any value can be logged: errors become
+ * `{ name, message }`, BigInts strings, repeated or circular objects `"[Circular]"`.
  *
  * @example
  * ```ts
@@ -23,7 +24,7 @@ export function createConsoleLogger(level?: Level): InboxLogger {
       { level: at, message, timestamp: new Date().toISOString() },
       ...extras,
     );
-    const line = JSON.stringify(entry, replaceErrors);
+    const line = serialize(entry);
     if (LEVELS[at] >= LEVELS.WARN) console.error(line);
     else console.log(line);
   };
@@ -40,11 +41,24 @@ function parseLevel(value: string | undefined): Level {
   return upper !== undefined && upper in LEVELS ? (upper as Level) : 'INFO';
 }
 
-function replaceErrors(_key: string, value: unknown): unknown {
+function serialize(entry: Record<string, unknown>): string {
+  const seen = new WeakSet<object>();
+  try {
+    return JSON.stringify(entry, (_key, value: unknown) => safeValue(value, seen));
+  } catch {
+    // A getter or toJSON that throws: keep the line, without its extras.
+    const { level, message, timestamp } = entry;
+    return JSON.stringify({ level, message, timestamp, extras: '[unserializable]' });
+  }
+}
+
+function safeValue(value: unknown, seen: WeakSet<object>): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[Circular]';
+  seen.add(value);
   if (!(value instanceof Error)) return value;
-  return {
-    name: value.name,
-    message: value.message,
-    ...(value.cause ? { cause: String(value.cause) } : {}),
-  };
+  const cause =
+    value.cause instanceof Error ? `${value.cause.name}: ${value.cause.message}` : undefined;
+  return { name: value.name, message: value.message, ...(cause ? { cause } : {}) };
 }

@@ -59,7 +59,7 @@ async function parseMessage(
 ): Promise<ParsedMessage<unknown>> {
   let value: unknown;
   try {
-    value = options.parser(record.body);
+    value = await options.parser(record.body);
   } catch (error) {
     throw new MessageParseError(record.messageId, error);
   }

@@ -12,6 +12,7 @@ import { InvalidConfigurationError } from '../errors.js';
 import { checkOptionsObject } from './checkOptionsObject.js';
 import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
+import { guardLogger, guardMetrics } from './guardSinks.js';
 import type { InboxStore } from './InboxStore.js';
 import type { InboxLogger, InboxMetrics, InboxOptions, ParsedMessage } from './types.js';
 
@@ -110,8 +111,8 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
       ATTEMPTS_RANGE,
     ),
     now: options.now ?? Date.now,
-    logger: options.logger ?? createConsoleLogger(),
-    metrics: options.metrics,
+    logger: guardLogger(options.logger ?? createConsoleLogger()),
+    metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),
     warned: new Set(),
   };
 }

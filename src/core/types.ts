@@ -112,7 +112,10 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly key: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
   /** A Standard Schema v1 validator (zod, valibot, arktype…) applied to the parsed body. */
   readonly schema?: TSchema;
-  /** Turns the raw body into the value the schema sees; default `JSON.parse`. */
+  /**
+   * Turns the raw body into the value the schema sees; default `JSON.parse`. It may be async;
+   * a throw or a rejection is the record's `MessageParseError`.
+   */
   readonly parser?: (rawBody: string) => unknown;
   /** Lifetime of an inbox entry; default 23 days (one DLQ redrive with SQS's default retention). */
   readonly ttlSeconds?: number;
@@ -128,7 +131,7 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly transactionAttempts?: number;
   /** Clock in epoch milliseconds; default `Date.now`. */
   readonly now?: () => number;
-  /** Structured logger; default JSON lines on the console. */
+  /** Structured logger; default JSON lines on the console. A logger that throws fails nothing. */
   readonly logger?: InboxLogger;
   /** Metrics sink; default none. */
   readonly metrics?: InboxMetrics;
