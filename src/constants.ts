@@ -186,7 +186,10 @@ export const DeadLetterAttribute = {
   Consumer: 'inbox.consumer',
   OriginalMessageId: 'inbox.originalMessageId',
   SourceQueueArn: 'inbox.sourceQueueArn',
+  /** The dedup key, with `logKeys: true`. */
   Key: 'inbox.key',
+  /** The dedup key's `keyHash`, without `logKeys`. */
+  KeyHash: 'inbox.keyHash',
 } as const;
 /** One of the values of {@link DeadLetterAttribute}. */
 export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof DeadLetterAttribute];

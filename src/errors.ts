@@ -119,7 +119,7 @@ export class MalformedEventError extends InboxError {
   readonly path: string;
   constructor(path: string, value: unknown, expected: string) {
     super(
-      `Not an SQS event: ${path} is ${describe(value)}, expected ${expected}. ` +
+      `Not an SQS event: ${path} is ${describeType(value)}, expected ${expected}. ` +
         'Invoke this handler only from an SQS event source mapping.',
     );
     this.path = path;
@@ -141,24 +141,43 @@ export class PermanentError extends InboxError {
 }
 
 /**
- * The body is not valid input for the parser (by default: not JSON).
+ * The body is not valid input for the parser (by default: not JSON). The message names the
+ * position and the body's length, never its content: `JSON.parse`'s own error quotes the body,
+ * so it is not kept. A custom parser's error is kept as `cause`, named by its class only.
  *
  * @example
  * ```ts
- * if (error instanceof MessageParseError) console.log(error.messageId);
+ * if (error instanceof MessageParseError) console.log(error.messageId, error.position);
  * ```
  */
 export class MessageParseError extends PermanentError {
   static override readonly errorName: string = 'MessageParseError';
   readonly messageId: string;
-  constructor(messageId: string, cause: unknown) {
+  /** Where in the body `JSON.parse` stopped, when it said. */
+  readonly position: number | undefined;
+  constructor(
+    messageId: string,
+    failure: { parser: 'json' | 'custom'; error: unknown; bodyLength: number },
+  ) {
+    const position = failure.parser === 'json' ? jsonErrorPosition(failure.error) : undefined;
+    const what =
+      failure.parser === 'json'
+        ? `is not valid JSON${position === undefined ? '' : ` at position ${position}`}`
+        : `could not be parsed by the parser option (${errorName(failure.error)})`;
     super(
-      `Message ${messageId}: the body could not be parsed (${errorMessage(cause)}). ` +
+      `Message ${messageId}: the body (${failure.bodyLength} characters) ${what}. ` +
         'Send a JSON body, or pass a `parser` option for another format.',
-      { cause },
+      failure.parser === 'custom' ? { cause: failure.error } : undefined,
     );
     this.messageId = messageId;
+    this.position = position;
   }
+}
+
+/** The position `JSON.parse` reports (`… at position 12`), without the text it quotes. */
+function jsonErrorPosition(error: unknown): number | undefined {
+  const match = error instanceof Error ? /at position (\d+)/.exec(error.message) : null;
+  return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
 /**
@@ -187,10 +206,16 @@ export class SchemaValidationError extends PermanentError {
   readonly messageId: string;
   readonly issues: readonly SchemaIssue[];
   constructor(messageId: string, issues: readonly SchemaIssue[]) {
-    const listed = issues.map((issue) => `${issue.path || '(root)'}: ${issue.message}`).join('; ');
-    super(`Message ${messageId} failed schema validation: ${listed}.`);
+    const paths = [...new Set(issues.map((issue) => issue.path || '(root)'))].join(', ');
+    super(
+      `Message ${messageId} failed schema validation at ${paths} (${issues.length} issue` +
+        `${issues.length === 1 ? '' : 's'}; see error.issues).`,
+    );
     this.messageId = messageId;
     this.issues = issues;
+    // Some validators quote the received value in an issue's message: kept off the enumerable
+    // fields that loggers print.
+    hideField(this, 'issues');
   }
 }
 
@@ -200,22 +225,24 @@ export class SchemaValidationError extends PermanentError {
  *
  * @example
  * ```ts
- * if (error instanceof KeyDerivationError) console.log(error.value);
+ * if (error instanceof KeyDerivationError) console.log(error.valueType);
  * ```
  */
 export class KeyDerivationError extends PermanentError {
   static override readonly errorName: string = 'KeyDerivationError';
   readonly messageId: string;
-  readonly value: unknown;
+  /** What the key function returned, by type and length only: `a string of 1100 bytes`. */
+  readonly valueType: string;
   constructor(messageId: string, value: unknown, cause?: unknown) {
+    const valueType = describeKeyType(value);
     super(
-      `Message ${messageId}: the dedup key is ${describe(value)}` +
+      `Message ${messageId}: the dedup key is ${valueType}` +
         (cause === undefined ? '' : ` (the key function threw: ${errorMessage(cause)})`) +
         '; the `key` option must return a non-empty string of at most 1,024 bytes.',
       { cause },
     );
     this.messageId = messageId;
-    this.value = value;
+    this.valueType = valueType;
   }
 }
 
@@ -240,13 +267,15 @@ export class PayloadMismatchError extends PermanentError {
     existing: { messageId: string; payloadHash: string },
   ) {
     super(
-      `Dedup key "${key}" was already processed from message ${existing.messageId} with a ` +
+      `The dedup key was already processed from message ${existing.messageId} with a ` +
         `different body (sha256 ${existing.payloadHash}, now ${payloadHash}). Give distinct ` +
         'events distinct keys, or make the key function include what tells them apart.',
     );
     this.key = key;
     this.payloadHash = payloadHash;
-    this.existing = existing;
+    // Only these two: the entry itself holds the key, which is not to reach the logs.
+    this.existing = { messageId: existing.messageId, payloadHash: existing.payloadHash };
+    hideField(this, 'key');
   }
 }
 
@@ -414,4 +443,34 @@ function safeString(value: unknown): string {
   } catch {
     return `[${typeof value} that cannot be converted to a string]`;
   }
+}
+
+/**
+ * A value's type for an error message, without its content: `a string of 12 characters`.
+ *
+ * @example
+ * ```ts
+ * describeType({ a: 1 }) // => 'an object'
+ * ```
+ */
+export function describeType(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'string')
+    return value === '' ? 'an empty string' : `a string of ${value.length} characters`;
+  if (Array.isArray(value)) return `an array of ${value.length} elements`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function describeKeyType(value: unknown): string {
+  if (typeof value !== 'string' || value === '') return describeType(value);
+  return `a string of ${Buffer.byteLength(value)} bytes`;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : `a thrown ${typeof error}`;
+}
+
+/** Keeps a field readable but off `Object.keys`, so loggers that print every field skip it. */
+function hideField(target: object, field: string): void {
+  Object.defineProperty(target, field, { enumerable: false });
 }

@@ -31,6 +31,7 @@ export { createConsoleLogger } from './core/consoleLogger.js';
 export type { DeadLetterSink } from './core/DeadLetterSink.js';
 export type { CommitRequest, CommitResult, InboxStore } from './core/InboxStore.js';
 export { type InboxEntry, inboxPk } from './core/inboxEntry.js';
+export { keyHash, type LoggedKey } from './core/loggedKey.js';
 export { redriveUnsafeMessageIdKey } from './core/redriveUnsafeMessageIdKey.js';
 export {
   type TransactConditionCheckInput,

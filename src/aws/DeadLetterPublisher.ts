@@ -2,6 +2,7 @@ import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-
 import type { SQSRecord } from 'aws-lambda';
 import { DEAD_LETTER_ATTRIBUTE_PREFIX, DeadLetterAttribute } from '../constants.js';
 import type { DeadLetterSink } from '../core/DeadLetterSink.js';
+import type { LoggedKey } from '../core/loggedKey.js';
 import { DeadLetterSendError, errorMessage, InvalidConfigurationError } from '../errors.js';
 
 const MAX_ERROR_MESSAGE_CHARS = 1024;
@@ -16,7 +17,7 @@ const MAX_MESSAGE_ATTRIBUTES = 10;
  * @example
  * ```ts
  * const dlq = new DeadLetterPublisher('https://sqs.eu-west-1.amazonaws.com/123456789012/ledger-dlq');
- * await dlq.send(record, new PermanentError('unknown account'), 'ledger', 'evt-1');
+ * await dlq.send(record, new PermanentError('unknown account'), 'ledger', { key: 'evt-1' });
  * ```
  */
 export class DeadLetterPublisher implements DeadLetterSink {
@@ -33,7 +34,7 @@ export class DeadLetterPublisher implements DeadLetterSink {
     record: SQSRecord,
     error: unknown,
     consumer: string,
-    key: string | undefined,
+    key: LoggedKey | undefined,
   ): Promise<void> {
     if (isSameQueue(this.queueUrl, record.eventSourceARN)) {
       throw new DeadLetterSendError(
@@ -70,7 +71,7 @@ function attributesFor(
   record: SQSRecord,
   error: unknown,
   consumer: string,
-  key: string | undefined,
+  key: LoggedKey | undefined,
 ): Record<string, MessageAttributeValue> {
   const text = (value: string): MessageAttributeValue => ({
     DataType: 'String',
@@ -86,7 +87,8 @@ function attributesFor(
   };
   if (record.eventSourceARN)
     inbox[DeadLetterAttribute.SourceQueueArn] = text(record.eventSourceARN);
-  if (key) inbox[DeadLetterAttribute.Key] = text(key);
+  if (key !== undefined && 'key' in key) inbox[DeadLetterAttribute.Key] = text(key.key);
+  if (key !== undefined && 'keyHash' in key) inbox[DeadLetterAttribute.KeyHash] = text(key.keyHash);
   return {
     ...originalAttributes(record, MAX_MESSAGE_ATTRIBUTES - Object.keys(inbox).length),
     ...inbox,

@@ -17,6 +17,7 @@ import {
   isLive,
   toEpochSeconds,
 } from './inboxEntry.js';
+import { loggedKey } from './loggedKey.js';
 import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
@@ -61,7 +62,11 @@ async function parseMessage(
   try {
     value = await options.parser(record.body);
   } catch (error) {
-    throw new MessageParseError(record.messageId, error);
+    throw new MessageParseError(record.messageId, {
+      parser: options.parser === JSON.parse ? 'json' : 'custom',
+      error,
+      bodyLength: record.body.length,
+    });
   }
   const body = options.schema ? await validate(record.messageId, value, options) : value;
   return {
@@ -131,7 +136,7 @@ async function processWithRetries(
         throw error;
       options.logger.debug('transient DynamoDB failure, retrying', {
         consumer: options.consumer,
-        key: message.key,
+        ...loggedKey(message.key, options.logKeys),
         messageId: message.messageId,
         attempt,
         reason: error.reason,
@@ -183,7 +188,7 @@ async function attemptOnce(
   options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
   options.logger.debug('message committed', {
     consumer: options.consumer,
-    key: message.key,
+    ...loggedKey(message.key, options.logKeys),
     messageId: message.messageId,
     operations: tx.operations.length,
   });
@@ -202,7 +207,7 @@ function acknowledgeDuplicate(
   options.metrics?.addMetric(InboxMetric.Duplicates, 'Count', 1);
   options.logger.info('duplicate message acknowledged without effect', {
     consumer: options.consumer,
-    key: message.key,
+    ...loggedKey(message.key, options.logKeys),
     messageId: message.messageId,
     firstMessageId: existing.messageId,
     firstProcessedAt: existing.processedAt,
@@ -216,7 +221,13 @@ async function settleFailure(
   error: unknown,
   options: ResolvedOptions,
 ): Promise<RecordOutcome> {
-  const context = { consumer: options.consumer, key, messageId: record.messageId, error };
+  const logged = loggedKey(key, options.logKeys);
+  const context = {
+    consumer: options.consumer,
+    ...logged,
+    messageId: record.messageId,
+    error: loggableError(error),
+  };
   options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
   if (!(error instanceof PermanentError)) {
     options.logger.warn('message failed, SQS will redeliver it', context);
@@ -231,7 +242,7 @@ async function settleFailure(
     return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
   }
   try {
-    await options.deadLetter.send(record, error, options.consumer, key);
+    await options.deadLetter.send(record, error, options.consumer, logged);
   } catch (sendError) {
     options.logger.error(
       'message failed permanently and could not be dead-lettered; reported failed',
@@ -245,4 +256,14 @@ async function settleFailure(
     queueUrl: options.deadLetter.queueUrl,
   });
   return { messageId: record.messageId, key, status: RecordStatus.DeadLettered, error };
+}
+
+/** An error as it is logged: a thrown non-Error value (an HTTP response, say) by its type only. */
+function loggableError(error: unknown): unknown {
+  if (error instanceof Error) return error;
+  const type = error === null ? 'null' : typeof error;
+  return {
+    name: 'NonErrorThrown',
+    message: `the handler threw a value of type ${type}, not an Error`,
+  };
 }

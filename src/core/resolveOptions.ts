@@ -34,6 +34,7 @@ export interface ResolvedOptions {
   readonly concurrency: number;
   readonly deadLetter: DeadLetterSink | undefined;
   readonly precheck: boolean;
+  readonly logKeys: boolean;
   readonly transactionAttempts: number;
   readonly now: () => number;
   readonly logger: InboxLogger;
@@ -55,6 +56,7 @@ const KNOWN_OPTIONS = [
   'deadLetterQueueUrl',
   'sqsClient',
   'precheck',
+  'logKeys',
   'transactionAttempts',
   'now',
   'logger',
@@ -104,6 +106,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     ),
     deadLetter: deadLetterSink(options.deadLetterQueueUrl, options.sqsClient, createDeadLetterSink),
     precheck: options.precheck ?? true,
+    logKeys: options.logKeys ?? false,
     transactionAttempts: integerIn(
       'transactionAttempts',
       options.transactionAttempts,
@@ -132,6 +135,7 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSc
   checkFunction('now', options.now);
   checkSchema(options.schema);
   checkBoolean('precheck', options.precheck);
+  checkBoolean('logKeys', options.logKeys);
   checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
   checkMethods('metrics', options.metrics, ['addMetric']);
   checkMethods('sqsClient', options.sqsClient, ['send']);

@@ -127,6 +127,11 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly sqsClient?: SQSClient;
   /** Read the inbox before running the handler, so known duplicates skip it; default true. */
   readonly precheck?: boolean;
+  /**
+   * Write dedup keys into log lines and the `inbox.key` DLQ attribute; default false: a key can
+   * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.
+   */
+  readonly logKeys?: boolean;
   /** Attempts per record when DynamoDB answers with a transient error; default 3. */
   readonly transactionAttempts?: number;
   /** Clock in epoch milliseconds; default `Date.now`. */

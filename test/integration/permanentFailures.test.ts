@@ -5,6 +5,7 @@ import {
   DeadLetterAttribute,
   DeadLetterSendError,
   type InboxOptions,
+  keyHash,
   PermanentError,
   processSqsBatch,
   RecordStatus,
@@ -104,7 +105,9 @@ describe('permanent failures with a dead-letter queue', () => {
     expect(message?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(
       'PayloadMismatchError',
     );
-    expect(message?.MessageAttributes?.[DeadLetterAttribute.Key]?.StringValue).toBe(event.eventId);
+    expect(message?.MessageAttributes?.[DeadLetterAttribute.KeyHash]?.StringValue).toBe(
+      keyHash(event.eventId),
+    );
     expect(await ledger.balanceOf('acc-dlq-mismatch')).toBe(event.amountCents);
   });
 

@@ -8,6 +8,7 @@ import {
   InboxMetric,
   type InboxOptions,
   InboxStatus,
+  keyHash,
   PayloadMismatchError,
   processSqsBatch,
   RecordStatus,
@@ -132,7 +133,10 @@ describe('duplicates', () => {
       expect(metrics.count(InboxMetric.Duplicates)).toBe(1);
       expect(metrics.count(InboxMetric.Processed)).toBe(1);
       const logged = logger.lines.find((line) => line.message.startsWith('duplicate'));
-      expect(logged?.extra).toMatchObject({ key: event.eventId, messageId: copy.messageId });
+      expect(logged?.extra).toMatchObject({
+        keyHash: keyHash(event.eventId),
+        messageId: copy.messageId,
+      });
     },
   );
 

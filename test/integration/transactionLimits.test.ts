@@ -75,7 +75,7 @@ describe('transaction limits, checked before calling DynamoDB', () => {
       }) as MessageHandler<unknown>,
     },
     {
-      limit: TransactionLimit.SameItem,
+      limit: TransactionLimit.InboxTable,
       case: 'a write to the message’s own inbox entry',
       handler: (({ key }, tx) => {
         tx.delete({ TableName: ledger.tables.inbox, Key: { pk: `limits#${key}` } });

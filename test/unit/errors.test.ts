@@ -19,7 +19,14 @@ describe('error names', () => {
     [new InvalidConfigurationError('concurrency', 0, 'an integer'), 'InvalidConfigurationError'],
     [new MalformedEventError('event.Records', undefined, 'an array'), 'MalformedEventError'],
     [new PermanentError('closed'), 'PermanentError'],
-    [new MessageParseError('m-1', new SyntaxError('bad')), 'MessageParseError'],
+    [
+      new MessageParseError('m-1', {
+        parser: 'json',
+        error: new SyntaxError('bad'),
+        bodyLength: 3,
+      }),
+      'MessageParseError',
+    ],
     [
       new SchemaValidationError('m-1', [{ path: 'a', message: 'required' }]),
       'SchemaValidationError',

@@ -11,7 +11,11 @@ async function secondCopy(): Promise<typeof errors> {
 describe('errors from another copy of the library', () => {
   it('are a different class, yet instanceof the same-named classes of this copy', async () => {
     const copy = await secondCopy();
-    const thrown = new copy.MessageParseError('m-1', new SyntaxError('bad'));
+    const thrown = new copy.MessageParseError('m-1', {
+      parser: 'json',
+      error: new SyntaxError('bad'),
+      bodyLength: 3,
+    });
 
     expect(copy.MessageParseError).not.toBe(errors.MessageParseError);
     expect(thrown).toBeInstanceOf(errors.MessageParseError);

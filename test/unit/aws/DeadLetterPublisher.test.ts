@@ -23,7 +23,7 @@ describe('DeadLetterPublisher', () => {
       record,
       new PermanentError('x'),
       'c',
-      'k',
+      { key: 'k' },
     );
 
     await expect(send).rejects.toBeInstanceOf(DeadLetterSendError);

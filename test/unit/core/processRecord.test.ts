@@ -36,11 +36,11 @@ describe('processRecord before the transaction', () => {
       message: /the key function threw: no id/,
     },
     { case: 'returns an empty string', key: () => '', message: /an empty string/ },
-    { case: 'returns a number', key: () => 42, message: /42 \(number\)/ },
+    { case: 'returns a number', key: () => 42, message: /the dedup key is a number;/ },
     {
       case: 'returns over 1,024 bytes',
       key: () => 'é'.repeat(513),
-      message: /at most 1,024 bytes/,
+      message: /a string of 1026 bytes; .*at most 1,024 bytes/,
     },
   ])('fails permanently when the key function $case', async ({ key, message }) => {
     const outcome = await processRecord(
