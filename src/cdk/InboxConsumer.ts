@@ -22,6 +22,7 @@ import {
   InboxEnvironment,
   InboxMetric,
 } from '../constants.js';
+import { checkInboxTableUse } from './checkInboxTableUse.js';
 import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxTable } from './InboxTable.js';
 import {
@@ -116,6 +117,12 @@ export class InboxConsumer extends Construct {
     this.deadLetterQueue = this.#createDeadLetterQueue(settings);
     this.queue = this.#createQueue(settings);
     this.inboxTable = props.inboxTable ?? this.#createInboxTable(settings);
+    checkInboxTableUse(
+      this,
+      this.inboxTable,
+      settings.consumerName,
+      Object.values(props.businessTables ?? {}).map((entry) => toGrant(entry).table),
+    );
     this.logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
     this.function = this.#createFunction(props, settings);
     this.#grant(props);

@@ -1,7 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { consumerTemplate } from './stackFactory.js';
+import { InboxConsumer } from '../../src/cdk/index.js';
+import { consumerTemplate, fixtureEntry, freshStack } from './stackFactory.js';
 
 describe('InboxConsumer validation at synth time', () => {
   it.each([
@@ -109,5 +111,61 @@ describe('InboxConsumer validation at synth time', () => {
     expect(() =>
       consumerTemplate({ batchSize: 100, maxBatchingWindow: Duration.seconds(5) }),
     ).not.toThrow();
+  });
+
+  it('fails when two consumers share one consumerName on one inbox table, naming both and the fix', () => {
+    const stack = freshStack();
+    const shared = new Table(stack, 'Shared', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+    });
+    new InboxConsumer(stack, 'First', {
+      consumerName: 'ledger',
+      entry: fixtureEntry,
+      inboxTable: shared,
+    });
+
+    expect(
+      () =>
+        new InboxConsumer(stack, 'Second', {
+          consumerName: 'ledger',
+          entry: fixtureEntry,
+          inboxTable: Table.fromTableName(stack, 'SameByName', 'inbox'),
+        }),
+    ).not.toThrow();
+    expect(
+      () =>
+        new InboxConsumer(stack, 'Third', {
+          consumerName: 'ledger',
+          entry: fixtureEntry,
+          inboxTable: shared,
+        }),
+    ).toThrow(
+      /InboxConsumer ledger: .*First already uses consumerName "ledger" on this inbox table.*Give each consumer its own consumerName/,
+    );
+    expect(
+      () =>
+        new InboxConsumer(stack, 'Fourth', {
+          consumerName: 'ledger',
+          entry: fixtureEntry,
+          inboxTable: Table.fromTableName(stack, 'SameNameAgain', 'inbox'),
+        }),
+    ).toThrow(/Second already uses consumerName "ledger"/);
+  });
+
+  it('fails when the inbox table is also a business table', () => {
+    const stack = freshStack();
+    const shared = new Table(stack, 'Shared', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+    });
+
+    expect(
+      () =>
+        new InboxConsumer(stack, 'Consumer', {
+          consumerName: 'ledger',
+          entry: fixtureEntry,
+          inboxTable: shared,
+          businessTables: { inbox: shared },
+        }),
+    ).toThrow(/InboxConsumer ledger: the inbox table is also listed in businessTables/);
   });
 });
