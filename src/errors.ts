@@ -360,6 +360,32 @@ export class TransientStoreError extends InboxError {
 }
 
 /**
+ * The inbox table does not have the key schema the library needs (partition key `pk` of type
+ * String, no sort key): a deploy mistake. Not permanent: the record is reported failed and SQS
+ * retries it, so the queue keeps its messages until the table is fixed instead of draining them
+ * into the DLQ. Logged at ERROR on every attempt.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InboxTableSchemaError) console.error(error.tableName);
+ * ```
+ */
+export class InboxTableSchemaError extends InboxError {
+  static override readonly errorName: string = 'InboxTableSchemaError';
+  readonly tableName: string;
+  constructor(tableName: string, cause: unknown) {
+    super(
+      `The inbox table ${tableName} does not have the key schema sqs-inbox needs: partition key ` +
+        '"pk" of type String and no sort key (DynamoDB: ' +
+        `${errorMessage(cause)}). Fix the table (the InboxTable construct creates it right); ` +
+        'messages are retried, not dead-lettered, until then.',
+      { cause },
+    );
+    this.tableName = tableName;
+  }
+}
+
+/**
  * The handler added an operation to `tx` after it had settled: the message's transaction was
  * already on its way, so the operation cannot be part of it. Thrown by the late call, where the
  * handler forgot to `await` its work (a fire-and-forget promise, `array.forEach(async …)`).

@@ -60,6 +60,7 @@ export {
   DeadLetterSendError,
   EnvironmentError,
   InboxError,
+  InboxTableSchemaError,
   InvalidConfigurationError,
   KeyDerivationError,
   MalformedEventError,

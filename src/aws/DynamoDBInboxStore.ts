@@ -14,12 +14,19 @@ import type { InboxEntry } from '../core/inboxEntry.js';
 import {
   BusinessConditionFailedError,
   InboxError,
+  InboxTableSchemaError,
   InvalidConfigurationError,
   TransactionLimitError,
   TransientStoreError,
 } from '../errors.js';
 import { checkTransaction, describeOperation, locate } from './checkTransaction.js';
-import { DynamoDBException, isException, transientReasonOf, translate } from './dynamoDBErrors.js';
+import {
+  DynamoDBException,
+  isException,
+  isKeySchemaMismatch,
+  transientReasonOf,
+  translate,
+} from './dynamoDBErrors.js';
 
 /**
  * Options of {@link DynamoDBInboxStore}.
@@ -82,13 +89,19 @@ export class DynamoDBInboxStore implements InboxStore {
 
   async find(pk: string): Promise<InboxEntry | undefined> {
     const { Item } = await this.#call(() =>
-      this.client.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: { [InboxAttribute.PartitionKey]: pk },
-          ConsistentRead: true,
+      this.client
+        .send(
+          new GetCommand({
+            TableName: this.tableName,
+            Key: { [InboxAttribute.PartitionKey]: pk },
+            ConsistentRead: true,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw isKeySchemaMismatch(error)
+            ? new InboxTableSchemaError(this.tableName, error)
+            : error;
         }),
-      ),
     );
     return Item === undefined ? undefined : toEntry(Item, this.tableName);
   }
@@ -108,6 +121,9 @@ export class DynamoDBInboxStore implements InboxStore {
       await this.client.send(command);
       return { committed: true };
     } catch (error) {
+      // A key that fits no schema may be the inbox table's fault (a deploy mistake): probing it
+      // with a read throws InboxTableSchemaError if so; otherwise it is the handler's operation.
+      if (isKeySchemaMismatch(error)) await this.find(request.entry.pk);
       if (!isException(error, DynamoDBException.TransactionCanceled)) throw translate(error);
       const cancelled = error as Error & { CancellationReasons?: CancellationReason[] };
       return this.#cancelled(cancelled, cancelled.CancellationReasons ?? [], request);

@@ -62,6 +62,38 @@ const LIMIT_MESSAGES: ReadonlyArray<[RegExp, TransactionLimit, string]> = [
   [/less than or equal to 100/i, TransactionLimit.OperationCount, '100 operations per transaction'],
 ];
 
+/** DynamoDB's wordings (and DynamoDB Local's) for a key that does not fit the key schema. */
+const KEY_SCHEMA_MISMATCH =
+  /key element does not match the schema|Missing the key \S+ in the item|Type mismatch for key|required keys was not given a value|number of conditions on the keys is invalid/i;
+
+/**
+ * Whether DynamoDB refused a request because a key does not fit the table's key schema.
+ *
+ * @example
+ * ```ts
+ * if (isKeySchemaMismatch(error)) await checkInboxTable();
+ * ```
+ */
+export function isKeySchemaMismatch(error: unknown): boolean {
+  return (
+    isException(error, DynamoDBException.Validation) &&
+    KEY_SCHEMA_MISMATCH.test((error as Error).message)
+  );
+}
+
+/** lib-dynamodb's own refusals to convert a value, thrown before any request is sent. */
+const MARSHALLING_FAILURE =
+  /^(Unsupported type passed|Pass options\.|Pass a non-empty set|Only Number Set|Special numeric value|NumberValue should not be initialized)|Use NumberValue from @aws-sdk\/lib-dynamodb/;
+
+function isMarshallingFailure(error: Error): boolean {
+  const sdkError = error as Error & { $metadata?: unknown };
+  return (
+    error.name === 'Error' &&
+    sdkError.$metadata === undefined &&
+    MARSHALLING_FAILURE.test(error.message)
+  );
+}
+
 /**
  * Maps an SDK error to an inbox error where one applies, and returns any other error unchanged
  * (access denied, a missing table: fixed by a deploy, so left to SQS's retries and redrive).
@@ -77,6 +109,17 @@ export function translate(error: unknown): unknown {
   if (error instanceof InboxError || !(error instanceof Error)) return error;
   const reason = transientReasonOfError(error);
   if (reason !== undefined) return new TransientStoreError(reason, error);
+  if (isMarshallingFailure(error)) {
+    // Deterministic, so permanent; the SDK's text quotes the value, so it is not kept.
+    return new TransactionLimitError(
+      TransactionLimit.InvalidOperation,
+      'lib-dynamodb could not convert a value of an operation (a Date, undefined, an empty set, ' +
+        'a class instance, NaN or an unsafe integer). Convert it to a string or number first, ' +
+        "or set the document client's marshallOptions.",
+      'a value lib-dynamodb cannot convert',
+      'values lib-dynamodb converts',
+    );
+  }
   if (isException(error, DynamoDBException.Validation)) {
     const [, limit, maximum] = LIMIT_MESSAGES.find(([pattern]) => pattern.test(error.message)) ?? [
       undefined,

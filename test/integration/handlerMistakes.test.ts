@@ -49,7 +49,7 @@ describe('one record’s throw, value or logger failure never fails the invocati
     },
   ])('$what: the other records commit and only that record fails', async ({ thrown }) => {
     const accountId = `acc-mistake-${Math.random()}`;
-    const good = [payment({ accountId }), payment({ accountId })];
+    const good = [payment({ accountId }), payment({ accountId })] as const;
     const bad = payment({ accountId, amountCents: 1 });
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
     const processor = createBatchProcessor(
@@ -73,12 +73,12 @@ describe('one record’s throw, value or logger failure never fails the invocati
     stderr.mockRestore();
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: badRecord.messageId }]);
-    expect(await ledger.balanceOf(accountId)).toBe(2 * good[0]!.amountCents);
+    expect(await ledger.balanceOf(accountId)).toBe(2 * good[0].amountCents);
   });
 
   it('a logger and a metrics sink that throw on every call change no outcome', async () => {
     const accountId = `acc-sinks-${Math.random()}`;
-    const events = [payment({ accountId }), payment({ accountId })];
+    const events = [payment({ accountId }), payment({ accountId })] as const;
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const processor = createBatchProcessor(ledger.applyPayment, {
       store: ledger.store,
@@ -94,7 +94,7 @@ describe('one record’s throw, value or logger failure never fails the invocati
     stderr.mockRestore();
 
     expect(response.batchItemFailures).toEqual([]);
-    expect(await ledger.balanceOf(accountId)).toBe(2 * events[0]!.amountCents);
+    expect(await ledger.balanceOf(accountId)).toBe(2 * events[0].amountCents);
     expect(reported.some((line) => line.includes('sqs-inbox: the logger threw'))).toBe(true);
   });
 });
