@@ -153,15 +153,20 @@ async function attemptOnce(
   options: ResolvedOptions,
 ): Promise<RecordOutcome> {
   if (options.precheck) {
-    const existing = await options.store.find(inboxPk(options.consumer, message.key));
-    if (existing && isLive(existing, toEpochSeconds(options.now()))) {
-      return acknowledgeDuplicate(message, payloadHash, existing, options);
-    }
+    const existing = await findLive(message, options);
+    if (existing) return acknowledgeDuplicate(message, payloadHash, existing, options);
   }
   const tx = new TransactionBuilder();
   const startedMillis = performance.now();
   try {
     await handler(message, tx);
+  } catch (error) {
+    // Without the pre-check a handler runs again after a commit whose answer was lost, and may
+    // then find its own effects and refuse: the message is a duplicate, not a dead letter.
+    const own = error instanceof PermanentError && !options.precheck;
+    const existing = own ? await findLive(message, options) : undefined;
+    if (existing) return acknowledgeDuplicate(message, payloadHash, existing, options);
+    throw error;
   } finally {
     tx.close(message.messageId);
   }
@@ -193,6 +198,14 @@ async function attemptOnce(
     operations: tx.operations.length,
   });
   return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
+}
+
+async function findLive(
+  message: InboxMessage<unknown>,
+  options: ResolvedOptions,
+): Promise<InboxEntry | undefined> {
+  const existing = await options.store.find(inboxPk(options.consumer, message.key));
+  return existing && isLive(existing, toEpochSeconds(options.now())) ? existing : undefined;
 }
 
 function acknowledgeDuplicate(

@@ -1,7 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { createBatchProcessor, DynamoDBInboxStore, RecordStatus } from '../../src/index.js';
-import { injectFault } from '../../tools/sdk/clientSpy.js';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  PermanentError,
+  RecordStatus,
+} from '../../src/index.js';
+import { injectFault, loseResponse } from '../../tools/sdk/clientSpy.js';
 import { payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
@@ -39,5 +45,45 @@ describe('transient DynamoDB failures (injected: no emulator produces them)', ()
     expect(outcome?.status).toBe(RecordStatus.Processed);
     expect(handlerRuns).toBe(3);
     expect(await ledger.balanceOf('acc-conflict')).toBe(event.amountCents);
+  });
+});
+
+describe('a commit whose answer was lost (injected: no emulator produces it)', () => {
+  it('is recognised as its own commit when the handler, run again without the pre-check, throws PermanentError: acknowledged, not dead-lettered', async () => {
+    const client = aws.dynamodb;
+    const lost = loseResponse(client, 'TransactWriteItemsCommand');
+    const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
+    const dlq = await aws.createQueue(aws.uniqueName('own-commit-dlq'));
+    const event = payment({ accountId: `acc-own-commit-${Math.random()}` });
+    let runs = 0;
+    const processor = createBatchProcessor(
+      async (message, tx) => {
+        runs++;
+        // A handler that reads its own effects refuses the second run.
+        if (runs > 1) throw new PermanentError('payment already on the ledger');
+        await ledger.applyPayment(message as never, tx);
+      },
+      {
+        store,
+        consumer: 'own-commit',
+        key: () => event.eventId,
+        precheck: false,
+        deadLetterQueueUrl: dlq.url,
+        sqsClient: aws.sqs,
+        logger: recordingLogger(),
+      },
+    );
+
+    const [outcome] = await processor.processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(outcome?.error).toBeUndefined();
+    expect(lost.injected()).toBe(1);
+    expect(runs).toBe(2);
+    expect(outcome?.status).toBe(RecordStatus.Duplicate);
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+    const { Messages = [] } = await aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: dlq.url, WaitTimeSeconds: 1 }),
+    );
+    expect(Messages).toHaveLength(0);
   });
 });

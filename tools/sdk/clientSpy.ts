@@ -49,3 +49,28 @@ export function injectFault(
   );
   return { injected: () => injected };
 }
+
+/**
+ * Makes the next `times` commands whose name matches execute, then lose their answer: the
+ * caller sees the SDK's `TimeoutError` although DynamoDB applied the request. No emulator
+ * produces it; tests that use it say "injected" in their names.
+ */
+export function loseResponse(
+  client: DynamoDBClient,
+  commandName: string,
+  times = 1,
+): { readonly injected: () => number } {
+  let injected = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== commandName || injected >= times) return next(args);
+      injected++;
+      await next(args);
+      throw Object.assign(new Error(`injected: ${commandName} executed, its answer lost`), {
+        name: 'TimeoutError',
+      });
+    },
+    { step: 'initialize', name: `sqsInboxLost-${commandName}-${Math.random()}`, priority: 'high' },
+  );
+  return { injected: () => injected };
+}
