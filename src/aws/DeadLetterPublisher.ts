@@ -4,8 +4,10 @@ import { DEAD_LETTER_ATTRIBUTE_PREFIX, DeadLetterAttribute } from '../constants.
 import type { DeadLetterSink } from '../core/DeadLetterSink.js';
 import type { LoggedKey } from '../core/loggedKey.js';
 import { DeadLetterSendError, errorMessage, InvalidConfigurationError } from '../errors.js';
+import { attributeText } from './attributeText.js';
 
-const MAX_ERROR_MESSAGE_CHARS = 1024;
+const MAX_ERROR_MESSAGE_BYTES = 1024;
+const MAX_ATTRIBUTE_BYTES = 1024;
 const MAX_MESSAGE_ATTRIBUTES = 10;
 
 /**
@@ -73,15 +75,13 @@ function attributesFor(
   consumer: string,
   key: LoggedKey | undefined,
 ): Record<string, MessageAttributeValue> {
-  const text = (value: string): MessageAttributeValue => ({
+  const text = (value: string, maxBytes = MAX_ATTRIBUTE_BYTES): MessageAttributeValue => ({
     DataType: 'String',
-    StringValue: value,
+    StringValue: attributeText(value, maxBytes) || '(none)',
   });
   const inbox: Record<string, MessageAttributeValue> = {
     [DeadLetterAttribute.Error]: text(error instanceof Error ? error.name : 'Error'),
-    [DeadLetterAttribute.ErrorMessage]: text(
-      errorMessage(error).slice(0, MAX_ERROR_MESSAGE_CHARS) || '(none)',
-    ),
+    [DeadLetterAttribute.ErrorMessage]: text(errorMessage(error), MAX_ERROR_MESSAGE_BYTES),
     [DeadLetterAttribute.Consumer]: text(consumer),
     [DeadLetterAttribute.OriginalMessageId]: text(record.messageId),
   };

@@ -53,6 +53,8 @@ const DEFAULT_REQUEST_HANDLER = {
   requestTimeout: 10_000,
   throwOnRequestTimeout: true,
 };
+/** The SDK's own pool size, kept as the floor. */
+const DEFAULT_MAX_SOCKETS = 50;
 // Absent, or present but expired and not yet swept by TTL: both let the entry be (re)written.
 const ENTRY_IS_ABSENT = 'attribute_not_exists(#pk)';
 const ENTRY_HAS_EXPIRED = '#expiresAt < :nowEpochSeconds';
@@ -74,6 +76,7 @@ export class DynamoDBInboxStore implements InboxStore {
   readonly #options: DynamoDBInboxStoreOptions;
   #client: DynamoDBDocumentClient | undefined;
   readonly #keySchemas = new Map<string, Promise<readonly string[]>>();
+  #concurrency = 0;
 
   constructor(options: DynamoDBInboxStoreOptions) {
     validateStoreOptions(options);
@@ -83,8 +86,17 @@ export class DynamoDBInboxStore implements InboxStore {
 
   /** The document client, built on first use so that importing creates no client. */
   get client(): DynamoDBDocumentClient {
-    this.#client ??= toDocumentClient(this.#options);
+    this.#client ??= toDocumentClient(this.#options, this.#concurrency);
     return this.#client;
+  }
+
+  /**
+   * Sizes the connection pool of the client this store builds (none is built yet) to the
+   * largest concurrency of the processors using it, at least the SDK's 50: at `concurrency:
+   * 1000` a 50-socket pool makes records wait for sockets until they time out.
+   */
+  expectConcurrency(records: number): void {
+    this.#concurrency = Math.max(this.#concurrency, records);
   }
 
   async find(pk: string): Promise<InboxEntry | undefined> {
@@ -227,11 +239,14 @@ function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
   return config?.translateConfig !== undefined;
 }
 
-function toDocumentClient(options: DynamoDBInboxStoreOptions): DynamoDBDocumentClient {
+function toDocumentClient(
+  options: DynamoDBInboxStoreOptions,
+  concurrency: number,
+): DynamoDBDocumentClient {
   if (isDocumentClient(options.client)) return options.client;
-  const base =
-    options.client ??
-    new DynamoDBClient({ requestHandler: DEFAULT_REQUEST_HANDLER, ...options.clientConfig });
+  const pool = { maxSockets: Math.max(DEFAULT_MAX_SOCKETS, concurrency) };
+  const requestHandler = { ...DEFAULT_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
+  const base = options.client ?? new DynamoDBClient({ requestHandler, ...options.clientConfig });
   return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
 }
 

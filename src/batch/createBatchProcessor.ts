@@ -57,6 +57,7 @@ export function createBatchProcessor<TSchema extends StandardSchemaV1 = Standard
     );
   }
   const resolved = resolveOptions(options, (url, client) => new DeadLetterPublisher(url, client));
+  resolved.store.expectConcurrency?.(resolved.concurrency);
   const run = handler as MessageHandler<unknown>;
   const processRecords = (event: unknown, context?: Context) =>
     processEvent(event, context, run, resolved);
@@ -95,11 +96,15 @@ async function processEvent(
   options: ResolvedOptions,
 ): Promise<RecordOutcome[]> {
   const records = readSqsRecords(event);
-  const settled = await mapConcurrently(groupRecords(records), options.concurrency, (group) =>
+  const groups = groupRecords(records);
+  const settled = await mapConcurrently(groups, options.concurrency, (group) =>
     processGroup(group, context, handler, options),
   );
-  const byMessageId = new Map(settled.flat().map((outcome) => [outcome.messageId, outcome]));
-  const outcomes = records.map((record) => byMessageId.get(record.messageId) ?? skipped(record));
+  // By record, not by messageId: one message can come twice in a batch.
+  const byRecord = new Map(
+    groups.flatMap((group, g) => group.map((record, r) => [record, settled[g]?.[r]])),
+  );
+  const outcomes = records.map((record) => byRecord.get(record) ?? skipped(record));
   logSummary(outcomes, options);
   return outcomes;
 }

@@ -50,4 +50,9 @@ export interface InboxStore {
    * before sending where it can be, so that nothing is sent that DynamoDB would reject).
    */
   commit(request: CommitRequest): Promise<CommitResult>;
+  /**
+   * Told by each processor how many records it runs at once, before its first request, so a
+   * store that builds its own client can size the connection pool to match. Optional.
+   */
+  expectConcurrency?(records: number): void;
 }

@@ -58,6 +58,25 @@ const rejectingHandler = async () => {
 };
 
 describe('permanent failures with a dead-letter queue', () => {
+  it('dead-letters a reason SQS would refuse as-is (an emoji across the 1,024-byte cut, a control character), cut on a code point and cleaned', async () => {
+    // 1,023 UTF-16 units before the emoji: a cut at 1,024 units would leave half of it.
+    const reason = `a\u0000b${'x'.repeat(1020)}💥 and more`;
+    const event = payment({ accountId: 'acc-dlq-emoji' });
+    const handler = async () => {
+      throw new PermanentError(reason);
+    };
+
+    const [outcome] = await createBatchProcessor(handler, options()).processRecords(
+      sqsEvent(sqsRecord(event)),
+    );
+
+    expect(outcome?.status).toBe(RecordStatus.DeadLettered);
+    const [message] = await receiveAll(dlq.url);
+    const stored = message?.MessageAttributes?.[DeadLetterAttribute.ErrorMessage]?.StringValue;
+    expect(stored).toBe(`a\uFFFDb${'x'.repeat(1019)}`);
+    expect(Buffer.byteLength(stored ?? '')).toBeLessThanOrEqual(1024);
+  });
+
   it.each([
     {
       case: 'a PermanentError from the handler',

@@ -114,6 +114,22 @@ describe('first delivery', () => {
 });
 
 describe('duplicates', () => {
+  it('labels each copy of a message that comes twice in one batch with its own outcome', async () => {
+    const event = payment({ accountId: `acc-twice-${Math.random()}` });
+    const record = sqsRecord(event);
+    const { options } = ledgerOptions();
+
+    const outcomes = await createBatchProcessor(ledger.applyPayment, options).processRecords(
+      sqsEvent(record, { ...record }),
+    );
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      RecordStatus.Processed,
+      RecordStatus.Duplicate,
+    ]);
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+  });
+
   it.each([
     { precheck: true, seenBy: 'the pre-check read' },
     { precheck: false, seenBy: 'the transaction condition' },

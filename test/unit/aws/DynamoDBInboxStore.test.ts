@@ -180,3 +180,49 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     expect(outcome?.error).toBeInstanceOf(TransientStoreError);
   });
 });
+
+describe('the client the store builds', () => {
+  it('opens as many connections as the processor runs records at once (not the SDK’s 50)', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const server = createServer((request, response) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      request.resume();
+      setTimeout(() => {
+        inFlight--;
+        response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+        response.end('{}');
+      }, 300);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const store = new DynamoDBInboxStore({
+      tableName: 'inbox',
+      clientConfig: {
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      },
+    });
+    const processor = createBatchProcessor(async () => {}, {
+      store,
+      consumer: 'unit',
+      key: redriveUnsafeMessageIdKey,
+      precheck: false,
+      concurrency: 200,
+      logger: recordingLogger(),
+    });
+    const records = Array.from({ length: 200 }, (_, n) => sqsRecord({ n }));
+
+    try {
+      const outcomes = await processor.processRecords(sqsEvent(...records));
+
+      expect(outcomes.every((outcome) => outcome.status === RecordStatus.Processed)).toBe(true);
+      expect(maxInFlight).toBe(200);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
