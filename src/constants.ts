@@ -42,6 +42,16 @@ export const DEFAULT_TTL_SECONDS = 23 * SECONDS_PER_DAY;
 export const TTL_SECONDS_RANGE = { min: 60, max: 366 * SECONDS_PER_DAY } as const;
 
 /**
+ * The `maxReceiveCount` values SQS accepts in a redrive policy.
+ *
+ * @example
+ * ```ts
+ * if (count > MAX_RECEIVE_COUNT_RANGE.max) throw new Error('too many');
+ * ```
+ */
+export const MAX_RECEIVE_COUNT_RANGE = { min: 1, max: 1000 } as const;
+
+/**
  * Default number of records (standard queue) or message groups (FIFO) processed at once.
  *
  * @example
@@ -236,6 +246,7 @@ export const InboxEnvironment = {
   TtlSeconds: 'INBOX_TTL_SECONDS',
   DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
   BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
+  MaxReceiveCount: 'INBOX_MAX_RECEIVE_COUNT',
 } as const;
 
 /**

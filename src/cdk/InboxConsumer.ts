@@ -205,6 +205,7 @@ export class InboxConsumer extends Construct {
         [InboxEnvironment.Consumer]: s.consumerName,
         [InboxEnvironment.TtlSeconds]: String(s.inboxTtl.toSeconds()),
         [InboxEnvironment.DeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
+        [InboxEnvironment.MaxReceiveCount]: String(s.maxReceiveCount),
         POWERTOOLS_SERVICE_NAME: s.consumerName,
         POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
         // Stack traces through the minified bundle point at the TypeScript sources.

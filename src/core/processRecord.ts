@@ -20,6 +20,7 @@ import {
 import { loggedKey } from './loggedKey.js';
 import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
+import { settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, ParsedMessage, RecordOutcome } from './types.js';
 
@@ -226,57 +227,4 @@ function acknowledgeDuplicate(
     firstProcessedAt: existing.processedAt,
   });
   return { messageId: message.messageId, key: message.key, status: RecordStatus.Duplicate };
-}
-
-async function settleFailure(
-  record: SQSRecord,
-  key: string | undefined,
-  error: unknown,
-  options: ResolvedOptions,
-): Promise<RecordOutcome> {
-  const logged = loggedKey(key, options.logKeys);
-  const context = {
-    consumer: options.consumer,
-    ...logged,
-    messageId: record.messageId,
-    error: loggableError(error),
-  };
-  options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
-  if (!(error instanceof PermanentError)) {
-    options.logger.warn('message failed, SQS will redeliver it', context);
-    return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
-  }
-  options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
-  if (options.deadLetter === undefined) {
-    options.logger.error(
-      'message failed permanently; reported failed for the redrive policy',
-      context,
-    );
-    return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
-  }
-  try {
-    await options.deadLetter.send(record, error, options.consumer, logged);
-  } catch (sendError) {
-    options.logger.error(
-      'message failed permanently and could not be dead-lettered; reported failed',
-      { ...context, sendError },
-    );
-    return { messageId: record.messageId, key, status: RecordStatus.Failed, error: sendError };
-  }
-  options.metrics?.addMetric(InboxMetric.DeadLettered, 'Count', 1);
-  options.logger.error('message failed permanently; sent to the dead-letter queue', {
-    ...context,
-    queueUrl: options.deadLetter.queueUrl,
-  });
-  return { messageId: record.messageId, key, status: RecordStatus.DeadLettered, error };
-}
-
-/** An error as it is logged: a thrown non-Error value (an HTTP response, say) by its type only. */
-function loggableError(error: unknown): unknown {
-  if (error instanceof Error) return error;
-  const type = error === null ? 'null' : typeof error;
-  return {
-    name: 'NonErrorThrown',
-    message: `the handler threw a value of type ${type}, not an Error`,
-  };
 }

@@ -6,6 +6,7 @@ import {
   DEFAULT_CONCURRENCY,
   DEFAULT_TRANSACTION_ATTEMPTS,
   DEFAULT_TTL_SECONDS,
+  MAX_RECEIVE_COUNT_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { InvalidConfigurationError } from '../errors.js';
@@ -36,6 +37,7 @@ export interface ResolvedOptions {
   readonly precheck: boolean;
   readonly logKeys: boolean;
   readonly transactionAttempts: number;
+  readonly maxReceiveCount: number | undefined;
   readonly now: () => number;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
@@ -58,6 +60,7 @@ const KNOWN_OPTIONS = [
   'precheck',
   'logKeys',
   'transactionAttempts',
+  'maxReceiveCount',
   'now',
   'logger',
   'metrics',
@@ -113,6 +116,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
       DEFAULT_TRANSACTION_ATTEMPTS,
       ATTEMPTS_RANGE,
     ),
+    maxReceiveCount: maxReceiveCount(options),
     now: options.now ?? Date.now,
     logger: guardLogger(options.logger ?? createConsoleLogger()),
     metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),
@@ -187,6 +191,21 @@ function checkStore(store: unknown): void {
       "an inbox store, e.g. new DynamoDBInboxStore({ tableName: 'inbox' })",
     );
   }
+}
+
+function maxReceiveCount<TSchema extends StandardSchemaV1>(
+  options: InboxOptions<TSchema>,
+): number | undefined {
+  if (options.maxReceiveCount === undefined) return undefined;
+  const count = integerIn('maxReceiveCount', options.maxReceiveCount, 0, MAX_RECEIVE_COUNT_RANGE);
+  if (options.deadLetterQueueUrl === undefined) {
+    throw new InvalidConfigurationError(
+      'maxReceiveCount',
+      count,
+      'to be given together with deadLetterQueueUrl, where a message on its last receive is sent',
+    );
+  }
+  return count;
 }
 
 function checkKey(key: unknown): void {

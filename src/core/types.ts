@@ -132,6 +132,13 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
    * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.
    */
   readonly logKeys?: boolean;
+  /**
+   * The source queue's redrive `maxReceiveCount`. A record that fails on its last receive is
+   * then dead-lettered by the library with its last error as the reason, instead of moved by
+   * SQS without one, and the rest of its FIFO group goes on. Needs `deadLetterQueueUrl`.
+   * Behind the construct, `inboxConfigFromEnvironment()` sets it; default unset.
+   */
+  readonly maxReceiveCount?: number;
   /** Attempts per record when DynamoDB answers with a transient error; default 3. */
   readonly transactionAttempts?: number;
   /** Clock in epoch milliseconds; default `Date.now`. */

@@ -7,6 +7,7 @@ import {
   CONSUMER_NAME_PATTERN,
   CONSUMER_NAME_RULE,
   InboxEnvironment,
+  MAX_RECEIVE_COUNT_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { isQueueUrl } from '../core/resolveOptions.js';
@@ -41,12 +42,13 @@ export interface InboxEnvironmentOptions {
  * ```
  */
 export interface InboxEnvironmentConfig {
-  /** The inbox options the environment fixes: store, consumer, TTL, DLQ (and its client). */
+  /** The inbox options the environment fixes: store, consumer, TTL, DLQ (and its client), the source queue's maxReceiveCount. */
   readonly options: {
     readonly store: DynamoDBInboxStore;
     readonly consumer: string;
     readonly ttlSeconds: number;
     readonly deadLetterQueueUrl: string;
+    readonly maxReceiveCount: number;
     readonly sqsClient?: SQSClient;
   };
   /** The business tables by logical name (the keys of the construct's `businessTables`). */
@@ -82,6 +84,7 @@ export function inboxConfigFromEnvironment(
     InboxEnvironment.Consumer,
     InboxEnvironment.TtlSeconds,
     InboxEnvironment.DeadLetterQueueUrl,
+    InboxEnvironment.MaxReceiveCount,
   ]);
   const tables = businessTables(env);
   return {
@@ -93,6 +96,7 @@ export function inboxConfigFromEnvironment(
       consumer: parseConsumer(read(InboxEnvironment.Consumer)),
       ttlSeconds: parseTtlSeconds(read(InboxEnvironment.TtlSeconds)),
       deadLetterQueueUrl: parseQueueUrl(read(InboxEnvironment.DeadLetterQueueUrl)),
+      maxReceiveCount: parseMaxReceiveCount(read(InboxEnvironment.MaxReceiveCount)),
       ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
     },
     tables,
@@ -137,6 +141,22 @@ function parseQueueUrl(text: string): string {
     );
   }
   return text;
+}
+
+function parseMaxReceiveCount(text: string): number {
+  const count = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (
+    count < MAX_RECEIVE_COUNT_RANGE.min ||
+    count > MAX_RECEIVE_COUNT_RANGE.max ||
+    !Number.isInteger(count)
+  ) {
+    throw new EnvironmentError(
+      [InboxEnvironment.MaxReceiveCount],
+      `is ${JSON.stringify(text)}`,
+      `Set it to the source queue's maxReceiveCount, ${MAX_RECEIVE_COUNT_RANGE.min} to ${MAX_RECEIVE_COUNT_RANGE.max}.`,
+    );
+  }
+  return count;
 }
 
 function parseTtlSeconds(text: string): number {

@@ -192,6 +192,7 @@ describe('InboxConsumer', () => {
   it('runs the function on Node.js 24, ARM64 by default, with the environment contract the library reads', () => {
     const { stack, accounts, template } = consumerWithAccounts((accounts) => ({
       inboxTtl: Duration.days(20),
+      maxReceiveCount: 7,
       businessTables: { accounts },
     }));
 
@@ -205,6 +206,7 @@ describe('InboxConsumer', () => {
           INBOX_TTL_SECONDS: String(20 * 86_400),
           INBOX_TABLE_NAME: Match.anyValue(),
           INBOX_DEAD_LETTER_QUEUE_URL: Match.anyValue(),
+          INBOX_MAX_RECEIVE_COUNT: '7',
           INBOX_BUSINESS_TABLE_accounts: {
             Ref: stack.getLogicalId(accounts.node.defaultChild as CfnTable),
           },

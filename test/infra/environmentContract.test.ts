@@ -41,6 +41,7 @@ describe('the environment contract between InboxConsumer and inboxConfigFromEnvi
 
     expect(inbox.options.consumer).toBe('ledger');
     expect(inbox.options.ttlSeconds).toBe(23 * 86_400);
+    expect(inbox.options.maxReceiveCount).toBe(5);
     expect(inbox.options.store.tableName).toBe('deployed-INBOX_TABLE_NAME');
     expect(inbox.options.deadLetterQueueUrl).toMatch(/deployed-INBOX_DEAD_LETTER_QUEUE_URL$/);
     expect(inbox.table('accounts')).toBe('deployed-INBOX_BUSINESS_TABLE_accounts');

@@ -45,6 +45,8 @@ export async function provisionCounterConsumer(
       [InboxEnvironment.TtlSeconds]: inventory.environment[InboxEnvironment.TtlSeconds] ?? '',
       [InboxEnvironment.Consumer]: 'counter',
       [InboxEnvironment.DeadLetterQueueUrl]: deadLetter.url,
+      [InboxEnvironment.MaxReceiveCount]:
+        inventory.environment[InboxEnvironment.MaxReceiveCount] ?? '',
       [businessTableVariable(COUNTERS_TABLE)]: `${prefix}s`,
     },
   };

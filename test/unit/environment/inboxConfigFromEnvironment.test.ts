@@ -14,6 +14,7 @@ const deployed = {
   INBOX_CONSUMER: 'ledger',
   INBOX_TTL_SECONDS: '1641600',
   INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ledger-dlq.fifo',
+  INBOX_MAX_RECEIVE_COUNT: '5',
   INBOX_BUSINESS_TABLE_accounts: 'Payments-Accounts-1',
   INBOX_BUSINESS_TABLE_ledgerEntries: 'Payments-Entries-2',
   UNRELATED: 'x',
@@ -27,6 +28,7 @@ describe('inboxConfigFromEnvironment', () => {
       consumer: 'ledger',
       ttlSeconds: 1_641_600,
       deadLetterQueueUrl: deployed.INBOX_DEAD_LETTER_QUEUE_URL,
+      maxReceiveCount: 5,
     });
     expect(inbox.options.store).toBeInstanceOf(DynamoDBInboxStore);
     expect(inbox.options.store.tableName).toBe('inbox');
@@ -79,6 +81,7 @@ describe('inboxConfigFromEnvironment', () => {
       value: 'ledger-dlq',
       fix: /SQS URL of the dead-letter queue/,
     },
+    { name: 'INBOX_MAX_RECEIVE_COUNT', value: '0', fix: /maxReceiveCount, 1 to 1000/ },
   ])('refuses $name=$value at cold start, naming the variable', ({ name, value, fix }) => {
     const attempt = () => inboxConfigFromEnvironment({ env: { ...deployed, [name]: value } });
 
@@ -123,6 +126,7 @@ describe('inboxConfigFromEnvironment', () => {
       TtlSeconds: 'INBOX_TTL_SECONDS',
       DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
       BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
+      MaxReceiveCount: 'INBOX_MAX_RECEIVE_COUNT',
     });
   });
 });

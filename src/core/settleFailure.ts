@@ -1,0 +1,97 @@
+import type { SQSRecord } from 'aws-lambda';
+import { InboxMetric, RecordStatus } from '../constants.js';
+import { PermanentError } from '../errors.js';
+import type { DeadLetterSink } from './DeadLetterSink.js';
+import { type LoggedKey, loggedKey } from './loggedKey.js';
+import type { ResolvedOptions } from './resolveOptions.js';
+import type { RecordOutcome } from './types.js';
+
+/**
+ * Turns a record's failure into its outcome. A permanent failure is dead-lettered with its
+ * reason (or reported failed for the redrive policy when there is no DLQ). A retryable one is
+ * reported failed so SQS delivers it again — unless this is its last receive
+ * (`maxReceiveCount`): then the library dead-letters it itself with its last error, rather than
+ * let SQS move it without a reason, and a FIFO group goes on behind it. `stillRunning` marks a
+ * record given up at the invocation's deadline: it may yet commit, so it is never dead-lettered.
+ *
+ * @example
+ * ```ts
+ * return settleFailure(record, key, error, options); // never throws
+ * ```
+ */
+export async function settleFailure(
+  record: SQSRecord,
+  key: string | undefined,
+  error: unknown,
+  options: ResolvedOptions,
+  stillRunning = false,
+): Promise<RecordOutcome> {
+  const logged = loggedKey(key, options.logKeys);
+  const context = {
+    consumer: options.consumer,
+    ...logged,
+    messageId: record.messageId,
+    error: loggableError(error),
+  };
+  const failed: RecordOutcome = {
+    messageId: record.messageId,
+    key,
+    status: RecordStatus.Failed,
+    error,
+  };
+  options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
+  const permanent = error instanceof PermanentError;
+  if (permanent) options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
+  if (!permanent && (stillRunning || !isLastReceive(record, options))) {
+    options.logger.warn('message failed, SQS will redeliver it', context);
+    return failed;
+  }
+  const why = permanent ? 'failed permanently' : 'failed on its last receive';
+  if (options.deadLetter === undefined) {
+    options.logger.error(`message ${why}; reported failed for the redrive policy`, context);
+    return failed;
+  }
+  return deadLetter(record, error, logged, options, options.deadLetter, { why, context, failed });
+}
+
+async function deadLetter(
+  record: SQSRecord,
+  error: unknown,
+  logged: LoggedKey | undefined,
+  options: ResolvedOptions,
+  sink: DeadLetterSink,
+  report: { why: string; context: Record<string, unknown>; failed: RecordOutcome },
+): Promise<RecordOutcome> {
+  try {
+    await sink.send(record, error, options.consumer, logged);
+  } catch (sendError) {
+    options.logger.error(`message ${report.why} and could not be dead-lettered; reported failed`, {
+      ...report.context,
+      sendError: loggableError(sendError),
+    });
+    return { ...report.failed, error: sendError };
+  }
+  options.metrics?.addMetric(InboxMetric.DeadLettered, 'Count', 1);
+  options.logger.error(`message ${report.why}; sent to the dead-letter queue`, {
+    ...report.context,
+    queueUrl: sink.queueUrl,
+  });
+  return { ...report.failed, status: RecordStatus.DeadLettered };
+}
+
+/** Whether SQS will move the record to its DLQ if this receive fails too. */
+function isLastReceive(record: SQSRecord, options: ResolvedOptions): boolean {
+  if (options.maxReceiveCount === undefined) return false;
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+  return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount;
+}
+
+/** An error as it is logged: a thrown non-Error value (an HTTP response, say) by its type only. */
+function loggableError(error: unknown): unknown {
+  if (error instanceof Error) return error;
+  const type = error === null ? 'null' : typeof error;
+  return {
+    name: 'NonErrorThrown',
+    message: `the handler threw a value of type ${type}, not an Error`,
+  };
+}
