@@ -360,6 +360,32 @@ export class TransientStoreError extends InboxError {
 }
 
 /**
+ * A record had not settled when the invocation had to answer: its deadline (the Lambda
+ * context's remaining time less `deadlineMarginMillis`) passed. It is reported failed so that
+ * the batch response reaches Lambda in time and the committed records are acknowledged; SQS
+ * delivers it again. If its commit was already on its way it may still land: the inbox entry's
+ * condition then makes the redelivered copy a duplicate. Also the `reason` of `message.signal`.
+ *
+ * @example
+ * ```ts
+ * if (outcome.error instanceof RecordDeadlineError) console.log(outcome.error.deadlineMillis);
+ * ```
+ */
+export class RecordDeadlineError extends InboxError {
+  static override readonly errorName: string = 'RecordDeadlineError';
+  /** Milliseconds from the start of the batch to the deadline. */
+  readonly deadlineMillis: number;
+  constructor(deadlineMillis: number) {
+    super(
+      `The record had not settled ${deadlineMillis} ms into the invocation, its deadline before ` +
+        'the Lambda timeout; it is reported failed so the batch answers in time. Make the ' +
+        'handler faster, or give it an AbortSignal-aware client (message.signal).',
+    );
+    this.deadlineMillis = deadlineMillis;
+  }
+}
+
+/**
  * The inbox table does not have the key schema the library needs (partition key `pk` of type
  * String, no sort key): a deploy mistake. Not permanent: the record is reported failed and SQS
  * retries it, so the queue keeps its messages until the table is fixed instead of draining them

@@ -67,6 +67,7 @@ export {
   MessageParseError,
   PayloadMismatchError,
   PermanentError,
+  RecordDeadlineError,
   type SchemaIssue,
   SchemaValidationError,
   TransactionClosedError,

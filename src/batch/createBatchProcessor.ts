@@ -4,11 +4,13 @@ import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
 import { InboxMetric, RecordStatus } from '../constants.js';
 import { processRecord } from '../core/processRecord.js';
 import { type ResolvedOptions, resolveOptions } from '../core/resolveOptions.js';
+import { settleFailure } from '../core/settleFailure.js';
 import type { InboxOptions, MessageHandler, RecordOutcome } from '../core/types.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { mapConcurrently } from './mapConcurrently.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
 import { groupRecords, readSqsRecords } from './sqsEvent.js';
+import { startDeadline } from './startDeadline.js';
 
 /**
  * A configured batch processor: options are validated once, when it is created.
@@ -96,31 +98,49 @@ async function processEvent(
   options: ResolvedOptions,
 ): Promise<RecordOutcome[]> {
   const records = readSqsRecords(event);
-  const groups = groupRecords(records);
-  const settled = await mapConcurrently(groups, options.concurrency, (group) =>
-    processGroup(group, context, handler, options),
-  );
+  const deadline = startDeadline(context, options.deadlineMarginMillis);
+  const signal = deadline?.signal ?? new AbortController().signal;
   // By record, not by messageId: one message can come twice in a batch.
-  const byRecord = new Map(
-    groups.flatMap((group, g) => group.map((record, r) => [record, settled[g]?.[r]])),
+  const settled = new Map<SQSRecord, RecordOutcome>();
+  const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
+    processGroup(group, { context, handler, options, signal, settled }),
   );
-  const outcomes = records.map((record) => byRecord.get(record) ?? skipped(record));
+  try {
+    await (deadline ? Promise.race([work, deadline.reached]) : work);
+  } finally {
+    deadline?.cancel();
+  }
+  const outcomes = await Promise.all(
+    records.map(
+      (record) =>
+        settled.get(record) ?? settleFailure(record, undefined, signal.reason, options, true),
+    ),
+  );
   logSummary(outcomes, options);
   return outcomes;
 }
 
-async function processGroup(
-  group: readonly SQSRecord[],
-  context: Context | undefined,
-  handler: MessageHandler<unknown>,
-  options: ResolvedOptions,
-): Promise<RecordOutcome[]> {
+interface GroupRun {
+  readonly context: Context | undefined;
+  readonly handler: MessageHandler<unknown>;
+  readonly options: ResolvedOptions;
+  /** Aborted at the batch's deadline: no record starts after it. */
+  readonly signal: AbortSignal;
+  /** Each record's outcome, set as it settles. */
+  readonly settled: Map<SQSRecord, RecordOutcome>;
+}
+
+async function processGroup(group: readonly SQSRecord[], run: GroupRun): Promise<void> {
+  const { context, handler, options, signal, settled } = run;
   const outcomes: RecordOutcome[] = [];
   for (const record of group) {
+    if (signal.aborted) return; // the batch answered without this group's remaining records
     const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);
-    outcomes.push(
-      blocked ? skipped(record) : await processRecord(record, context, handler, options),
-    );
+    const outcome = blocked
+      ? skipped(record)
+      : await processRecord(record, context, handler, options, signal);
+    outcomes.push(outcome);
+    settled.set(record, outcome);
   }
   const skippedCount = outcomes.filter((outcome) => outcome.status === RecordStatus.Skipped).length;
   if (skippedCount > 0) {
@@ -134,7 +154,6 @@ async function processGroup(
       },
     );
   }
-  return outcomes;
 }
 
 function skipped(record: SQSRecord): RecordOutcome {

@@ -44,12 +44,13 @@ export async function processRecord(
   context: Context | undefined,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<RecordOutcome> {
   let key: string | undefined;
   try {
     const parsed = await parseMessage(record, options);
     key = deriveKey(parsed, options);
-    return await processWithRetries({ ...parsed, key, context }, handler, options);
+    return await processWithRetries({ ...parsed, key, context, signal }, handler, options);
   } catch (error) {
     return settleFailure(record, key, error, options);
   }
@@ -133,8 +134,8 @@ async function processWithRetries(
     try {
       return await attemptOnce(message, payloadHash, handler, options);
     } catch (error) {
-      if (!(error instanceof TransientStoreError) || attempt >= options.transactionAttempts)
-        throw error;
+      const retry = error instanceof TransientStoreError && attempt < options.transactionAttempts;
+      if (!retry || message.signal.aborted) throw error;
       options.logger.debug('transient DynamoDB failure, retrying', {
         consumer: options.consumer,
         ...loggedKey(message.key, options.logKeys),
@@ -157,6 +158,7 @@ async function attemptOnce(
     const existing = await findLive(message, options);
     if (existing) return acknowledgeDuplicate(message, payloadHash, existing, options);
   }
+  message.signal.throwIfAborted();
   const tx = new TransactionBuilder();
   const startedMillis = performance.now();
   try {
@@ -176,6 +178,8 @@ async function attemptOnce(
     'Milliseconds',
     performance.now() - startedMillis,
   );
+  // Past the batch's deadline the record was reported failed: do not commit it now.
+  message.signal.throwIfAborted();
   const nowMillis = options.now();
   const entry = buildEntry({
     ...message,

@@ -38,6 +38,7 @@ export interface ResolvedOptions {
   readonly logKeys: boolean;
   readonly transactionAttempts: number;
   readonly maxReceiveCount: number | undefined;
+  readonly deadlineMarginMillis: number;
   readonly now: () => number;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
@@ -46,6 +47,8 @@ export interface ResolvedOptions {
 }
 
 const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
+const DEFAULT_DEADLINE_MARGIN_MILLIS = 1_000;
+const DEADLINE_MARGIN_RANGE = { min: 0, max: 900_000 } as const;
 const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
 const KNOWN_OPTIONS = [
   'store',
@@ -61,6 +64,7 @@ const KNOWN_OPTIONS = [
   'logKeys',
   'transactionAttempts',
   'maxReceiveCount',
+  'deadlineMarginMillis',
   'now',
   'logger',
   'metrics',
@@ -117,6 +121,12 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
       ATTEMPTS_RANGE,
     ),
     maxReceiveCount: maxReceiveCount(options),
+    deadlineMarginMillis: integerIn(
+      'deadlineMarginMillis',
+      options.deadlineMarginMillis,
+      DEFAULT_DEADLINE_MARGIN_MILLIS,
+      DEADLINE_MARGIN_RANGE,
+    ),
     now: options.now ?? Date.now,
     logger: guardLogger(options.logger ?? createConsoleLogger()),
     metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),

@@ -39,6 +39,12 @@ export interface InboxMessage<TBody> extends ParsedMessage<TBody> {
    * with one, as Lambda and middy do; undefined when `process(event)` is called without it.
    */
   readonly context: Context | undefined;
+  /**
+   * Aborted when the batch's deadline passes (the Lambda's remaining time less
+   * `deadlineMarginMillis`): the record is then reported failed and will not commit. Pass it to
+   * clients that take one (`fetch(url, { signal })`) so a hanging call stops too.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -139,6 +145,12 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
    * Behind the construct, `inboxConfigFromEnvironment()` sets it; default unset.
    */
   readonly maxReceiveCount?: number;
+  /**
+   * How long before the Lambda timeout the batch stops waiting for unsettled records and
+   * answers, reporting them failed; default 1,000 ms (at most half the remaining time). Only
+   * with a Lambda `context`.
+   */
+  readonly deadlineMarginMillis?: number;
   /** Attempts per record when DynamoDB answers with a transient error; default 3. */
   readonly transactionAttempts?: number;
   /** Clock in epoch milliseconds; default `Date.now`. */

@@ -1,0 +1,50 @@
+import type { Context } from 'aws-lambda';
+import { RecordDeadlineError } from '../errors.js';
+
+/**
+ * When a batch must stop waiting for its records: the Lambda context's remaining time less a
+ * margin for answering, but never less than half the remaining time.
+ *
+ * @example
+ * ```ts
+ * const deadline = startDeadline(context, 1_000);
+ * await Promise.race([work, deadline?.reached]);
+ * deadline?.cancel();
+ * ```
+ */
+export interface Deadline {
+  /** Aborted with a {@link RecordDeadlineError} when the deadline passes. */
+  readonly signal: AbortSignal;
+  /** Resolves when the deadline passes (never, once cancelled). */
+  readonly reached: Promise<void>;
+  /** Stops the timer: the batch settled in time. */
+  cancel(): void;
+}
+
+/**
+ * Starts the deadline of a batch, or returns undefined when there is no Lambda context to
+ * take the remaining time from (a direct call in a test or a script).
+ *
+ * @example
+ * ```ts
+ * const deadline = startDeadline(context, options.deadlineMarginMillis);
+ * ```
+ */
+export function startDeadline(
+  context: Context | undefined,
+  marginMillis: number,
+): Deadline | undefined {
+  if (typeof context?.getRemainingTimeInMillis !== 'function') return undefined;
+  const remainingMillis = context.getRemainingTimeInMillis();
+  if (!Number.isFinite(remainingMillis) || remainingMillis <= 0) return undefined;
+  const deadlineMillis = Math.floor(Math.max(remainingMillis - marginMillis, remainingMillis / 2));
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const reached = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new RecordDeadlineError(deadlineMillis));
+      resolve();
+    }, deadlineMillis);
+  });
+  return { signal: controller.signal, reached, cancel: () => clearTimeout(timer) };
+}

@@ -1,0 +1,152 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  RecordDeadlineError,
+  RecordStatus,
+} from '../../src/index.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const { aws, ledger } = useLedger();
+const lambdaContext = (remainingMillis: number) =>
+  ({ getRemainingTimeInMillis: () => remainingMillis }) as unknown as Context;
+
+/** A client whose next TransactWriteItems waits `delayMillis` before it is sent. */
+function clientWithLateCommit(delayMillis: number) {
+  const client = new DynamoDBClient({
+    endpoint: aws.endpoints.dynamodb,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  let delayed = false;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand' && !delayed) {
+        delayed = true;
+        await sleep(delayMillis);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'lateCommit', priority: 'high' },
+  );
+  return client;
+}
+
+const release: Array<() => void> = [];
+afterAll(() => {
+  for (const resolve of release) resolve();
+});
+
+describe('a batch with a record that hangs', () => {
+  it('answers before the Lambda timeout: the hanging record is reported failed, the others are acknowledged', async () => {
+    const accountId = `acc-hang-${Math.random()}`;
+    const [hanging, ...healthy] = [
+      payment({ accountId }),
+      payment({ accountId }),
+      payment({ accountId }),
+    ];
+    let signalled: unknown;
+    const processor = createBatchProcessor(
+      async (message, tx) => {
+        if (message.body.eventId === hanging?.eventId) {
+          message.signal.addEventListener('abort', () => {
+            signalled = message.signal.reason;
+          });
+          await new Promise<void>((resolve) => release.push(resolve)); // never, during the test
+        }
+        await ledger.applyPayment(message, tx);
+      },
+      {
+        store: ledger.store,
+        consumer: 'deadline',
+        schema: PaymentCaptured,
+        key: ({ body }) => body.eventId,
+        deadlineMarginMillis: 500,
+        logger: recordingLogger(),
+      },
+    );
+    const records = [hanging, ...healthy].map((event) => sqsRecord(event));
+    const started = performance.now();
+
+    const response = await processor.process(sqsEvent(...records), lambdaContext(2_000));
+    const elapsedMillis = performance.now() - started;
+
+    expect(elapsedMillis).toBeLessThan(2_000);
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: records[0]?.messageId }]);
+    expect(signalled).toBeInstanceOf(RecordDeadlineError);
+    expect(await ledger.balanceOf(accountId)).toBe(2 * (healthy[0]?.amountCents ?? 0));
+  });
+});
+
+describe('a record whose commit lands after the deadline', () => {
+  it.each([
+    {
+      order: 'after its redelivered copy committed',
+      copyAtMillis: 1_100,
+      copy: RecordStatus.Processed,
+    },
+    {
+      order: 'before its redelivered copy runs',
+      copyAtMillis: 2_500,
+      copy: RecordStatus.Duplicate,
+    },
+  ])('is applied exactly once when it lands $order', async ({ copyAtMillis, copy: expected }) => {
+    const client = clientWithLateCommit(1_500);
+    const event = payment({ accountId: `acc-late-${Math.random()}` });
+    const record = sqsRecord(event);
+    const processor = createBatchProcessor(ledger.applyPayment, {
+      store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
+      consumer: 'deadline',
+      schema: PaymentCaptured,
+      key: ({ body }) => body.eventId,
+      deadlineMarginMillis: 1_000,
+      logger: recordingLogger(),
+    });
+    const started = performance.now();
+
+    const [first] = await processor.processRecords(sqsEvent(record), lambdaContext(2_000));
+    await sleep(Math.max(0, copyAtMillis - (performance.now() - started)));
+    const [copy] = await processor.processRecords(
+      sqsEvent({ ...record, messageId: `${record.messageId}-again` }),
+    );
+    await sleep(Math.max(0, 2_000 - (performance.now() - started)));
+
+    expect(first?.status).toBe(RecordStatus.Failed);
+    expect(first?.error).toBeInstanceOf(RecordDeadlineError);
+    expect(copy?.status).toBe(expected);
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+    client.destroy();
+  });
+
+  it('does not start its commit once the deadline has passed (a handler that finishes late commits nothing)', async () => {
+    const event = payment({ accountId: `acc-slow-${Math.random()}` });
+    const processor = createBatchProcessor(
+      async (message, tx) => {
+        await sleep(1_300);
+        await ledger.applyPayment(message, tx);
+      },
+      {
+        store: ledger.store,
+        consumer: 'deadline',
+        schema: PaymentCaptured,
+        key: ({ body }) => body.eventId,
+        deadlineMarginMillis: 1_000,
+        logger: recordingLogger(),
+      },
+    );
+
+    const [outcome] = await processor.processRecords(
+      sqsEvent(sqsRecord(event)),
+      lambdaContext(2_000),
+    );
+    await sleep(800);
+
+    expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
+    expect(await ledger.balanceOf(event.accountId)).toBe(0);
+    expect(await ledger.inboxEntry('deadline', event.eventId)).toBeUndefined();
+  });
+});
