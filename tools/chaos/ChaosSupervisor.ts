@@ -46,6 +46,7 @@ const POINTS: Readonly<Record<ChaosConsumer, readonly CrashPoint[]>> = {
     CrashPoint.AfterCommit,
     CrashPoint.MidBatch,
     CrashPoint.SlowHandler,
+    CrashPoint.HangingHandler,
   ],
   inventory: Object.values(CrashPoint),
   counter: Object.values(CrashPoint),
@@ -59,6 +60,7 @@ const REPEATABLE: ReadonlySet<CrashPoint> = new Set([
   CrashPoint.BeforeTransaction,
   CrashPoint.AfterCommit,
   CrashPoint.MidBatch,
+  CrashPoint.HangingHandler,
 ]);
 
 /**
@@ -285,7 +287,7 @@ function readLines(stream: Readable, onLine: (line: string) => void): void {
 
 /**
  * A seeded sequence of crash plans for one consumer's workers. It picks, at random, among the
- * points with the fewest crashes so far (so the five stay balanced though points 4 and 5 take
+ * points with the fewest crashes so far (so the six stay balanced though points 4 and 5 take
  * seconds to reach). While every waiting slot is taken, a new worker gets a quick point but
  * passes 5–9 occurrences first: it serves as the receiver the waiting ones need.
  */

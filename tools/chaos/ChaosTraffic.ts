@@ -114,7 +114,12 @@ export class ChaosTraffic {
     };
   }
 
-  /** Every message sent so far, to any consumer. */
+  /** Every message sent so far, to any consumer, copies included. */
+  sentMessages(): readonly ChaosMessage[] {
+    return this.#messages;
+  }
+
+  /** How many messages were sent so far, to any consumer. */
   get sent(): number {
     return this.#messages.length;
   }

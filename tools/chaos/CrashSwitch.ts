@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CrashPoint, type CrashReport, type HeldMessage } from './workerProtocol.js';
+import {
+  CrashPoint,
+  type CrashReport,
+  HANGING_FUNCTION_TIMEOUT_MILLIS,
+  type HeldMessage,
+} from './workerProtocol.js';
 
 /** The batch a worker is processing: its records, how many committed or settled, when received. */
 export interface BatchInProgress {
@@ -55,6 +60,7 @@ export class CrashSwitch {
   #passesLeft: number;
   #disarmed = false;
   #slowStarted = false;
+  #hung: HeldMessage | undefined;
   readonly #armed = new Map<string, Arm>();
 
   constructor(wiring: CrashSwitchWiring) {
@@ -97,10 +103,25 @@ export class CrashSwitch {
       );
   }
 
-  /** Before the business handler runs for a message (whose inbox key is `pk`). */
-  async beforeHandler(message: HeldMessage, pk: string, batch: BatchInProgress): Promise<void> {
+  /**
+   * Before the business handler runs for a message (whose inbox key is `pk`). At point 6 the
+   * planned occurrence hangs the handler until the batch's deadline aborts `signal`.
+   */
+  async beforeHandler(
+    message: HeldMessage,
+    pk: string,
+    batch: BatchInProgress,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<void> {
     if (this.#disarmed) return;
-    if (this.#wiring.point === CrashPoint.SlowHandler && !this.#slowStarted) {
+    if (this.#wiring.point === CrashPoint.HangingHandler && this.#hung === undefined) {
+      if (this.#passesLeft-- > 0) return;
+      this.#hung = message;
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } else if (this.#wiring.point === CrashPoint.SlowHandler && !this.#slowStarted) {
       this.#slowStarted = true;
       await this.#holdPastVisibility(message, pk, batch);
     } else if (this.#wiring.point === CrashPoint.ConcurrentCopies && this.#armed.size === 0) {
@@ -138,6 +159,28 @@ export class CrashSwitch {
       detail: `${detail}; killed after racing it`,
       message,
     });
+  }
+
+  /**
+   * The batch answered. At point 6 the worker dies now, before deleting anything, and says
+   * whether the answer came in time with the hung record reported failed; `late` is called
+   * first if it did not.
+   */
+  async batchAnswered(
+    failedIds: ReadonlySet<string>,
+    elapsedMillis: number,
+    late: () => void,
+  ): Promise<void> {
+    const hung = this.#hung;
+    if (hung === undefined || this.#disarmed) return;
+    const inTime = elapsedMillis < HANGING_FUNCTION_TIMEOUT_MILLIS && failedIds.has(hung.messageId);
+    if (!inTime) late();
+    await this.#crash(
+      CrashPoint.HangingHandler,
+      `${hung.key}: its handler hung; the batch answered after ${Math.round(elapsedMillis)} ms of a ` +
+        `${HANGING_FUNCTION_TIMEOUT_MILLIS} ms timeout ${inTime ? 'with it failed' : 'LATE or without it failed'}`,
+      hung,
+    );
   }
 
   /**

@@ -2,7 +2,7 @@
  * One consumer process of the chaos run (bundled by `bundleChaosWorker`, spawned by
  * `ChaosSupervisor`). It does what Lambda's SQS event source mapping and one function instance
  * do — receive a batch, run it through the consumer's inbox processor, delete what did not fail —
- * with AWS faults injected into its clients and a crash switch at the five crash points.
+ * with AWS faults injected into its clients and a crash switch at the six crash points.
  */
 import { writeSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -12,6 +12,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import type { Context } from 'aws-lambda';
 import { InboxEnvironment, InboxMetric, inboxPk, type MessageHandler } from 'sqs-inbox';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
@@ -23,7 +24,9 @@ import { injectFaults } from './injectFaults.js';
 import {
   CRASH_CHANNEL_FD,
   CrashPoint,
+  HANGING_FUNCTION_TIMEOUT_MILLIS,
   type HeldMessage,
+  HUNG_BATCH_LATE,
   INBOX_CONDITION_LOST,
   type SupervisorCommand,
   type WorkerConfig,
@@ -160,7 +163,12 @@ function lostInboxCondition(error: unknown): boolean {
 function withCrashSwitch<TBody>(handler: MessageHandler<TBody>): MessageHandler<TBody> {
   return async (message, tx) => {
     const pk = inboxPk(consumerName, message.key);
-    await crashSwitch.beforeHandler({ messageId: message.messageId, key: message.key }, pk, batch);
+    await crashSwitch.beforeHandler(
+      { messageId: message.messageId, key: message.key },
+      pk,
+      batch,
+      message.signal,
+    );
     await handler(message, tx);
     tx.update({
       TableName: config.probeTable,
@@ -201,8 +209,15 @@ async function processBatch(messages: Message[], queueUrl: string, queueArn: str
     receivedAtMillis: Date.now(),
   });
   report({ type: 'received', messages: messages.map(heldMessage) });
-  const response = await processor.process({ Records: messages.map((m) => toRecord(m, queueArn)) });
+  const startedMillis = performance.now();
+  const response = await processor.process(
+    { Records: messages.map((m) => toRecord(m, queueArn)) },
+    lambdaContext(startedMillis),
+  );
   const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+  await crashSwitch.batchAnswered(failed, performance.now() - startedMillis, () =>
+    report({ type: 'metric', name: HUNG_BATCH_LATE, value: 1 }),
+  );
   crashSwitch.batchSettled();
   if (batch.committed > 0)
     await crashSwitch.reach(
@@ -220,6 +235,16 @@ async function processBatch(messages: Message[], queueUrl: string, queueArn: str
       .catch(() => undefined);
   }
   report({ type: 'settled', messageIds: messages.map((m) => m.MessageId ?? '') });
+}
+
+/**
+ * A worker at point 6 runs its batches as a Lambda with a short timeout does, so the library's
+ * deadline applies; the others run without a context, as before (no deadline).
+ */
+function lambdaContext(startedMillis: number): Context | undefined {
+  if (config.crashPoint !== CrashPoint.HangingHandler) return undefined;
+  const remaining = () => HANGING_FUNCTION_TIMEOUT_MILLIS - (performance.now() - startedMillis);
+  return { getRemainingTimeInMillis: remaining } as unknown as Context;
 }
 
 function heldMessage(message: Message): HeldMessage {

@@ -3,7 +3,12 @@ import type { InvariantResult } from '../local/checkInvariants.js';
 import type { DemoPlan } from '../local/demoTraffic.js';
 import type { ChaosSupervisor } from './ChaosSupervisor.js';
 import { FaultKind } from './injectFaults.js';
-import { CRASH_POINT_LABELS, CrashPoint, INBOX_CONDITION_LOST } from './workerProtocol.js';
+import {
+  CRASH_POINT_LABELS,
+  CrashPoint,
+  HUNG_BATCH_LATE,
+  INBOX_CONDITION_LOST,
+} from './workerProtocol.js';
 
 /** What a chaos run saw. */
 export interface ChaosRunFigures {
@@ -120,6 +125,11 @@ function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): Invar
   const racing = [CrashPoint.SlowHandler, CrashPoint.ConcurrentCopies].map(
     (point) => supervisor.concurrentCrashes.get(point) ?? 0,
   );
+  const hung = supervisor.crashes.get(CrashPoint.HangingHandler) ?? 0;
+  const late = Object.values(supervisor.metrics).reduce(
+    (sum, totals) => sum + (totals.get(HUNG_BATCH_LATE) ?? 0),
+    0,
+  );
   return [
     {
       name: `at least ${crashTarget} crashes, at every crash point`,
@@ -132,6 +142,11 @@ function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): Invar
       name: 'copies raced: kills while another consumer held the event (points 4, 5), and copies stopped by the inbox condition itself',
       holds: racing.some((n) => n > 0) && conditionLosses > 0,
       detail: `${racing.join(' and ')} racing kills, ${conditionLosses} copies lost the condition`,
+    },
+    {
+      name: 'every batch with a hanging handler answered before its function timeout, the hung record reported failed (point 6)',
+      holds: hung > 0 && late === 0,
+      detail: `${hung} hung batches, ${late} late or without the hung record failed`,
     },
     {
       name: 'every worker exit was an injected SIGKILL',

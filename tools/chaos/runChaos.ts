@@ -10,7 +10,7 @@ import { startDynamoDBLocal } from '../emulator/dynamodbLocal.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { projectRoot } from '../emulator/paths.js';
 import { checkInvariants, invariantTargetsOf } from '../local/checkInvariants.js';
-import { sendMessages } from '../local/demoTraffic.js';
+import { seededRandom, sendMessages } from '../local/demoTraffic.js';
 import { type LocalMapping, provisionFromTemplate } from '../local/provisionFromTemplate.js';
 import { queueDepth } from '../local/queueDepth.js';
 import {
@@ -22,6 +22,7 @@ import {
 } from '../local/referenceService.js';
 import { synthesizeReferenceTemplate } from '../local/referenceTemplate.js';
 import { bundleChaosWorker } from './bundleChaosWorker.js';
+import { ChaosRedrive } from './ChaosRedrive.js';
 import { ChaosSupervisor } from './ChaosSupervisor.js';
 import { type ChaosConsumer, ChaosTraffic } from './ChaosTraffic.js';
 import { checkCounters } from './checkCounters.js';
@@ -54,10 +55,13 @@ export interface ChaosOptions {
 const WAVE_EVENTS = 40;
 const MAX_RECEIVE_COUNT = 100;
 const LOW_WATER_MESSAGES = 200;
+// An operator redrives a few committed events every few seconds.
+const REDRIVE_EVERY_MILLIS = 3_000;
+const REDRIVE_PER_STEP = 3;
 
 /**
  * `npm run chaos`: the reference service's consumers as child processes, killed with SIGKILL at
- * five crash points and restarted, over seeded traffic with duplicates, with AWS faults injected
+ * six crash points and restarted, over seeded traffic with duplicates, with AWS faults injected
  * into their clients — then the invariants: no double effects, nothing lost, stock conserved.
  * Returns the exit code. Everything it starts is stopped when the command stops.
  */
@@ -104,6 +108,12 @@ class ChaosRun {
     const setup = await this.provision();
     const documentClient = DynamoDBDocumentClient.from(this.clients.dynamodb);
     const stockWatch = watchStock(documentClient, setup.stockTable, 2000);
+    const redrive = new ChaosRedrive(
+      this.clients,
+      documentClient,
+      setup.mappings,
+      seededRandom(this.options.seed ^ 0x2545f491),
+    );
     this.workerPath = await bundleChaosWorker();
     const supervisor = new ChaosSupervisor({
       workerPath: this.workerPath,
@@ -117,11 +127,15 @@ class ChaosRun {
     });
     this.supervisor = supervisor;
     supervisor.start();
-    const reachedTarget = await this.injectUntilTarget(supervisor, setup.traffic, setup.mappings);
+    const reachedTarget = await this.injectUntilTarget(supervisor, setup.traffic, redrive);
     supervisor.disarm();
     const drained = reachedTarget && (await this.waitUntilDrained(Object.values(setup.mappings)));
     await supervisor.stop();
-    const results = [await stockWatch.stop(), ...(await this.checkAll(setup, documentClient))];
+    const results = [
+      await stockWatch.stop(),
+      ...(await this.checkAll(setup, documentClient)),
+      await redrive.check(setup.probeTable),
+    ];
     this.writeTrace(supervisor.trace);
     return printChaosReport({
       supervisor,
@@ -184,18 +198,18 @@ class ChaosRun {
     ];
   }
 
-  /** Keeps traffic flowing while the supervisor collects its crashes. */
+  /**
+   * Keeps traffic flowing while the supervisor collects its crashes, and every few seconds
+   * redrives a few committed events as an operator's DLQ redrive would.
+   */
   async injectUntilTarget(
     supervisor: ChaosSupervisor,
     traffic: ChaosTraffic,
-    mappings: Record<ChaosConsumer, LocalMapping>,
+    redrive: ChaosRedrive,
   ): Promise<boolean> {
-    const queues = {
-      ledger: mappings.ledger.queueUrl,
-      inventory: mappings.inventory.queueUrl,
-      counter: mappings.counter.queueUrl,
-    };
+    const queues = redrive.queueUrls();
     let lastLineMillis = 0;
+    let lastRedriveMillis = Date.now();
     const everyPointHit = () => Object.values(CrashPoint).every((p) => supervisor.crashes.get(p));
     while (supervisor.totalCrashes < this.options.crashes || !everyPointHit()) {
       if (Date.now() > this.deadline) {
@@ -208,6 +222,10 @@ class ChaosRun {
       const depth = depths.reduce((sum, n) => sum + n, 0);
       if (depth < LOW_WATER_MESSAGES)
         await sendMessages(this.clients.sqs, traffic.nextWave(WAVE_EVENTS), queues);
+      if (Date.now() - lastRedriveMillis > REDRIVE_EVERY_MILLIS) {
+        lastRedriveMillis = Date.now();
+        await redrive.step(traffic.sentMessages(), REDRIVE_PER_STEP);
+      }
       if (Date.now() - lastLineMillis > 5000) {
         lastLineMillis = Date.now();
         console.log(
@@ -215,7 +233,9 @@ class ChaosRun {
             CrashPoint,
           )
             .map((p) => supervisor.crashes.get(p) ?? 0)
-            .join('/')} at points 1–5), ${traffic.sent} messages sent, ${depth} queued`,
+            .join(
+              '/',
+            )} at points 1–6), ${traffic.sent} messages sent, ${redrive.redriven.size} redriven, ${depth} queued`,
         );
       }
       await sleep(250);

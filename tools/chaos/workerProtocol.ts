@@ -2,7 +2,7 @@ import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { ChaosConsumer } from './ChaosTraffic.js';
 import type { InjectedFault } from './injectFaults.js';
 
-/** The five moments at which the chaos run kills a consumer process with SIGKILL. */
+/** The six moments at which the chaos run kills a consumer process with SIGKILL. */
 export const CrashPoint = {
   /** The handler ran; its transaction is about to be sent. */
   BeforeTransaction: 'beforeTransaction',
@@ -14,6 +14,8 @@ export const CrashPoint = {
   SlowHandler: 'slowHandler',
   /** Two consumers hold copies of one event (same key, two SQS messages) at once. */
   ConcurrentCopies: 'concurrentCopies',
+  /** A handler hangs past the batch's deadline; the batch has answered without it. */
+  HangingHandler: 'hangingHandler',
 } as const;
 /** One of {@link CrashPoint}. */
 export type CrashPoint = (typeof CrashPoint)[keyof typeof CrashPoint];
@@ -25,6 +27,7 @@ export const CRASH_POINT_LABELS: Readonly<Record<CrashPoint, string>> = {
   midBatch: '3 mid-batch, some records committed',
   slowHandler: '4 slow handler past its visibility timeout',
   concurrentCopies: '5 two consumers holding copies at once',
+  hangingHandler: '6 hanging handler, batch answered at its deadline',
 };
 
 /** Everything a worker process needs, passed in its `CHAOS_WORKER` environment variable. */
@@ -67,6 +70,15 @@ export interface CrashReport {
 
 /** The metric a worker reports when a copy reached the commit and lost the inbox condition. */
 export const INBOX_CONDITION_LOST = 'ChaosInboxConditionLost';
+
+/**
+ * The metric a worker at point 6 reports when its batch did not answer before the function
+ * timeout, or answered without reporting the hung record failed.
+ */
+export const HUNG_BATCH_LATE = 'ChaosHungBatchLate';
+
+/** The function timeout a worker at point 6 gives its batches (the deadline comes 1 s before). */
+export const HANGING_FUNCTION_TIMEOUT_MILLIS = 2_500;
 
 /** The worker's file descriptor for crash reports: a pipe of its own, next to the IPC channel. */
 export const CRASH_CHANNEL_FD = 4;

@@ -176,4 +176,56 @@ describe('CrashSwitch', () => {
     expect(alone.questions).toEqual(['receivedElsewhere', 'receivedElsewhere']);
     expect(alone.reports).toEqual([]);
   });
+
+  it('at point 6 hangs the planned handler until the batch deadline aborts it, then dies when the batch answered, saying whether in time', async () => {
+    const { crash, reports } = crashSwitch({ point: CrashPoint.HangingHandler, passes: 1 });
+    const deadline = new AbortController();
+    const held = { messageId: 'm-2', key: 'e-2' };
+
+    expect(
+      await stops(
+        crash.beforeHandler(
+          { messageId: 'm-1', key: 'e-1' },
+          'ledger#e-1',
+          batch(2, 0),
+          deadline.signal,
+        ),
+      ),
+    ).toBe(false);
+    const hanging = crash.beforeHandler(held, 'ledger#e-2', batch(2, 0), deadline.signal);
+    expect(await stops(hanging)).toBe(true);
+    deadline.abort();
+    expect(await stops(hanging)).toBe(false);
+    const late = vi.fn();
+    expect(await stops(crash.batchAnswered(new Set(['m-2']), 1_600, late))).toBe(true);
+
+    expect(late).not.toHaveBeenCalled();
+    expect(reports).toEqual([
+      {
+        type: 'crash',
+        point: CrashPoint.HangingHandler,
+        detail: expect.stringMatching(
+          /e-2: its handler hung; the batch answered after 1600 ms of a 2500 ms timeout with it failed/,
+        ),
+        message: held,
+      },
+    ]);
+  });
+
+  it('at point 6 reports a batch that answered late, or without the hung record failed', async () => {
+    const { crash } = crashSwitch({ point: CrashPoint.HangingHandler });
+    const deadline = new AbortController();
+    deadline.abort();
+    await crash.beforeHandler(
+      { messageId: 'm-1', key: 'e-1' },
+      'ledger#e-1',
+      batch(1, 0),
+      deadline.signal,
+    );
+    const late = vi.fn();
+
+    await stops(crash.batchAnswered(new Set(), 900, late));
+
+    expect(late).toHaveBeenCalledOnce();
+  });
 });
