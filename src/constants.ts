@@ -19,9 +19,9 @@ const SECONDS_PER_DAY = 86_400;
 /**
  * Default lifetime of an inbox entry: 23 days, how long a message can still come back with one
  * DLQ redrive, plus a day for clock skew and a late DynamoDB TTL sweep, with SQS's default
- * retention (4 days) and a DLQ that keeps messages 14 days. A FIFO message lives 4 days in its
- * queue, 14 in the FIFO DLQ (which restarts the clock) and 4 again once redriven (a redrive
- * restarts it too); a standard one at most 14 + 4. Longer source retention needs a longer TTL:
+ * retention (4 days) and a DLQ that keeps messages 14 days: 4 days in its queue, 14 in the DLQ
+ * (a message the library sends there, like any in a FIFO DLQ, starts that clock afresh) and 4
+ * again once redriven (a redrive restarts it too). Longer source retention needs a longer TTL:
  * `2 × retention + DLQ retention + 1 day`.
  *
  * @example

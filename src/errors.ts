@@ -143,7 +143,7 @@ export class PermanentError extends InboxError {
 /**
  * The body is not valid input for the parser (by default: not JSON). The message names the
  * position and the body's length, never its content: `JSON.parse`'s own error quotes the body,
- * so it is not kept. A custom parser's error is kept as `cause`, named by its class only.
+ * so it is not kept. A custom parser's error is kept as `parserError`, named by its class only.
  *
  * @example
  * ```ts
@@ -155,6 +155,11 @@ export class MessageParseError extends PermanentError {
   readonly messageId: string;
   /** Where in the body `JSON.parse` stopped, when it said. */
   readonly position: number | undefined;
+  /**
+   * A custom parser's own error. Not `cause`, which loggers print: its message may quote the
+   * body. Not enumerable either. `JSON.parse`'s error is not kept at all.
+   */
+  readonly parserError: unknown;
   constructor(
     messageId: string,
     failure: { parser: 'json' | 'custom'; error: unknown; bodyLength: number },
@@ -167,10 +172,11 @@ export class MessageParseError extends PermanentError {
     super(
       `Message ${messageId}: the body (${failure.bodyLength} characters) ${what}. ` +
         'Send a JSON body, or pass a `parser` option for another format.',
-      failure.parser === 'custom' ? { cause: failure.error } : undefined,
     );
     this.messageId = messageId;
     this.position = position;
+    this.parserError = failure.parser === 'custom' ? failure.error : undefined;
+    hideField(this, 'parserError');
   }
 }
 
@@ -233,16 +239,22 @@ export class KeyDerivationError extends PermanentError {
   readonly messageId: string;
   /** What the key function returned, by type and length only: `a string of 1100 bytes`. */
   readonly valueType: string;
-  constructor(messageId: string, value: unknown, cause?: unknown) {
+  /**
+   * What the key function threw, if it threw. Not `cause`, which loggers print: a validator's
+   * or `JSON.parse`'s message can quote the body. Not enumerable either.
+   */
+  readonly keyFunctionError: unknown;
+  constructor(messageId: string, value: unknown, thrown?: unknown) {
     const valueType = describeKeyType(value);
     super(
       `Message ${messageId}: the dedup key is ${valueType}` +
-        (cause === undefined ? '' : ` (the key function threw: ${errorMessage(cause)})`) +
+        (thrown === undefined ? '' : ` (the key function threw ${errorName(thrown)})`) +
         '; the `key` option must return a non-empty string of at most 1,024 bytes.',
-      { cause },
     );
     this.messageId = messageId;
     this.valueType = valueType;
+    this.keyFunctionError = thrown;
+    hideField(this, 'keyFunctionError');
   }
 }
 
@@ -329,14 +341,16 @@ export class BusinessConditionFailedError extends InboxError {
   ) {
     super(
       `The condition of operation #${operation.index} (${operation.type} on ${operation.tableName}` +
-        `${operation.key ? ` key ${JSON.stringify(operation.key)}` : ''}) failed; nothing was ` +
-        'written and the message will be retried.',
+        `${operation.key ? ` by ${Object.keys(operation.key).join(', ')}` : ''}) failed; nothing ` +
+        'was written and the message will be retried.',
       { cause },
     );
     this.operationIndex = operation.index;
     this.operationType = operation.type;
     this.tableName = operation.tableName;
+    // The key's values are message content: readable here, off the fields loggers print.
     this.key = operation.key;
+    hideField(this, 'key');
   }
 }
 

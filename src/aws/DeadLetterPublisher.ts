@@ -3,7 +3,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { DEAD_LETTER_ATTRIBUTE_PREFIX, DeadLetterAttribute } from '../constants.js';
 import type { DeadLetterSink } from '../core/DeadLetterSink.js';
 import type { LoggedKey } from '../core/loggedKey.js';
-import { DeadLetterSendError, errorMessage, InvalidConfigurationError } from '../errors.js';
+import { DeadLetterSendError, InvalidConfigurationError } from '../errors.js';
 import { attributeText } from './attributeText.js';
 
 const MAX_ERROR_MESSAGE_BYTES = 1024;
@@ -81,7 +81,11 @@ function attributesFor(
   });
   const inbox: Record<string, MessageAttributeValue> = {
     [DeadLetterAttribute.Error]: text(error instanceof Error ? error.name : 'Error'),
-    [DeadLetterAttribute.ErrorMessage]: text(errorMessage(error), MAX_ERROR_MESSAGE_BYTES),
+    // A thrown non-Error (a string, an HTTP response) by its type: its text may be content.
+    [DeadLetterAttribute.ErrorMessage]: text(
+      error instanceof Error ? error.message : `the handler threw a ${typeof error}, not an Error`,
+      MAX_ERROR_MESSAGE_BYTES,
+    ),
     [DeadLetterAttribute.Consumer]: text(consumer),
     [DeadLetterAttribute.OriginalMessageId]: text(record.messageId),
   };

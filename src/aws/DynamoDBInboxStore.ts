@@ -265,7 +265,7 @@ function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
     status !== InboxStatus.Completed
   ) {
     throw new InboxError(
-      `Item ${JSON.stringify(pk)} in ${tableName} is not an sqs-inbox entry (needs string pk and ` +
+      `An item in ${tableName} is not an sqs-inbox entry (needs string pk and ` +
         `payloadHash, numeric expiresAt, status ${InboxStatus.Completed}); give the inbox its own table.`,
     );
   }

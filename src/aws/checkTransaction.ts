@@ -135,8 +135,8 @@ async function checkDistinctItems(
     if (previous !== undefined) {
       throw new TransactionLimitError(
         TransactionLimit.SameItem,
-        `${describeOperation(operation)} and ${previous} touch the same item ` +
-          `${JSON.stringify(key)}; DynamoDB allows one operation per item in a transaction. ` +
+        `${describeOperation(operation)} and ${previous} touch the same item (same ` +
+          `${Object.keys(key).join(', ')}); DynamoDB allows one operation per item in a transaction. ` +
           'Merge them into one Update.',
         describeOperation(operation),
         'one operation per item',

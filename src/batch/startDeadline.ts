@@ -1,6 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { RecordDeadlineError } from '../errors.js';
 
+const MAX_TIMER_MILLIS = 2 ** 31 - 1;
+
 /**
  * When a batch must stop waiting for its records: the Lambda context's remaining time less a
  * margin for answering, but never less than half the remaining time.
@@ -38,6 +40,8 @@ export function startDeadline(
   const remainingMillis = context.getRemainingTimeInMillis();
   if (!Number.isFinite(remainingMillis) || remainingMillis <= 0) return undefined;
   const deadlineMillis = Math.floor(Math.max(remainingMillis - marginMillis, remainingMillis / 2));
+  // Beyond what a timer can wait (about 24.8 days) no Lambda runs: a test's or a script's context.
+  if (deadlineMillis > MAX_TIMER_MILLIS) return undefined;
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const reached = new Promise<void>((resolve) => {

@@ -161,10 +161,10 @@ export interface InboxConsumerProps {
 
   /**
    * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`): at least the time a message can still come
-   * back with one DLQ redrive, `deadLetterRetentionPeriod + retentionPeriod` (FIFO:
-   * `retentionPeriod + deadLetterRetentionPeriod + retentionPeriod`, since a FIFO DLQ restarts
-   * the retention clock). A key redriven later than that is applied again.
-   * @default that horizon plus a day: 19 days (FIFO 23) with the default retention periods
+   * back with one DLQ redrive, `retentionPeriod + deadLetterRetentionPeriod + retentionPeriod`
+   * (a message the library dead-letters, like any in a FIFO DLQ, starts the DLQ's retention
+   * afresh; a redrive restarts it). A key redriven later than that is applied again.
+   * @default that horizon plus a day: 23 days with the default retention periods
    * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
    */
   readonly inboxTtl?: Duration;

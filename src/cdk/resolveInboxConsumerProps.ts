@@ -82,7 +82,7 @@ export function resolveInboxConsumerProps(props: InboxConsumerProps): InboxConsu
       props.visibilityTimeout ??
       Duration.seconds(6 * functionTimeout.toSeconds() + batchingSeconds),
     memorySize: props.memorySize ?? 512,
-    inboxTtl: props.inboxTtl ?? defaultInboxTtl(fifo, retentionPeriod, deadLetterRetentionPeriod),
+    inboxTtl: props.inboxTtl ?? defaultInboxTtl(retentionPeriod, deadLetterRetentionPeriod),
     inboxTableRemovalPolicy: props.inboxTableRemovalPolicy ?? RemovalPolicy.RETAIN,
     batchSize: props.batchSize ?? 10,
     maxBatchingWindow: props.maxBatchingWindow,
@@ -131,10 +131,10 @@ function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
       `inboxTtl must be at most ${TTL_SECONDS_RANGE.max} s, the library's limit (given ${ttl} s).`,
     );
   }
-  const horizon = redeliveryHorizonSeconds(s.fifo, retention, dlqRetention);
+  const horizon = redeliveryHorizonSeconds(retention, dlqRetention);
   if (ttl !== undefined && horizon !== undefined && ttl < horizon) {
     fail(
-      `inboxTtl (${ttl} s) must be at least the redelivery horizon with one DLQ redrive, ${horizon} s (${s.fifo ? 'retentionPeriod + deadLetterRetentionPeriod + retentionPeriod: a FIFO DLQ restarts the retention clock, and so does a redrive' : 'deadLetterRetentionPeriod + retentionPeriod: a DLQ message keeps its enqueue time, a redrive restarts it'}); ` +
+      `inboxTtl (${ttl} s) must be at least the redelivery horizon with one DLQ redrive, ${horizon} s (retentionPeriod + deadLetterRetentionPeriod + retentionPeriod: a message the library dead-letters, and any message in a FIFO DLQ, starts the DLQ's retention afresh, and a redrive restarts it again); ` +
         'a shorter TTL forgets a message that can still come back and applies it twice. Raise inboxTtl or shorten the retention periods.',
     );
   }
@@ -142,24 +142,18 @@ function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
 
 /**
  * How long after it was first sent a message can still be delivered, one redrive from the DLQ
- * included: a committed message reaches the DLQ when every later receive fails before the
- * acknowledgement (a crash, a timeout). A standard DLQ keeps the enqueue time, a FIFO DLQ
- * restarts it, and a redrive sends a new message whose retention starts again.
+ * included: up to `retention` in its queue; then in the DLQ, where a message the library sends
+ * (and any message of a FIFO DLQ) starts `dlqRetention` afresh; then redriven, a new message
+ * whose retention starts again. The same for standard and FIFO queues.
  */
-function redeliveryHorizonSeconds(
-  fifo: boolean,
-  retention?: number,
-  dlqRetention?: number,
-): number | undefined {
+function redeliveryHorizonSeconds(retention?: number, dlqRetention?: number): number | undefined {
   if (retention === undefined || dlqRetention === undefined) return undefined;
-  return fifo
-    ? retention + dlqRetention + retention
-    : Math.max(retention, dlqRetention) + retention;
+  return retention + dlqRetention + retention;
 }
 
 /** The redelivery horizon plus a day for clock skew and TTL's lag. */
-function defaultInboxTtl(fifo: boolean, retention: Duration, dlqRetention: Duration): Duration {
-  const horizon = redeliveryHorizonSeconds(fifo, seconds(retention), seconds(dlqRetention));
+function defaultInboxTtl(retention: Duration, dlqRetention: Duration): Duration {
+  const horizon = redeliveryHorizonSeconds(seconds(retention), seconds(dlqRetention));
   return horizon === undefined
     ? Duration.seconds(DEFAULT_TTL_SECONDS)
     : Duration.seconds(horizon + 86_400);

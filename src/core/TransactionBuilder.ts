@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
-import { describe, TransactionClosedError, TransactionLimitError } from '../errors.js';
+import { describeType, TransactionClosedError, TransactionLimitError } from '../errors.js';
 import { copyOperand } from './copyOperand.js';
 
 /**
@@ -147,8 +147,8 @@ function requireRecord(value: unknown, field: string, type: string, index: numbe
 function invalidOperation(what: string, value: unknown): TransactionLimitError {
   return new TransactionLimitError(
     TransactionLimit.InvalidOperation,
-    `${what}, got ${describe(value)}. Pass lib-dynamodb inputs, e.g. { TableName, Key }.`,
-    describe(value),
+    `${what}, got ${describeType(value)}. Pass lib-dynamodb inputs, e.g. { TableName, Key }.`,
+    describeType(value),
     'a well-formed operation',
   );
 }

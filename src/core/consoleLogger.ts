@@ -58,7 +58,7 @@ function safeValue(value: unknown, seen: WeakSet<object>): unknown {
   if (seen.has(value)) return '[Circular]';
   seen.add(value);
   if (!(value instanceof Error)) return value;
-  const cause =
-    value.cause instanceof Error ? `${value.cause.name}: ${value.cause.message}` : undefined;
+  // A cause by its name only: its message can quote what the error was about.
+  const cause = value.cause instanceof Error ? value.cause.name : undefined;
   return { name: value.name, message: value.message, ...(cause ? { cause } : {}) };
 }

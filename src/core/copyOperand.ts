@@ -20,6 +20,7 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
   const known = seen.get(value);
   if (known !== undefined) return known;
   if (ArrayBuffer.isView(value)) return copyBinary(value);
+  if (value instanceof ArrayBuffer) return value.slice(0);
   if (Array.isArray(value))
     return remember(seen, value, [], (out: unknown[]) => {
       for (const element of value) out.push(copy(element, seen));
@@ -34,7 +35,15 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
     });
   if (!isPlainObject(value)) return value;
   return remember(seen, value, {}, (out: Record<string, unknown>) => {
-    for (const [key, element] of Object.entries(value)) out[key] = copy(element, seen);
+    // defineProperty, not assignment: an own `__proto__` key (JSON.parse makes them) stays a key.
+    for (const [key, element] of Object.entries(value)) {
+      Object.defineProperty(out, key, {
+        value: copy(element, seen),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
   });
 }
 

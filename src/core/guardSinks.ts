@@ -15,10 +15,12 @@ export function guardLogger(logger: InboxLogger): InboxLogger {
   const guarded =
     (level: keyof InboxLogger): InboxLogger[keyof InboxLogger] =>
     (message, ...extras) => {
-      try {
-        logger[level](message, ...extras);
-      } catch (error) {
+      const failed = (error: unknown) =>
         reportSinkFailure(`the logger threw while logging "${message}"`, error);
+      try {
+        catchRejection(logger[level](message, ...extras), failed);
+      } catch (error) {
+        failed(error);
       }
     };
   return {
@@ -40,13 +42,22 @@ export function guardLogger(logger: InboxLogger): InboxLogger {
 export function guardMetrics(metrics: InboxMetrics): InboxMetrics {
   return {
     addMetric: (name, unit, value) => {
-      try {
-        metrics.addMetric(name, unit, value);
-      } catch (error) {
+      const failed = (error: unknown) =>
         reportSinkFailure(`the metrics sink threw on ${name}`, error);
+      try {
+        catchRejection(metrics.addMetric(name, unit, value), failed);
+      } catch (error) {
+        failed(error);
       }
     },
   };
+}
+
+/** An async sink's promise, if it returned one, must not reject unhandled. */
+function catchRejection(result: unknown, failed: (error: unknown) => void): void {
+  if (typeof (result as Promise<unknown> | undefined)?.then === 'function') {
+    (result as Promise<unknown>).then(undefined, failed);
+  }
 }
 
 function reportSinkFailure(what: string, error: unknown): void {

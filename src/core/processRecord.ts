@@ -20,7 +20,7 @@ import {
 import { loggedKey } from './loggedKey.js';
 import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
-import { settleFailure } from './settleFailure.js';
+import { loggableError, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, ParsedMessage, RecordOutcome } from './types.js';
 
@@ -52,8 +52,26 @@ export async function processRecord(
     key = deriveKey(parsed, options);
     return await processWithRetries({ ...parsed, key, context, signal }, handler, options);
   } catch (error) {
+    // The batch answered at its deadline without this record (reported failed then): what it
+    // ends with now is only logged, never dead-lettered, and not counted twice.
+    if (signal.aborted) return settledLate(record, key, error, options);
     return settleFailure(record, key, error, options);
   }
+}
+
+function settledLate(
+  record: SQSRecord,
+  key: string | undefined,
+  error: unknown,
+  options: ResolvedOptions,
+): RecordOutcome {
+  options.logger.debug('record settled after its batch answered at the deadline', {
+    consumer: options.consumer,
+    ...loggedKey(key, options.logKeys),
+    messageId: record.messageId,
+    error: loggableError(error),
+  });
+  return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
 }
 
 async function parseMessage(

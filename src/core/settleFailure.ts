@@ -1,18 +1,24 @@
 import type { SQSRecord } from 'aws-lambda';
 import { InboxMetric, RecordStatus } from '../constants.js';
-import { PermanentError } from '../errors.js';
+import { InboxTableSchemaError, PermanentError } from '../errors.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
+import { hashPayload, inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
 import { type LoggedKey, loggedKey } from './loggedKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import type { RecordOutcome } from './types.js';
+
+type Report = { why: string; context: Record<string, unknown>; failed: RecordOutcome };
 
 /**
  * Turns a record's failure into its outcome. A permanent failure is dead-lettered with its
  * reason (or reported failed for the redrive policy when there is no DLQ). A retryable one is
  * reported failed so SQS delivers it again — unless this is its last receive
  * (`maxReceiveCount`): then the library dead-letters it itself with its last error, rather than
- * let SQS move it without a reason, and a FIFO group goes on behind it. `stillRunning` marks a
- * record given up at the invocation's deadline: it may yet commit, so it is never dead-lettered.
+ * let SQS move it without a reason, and a FIFO group goes on behind it. Before dead-lettering,
+ * the inbox is read: a message whose key already committed with this body is acknowledged as a
+ * duplicate instead, so a DLQ message carrying `inbox.error` had no committed entry when it was
+ * sent. `stillRunning` marks a record given up at the batch's deadline while it ran: it may yet
+ * commit, so it is never dead-lettered.
  *
  * @example
  * ```ts
@@ -42,16 +48,57 @@ export async function settleFailure(
   options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
   const permanent = error instanceof PermanentError;
   if (permanent) options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
-  if (!permanent && (stillRunning || !isLastReceive(record, options))) {
+  if (stillRunning || (!permanent && !isLastReceive(record, options))) {
     options.logger.warn('message failed, SQS will redeliver it', context);
     return failed;
   }
-  const why = permanent ? 'failed permanently' : 'failed on its last receive';
+  const report = {
+    why: permanent ? 'failed permanently' : 'failed on its last receive',
+    context,
+    failed,
+  };
   if (options.deadLetter === undefined) {
-    options.logger.error(`message ${why}; reported failed for the redrive policy`, context);
+    options.logger.error(`message ${report.why}; reported failed for the redrive policy`, context);
     return failed;
   }
-  return deadLetter(record, error, logged, options, options.deadLetter, { why, context, failed });
+  const committed = await committedAlready(record, key, error, options, report);
+  if (committed !== undefined) return committed;
+  return deadLetter(record, error, logged, options, options.deadLetter, report);
+}
+
+/**
+ * The outcome when the message must not be dead-lettered after all: its key committed with
+ * this body (a duplicate), or the inbox could not be read (reported failed, tried again later).
+ */
+async function committedAlready(
+  record: SQSRecord,
+  key: string | undefined,
+  error: unknown,
+  options: ResolvedOptions,
+  report: Report,
+): Promise<RecordOutcome | undefined> {
+  // Without a key nothing can have committed; with the wrong inbox table nothing could.
+  if (key === undefined || error instanceof InboxTableSchemaError) return undefined;
+  try {
+    const existing = await options.store.find(inboxPk(options.consumer, key));
+    const live = existing && isLive(existing, toEpochSeconds(options.now()));
+    if (!live || existing.payloadHash !== hashPayload(record.body)) return undefined;
+  } catch (findError) {
+    options.logger.warn(
+      `message ${report.why}; the inbox could not be read, so it is not dead-lettered but reported failed`,
+      {
+        ...report.context,
+        findError: loggableError(findError),
+      },
+    );
+    return report.failed;
+  }
+  options.metrics?.addMetric(InboxMetric.Duplicates, 'Count', 1);
+  options.logger.info(
+    `message ${report.why}, but its key had committed: acknowledged as a duplicate`,
+    report.context,
+  );
+  return { ...report.failed, status: RecordStatus.Duplicate };
 }
 
 async function deadLetter(
@@ -60,7 +107,7 @@ async function deadLetter(
   logged: LoggedKey | undefined,
   options: ResolvedOptions,
   sink: DeadLetterSink,
-  report: { why: string; context: Record<string, unknown>; failed: RecordOutcome },
+  report: Report,
 ): Promise<RecordOutcome> {
   try {
     await sink.send(record, error, options.consumer, logged);
@@ -86,8 +133,15 @@ function isLastReceive(record: SQSRecord, options: ResolvedOptions): boolean {
   return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount;
 }
 
-/** An error as it is logged: a thrown non-Error value (an HTTP response, say) by its type only. */
-function loggableError(error: unknown): unknown {
+/**
+ * An error as it is logged: a thrown non-Error value (an HTTP response, say) by its type only.
+ *
+ * @example
+ * ```ts
+ * logger.warn('failed', { error: loggableError(thrown) });
+ * ```
+ */
+export function loggableError(error: unknown): unknown {
   if (error instanceof Error) return error;
   const type = error === null ? 'null' : typeof error;
   return {

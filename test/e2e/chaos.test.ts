@@ -13,10 +13,12 @@ const CRASH_POINTS = [
   '3 mid-batch, some records committed',
   '4 slow handler past its visibility timeout',
   '5 two consumers holding copies at once',
+  '6 hanging handler, batch answered at its deadline',
 ];
 const INVARIANTS = [
   'at least 100 crashes, at every crash point',
   'copies raced: kills while another consumer held the event (points 4, 5), and copies stopped by the inbox condition itself',
+  'every batch with a hanging handler answered before its function timeout, the hung record reported failed (point 6)',
   'every worker exit was an injected SIGKILL',
   'all messages settled (queues drained)',
   'each inbox key committed exactly one transaction (probe counter = 1 per inbox entry)',
@@ -31,6 +33,7 @@ const INVARIANTS = [
   'every malformed message in a DLQ with its reason',
   'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
   'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
+  'committed messages redriven from the DLQ (new messageId) were not applied again',
 ];
 
 function expectAHealthyRun(output: string): void {
@@ -50,7 +53,7 @@ function expectAHealthyRun(output: string): void {
 }
 
 describe('npm run chaos (bounded: 100 crashes)', () => {
-  it('kills consumers at all five crash points with AWS faults injected, on the emulator, and every invariant holds', async () => {
+  it('kills consumers at all six crash points and redrives committed events, with AWS faults injected, on the emulator, and every invariant holds', async () => {
     const { code, output } = await chaos(['--crashes', '100', '--seed', '11', '--timeout', '420']);
     onTestFailed(() => console.log(output));
 

@@ -65,7 +65,8 @@ handler({ Records: [] }).then((response) =>
 const FUNCTION_ENV = {
   [InboxEnvironment.TableName]: 'inbox',
   [InboxEnvironment.Consumer]: 'ledger',
-  [InboxEnvironment.TtlSeconds]: String(19 * 86_400),
+  [InboxEnvironment.TtlSeconds]: String(23 * 86_400),
+  [InboxEnvironment.MaxReceiveCount]: '5',
   [InboxEnvironment.DeadLetterQueueUrl]:
     'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq.fifo',
   [`${InboxEnvironment.BusinessTablePrefix}accounts`]: 'accounts',

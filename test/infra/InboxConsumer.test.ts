@@ -191,7 +191,7 @@ describe('InboxConsumer', () => {
 
   it('runs the function on Node.js 24, ARM64 by default, with the environment contract the library reads', () => {
     const { stack, accounts, template } = consumerWithAccounts((accounts) => ({
-      inboxTtl: Duration.days(20),
+      inboxTtl: Duration.days(30),
       maxReceiveCount: 7,
       businessTables: { accounts },
     }));
@@ -203,7 +203,7 @@ describe('InboxConsumer', () => {
       Environment: {
         Variables: Match.objectLike({
           INBOX_CONSUMER: 'orders',
-          INBOX_TTL_SECONDS: String(20 * 86_400),
+          INBOX_TTL_SECONDS: String(30 * 86_400),
           INBOX_TABLE_NAME: Match.anyValue(),
           INBOX_DEAD_LETTER_QUEUE_URL: Match.anyValue(),
           INBOX_MAX_RECEIVE_COUNT: '7',

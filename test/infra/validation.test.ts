@@ -24,14 +24,14 @@ describe('InboxConsumer validation at synth time', () => {
         /deadLetterRetentionPeriod \(604800 s\) must be longer than retentionPeriod \(604800 s\)/,
     },
     {
-      when: 'the inbox TTL does not cover a standard queue’s horizon with one redrive (DLQ retention + retention)',
+      when: 'the inbox TTL does not cover a standard queue’s horizon with one redrive (the library’s own dead-letters restart the DLQ clock)',
       props: {
         retentionPeriod: Duration.days(4),
         deadLetterRetentionPeriod: Duration.days(14),
-        inboxTtl: Duration.days(15),
+        inboxTtl: Duration.days(19),
       },
       message:
-        /inboxTtl \(1296000 s\) must be at least the redelivery horizon with one DLQ redrive, 1555200 s \(deadLetterRetentionPeriod \+ retentionPeriod/,
+        /inboxTtl \(1641600 s\) must be at least the redelivery horizon with one DLQ redrive, 1900800 s \(retentionPeriod \+ deadLetterRetentionPeriod \+ retentionPeriod/,
     },
     {
       when: 'the inbox TTL does not cover a FIFO queue’s horizon with one redrive (retention + DLQ retention + retention)',
@@ -93,12 +93,12 @@ describe('InboxConsumer validation at synth time', () => {
     expect(() => consumerTemplate(props)).toThrow(message);
   });
 
-  it('defaults the inbox TTL to the horizon with one redrive plus a day: standard 14 + 4 + 1, FIFO 4 + 14 + 4 + 1 days', () => {
+  it('defaults the inbox TTL to the horizon with one redrive plus a day: 4 + 14 + 4 + 1 days, standard and FIFO', () => {
     const standard = consumerTemplate();
     const fifo = consumerTemplate({ fifo: true });
 
     for (const [{ template }, days] of [
-      [standard, 19],
+      [standard, 23],
       [fifo, 23],
     ] as const) {
       template.hasResourceProperties('AWS::Lambda::Function', {

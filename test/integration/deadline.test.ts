@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -148,5 +149,37 @@ describe('a record whose commit lands after the deadline', () => {
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
     expect(await ledger.balanceOf(event.accountId)).toBe(0);
     expect(await ledger.inboxEntry('deadline', event.eventId)).toBeUndefined();
+  });
+
+  it('is never dead-lettered when it fails after the batch answered, even on its last receive', async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
+    const processor = createBatchProcessor(
+      async () => {
+        await sleep(300);
+        throw new Error('the partner API timed out');
+      },
+      {
+        store: ledger.store,
+        consumer: 'deadline',
+        key: ({ messageId }) => messageId,
+        maxReceiveCount: 3,
+        deadLetterQueueUrl: dlq.url,
+        sqsClient: aws.sqs,
+        deadlineMarginMillis: 0,
+        logger: recordingLogger(),
+      },
+    );
+
+    const [outcome] = await processor.processRecords(
+      sqsEvent(sqsRecord({ n: 1 }, { receiveCount: 3 })),
+      lambdaContext(100),
+    );
+    await sleep(500);
+
+    expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
+    const { Messages = [] } = await aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: dlq.url, WaitTimeSeconds: 1 }),
+    );
+    expect(Messages).toHaveLength(0);
   });
 });

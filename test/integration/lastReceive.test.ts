@@ -129,4 +129,37 @@ describe('a message that keeps failing, on its last receive (maxReceiveCount)', 
       RecordStatus.DeadLettered,
     ]);
   });
+
+  it('is acknowledged as a duplicate, not dead-lettered, when its key already committed with this body', async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('last-receive-committed-dlq'));
+    let runs = 0;
+    const processor = createBatchProcessor(
+      async () => {
+        runs++;
+        if (runs > 1) throw new Error('the partner API is down');
+      },
+      {
+        store: ledger.store,
+        consumer: 'last-receive',
+        key: ({ body }) => (body as { id: string }).id,
+        precheck: false,
+        maxReceiveCount: 3,
+        deadLetterQueueUrl: dlq.url,
+        sqsClient: aws.sqs,
+        logger: recordingLogger(),
+      },
+    );
+    const body = { id: `committed-${Math.random()}` };
+
+    // Committed on an earlier receive, then never acknowledged (a crash before the delete).
+    const [first] = await processor.processRecords(sqsEvent(sqsRecord(body, { receiveCount: 1 })));
+    const [last] = await processor.processRecords(sqsEvent(sqsRecord(body, { receiveCount: 3 })));
+
+    expect(first?.status).toBe(RecordStatus.Processed);
+    expect(last?.status).toBe(RecordStatus.Duplicate);
+    const { Messages = [] } = await aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: dlq.url, WaitTimeSeconds: 1 }),
+    );
+    expect(Messages).toHaveLength(0);
+  });
 });

@@ -75,6 +75,8 @@ function leakyRecords() {
       sqsRecord({ note: SECRET }), // the key function returns the body itself
       sqsRecord({ id: mismatchKey, note: 'another body' }), // same key, other body
       sqsRecord({ id: `throws-${Math.random()}`, note: 'throw' }), // a thrown non-Error value
+      sqsRecord({ id: `condition-${Math.random()}`, note: 'condition' }), // a business key in a failed condition
+      sqsRecord({ id: `twice-${Math.random()}`, note: 'twice' }), // a business key written twice
     ],
   };
 }
@@ -82,8 +84,19 @@ function leakyRecords() {
 async function runLeaky(logger: InboxLogger, logKeys?: boolean) {
   const dlq = await aws.createQueue(aws.uniqueName('content-dlq'));
   const processor = createBatchProcessor<typeof quotingSchema>(
-    async ({ body }) => {
+    async ({ body }, tx) => {
       if (body.note === 'throw') throw { response: { body: SECRET } };
+      const Key = { accountId: `${SECRET}@example.com` };
+      if (body.note === 'condition' || body.note === 'twice') {
+        tx.update({
+          TableName: ledger.tables.accounts,
+          Key,
+          UpdateExpression: 'ADD balanceCents :one',
+          ConditionExpression: 'attribute_exists(accountId)',
+          ExpressionAttributeValues: { ':one': 1 },
+        });
+      }
+      if (body.note === 'twice') tx.delete({ TableName: ledger.tables.accounts, Key });
     },
     {
       store: ledger.store,
@@ -121,13 +134,15 @@ describe('no body content and no key value reach logs, error messages or DLQ att
       'KeyDerivationError',
       'PayloadMismatchError',
       'Object',
+      'BusinessConditionFailedError',
+      'TransactionLimitError',
     ]);
     expect(output).toContain('MessageParseError');
     expect(output).not.toContain('hunter2');
     for (const outcome of outcomes) {
       if (outcome.error instanceof Error) expect(outcome.error.message).not.toContain('hunter2');
     }
-    expect(deadLetters).toHaveLength(4);
+    expect(deadLetters).toHaveLength(5);
     const attributes = JSON.stringify(deadLetters.map((message) => message.MessageAttributes));
     expect(attributes).not.toContain('hunter2');
     expect(attributes).toContain(keyHash(mismatchKey));
@@ -143,5 +158,36 @@ describe('no body content and no key value reach logs, error messages or DLQ att
         message.MessageAttributes?.[DeadLetterAttribute.Key]?.StringValue === mismatchKey,
     );
     expect(mismatch).toBeDefined();
+  });
+
+  it('with a custom parser whose error quotes the body, and a key function that throws one', async () => {
+    const logger = createConsoleLogger('DEBUG');
+    const processor = createBatchProcessor(async () => {}, {
+      store: ledger.store,
+      consumer: 'content',
+      parser: (raw) => {
+        if (raw.includes('parser')) throw new SyntaxError(`unexpected ${raw}`);
+        return JSON.parse(raw);
+      },
+      key: ({ body }) => {
+        throw new TypeError(`no id in ${JSON.stringify(body)}`);
+      },
+      logger,
+    });
+    let outcomes: Awaited<ReturnType<typeof processor.processRecords>> = [];
+
+    const output = await captureOutput(async () => {
+      outcomes = await processor.processRecords(
+        sqsEvent(sqsRecord(`parser ${SECRET}`), sqsRecord({ note: SECRET })),
+      );
+    });
+
+    expect(outcomes.map((outcome) => outcome.error?.constructor.name)).toEqual([
+      'MessageParseError',
+      'KeyDerivationError',
+    ]);
+    expect(output).toContain('KeyDerivationError');
+    expect(output).not.toContain('hunter2');
+    expect(String(outcomes[0]?.error)).toMatch(/parser option \(SyntaxError\)/);
   });
 });
