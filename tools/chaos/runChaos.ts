@@ -24,7 +24,7 @@ import { synthesizeReferenceTemplate } from '../local/referenceTemplate.js';
 import { bundleChaosWorker } from './bundleChaosWorker.js';
 import { ChaosRedrive } from './ChaosRedrive.js';
 import { ChaosSupervisor } from './ChaosSupervisor.js';
-import { type ChaosConsumer, ChaosTraffic } from './ChaosTraffic.js';
+import { ChaosTraffic } from './ChaosTraffic.js';
 import { checkCounters } from './checkCounters.js';
 import { checkProbe } from './checkProbe.js';
 import { printChaosReport } from './printChaosReport.js';
