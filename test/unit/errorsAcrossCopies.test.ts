@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as errors from '../../src/errors.js';
 
-/** A second copy of the library's errors, as an ES module and a CommonJS build in one program give. */
+/**
+ * A second copy of the library's errors, every module of them evaluated again, as an ES module
+ * and a CommonJS build in one program give.
+ */
 async function secondCopy(): Promise<typeof errors> {
-  return (await import(
-    /* @vite-ignore */ `../../src/errors.js?copy=${Date.now()}`
-  )) as typeof errors;
+  vi.resetModules();
+  return (await import('../../src/errors.js')) as typeof errors;
 }
 
 describe('errors from another copy of the library', () => {

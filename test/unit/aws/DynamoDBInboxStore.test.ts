@@ -183,17 +183,21 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
 
 describe('the client the store builds', () => {
   it('opens as many connections as the processor runs records at once (not the SDK’s 50)', async () => {
-    let inFlight = 0;
+    // The server answers nothing until 200 requests are open at once (or 3 s have passed).
     let maxInFlight = 0;
+    const open: Array<() => void> = [];
+    const answerAll = () => {
+      for (const answer of open.splice(0)) answer();
+    };
+    const giveUp = setTimeout(answerAll, 3_000);
     const server = createServer((request, response) => {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
       request.resume();
-      setTimeout(() => {
-        inFlight--;
+      open.push(() => {
         response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
         response.end('{}');
-      }, 300);
+      });
+      maxInFlight = Math.max(maxInFlight, open.length);
+      if (open.length === 200) answerAll();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -221,6 +225,7 @@ describe('the client the store builds', () => {
       expect(outcomes.every((outcome) => outcome.status === RecordStatus.Processed)).toBe(true);
       expect(maxInFlight).toBe(200);
     } finally {
+      clearTimeout(giveUp);
       server.closeAllConnections();
       server.close();
     }

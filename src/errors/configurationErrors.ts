@@ -1,0 +1,68 @@
+import { describe, describeType } from './errorText.js';
+import { InboxError } from './InboxError.js';
+
+/**
+ * An option given to the store or the processor is missing or out of range, or the processor
+ * is registered as a middy middleware. Thrown at creation or in middy's `before`, never while
+ * a batch is being committed.
+ *
+ * @example
+ * ```ts
+ * new InvalidConfigurationError('concurrency', 0, 'an integer from 1 to 1000');
+ * ```
+ */
+export class InvalidConfigurationError extends InboxError {
+  static override readonly errorName: string = 'InvalidConfigurationError';
+  readonly option: string;
+  readonly value: unknown;
+  constructor(option: string, value: unknown, expected: string) {
+    super(`Invalid sqs-inbox option "${option}": got ${describe(value)}; expected ${expected}.`);
+    this.option = option;
+    this.value = value;
+  }
+}
+
+/**
+ * A variable of the environment contract (`InboxEnvironment`) is missing or invalid, so the
+ * function cannot know its inbox table, consumer, TTL, dead-letter queue or a business table.
+ * Thrown by `inboxConfigFromEnvironment()` at cold start, before any message is read.
+ *
+ * @example
+ * ```ts
+ * try { inboxConfigFromEnvironment(); }
+ * catch (error) { if (error instanceof EnvironmentError) console.error(error.variables); throw error; }
+ * ```
+ */
+export class EnvironmentError extends InboxError {
+  static override readonly errorName: string = 'EnvironmentError';
+  /** The variables that are missing or invalid. */
+  readonly variables: readonly string[];
+  constructor(variables: readonly string[], problem: string, fix: string) {
+    super(
+      `Environment variable${variables.length > 1 ? 's' : ''} ${variables.join(', ')} ${problem}. ${fix}`,
+    );
+    this.variables = variables;
+  }
+}
+
+/**
+ * The invocation is not an SQS batch event (no `Records` array, or a record without a
+ * non-empty `messageId` or a string `body`). The whole invocation fails loudly, so that
+ * Lambda retries every record rather than acknowledging anything by mistake.
+ *
+ * @example
+ * ```ts
+ * await expect(processSqsBatch({} as SQSEvent, handler, opts)).rejects.toThrow(MalformedEventError);
+ * ```
+ */
+export class MalformedEventError extends InboxError {
+  static override readonly errorName: string = 'MalformedEventError';
+  readonly path: string;
+  constructor(path: string, value: unknown, expected: string) {
+    super(
+      `Not an SQS event: ${path} is ${describeType(value)}, expected ${expected}. ` +
+        'Invoke this handler only from an SQS event source mapping.',
+    );
+    this.path = path;
+  }
+}

@@ -1,0 +1,191 @@
+import type { TransactionLimit } from '../constants.js';
+import { describeKeyType, errorName, hideField, jsonErrorPosition } from './errorText.js';
+import { InboxError } from './InboxError.js';
+
+/**
+ * A failure that retrying cannot fix. Throw it (or a subclass) from your handler for a
+ * message that must not be retried: it goes to `deadLetterQueueUrl` when one is set,
+ * otherwise it is reported as failed and the queue's redrive policy takes over.
+ *
+ * @example
+ * ```ts
+ * if (!account) throw new PermanentError(`unknown account ${body.accountId}`);
+ * ```
+ */
+export class PermanentError extends InboxError {
+  static override readonly errorName: string = 'PermanentError';
+}
+
+/**
+ * The body is not valid input for the parser (by default: not JSON). The message names the
+ * position and the body's length, never its content: `JSON.parse`'s own error quotes the body,
+ * so it is not kept. A custom parser's error is kept as `parserError`, named by its class only.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MessageParseError) console.log(error.messageId, error.position);
+ * ```
+ */
+export class MessageParseError extends PermanentError {
+  static override readonly errorName: string = 'MessageParseError';
+  readonly messageId: string;
+  /** Where in the body `JSON.parse` stopped, when it said. */
+  readonly position: number | undefined;
+  /**
+   * A custom parser's own error. Not `cause`, which loggers print: its message may quote the
+   * body. Not enumerable either. `JSON.parse`'s error is not kept at all.
+   */
+  readonly parserError: unknown;
+  constructor(
+    messageId: string,
+    failure: { parser: 'json' | 'custom'; error: unknown; bodyLength: number },
+  ) {
+    const position = failure.parser === 'json' ? jsonErrorPosition(failure.error) : undefined;
+    const what =
+      failure.parser === 'json'
+        ? `is not valid JSON${position === undefined ? '' : ` at position ${position}`}`
+        : `could not be parsed by the parser option (${errorName(failure.error)})`;
+    super(
+      `Message ${messageId}: the body (${failure.bodyLength} characters) ${what}. ` +
+        'Send a JSON body, or pass a `parser` option for another format.',
+    );
+    this.messageId = messageId;
+    this.position = position;
+    this.parserError = failure.parser === 'custom' ? failure.error : undefined;
+    hideField(this, 'parserError');
+  }
+}
+
+/**
+ * One problem reported by a Standard Schema validator.
+ *
+ * @example
+ * ```ts
+ * const issue: SchemaIssue = { path: 'lines.0.quantity', message: 'must be positive' };
+ * ```
+ */
+export interface SchemaIssue {
+  readonly message: string;
+  readonly path: string;
+}
+
+/**
+ * The parsed body failed the `schema` option's validation.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SchemaValidationError) console.log(error.issues.map((i) => i.path));
+ * ```
+ */
+export class SchemaValidationError extends PermanentError {
+  static override readonly errorName: string = 'SchemaValidationError';
+  readonly messageId: string;
+  readonly issues: readonly SchemaIssue[];
+  constructor(messageId: string, issues: readonly SchemaIssue[]) {
+    const paths = [...new Set(issues.map((issue) => issue.path || '(root)'))].join(', ');
+    super(
+      `Message ${messageId} failed schema validation at ${paths} (${issues.length} issue` +
+        `${issues.length === 1 ? '' : 's'}; see error.issues).`,
+    );
+    this.messageId = messageId;
+    this.issues = issues;
+    // Some validators quote the received value in an issue's message: kept off the enumerable
+    // fields that loggers print.
+    hideField(this, 'issues');
+  }
+}
+
+/**
+ * The `key` option did not produce a usable dedup key for a message (it threw, or returned
+ * something other than a non-empty string of at most 1,024 bytes).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof KeyDerivationError) console.log(error.valueType);
+ * ```
+ */
+export class KeyDerivationError extends PermanentError {
+  static override readonly errorName: string = 'KeyDerivationError';
+  readonly messageId: string;
+  /** What the key function returned, by type and length only: `a string of 1100 bytes`. */
+  readonly valueType: string;
+  /**
+   * What the key function threw, if it threw. Not `cause`, which loggers print: a validator's
+   * or `JSON.parse`'s message can quote the body. Not enumerable either.
+   */
+  readonly keyFunctionError: unknown;
+  constructor(messageId: string, value: unknown, thrown?: unknown) {
+    const valueType = describeKeyType(value);
+    super(
+      `Message ${messageId}: the dedup key is ${valueType}` +
+        (thrown === undefined ? '' : ` (the key function threw ${errorName(thrown)})`) +
+        '; the `key` option must return a non-empty string of at most 1,024 bytes.',
+    );
+    this.messageId = messageId;
+    this.valueType = valueType;
+    this.keyFunctionError = thrown;
+    hideField(this, 'keyFunctionError');
+  }
+}
+
+/**
+ * The same dedup key arrived with a different body than the one already processed. Nothing
+ * is applied: either the producer reused an id for a different event, or the key function
+ * is too coarse.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PayloadMismatchError) console.log(error.existing.messageId);
+ * ```
+ */
+export class PayloadMismatchError extends PermanentError {
+  static override readonly errorName: string = 'PayloadMismatchError';
+  readonly key: string;
+  readonly payloadHash: string;
+  readonly existing: { readonly messageId: string; readonly payloadHash: string };
+  constructor(
+    key: string,
+    payloadHash: string,
+    existing: { messageId: string; payloadHash: string },
+  ) {
+    super(
+      `The dedup key was already processed from message ${existing.messageId} with a ` +
+        `different body (sha256 ${existing.payloadHash}, now ${payloadHash}). Give distinct ` +
+        'events distinct keys, or make the key function include what tells them apart.',
+    );
+    this.key = key;
+    this.payloadHash = payloadHash;
+    // Only these two: the entry itself holds the key, which is not to reach the logs.
+    this.existing = { messageId: existing.messageId, payloadHash: existing.payloadHash };
+    hideField(this, 'key');
+  }
+}
+
+/**
+ * The handler's transaction breaks a DynamoDB `TransactWriteItems` rule, checked before the
+ * call: at most 99 business operations (one slot is the inbox entry's), at most 4 MB in all,
+ * 400 KB per item, one operation per item, and well-formed operations.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransactionLimitError && error.limit === 'operationCount') split();
+ * ```
+ */
+export class TransactionLimitError extends PermanentError {
+  static override readonly errorName: string = 'TransactionLimitError';
+  readonly limit: TransactionLimit;
+  readonly actual: number | string;
+  readonly maximum: number | string;
+  constructor(
+    limit: TransactionLimit,
+    detail: string,
+    actual: number | string,
+    maximum: number | string,
+    cause?: unknown,
+  ) {
+    super(`Transaction rejected before sending (${limit}): ${detail}`, { cause });
+    this.limit = limit;
+    this.actual = actual;
+    this.maximum = maximum;
+  }
+}

@@ -1,0 +1,149 @@
+import type { TransientReason } from '../constants.js';
+import { errorMessage, hideField } from './errorText.js';
+import { InboxError } from './InboxError.js';
+
+/**
+ * A condition of one of the handler's operations failed inside the transaction (for example
+ * a stock check). Nothing was written, the inbox entry included; the record is retried.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof BusinessConditionFailedError) console.log(error.operationIndex);
+ * ```
+ */
+export class BusinessConditionFailedError extends InboxError {
+  static override readonly errorName: string = 'BusinessConditionFailedError';
+  readonly operationIndex: number;
+  readonly operationType: string;
+  readonly tableName: string;
+  readonly key: Record<string, unknown> | undefined;
+  constructor(
+    operation: { index: number; type: string; tableName: string; key?: Record<string, unknown> },
+    cause?: unknown,
+  ) {
+    super(
+      `The condition of operation #${operation.index} (${operation.type} on ${operation.tableName}` +
+        `${operation.key ? ` by ${Object.keys(operation.key).join(', ')}` : ''}) failed; nothing ` +
+        'was written and the message will be retried.',
+      { cause },
+    );
+    this.operationIndex = operation.index;
+    this.operationType = operation.type;
+    this.tableName = operation.tableName;
+    // The key's values are message content: readable here, off the fields loggers print.
+    this.key = operation.key;
+    hideField(this, 'key');
+  }
+}
+
+/**
+ * DynamoDB answered with an error that a later attempt may not get: a transaction conflict,
+ * throttling, a 5xx or a timeout. Retried a few times in the invocation, then reported as a
+ * failed record so SQS redelivers it.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof TransientStoreError) console.log(error.reason);
+ * ```
+ */
+export class TransientStoreError extends InboxError {
+  static override readonly errorName: string = 'TransientStoreError';
+  readonly reason: TransientReason;
+  constructor(reason: TransientReason, cause: unknown) {
+    super(`DynamoDB transient failure (${reason}): ${errorMessage(cause)}`, { cause });
+    this.reason = reason;
+  }
+}
+
+/**
+ * A record had not settled when the invocation had to answer: its deadline (the Lambda
+ * context's remaining time less `deadlineMarginMillis`) passed. It is reported failed so that
+ * the batch response reaches Lambda in time and the committed records are acknowledged; SQS
+ * delivers it again. If its commit was already on its way it may still land: the inbox entry's
+ * condition then makes the redelivered copy a duplicate. Also the `reason` of `message.signal`.
+ *
+ * @example
+ * ```ts
+ * if (outcome.error instanceof RecordDeadlineError) console.log(outcome.error.deadlineMillis);
+ * ```
+ */
+export class RecordDeadlineError extends InboxError {
+  static override readonly errorName: string = 'RecordDeadlineError';
+  /** Milliseconds from the start of the batch to the deadline. */
+  readonly deadlineMillis: number;
+  constructor(deadlineMillis: number) {
+    super(
+      `The record had not settled ${deadlineMillis} ms into the invocation, its deadline before ` +
+        'the Lambda timeout; it is reported failed so the batch answers in time. Make the ' +
+        'handler faster, or give it an AbortSignal-aware client (message.signal).',
+    );
+    this.deadlineMillis = deadlineMillis;
+  }
+}
+
+/**
+ * The inbox table does not have the key schema the library needs (partition key `pk` of type
+ * String, no sort key): a deploy mistake. Not permanent: the record is reported failed and SQS
+ * retries it, so the queue keeps its messages until the table is fixed instead of draining them
+ * into the DLQ. Logged at ERROR on every attempt.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InboxTableSchemaError) console.error(error.tableName);
+ * ```
+ */
+export class InboxTableSchemaError extends InboxError {
+  static override readonly errorName: string = 'InboxTableSchemaError';
+  readonly tableName: string;
+  constructor(tableName: string, cause: unknown) {
+    super(
+      `The inbox table ${tableName} does not have the key schema sqs-inbox needs: partition key ` +
+        '"pk" of type String and no sort key (DynamoDB: ' +
+        `${errorMessage(cause)}). Fix the table (the InboxTable construct creates it right); ` +
+        'messages are retried, not dead-lettered, until then.',
+      { cause },
+    );
+    this.tableName = tableName;
+  }
+}
+
+/**
+ * The handler added an operation to `tx` after it had settled: the message's transaction was
+ * already on its way, so the operation cannot be part of it. Thrown by the late call, where the
+ * handler forgot to `await` its work (a fire-and-forget promise, `array.forEach(async …)`).
+ *
+ * @example
+ * ```ts
+ * await Promise.all(lines.map(async (line) => tx.update(await toUpdate(line)))); // not forEach
+ * ```
+ */
+export class TransactionClosedError extends InboxError {
+  static override readonly errorName: string = 'TransactionClosedError';
+  readonly messageId: string;
+  constructor(messageId: string, operationType: string) {
+    super(
+      `${operationType} added to tx after the handler of message ${messageId} settled; its ` +
+        'transaction was already committed or abandoned without it. Await all your work ' +
+        'before the handler returns (Promise.all over array.map, not array.forEach(async …)).',
+    );
+    this.messageId = messageId;
+  }
+}
+
+/**
+ * A permanently failing message could not be sent to the dead-letter queue, so it is
+ * reported as failed instead of being acknowledged: nothing is lost.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof DeadLetterSendError) console.log(error.queueUrl);
+ * ```
+ */
+export class DeadLetterSendError extends InboxError {
+  static override readonly errorName: string = 'DeadLetterSendError';
+  readonly queueUrl: string;
+  constructor(queueUrl: string, cause: unknown) {
+    super(`Could not send to dead-letter queue ${queueUrl}: ${errorMessage(cause)}`, { cause });
+    this.queueUrl = queueUrl;
+  }
+}
