@@ -14,7 +14,6 @@ import {
 import {
   GetQueueAttributesCommand,
   type Message,
-  ReceiveMessageCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
@@ -24,6 +23,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
+import { receiveMessages } from '../support/receiveMessages.js';
 import { E2E_CONTEXT } from './globalSetup.js';
 
 const { endpoint, outputs } = inject('deployed');
@@ -55,18 +55,7 @@ const getItem = async (tableOutput: string, key: Record<string, string>) =>
     )
   ).Item;
 
-async function drain(queueUrl: string): Promise<Message[]> {
-  const { Messages = [] } = await sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: queueUrl,
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
-      MessageAttributeNames: ['All'],
-      MessageSystemAttributeNames: ['All'],
-    }),
-  );
-  return Messages;
-}
+const drain = (queueUrl: string): Promise<Message[]> => receiveMessages(sqs, queueUrl);
 
 /** The consumer function's distinct log lines containing every one of `patterns`. */
 function logLines(consumer: 'Ledger' | 'Inventory', ...patterns: string[]): Promise<string[]> {

@@ -5,9 +5,15 @@ import {
   DynamoDBClient,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  type Message,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { receiveMessages } from '../support/receiveMessages.js';
 
 const region = 'us-east-1';
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
@@ -69,6 +75,11 @@ export function testAws() {
       cleanups.push(() => sqs.send(new DeleteQueueCommand({ QueueUrl })));
       return { url: QueueUrl, arn: `arn:aws:sqs:${region}:000000000000:${name}` };
     },
+    /**
+     * Receives what a queue holds (up to 10 messages, every attribute) without deleting it:
+     * to see what reached a DLQ.
+     */
+    receive: (queueUrl: string): Promise<Message[]> => receiveMessages(sqs, queueUrl),
     /** Removes everything created through these helpers. */
     async cleanup(): Promise<void> {
       await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -177,9 +176,6 @@ describe('a record whose commit lands after the deadline', () => {
     await sleep(500);
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: dlq.url, WaitTimeSeconds: 1 }),
-    );
-    expect(Messages).toHaveLength(0);
+    expect(await aws.receive(dlq.url)).toHaveLength(0);
   });
 });

@@ -1,5 +1,4 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
@@ -81,9 +80,6 @@ describe('a commit whose answer was lost (injected: no emulator produces it)', (
     expect(runs).toBe(2);
     expect(outcome?.status).toBe(RecordStatus.Duplicate);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: dlq.url, WaitTimeSeconds: 1 }),
-    );
-    expect(Messages).toHaveLength(0);
+    expect(await aws.receive(dlq.url)).toHaveLength(0);
   });
 });

@@ -88,14 +88,7 @@ describe('a message that keeps failing, on its last receive (maxReceiveCount)', 
     while ((await pollOnce(processor, queues.source)) > 0) await sleep(1_200);
 
     expect(applied).toEqual([`m2-${run}`, `m3-${run}`, `m4-${run}`]);
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queues.dlq.url,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-      }),
-    );
+    const Messages = await aws.receive(queues.dlq.url);
     expect(Messages.map((m) => JSON.parse(m.Body ?? '{}').id)).toEqual([`m1-${run}`]);
     expect(Messages[0]?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe('Error');
     expect(Messages[0]?.MessageAttributes?.[DeadLetterAttribute.ErrorMessage]?.StringValue).toBe(
@@ -157,9 +150,6 @@ describe('a message that keeps failing, on its last receive (maxReceiveCount)', 
 
     expect(first?.status).toBe(RecordStatus.Processed);
     expect(last?.status).toBe(RecordStatus.Duplicate);
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: dlq.url, WaitTimeSeconds: 1 }),
-    );
-    expect(Messages).toHaveLength(0);
+    expect(await aws.receive(dlq.url)).toHaveLength(0);
   });
 });

@@ -1,5 +1,4 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -49,18 +48,6 @@ async function captureOutput(run: () => Promise<unknown>): Promise<string> {
   await run();
   vi.restoreAllMocks();
   return written.join('\n');
-}
-
-async function drain(queueUrl: string) {
-  const { Messages = [] } = await aws.sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: queueUrl,
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
-      MessageAttributeNames: ['All'],
-    }),
-  );
-  return Messages;
 }
 
 /** One record per way content used to leak: each fails and is dead-lettered or retried. */
@@ -115,7 +102,7 @@ async function runLeaky(logger: InboxLogger, logKeys?: boolean) {
   const output = await captureOutput(async () => {
     outcomes = await processor.processRecords(sqsEvent(...records));
   });
-  return { output, outcomes, deadLetters: await drain(dlq.url), mismatchKey };
+  return { output, outcomes, deadLetters: await aws.receive(dlq.url), mismatchKey };
 }
 
 describe('no body content and no key value reach logs, error messages or DLQ attributes by default', () => {

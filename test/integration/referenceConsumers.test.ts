@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,14 +80,7 @@ const item = async (table: string, key: Record<string, string>) =>
   ).Item;
 
 async function deadLetters(queueUrl: string) {
-  const { Messages = [] } = await aws.sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: queueUrl,
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
-      MessageAttributeNames: ['All'],
-    }),
-  );
+  const Messages = await aws.receive(queueUrl);
   for (const { ReceiptHandle } of Messages)
     await aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
   return Messages.map((message) => ({

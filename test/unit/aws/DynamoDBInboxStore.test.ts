@@ -29,6 +29,19 @@ function offlineClient() {
   });
 }
 
+/** A store whose own client talks to a local test server. */
+function storeAt(port: number, clientConfig: Record<string, unknown> = {}) {
+  return new DynamoDBInboxStore({
+    tableName: 'inbox',
+    clientConfig: {
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      ...clientConfig,
+    },
+  });
+}
+
 const entry = {
   pk: 'unit#k',
   consumer: 'unit',
@@ -127,15 +140,9 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     const server = createServer(() => {}); // accepts, never answers
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const store = new DynamoDBInboxStore({
-      tableName: 'inbox',
-      clientConfig: {
-        endpoint: `http://127.0.0.1:${port}`,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-        maxAttempts: 1,
-        requestHandler: { requestTimeout: 200, throwOnRequestTimeout: true },
-      },
+    const store = storeAt(port, {
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: 200, throwOnRequestTimeout: true },
     });
 
     try {
@@ -201,14 +208,7 @@ describe('the client the store builds', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const store = new DynamoDBInboxStore({
-      tableName: 'inbox',
-      clientConfig: {
-        endpoint: `http://127.0.0.1:${port}`,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-      },
-    });
+    const store = storeAt(port);
     const processor = createBatchProcessor(async () => {}, {
       store,
       consumer: 'unit',
