@@ -25,7 +25,7 @@ describe('npm start', () => {
       'reserved + available = seeded stock',
       'each order reserved or rejected exactly once',
       'every malformed message in a DLQ with its reason',
-      'every conflicting payment retried, then moved to the DLQ by maxReceiveCount, without effect',
+      'every conflicting payment retried, then dead-lettered on its last receive with its reason, without effect',
       'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
     ]) {
       expect(output).toContain(`PASS  ${invariant}`);

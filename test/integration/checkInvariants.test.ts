@@ -48,7 +48,7 @@ describe('the npm start invariant report', () => {
   beforeAll(async () => {
     // The state a correct run leaves: every payment applied once, every order decided (here:
     // rejected, so the stock is untouched), malformed messages dead-lettered with their reasons,
-    // the conflicting payment redriven without an inbox.error attribute.
+    // the conflicting payment dead-lettered on its last receive with its condition's failure.
     const balances = new Map<string, number>();
     for (const p of plan.payments)
       balances.set(p.accountId, (balances.get(p.accountId) ?? 0) + p.amountCents);
@@ -82,7 +82,13 @@ describe('the npm start invariant report', () => {
     }
     for (const c of plan.conflicting)
       await aws.sqs.send(
-        new SendMessageCommand({ QueueUrl: dlqs.ledger, MessageBody: JSON.stringify(c) }),
+        new SendMessageCommand({
+          QueueUrl: dlqs.ledger,
+          MessageBody: JSON.stringify(c),
+          MessageAttributes: {
+            'inbox.error': { DataType: 'String', StringValue: 'BusinessConditionFailedError' },
+          },
+        }),
       );
   });
 

@@ -208,14 +208,18 @@ function malformedInDeadLetters(plan: DemoPlan, dead: Message[]): InvariantResul
 function conflictingRedriven(plan: DemoPlan, dead: Message[], entries: Item[]): InvariantResult {
   const entryEvent = new Map(entries.map((e) => [e.paymentId, e.eventId]));
   const wrong = plan.conflicting.filter((payment) => {
-    const redriven = dead.some(
+    // The function knows maxReceiveCount: on the last receive it dead-letters the message
+    // itself, with the condition's failure as the reason.
+    const deadLettered = dead.some(
       (d) =>
-        d.Body === JSON.stringify(payment) && !d.MessageAttributes?.[DeadLetterAttribute.Error],
+        d.Body === JSON.stringify(payment) &&
+        d.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue ===
+          'BusinessConditionFailedError',
     );
-    return !redriven || entryEvent.get(payment.paymentId) === payment.eventId;
+    return !deadLettered || entryEvent.get(payment.paymentId) === payment.eventId;
   });
   return {
-    name: 'every conflicting payment retried, then moved to the DLQ by maxReceiveCount, without effect',
+    name: 'every conflicting payment retried, then dead-lettered on its last receive with its reason, without effect',
     holds: wrong.length === 0,
     detail: wrong.length
       ? `${wrong.length} of ${plan.conflicting.length} not`
