@@ -5,7 +5,6 @@ import {
   KeyDerivationError,
   MessageParseError,
   PayloadMismatchError,
-  PermanentError,
   SchemaValidationError,
   TransientStoreError,
 } from '../errors.js';
@@ -181,13 +180,6 @@ async function attemptOnce(
   const startedMillis = performance.now();
   try {
     await handler(message, tx);
-  } catch (error) {
-    // Without the pre-check a handler runs again after a commit whose answer was lost, and may
-    // then find its own effects and refuse: the message is a duplicate, not a dead letter.
-    const own = error instanceof PermanentError && !options.precheck;
-    const existing = own ? await findLive(message, options) : undefined;
-    if (existing) return acknowledgeDuplicate(message, payloadHash, existing, options);
-    throw error;
   } finally {
     tx.close(message.messageId);
   }

@@ -14,8 +14,8 @@ type Report = { why: string; context: Record<string, unknown>; failed: RecordOut
  * reason (or reported failed for the redrive policy when there is no DLQ). A retryable one is
  * reported failed so SQS delivers it again — unless this is its last receive
  * (`maxReceiveCount`): then the library dead-letters it itself with its last error, rather than
- * let SQS move it without a reason, and a FIFO group goes on behind it. Before dead-lettering,
- * the inbox is read: a message whose key already committed with this body is acknowledged as a
+ * let SQS move it without a reason, and a FIFO group goes on behind it. Before either, the
+ * inbox is read: a message whose key already committed with this body is acknowledged as a
  * duplicate instead, so a DLQ message carrying `inbox.error` had no committed entry when it was
  * sent. `stillRunning` marks a record given up at the batch's deadline while it ran: it may yet
  * commit, so it is never dead-lettered.
@@ -45,10 +45,9 @@ export async function settleFailure(
     status: RecordStatus.Failed,
     error,
   };
-  options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
   const permanent = error instanceof PermanentError;
-  if (permanent) options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
   if (stillRunning || (!permanent && !isLastReceive(record, options))) {
+    options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
     options.logger.warn('message failed, SQS will redeliver it', context);
     return failed;
   }
@@ -57,12 +56,16 @@ export async function settleFailure(
     context,
     failed,
   };
+  // A handler run again after its own commit (an answer lost, a crash before the delete) may
+  // refuse or fail: the message is then a duplicate, not a failure.
+  const committed = await committedAlready(record, key, error, options, report);
+  if (committed !== undefined) return committed;
+  options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
+  if (permanent) options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
   if (options.deadLetter === undefined) {
     options.logger.error(`message ${report.why}; reported failed for the redrive policy`, context);
     return failed;
   }
-  const committed = await committedAlready(record, key, error, options, report);
-  if (committed !== undefined) return committed;
   return deadLetter(record, error, logged, options, options.deadLetter, report);
 }
 
@@ -84,6 +87,7 @@ async function committedAlready(
     const live = existing && isLive(existing, toEpochSeconds(options.now()));
     if (!live || existing.payloadHash !== hashPayload(record.body)) return undefined;
   } catch (findError) {
+    options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
     options.logger.warn(
       `message ${report.why}; the inbox could not be read, so it is not dead-lettered but reported failed`,
       {
@@ -98,7 +102,7 @@ async function committedAlready(
     `message ${report.why}, but its key had committed: acknowledged as a duplicate`,
     report.context,
   );
-  return { ...report.failed, status: RecordStatus.Duplicate };
+  return { messageId: record.messageId, key, status: RecordStatus.Duplicate };
 }
 
 async function deadLetter(
