@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
+  type MessageHandler,
   RecordDeadlineError,
   RecordStatus,
 } from '../../src/index.js';
@@ -14,6 +15,22 @@ import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 const { aws, ledger } = useLedger();
 const lambdaContext = (remainingMillis: number) =>
   ({ getRemainingTimeInMillis: () => remainingMillis }) as unknown as Context;
+
+/** The test ledger's processor with a deadline margin, on the shared store unless given one. */
+function ledgerProcessor(
+  handler: MessageHandler<PaymentCaptured>,
+  deadlineMarginMillis: number,
+  store = ledger.store,
+) {
+  return createBatchProcessor(handler, {
+    store,
+    consumer: 'deadline',
+    schema: PaymentCaptured,
+    key: ({ body }) => body.eventId,
+    deadlineMarginMillis,
+    logger: recordingLogger(),
+  });
+}
 
 /** A client whose next TransactWriteItems waits `delayMillis` before it is sent. */
 function clientWithLateCommit(delayMillis: number) {
@@ -50,25 +67,15 @@ describe('a batch with a record that hangs', () => {
       payment({ accountId }),
     ];
     let signalled: unknown;
-    const processor = createBatchProcessor(
-      async (message, tx) => {
-        if (message.body.eventId === hanging?.eventId) {
-          message.signal.addEventListener('abort', () => {
-            signalled = message.signal.reason;
-          });
-          await new Promise<void>((resolve) => release.push(resolve)); // never, during the test
-        }
-        await ledger.applyPayment(message, tx);
-      },
-      {
-        store: ledger.store,
-        consumer: 'deadline',
-        schema: PaymentCaptured,
-        key: ({ body }) => body.eventId,
-        deadlineMarginMillis: 500,
-        logger: recordingLogger(),
-      },
-    );
+    const processor = ledgerProcessor(async (message, tx) => {
+      if (message.body.eventId === hanging?.eventId) {
+        message.signal.addEventListener('abort', () => {
+          signalled = message.signal.reason;
+        });
+        await new Promise<void>((resolve) => release.push(resolve)); // never, during the test
+      }
+      await ledger.applyPayment(message, tx);
+    }, 500);
     const records = [hanging, ...healthy].map((event) => sqsRecord(event));
     const started = performance.now();
 
@@ -98,14 +105,11 @@ describe('a record whose commit lands after the deadline', () => {
     const client = clientWithLateCommit(1_500);
     const event = payment({ accountId: `acc-late-${Math.random()}` });
     const record = sqsRecord(event);
-    const processor = createBatchProcessor(ledger.applyPayment, {
-      store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
-      consumer: 'deadline',
-      schema: PaymentCaptured,
-      key: ({ body }) => body.eventId,
-      deadlineMarginMillis: 1_000,
-      logger: recordingLogger(),
-    });
+    const processor = ledgerProcessor(
+      ledger.applyPayment,
+      1_000,
+      new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
+    );
     const started = performance.now();
 
     const [first] = await processor.processRecords(sqsEvent(record), lambdaContext(2_000));
@@ -124,20 +128,10 @@ describe('a record whose commit lands after the deadline', () => {
 
   it('does not start its commit once the deadline has passed (a handler that finishes late commits nothing)', async () => {
     const event = payment({ accountId: `acc-slow-${Math.random()}` });
-    const processor = createBatchProcessor(
-      async (message, tx) => {
-        await sleep(1_300);
-        await ledger.applyPayment(message, tx);
-      },
-      {
-        store: ledger.store,
-        consumer: 'deadline',
-        schema: PaymentCaptured,
-        key: ({ body }) => body.eventId,
-        deadlineMarginMillis: 1_000,
-        logger: recordingLogger(),
-      },
-    );
+    const processor = ledgerProcessor(async (message, tx) => {
+      await sleep(1_300);
+      await ledger.applyPayment(message, tx);
+    }, 1_000);
 
     const [outcome] = await processor.processRecords(
       sqsEvent(sqsRecord(event)),
