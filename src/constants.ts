@@ -130,6 +130,8 @@ export const RecordStatus = {
   DeadLettered: 'deadLettered',
   Failed: 'failed',
   Skipped: 'skipped',
+  /** A notice that is no event (S3's `s3:TestEvent`): acknowledged, no entry, no handler. */
+  Ignored: 'ignored',
 } as const;
 /** One of the values of {@link RecordStatus}. */
 export type RecordStatus = (typeof RecordStatus)[keyof typeof RecordStatus];
@@ -247,6 +249,10 @@ export const InboxEnvironment = {
   DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
   BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
   MaxReceiveCount: 'INBOX_MAX_RECEIVE_COUNT',
+  /** Comma-separated `MessageSource` values: where the queue's messages come from. */
+  Sources: 'INBOX_SOURCES',
+  /** Optional: a key declared as data (`attribute:<name>` or `field:<path>`). */
+  Key: 'INBOX_KEY',
 } as const;
 
 /**

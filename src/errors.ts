@@ -13,6 +13,7 @@ export {
 export { describe, describeType, errorMessage } from './errors/errorText.js';
 export { InboxError } from './errors/InboxError.js';
 export {
+  EnvelopeMismatchError,
   KeyDerivationError,
   MessageParseError,
   PayloadMismatchError,

@@ -58,6 +58,7 @@ export {
 export {
   BusinessConditionFailedError,
   DeadLetterSendError,
+  EnvelopeMismatchError,
   EnvironmentError,
   InboxError,
   InboxTableSchemaError,
@@ -74,3 +75,12 @@ export {
   TransactionLimitError,
   TransientStoreError,
 } from './errors.js';
+export {
+  type EventBridgeEnvelope,
+  type MessageEnvelope,
+  MessageSource,
+  type S3Envelope,
+  type S3ObjectEvent,
+  type SnsEnvelope,
+  type SnsMessageAttribute,
+} from './sources/MessageSource.js';

@@ -1,27 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, SQSRecord } from 'aws-lambda';
-import { InboxMetric, MAX_KEY_BYTES, RecordStatus } from '../constants.js';
-import {
-  KeyDerivationError,
-  MessageParseError,
-  PayloadMismatchError,
-  SchemaValidationError,
-  TransientStoreError,
-} from '../errors.js';
-import {
-  buildEntry,
-  hashPayload,
-  type InboxEntry,
-  inboxPk,
-  isLive,
-  toEpochSeconds,
-} from './inboxEntry.js';
+import { InboxMetric, RecordStatus } from '../constants.js';
+import { PayloadMismatchError, TransientStoreError } from '../errors.js';
+import type { SourceNotice } from '../sources/MessageSource.js';
+import { buildEntry, type InboxEntry, inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
 import { loggedKey } from './loggedKey.js';
-import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
+import { type ReadMessage, readMessage } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import { loggableError, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
-import type { InboxMessage, MessageHandler, ParsedMessage, RecordOutcome } from './types.js';
+import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
 
 const BACKOFF_BASE_MILLIS = 50;
 const BACKOFF_CAP_MILLIS = 1000;
@@ -47,15 +35,27 @@ export async function processRecord(
 ): Promise<RecordOutcome> {
   let key: string | undefined;
   try {
-    const parsed = await parseMessage(record, options);
-    key = deriveKey(parsed, options);
-    return await processWithRetries({ ...parsed, key, context, signal }, handler, options);
+    const read = await readMessage(record, options);
+    if ('notice' in read) return acknowledgeNotice(read, options);
+    key = read.key;
+    const message = { ...read.message, key, context, signal };
+    return await processWithRetries(message, read, handler, options);
   } catch (error) {
     // The batch answered at its deadline without this record (reported failed then): what it
     // ends with now is only logged, never dead-lettered, and not counted twice.
     if (signal.aborted) return settledLate(record, key, error, options);
     return settleFailure(record, key, error, options);
   }
+}
+
+/** A record that is no event (S3's test event): acknowledged, with no entry and no handler. */
+function acknowledgeNotice(notice: SourceNotice, options: ResolvedOptions): RecordOutcome {
+  options.logger.info('acknowledged a notice that is no event, without running the handler', {
+    consumer: options.consumer,
+    messageId: notice.record.messageId,
+    notice: notice.notice,
+  });
+  return { messageId: notice.record.messageId, status: RecordStatus.Ignored };
 }
 
 function settledLate(
@@ -73,83 +73,15 @@ function settledLate(
   return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
 }
 
-async function parseMessage(
-  record: SQSRecord,
-  options: ResolvedOptions,
-): Promise<ParsedMessage<unknown>> {
-  let value: unknown;
-  try {
-    value = await options.parser(record.body);
-  } catch (error) {
-    throw new MessageParseError(record.messageId, {
-      parser: options.parser === JSON.parse ? 'json' : 'custom',
-      error,
-      bodyLength: record.body.length,
-    });
-  }
-  const body = options.schema ? await validate(record.messageId, value, options) : value;
-  return {
-    body,
-    messageId: record.messageId,
-    attributes: record.attributes,
-    messageAttributes: record.messageAttributes ?? {},
-    record,
-  };
-}
-
-async function validate(
-  messageId: string,
-  value: unknown,
-  options: ResolvedOptions,
-): Promise<unknown> {
-  const result = await options.schema?.['~standard'].validate(value);
-  if (result === undefined || result.issues === undefined) return result?.value;
-  throw new SchemaValidationError(
-    messageId,
-    result.issues.map((issue) => ({
-      message: issue.message,
-      path: (issue.path ?? [])
-        .map((part) => String(typeof part === 'object' ? part.key : part))
-        .join('.'),
-    })),
-  );
-}
-
-function deriveKey(message: ParsedMessage<unknown>, options: ResolvedOptions): string {
-  let key: unknown;
-  try {
-    key = options.key(message);
-  } catch (error) {
-    throw new KeyDerivationError(message.messageId, undefined, error);
-  }
-  if (typeof key !== 'string' || key.length === 0 || Buffer.byteLength(key) > MAX_KEY_BYTES) {
-    throw new KeyDerivationError(message.messageId, key);
-  }
-  warnIfContentBasedKey(message, options);
-  return key;
-}
-
-function warnIfContentBasedKey(message: ParsedMessage<unknown>, options: ResolvedOptions): void {
-  const deduplicationId = message.attributes.MessageDeduplicationId;
-  if (options.key !== redriveUnsafeMessageIdKey || options.warned.has('contentBasedKey')) return;
-  if (deduplicationId !== hashPayload(message.record.body)) return;
-  options.warned.add('contentBasedKey');
-  options.logger.warn(
-    'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
-      'are deduplicated for ttlSeconds, not 5 minutes. Put an event id in the body and set `key`.',
-    { consumer: options.consumer, messageId: message.messageId },
-  );
-}
-
 async function processWithRetries(
   message: InboxMessage<unknown>,
+  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
 ): Promise<RecordOutcome> {
-  const payloadHash = hashPayload(message.record.body);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await attemptOnce(message, payloadHash, handler, options);
+      return await attemptOnce(message, hashes, handler, options);
     } catch (error) {
       const retry = error instanceof TransientStoreError && attempt < options.transactionAttempts;
       if (!retry || message.signal.aborted) throw error;
@@ -167,13 +99,13 @@ async function processWithRetries(
 
 async function attemptOnce(
   message: InboxMessage<unknown>,
-  payloadHash: string,
+  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
 ): Promise<RecordOutcome> {
   if (options.precheck) {
     const existing = await findLive(message, options);
-    if (existing) return acknowledgeDuplicate(message, payloadHash, existing, options);
+    if (existing) return acknowledgeDuplicate(message, hashes, existing, options);
   }
   message.signal.throwIfAborted();
   const tx = new TransactionBuilder();
@@ -194,7 +126,7 @@ async function attemptOnce(
   const entry = buildEntry({
     ...message,
     consumer: options.consumer,
-    payloadHash,
+    payloadHash: hashes.payloadHash,
     nowMillis,
     ttlSeconds: options.ttlSeconds,
   });
@@ -203,8 +135,7 @@ async function attemptOnce(
     operations: tx.operations,
     nowEpochSeconds: toEpochSeconds(nowMillis),
   });
-  if (!result.committed)
-    return acknowledgeDuplicate(message, payloadHash, result.existing, options);
+  if (!result.committed) return acknowledgeDuplicate(message, hashes, result.existing, options);
   options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
   options.logger.debug('message committed', {
     consumer: options.consumer,
@@ -223,14 +154,19 @@ async function findLive(
   return existing && isLive(existing, toEpochSeconds(options.now())) ? existing : undefined;
 }
 
+/**
+ * A live entry holds the key: the same message again, unless the payload differs. An entry
+ * written before the consumer declared its source holds the hash of the whole body, which
+ * counts as the same message too.
+ */
 function acknowledgeDuplicate(
   message: InboxMessage<unknown>,
-  payloadHash: string,
+  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
   existing: InboxEntry,
   options: ResolvedOptions,
 ): RecordOutcome {
-  if (existing.payloadHash !== payloadHash) {
-    throw new PayloadMismatchError(message.key, payloadHash, existing);
+  if (existing.payloadHash !== hashes.payloadHash && existing.payloadHash !== hashes.bodyHash) {
+    throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
   }
   options.metrics?.addMetric(InboxMetric.Duplicates, 'Count', 1);
   options.logger.info('duplicate message acknowledged without effect', {

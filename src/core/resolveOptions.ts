@@ -10,6 +10,8 @@ import {
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { InvalidConfigurationError } from '../errors.js';
+import type { MessageSource } from '../sources/MessageSource.js';
+import { resolveSources, sourcesWithoutUpstreamId } from '../sources/resolveSources.js';
 import { checkOptionsObject } from './checkOptionsObject.js';
 import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
@@ -28,9 +30,12 @@ import type { InboxLogger, InboxMetrics, InboxOptions, ParsedMessage } from './t
 export interface ResolvedOptions {
   readonly store: InboxStore;
   readonly consumer: string;
-  readonly key: (message: ParsedMessage<unknown>) => string;
+  readonly sources: readonly MessageSource[];
+  /** Undefined: every declared source has an upstream id, which is the key. */
+  readonly key: ((message: ParsedMessage<unknown>) => string) | undefined;
   readonly schema: StandardSchemaV1 | undefined;
-  readonly parser: (rawBody: string) => unknown;
+  /** Undefined: the default of the payload's source (`JSON.parse`; SNS: JSON or text). */
+  readonly parser: ((rawBody: string) => unknown) | undefined;
   readonly ttlSeconds: number;
   readonly concurrency: number;
   readonly deadLetter: DeadLetterSink | undefined;
@@ -53,6 +58,7 @@ const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
 const KNOWN_OPTIONS = [
   'store',
   'consumer',
+  'sources',
   'key',
   'schema',
   'parser',
@@ -98,12 +104,15 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
   createDeadLetterSink: DeadLetterSinkFactory,
 ): ResolvedOptions {
   checkShapes(options);
+  const sources = resolveSources(options.sources);
+  checkKey(options.key, sources);
   return {
     store: options.store,
     consumer: options.consumer,
+    sources,
     key: options.key as ResolvedOptions['key'],
     schema: options.schema,
-    parser: options.parser ?? JSON.parse,
+    parser: options.parser,
     ttlSeconds: integerIn('ttlSeconds', options.ttlSeconds, DEFAULT_TTL_SECONDS, TTL_SECONDS_RANGE),
     concurrency: integerIn(
       'concurrency',
@@ -144,7 +153,6 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSc
       `a name of ${CONSUMER_NAME_RULE}`,
     );
   }
-  checkKey(options.key);
   checkFunction('parser', options.parser);
   checkFunction('now', options.now);
   checkSchema(options.schema);
@@ -218,12 +226,19 @@ function maxReceiveCount<TSchema extends StandardSchemaV1>(
   return count;
 }
 
-function checkKey(key: unknown): void {
+function checkKey(key: unknown, sources: readonly MessageSource[]): void {
   if (typeof key === 'function') return;
+  const withoutId = sourcesWithoutUpstreamId(sources);
+  if (key === undefined && withoutId.length === 0) return;
+  const why =
+    key === undefined
+      ? `the declared source${withoutId.length > 1 ? 's' : ''} ${withoutId.join(', ')} carr` +
+        `${withoutId.length > 1 ? 'y' : 'ies'} no upstream id to key by. `
+      : '';
   throw new InvalidConfigurationError(
     'key',
     key,
-    "a function returning the message's own id, e.g. ({ body }) => body.paymentId. The " +
+    `a function returning the message's own id, e.g. ({ body }) => body.paymentId: ${why}The ` +
       'SQS messageId is no default: a DLQ redrive gives a message a new one, and the inbox would ' +
       'apply it again. To accept that, pass redriveUnsafeMessageIdKey',
   );

@@ -2,11 +2,14 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { RecordStatus } from '../constants.js';
+import type { MessageEnvelope, MessageSource } from '../sources/MessageSource.js';
 import type { InboxStore } from './InboxStore.js';
 import type { TransactionBuilder } from './TransactionBuilder.js';
 
 /**
  * A message as the key function sees it: parsed and validated, before its key is known.
+ * With a declared source, `body` is the payload (the SNS `Message`, the EventBridge `detail`,
+ * the S3 records) and `envelope` what the envelope said around it.
  *
  * @example
  * ```ts
@@ -14,7 +17,11 @@ import type { TransactionBuilder } from './TransactionBuilder.js';
  * ```
  */
 export interface ParsedMessage<TBody> {
+  /** The payload, parsed and validated by the `schema`. */
   readonly body: TBody;
+  /** Where the message came from and what its envelope said (`kind` tells which). */
+  readonly envelope: MessageEnvelope;
+  /** The SQS message id (new on each upstream delivery retry and on a DLQ redrive). */
   readonly messageId: string;
   readonly attributes: SQSRecordAttributes;
   readonly messageAttributes: SQSMessageAttributes;
@@ -111,16 +118,28 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   /** The dedup scope: two consumers of one event each apply it once. `[A-Za-z0-9._:-]{1,128}`. */
   readonly consumer: string;
   /**
-   * Derives the dedup key: the message's own id, e.g. `({ body }) => body.paymentId`. Required:
-   * an SQS-assigned id changes when a DLQ is redriven, so no default can be safe. To accept that
-   * risk knowingly, pass `redriveUnsafeMessageIdKey`.
+   * Where the messages come from; default `['sqs']` (producers call `SendMessage`). With `sns`,
+   * `eventbridge` or `s3` the body is unwrapped: the parser and schema get the payload, the
+   * handler also the `envelope`, the payload hash covers the payload only, and the upstream's
+   * id is the default key. A body that none of the declared sources sends is dead-lettered
+   * with an `EnvelopeMismatchError`. Behind the construct, `inboxConfigFromEnvironment()` sets it.
    */
-  readonly key: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
+  readonly sources?: readonly MessageSource[];
+  /**
+   * Derives the dedup key: the message's own id, e.g. `({ body }) => body.paymentId`.
+   * Required when a source without an upstream id is declared (`sqs`, the default, and
+   * `sns-raw`): an SQS-assigned id changes when a DLQ is redriven, so no default can be safe;
+   * to accept that risk knowingly, pass `redriveUnsafeMessageIdKey`. Otherwise default: the
+   * upstream id (SNS `MessageId`, EventBridge `id`, S3 bucket, object key and `sequencer`).
+   */
+  readonly key?: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
   /** A Standard Schema v1 validator (zod, valibot, arktype…) applied to the parsed body. */
   readonly schema?: TSchema;
   /**
-   * Turns the raw body into the value the schema sees; default `JSON.parse`. It may be async;
-   * a throw or a rejection is the record's `MessageParseError`.
+   * Turns the payload text (the body; for SNS the `Message`) into the value the schema sees;
+   * default `JSON.parse`, and for SNS JSON where the text is JSON, the text otherwise. It may
+   * be async; a throw or a rejection is the record's `MessageParseError`. EventBridge and S3
+   * payloads are JSON already and do not pass through it.
    */
   readonly parser?: (rawBody: string) => unknown;
   /** Lifetime of an inbox entry; default 23 days (one DLQ redrive with SQS's default retention). */

@@ -11,7 +11,11 @@ import {
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { isQueueUrl } from '../core/resolveOptions.js';
-import { EnvironmentError } from '../errors.js';
+import type { ParsedMessage } from '../core/types.js';
+import { EnvironmentError, InvalidConfigurationError } from '../errors.js';
+import { DECLARED_KEY_RULE, keyFromDeclaration, parseDeclaredKey } from '../sources/declaredKey.js';
+import { MessageSource } from '../sources/MessageSource.js';
+import { resolveSources } from '../sources/resolveSources.js';
 
 /**
  * Options of {@link inboxConfigFromEnvironment}.
@@ -42,10 +46,16 @@ export interface InboxEnvironmentOptions {
  * ```
  */
 export interface InboxEnvironmentConfig {
-  /** The inbox options the environment fixes: store, consumer, TTL, DLQ (and its client), the source queue's maxReceiveCount. */
+  /**
+   * The inbox options the environment fixes: store, consumer, the declared sources, TTL, DLQ
+   * (and its client), the source queue's maxReceiveCount, and the key when the construct
+   * declares one (`messageKey`).
+   */
   readonly options: {
     readonly store: DynamoDBInboxStore;
     readonly consumer: string;
+    readonly sources: readonly MessageSource[];
+    readonly key?: (message: ParsedMessage<unknown>) => string;
     readonly ttlSeconds: number;
     readonly deadLetterQueueUrl: string;
     readonly maxReceiveCount: number;
@@ -85,8 +95,10 @@ export function inboxConfigFromEnvironment(
     InboxEnvironment.TtlSeconds,
     InboxEnvironment.DeadLetterQueueUrl,
     InboxEnvironment.MaxReceiveCount,
+    InboxEnvironment.Sources,
   ]);
   const tables = businessTables(env);
+  const key = env[InboxEnvironment.Key];
   return {
     options: {
       store: new DynamoDBInboxStore({
@@ -94,6 +106,8 @@ export function inboxConfigFromEnvironment(
         ...(options.dynamoDBClient ? { client: options.dynamoDBClient } : {}),
       }),
       consumer: parseConsumer(read(InboxEnvironment.Consumer)),
+      sources: parseSources(read(InboxEnvironment.Sources)),
+      ...(key ? { key: parseKey(key) } : {}),
       ttlSeconds: parseTtlSeconds(read(InboxEnvironment.TtlSeconds)),
       deadLetterQueueUrl: parseQueueUrl(read(InboxEnvironment.DeadLetterQueueUrl)),
       maxReceiveCount: parseMaxReceiveCount(read(InboxEnvironment.MaxReceiveCount)),
@@ -130,6 +144,31 @@ function parseConsumer(text: string): string {
     );
   }
   return text;
+}
+
+function parseSources(text: string): readonly MessageSource[] {
+  try {
+    return resolveSources(text.split(',').map((source) => source.trim()));
+  } catch (error) {
+    if (!(error instanceof InvalidConfigurationError)) throw error;
+    throw new EnvironmentError(
+      [InboxEnvironment.Sources],
+      `is ${JSON.stringify(text)}`,
+      `Set it to comma-separated sources of ${Object.values(MessageSource).join(', ')}.`,
+    );
+  }
+}
+
+function parseKey(text: string): (message: ParsedMessage<unknown>) => string {
+  const declared = parseDeclaredKey(text);
+  if (declared === undefined) {
+    throw new EnvironmentError(
+      [InboxEnvironment.Key],
+      `is ${JSON.stringify(text)}`,
+      `Set it to ${DECLARED_KEY_RULE}, or leave it unset and pass the \`key\` option.`,
+    );
+  }
+  return keyFromDeclaration(declared);
 }
 
 function parseQueueUrl(text: string): string {

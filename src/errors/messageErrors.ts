@@ -189,3 +189,32 @@ export class TransactionLimitError extends PermanentError {
     this.maximum = maximum;
   }
 }
+
+/**
+ * The body is not what the consumer's declared `sources` deliver: for example an SNS
+ * notification on a consumer that declares raw delivery, or a body that is no EventBridge
+ * event on a consumer fed by a rule. It is never keyed or hashed as something else. The
+ * message names the shape found, never the content.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof EnvelopeMismatchError) console.log(error.declared, error.found);
+ * ```
+ */
+export class EnvelopeMismatchError extends PermanentError {
+  static override readonly errorName: string = 'EnvelopeMismatchError';
+  readonly messageId: string;
+  /** The declared sources, e.g. `['sns']`. */
+  readonly declared: readonly string[];
+  /** What the body is instead, e.g. `an SNS notification`, `not JSON`. */
+  readonly found: string;
+  constructor(messageId: string, declared: readonly string[], found: string, fix: string) {
+    super(
+      `Message ${messageId}: the body is ${found}, which the declared sources ` +
+        `(${declared.join(', ')}) do not deliver. ${fix}`,
+    );
+    this.messageId = messageId;
+    this.declared = declared;
+    this.found = found;
+  }
+}

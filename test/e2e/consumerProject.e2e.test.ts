@@ -67,6 +67,7 @@ const FUNCTION_ENV = {
   [InboxEnvironment.Consumer]: 'ledger',
   [InboxEnvironment.TtlSeconds]: String(23 * 86_400),
   [InboxEnvironment.MaxReceiveCount]: '5',
+  [InboxEnvironment.Sources]: 'sqs',
   [InboxEnvironment.DeadLetterQueueUrl]:
     'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq.fifo',
   [`${InboxEnvironment.BusinessTablePrefix}accounts`]: 'accounts',

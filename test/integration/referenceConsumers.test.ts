@@ -59,6 +59,7 @@ beforeAll(async () => {
     INBOX_TABLE_NAME: names.inbox,
     INBOX_TTL_SECONDS: String(23 * 86_400),
     INBOX_MAX_RECEIVE_COUNT: '5',
+    INBOX_SOURCES: 'sqs',
     INBOX_BUSINESS_TABLE_accounts: names.accounts,
     INBOX_BUSINESS_TABLE_ledgerEntries: names.entries,
     INBOX_BUSINESS_TABLE_stock: names.stock,

@@ -47,6 +47,7 @@ export async function provisionCounterConsumer(
       [InboxEnvironment.DeadLetterQueueUrl]: deadLetter.url,
       [InboxEnvironment.MaxReceiveCount]:
         inventory.environment[InboxEnvironment.MaxReceiveCount] ?? '',
+      [InboxEnvironment.Sources]: 'sqs',
       [businessTableVariable(COUNTERS_TABLE)]: `${prefix}s`,
     },
   };

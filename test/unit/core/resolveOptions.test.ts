@@ -29,7 +29,8 @@ describe('resolveOptions', () => {
       deadLetter: undefined,
     });
     expect(DEFAULT_TTL_SECONDS).toBe(23 * 86_400);
-    expect(resolved.parser('{"a":1}')).toEqual({ a: 1 });
+    expect(resolved.parser).toBeUndefined();
+    expect(resolved.sources).toEqual(['sqs']);
   });
 
   it.each([
@@ -69,6 +70,38 @@ describe('resolveOptions', () => {
       /only together with deadLetterQueueUrl/,
     );
   });
+
+  it('refuses a missing key when a declared source carries no upstream id, naming the source and the fix', () => {
+    const { key: _key, ...withoutKey } = valid;
+
+    expect(() => resolveOptions({ ...withoutKey, sources: ['sns', 'sns-raw'] })).toThrow(
+      /"key".*e\.g\. \(\{ body \}\) => body\.paymentId: the declared source sns-raw carries no upstream id/,
+    );
+    expect(() => resolveOptions(withoutKey)).toThrow(
+      /the declared source sqs carries no upstream id/,
+    );
+  });
+
+  it('accepts a missing key when every declared source has an upstream id', () => {
+    const { key: _key, ...withoutKey } = valid;
+
+    const resolved = resolveOptions({
+      ...withoutKey,
+      sources: ['sns', 'eventbridge', 's3', 'sns'],
+    });
+
+    expect(resolved.key).toBeUndefined();
+    expect(resolved.sources).toEqual(['sns', 'eventbridge', 's3']);
+  });
+
+  it.each([[[]], [['kafka']], ['sns']])(
+    'refuses sources %j, naming the values there are',
+    (sources) => {
+      expect(() => resolveOptions({ ...valid, sources: sources as never })).toThrow(
+        /"sources".*a non-empty array of 'sqs', 'sns', 'sns-raw', 'eventbridge', 's3'/,
+      );
+    },
+  );
 
   it('accepts a zod schema through Standard Schema', () => {
     expect(resolveOptions({ ...valid, schema: z.object({ id: z.string() }) }).schema).toBeDefined();

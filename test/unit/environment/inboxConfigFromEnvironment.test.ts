@@ -15,6 +15,7 @@ const deployed = {
   INBOX_TTL_SECONDS: '1641600',
   INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ledger-dlq.fifo',
   INBOX_MAX_RECEIVE_COUNT: '5',
+  INBOX_SOURCES: 'sns,eventbridge',
   INBOX_BUSINESS_TABLE_accounts: 'Payments-Accounts-1',
   INBOX_BUSINESS_TABLE_ledgerEntries: 'Payments-Entries-2',
   UNRELATED: 'x',
@@ -29,7 +30,9 @@ describe('inboxConfigFromEnvironment', () => {
       ttlSeconds: 1_641_600,
       deadLetterQueueUrl: deployed.INBOX_DEAD_LETTER_QUEUE_URL,
       maxReceiveCount: 5,
+      sources: ['sns', 'eventbridge'],
     });
+    expect(inbox.options.key).toBeUndefined();
     expect(inbox.options.store).toBeInstanceOf(DynamoDBInboxStore);
     expect(inbox.options.store.tableName).toBe('inbox');
     expect(inbox.tables).toEqual({
@@ -82,6 +85,8 @@ describe('inboxConfigFromEnvironment', () => {
       fix: /SQS URL of the dead-letter queue/,
     },
     { name: 'INBOX_MAX_RECEIVE_COUNT', value: '0', fix: /maxReceiveCount, 1 to 1000/ },
+    { name: 'INBOX_SOURCES', value: 'sns,kafka', fix: /comma-separated sources of sqs, sns, / },
+    { name: 'INBOX_KEY', value: 'header:eventId', fix: /attribute:<name> .* or field:<path>/ },
   ])('refuses $name=$value at cold start, naming the variable', ({ name, value, fix }) => {
     const attempt = () => inboxConfigFromEnvironment({ env: { ...deployed, [name]: value } });
 
@@ -98,6 +103,42 @@ describe('inboxConfigFromEnvironment', () => {
       ).toThrow(/INBOX_TTL_SECONDS is ".*"\. Set it to whole seconds from 60 to/);
     },
   );
+
+  it.each([
+    {
+      key: 'attribute:eventId',
+      record: { body: {}, attributes: { eventId: { stringValue: 'e-1' } } },
+      expected: 'e-1',
+    },
+    {
+      key: 'attribute:eventId',
+      record: { body: {}, sns: { eventId: { type: 'String', value: 'e-2' } } },
+      expected: 'e-2',
+    },
+    { key: 'field:order.id', record: { body: { order: { id: 'o-1' } } }, expected: 'o-1' },
+    { key: 'field:amount', record: { body: { amount: 42 } }, expected: '42' },
+  ])('builds the key function that INBOX_KEY=$key declares', ({ key, record, expected }) => {
+    const inbox = inboxConfigFromEnvironment({ env: { ...deployed, INBOX_KEY: key } });
+    const message = {
+      body: record.body,
+      messageAttributes: record.attributes ?? {},
+      envelope: record.sns ? { kind: 'sns', messageAttributes: record.sns } : { kind: 'sns-raw' },
+    };
+
+    expect(inbox.options.key?.(message as never)).toBe(expected);
+  });
+
+  it('builds a key function that throws for a message without the declared key', () => {
+    const inbox = inboxConfigFromEnvironment({ env: { ...deployed, INBOX_KEY: 'field:id' } });
+
+    expect(() =>
+      inbox.options.key?.({
+        body: { id: { nested: true } },
+        messageAttributes: {},
+        envelope: { kind: 'sqs' },
+      } as never),
+    ).toThrow(/no string at payload field id/);
+  });
 
   it('names the tables the function has when asked for another', () => {
     const inbox = inboxConfigFromEnvironment({ env: deployed });
@@ -127,6 +168,8 @@ describe('inboxConfigFromEnvironment', () => {
       DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
       BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
       MaxReceiveCount: 'INBOX_MAX_RECEIVE_COUNT',
+      Sources: 'INBOX_SOURCES',
+      Key: 'INBOX_KEY',
     });
   });
 });

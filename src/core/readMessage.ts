@@ -1,0 +1,141 @@
+import type { SQSRecord } from 'aws-lambda';
+import { MAX_KEY_BYTES } from '../constants.js';
+import { KeyDerivationError, MessageParseError, SchemaValidationError } from '../errors.js';
+import {
+  MessageSource,
+  type SourceNotice,
+  type UnwrappedRecord,
+} from '../sources/MessageSource.js';
+import { parseJsonOrText } from '../sources/readSnsNotification.js';
+import { unwrapRecord } from '../sources/unwrapRecord.js';
+import { hashPayload } from './inboxEntry.js';
+import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
+import type { ResolvedOptions } from './resolveOptions.js';
+import type { ParsedMessage } from './types.js';
+
+/**
+ * A record read up to its key: the parsed and validated message, its key, and the hashes a
+ * stored entry may carry for it — the payload's, and the whole body's (what entries written
+ * before the source was declared hold).
+ *
+ * @example
+ * ```ts
+ * const { message, key, payloadHash } = readMessage.read;
+ * ```
+ */
+export interface ReadMessage {
+  readonly message: ParsedMessage<unknown>;
+  readonly key: string;
+  readonly payloadHash: string;
+  readonly bodyHash: string;
+}
+
+/**
+ * Reads a record as its declared sources deliver it: unwraps the envelope, parses and
+ * validates the payload, derives the key (the `key` option, or the upstream id). Throws the
+ * record's permanent error (`EnvelopeMismatchError`, `MessageParseError`,
+ * `SchemaValidationError`, `KeyDerivationError`); returns a {@link SourceNotice} for a record
+ * that is no event (S3's test event).
+ *
+ * @example
+ * ```ts
+ * const read = await readMessage(record, options);
+ * if ('notice' in read) return acknowledge(read);
+ * ```
+ */
+export async function readMessage(
+  record: SQSRecord,
+  options: ResolvedOptions,
+): Promise<ReadMessage | SourceNotice> {
+  const unwrapped = unwrapRecord(record, options.sources);
+  if ('notice' in unwrapped) return unwrapped;
+  const payloadText =
+    'text' in unwrapped.payload ? unwrapped.payload.text : JSON.stringify(unwrapped.payload.value);
+  const value = await parsePayload(record, unwrapped, options);
+  const message: ParsedMessage<unknown> = {
+    body: options.schema ? await validate(record.messageId, value, options) : value,
+    envelope: unwrapped.envelope,
+    messageId: record.messageId,
+    attributes: record.attributes,
+    messageAttributes: record.messageAttributes ?? {},
+    record,
+  };
+  return {
+    message,
+    key: deriveKey(message, unwrapped.upstreamKey, options),
+    payloadHash: hashPayload(payloadText),
+    bodyHash: hashPayload(record.body),
+  };
+}
+
+async function parsePayload(
+  record: SQSRecord,
+  unwrapped: UnwrappedRecord,
+  options: ResolvedOptions,
+): Promise<unknown> {
+  if (!('text' in unwrapped.payload)) return unwrapped.payload.value;
+  const text = unwrapped.payload.text;
+  const kind = unwrapped.envelope.kind;
+  const parser =
+    options.parser ??
+    (kind === MessageSource.Sns || kind === MessageSource.SnsRaw ? parseJsonOrText : JSON.parse);
+  try {
+    return await parser(text);
+  } catch (error) {
+    throw new MessageParseError(record.messageId, {
+      parser: parser === JSON.parse ? 'json' : 'custom',
+      error,
+      bodyLength: text.length,
+    });
+  }
+}
+
+async function validate(
+  messageId: string,
+  value: unknown,
+  options: ResolvedOptions,
+): Promise<unknown> {
+  const result = await options.schema?.['~standard'].validate(value);
+  if (result === undefined || result.issues === undefined) return result?.value;
+  throw new SchemaValidationError(
+    messageId,
+    result.issues.map((issue) => ({
+      message: issue.message,
+      path: (issue.path ?? [])
+        .map((part) => String(typeof part === 'object' ? part.key : part))
+        .join('.'),
+    })),
+  );
+}
+
+function deriveKey(
+  message: ParsedMessage<unknown>,
+  upstreamKey: string | undefined,
+  options: ResolvedOptions,
+): string {
+  let key: unknown = upstreamKey;
+  if (options.key) {
+    try {
+      key = options.key(message);
+    } catch (error) {
+      throw new KeyDerivationError(message.messageId, undefined, error);
+    }
+  }
+  if (typeof key !== 'string' || key.length === 0 || Buffer.byteLength(key) > MAX_KEY_BYTES) {
+    throw new KeyDerivationError(message.messageId, key);
+  }
+  warnIfContentBasedKey(message, options);
+  return key;
+}
+
+function warnIfContentBasedKey(message: ParsedMessage<unknown>, options: ResolvedOptions): void {
+  const deduplicationId = message.attributes.MessageDeduplicationId;
+  if (options.key !== redriveUnsafeMessageIdKey || options.warned.has('contentBasedKey')) return;
+  if (deduplicationId !== hashPayload(message.record.body)) return;
+  options.warned.add('contentBasedKey');
+  options.logger.warn(
+    'the dedup key is the FIFO content-based deduplication id (the body hash): identical bodies ' +
+      'are deduplicated for ttlSeconds, not 5 minutes. Put an event id in the body and set `key`.',
+    { consumer: options.consumer, messageId: message.messageId },
+  );
+}

@@ -1,0 +1,168 @@
+import type { SQSRecord } from 'aws-lambda';
+
+/**
+ * Where a consumer's messages come from, as the `sources` option and the construct declare it.
+ * Each kind tells the library how to read the SQS body: as is (`Sqs`, `SnsRaw`), or as an
+ * envelope whose payload goes to the parser and schema (`Sns`, `EventBridge`, `S3`).
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { store, consumer: 'stock', sources: [MessageSource.EventBridge] });
+ * ```
+ */
+export const MessageSource = {
+  /** Producers call `SendMessage`: the body is the payload. The `key` option is required. */
+  Sqs: 'sqs',
+  /** An SNS subscription with raw message delivery off: the body is SNS's JSON notification. */
+  Sns: 'sns',
+  /** An SNS subscription with raw message delivery: the body is the published message as is. */
+  SnsRaw: 'sns-raw',
+  /** An EventBridge rule with the queue as its target: the body is the event. */
+  EventBridge: 'eventbridge',
+  /** S3 event notifications: the body is `{ Records: [...] }`, or the `s3:TestEvent`. */
+  S3: 's3',
+} as const;
+/** One of the values of {@link MessageSource}. */
+export type MessageSource = (typeof MessageSource)[keyof typeof MessageSource];
+
+/** The sources whose body carries an upstream id that serves as the default key. */
+export const SOURCES_WITH_UPSTREAM_ID: readonly MessageSource[] = [
+  MessageSource.Sns,
+  MessageSource.EventBridge,
+  MessageSource.S3,
+];
+
+/**
+ * An SNS message attribute as the notification carries it.
+ *
+ * @example
+ * ```ts
+ * const attribute: SnsMessageAttribute = { type: 'String', value: 'e-1' };
+ * ```
+ */
+export interface SnsMessageAttribute {
+  readonly type: string;
+  readonly value: string;
+}
+
+/**
+ * What the SNS notification said besides its `Message`.
+ *
+ * @example
+ * ```ts
+ * if (message.envelope.kind === MessageSource.Sns) console.log(message.envelope.topicArn);
+ * ```
+ */
+export interface SnsEnvelope {
+  readonly kind: typeof MessageSource.Sns;
+  /** SNS's id of the publish: the same on every delivery retry, and the default key. */
+  readonly messageId: string;
+  readonly topicArn: string;
+  /** When SNS accepted the publish (ISO 8601). */
+  readonly timestamp: string;
+  readonly subject: string | undefined;
+  /** FIFO topics: the publish's sequence number, where SNS sends it. */
+  readonly sequenceNumber: string | undefined;
+  readonly messageAttributes: Readonly<Record<string, SnsMessageAttribute>>;
+}
+
+/**
+ * What the EventBridge event said besides its `detail`.
+ *
+ * @example
+ * ```ts
+ * if (message.envelope.kind === MessageSource.EventBridge && message.envelope.detailType === 'OrderPlaced') reserve();
+ * ```
+ */
+export interface EventBridgeEnvelope {
+  readonly kind: typeof MessageSource.EventBridge;
+  /** The event's id: the same on every target retry, and the default key. */
+  readonly id: string;
+  readonly source: string;
+  readonly detailType: string;
+  /** When the event happened (ISO 8601). */
+  readonly time: string;
+  readonly account: string;
+  readonly region: string;
+  readonly resources: readonly string[];
+  readonly version: string;
+}
+
+/**
+ * One S3 object event of a notification, with the object key decoded.
+ *
+ * @example
+ * ```ts
+ * const event: S3ObjectEvent = { eventName: 'ObjectCreated:Put', bucket: 'uploads', key: 'a b.csv', sequencer: '0A1B' };
+ * ```
+ */
+export interface S3ObjectEvent {
+  readonly eventName: string;
+  readonly eventTime: string | undefined;
+  readonly bucket: string;
+  /** The object key, URL-decoded (S3 sends `a+b%2Bc` for `a b+c`). */
+  readonly key: string;
+  readonly size: number | undefined;
+  readonly eTag: string | undefined;
+  readonly versionId: string | undefined;
+  /** Orders the events of one object key; absent on some event types. */
+  readonly sequencer: string | undefined;
+}
+
+/**
+ * What the S3 notification said, with object keys decoded; the body has the records as sent.
+ *
+ * @example
+ * ```ts
+ * if (message.envelope.kind === MessageSource.S3) for (const o of message.envelope.objects) console.log(o.key);
+ * ```
+ */
+export interface S3Envelope {
+  readonly kind: typeof MessageSource.S3;
+  readonly objects: readonly S3ObjectEvent[];
+}
+
+/**
+ * Where a message came from and what its envelope said. `kind` tells which.
+ *
+ * @example
+ * ```ts
+ * switch (message.envelope.kind) { case 'sns': return message.envelope.topicArn; }
+ * ```
+ */
+export type MessageEnvelope =
+  | { readonly kind: typeof MessageSource.Sqs }
+  | { readonly kind: typeof MessageSource.SnsRaw }
+  | SnsEnvelope
+  | EventBridgeEnvelope
+  | S3Envelope;
+
+/**
+ * A record read according to its declared source: the payload for the parser (text) or the
+ * schema (a value already parsed), the envelope, and the upstream id to key by.
+ *
+ * @example
+ * ```ts
+ * const unwrapped: UnwrappedRecord = { envelope: { kind: 'sqs' }, payload: { text: record.body } };
+ * ```
+ */
+export interface UnwrappedRecord {
+  readonly envelope: MessageEnvelope;
+  /** Text for the parser (SQS, SNS), or a value parsed with the envelope (EventBridge, S3). */
+  readonly payload: { readonly text: string } | { readonly value: unknown };
+  /** The default key, from the envelope: absent for `sqs` and `sns-raw`. */
+  readonly upstreamKey?: string;
+}
+
+/**
+ * A record that is no event: acknowledged without running the handler (S3's `s3:TestEvent`).
+ *
+ * @example
+ * ```ts
+ * const notice: SourceNotice = { notice: 's3:TestEvent', record };
+ * ```
+ */
+export interface SourceNotice {
+  readonly notice: string;
+  readonly record: SQSRecord;
+}

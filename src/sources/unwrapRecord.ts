@@ -1,0 +1,111 @@
+import type { SQSRecord } from 'aws-lambda';
+import { EnvelopeMismatchError } from '../errors.js';
+import { MessageSource, type SourceNotice, type UnwrappedRecord } from './MessageSource.js';
+import { isEventBridgeEvent, readEventBridgeEvent } from './readEventBridgeEvent.js';
+import {
+  isS3Notification,
+  isS3TestEvent,
+  readS3Notification,
+  S3_TEST_EVENT,
+} from './readS3Notification.js';
+import { isSnsMessage, readSnsNotification } from './readSnsNotification.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Reads a record as its declared sources deliver it. An envelope of a declared kind (SNS,
+ * EventBridge, S3) is unwrapped; a body that is none of them is the payload as is when `sqs`
+ * or `sns-raw` is declared, and an {@link EnvelopeMismatchError} otherwise. An SNS
+ * notification on a consumer that declares only raw delivery is refused too: the
+ * subscription's raw delivery is off. S3's `s3:TestEvent` comes back as a notice.
+ *
+ * @example
+ * ```ts
+ * const read = unwrapRecord(record, ['sns']);
+ * if (!('notice' in read)) console.log(read.envelope.kind, read.upstreamKey);
+ * ```
+ */
+export function unwrapRecord(
+  record: SQSRecord,
+  sources: readonly MessageSource[],
+): UnwrappedRecord | SourceNotice {
+  const plain = sources.includes(MessageSource.Sqs)
+    ? MessageSource.Sqs
+    : sources.includes(MessageSource.SnsRaw)
+      ? MessageSource.SnsRaw
+      : undefined;
+  // Direct producers alone: the body is the payload, whatever it looks like (today's reading).
+  if (sources.every((source) => source === MessageSource.Sqs)) {
+    return { envelope: { kind: MessageSource.Sqs }, payload: { text: record.body } };
+  }
+  const body = parseObject(record.body);
+  const enveloped = body === undefined ? undefined : readEnvelope(body, record, sources);
+  if (enveloped !== undefined) return enveloped;
+  if (plain !== undefined && !(plain === MessageSource.SnsRaw && body && isSnsMessage(body))) {
+    return { envelope: { kind: plain }, payload: { text: record.body } };
+  }
+  throw mismatch(record, sources, body);
+}
+
+function readEnvelope(
+  body: Json,
+  record: SQSRecord,
+  sources: readonly MessageSource[],
+): UnwrappedRecord | SourceNotice | undefined {
+  if (sources.includes(MessageSource.Sns) && isSnsMessage(body)) {
+    return readSnsNotification(body, record.messageId, sources);
+  }
+  if (sources.includes(MessageSource.EventBridge) && isEventBridgeEvent(body)) {
+    return readEventBridgeEvent(body, record.messageId, sources);
+  }
+  if (sources.includes(MessageSource.S3)) {
+    if (isS3TestEvent(body)) return { notice: S3_TEST_EVENT, record };
+    if (isS3Notification(body)) return readS3Notification(body, record.messageId, sources);
+  }
+  return undefined;
+}
+
+function parseObject(text: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Json)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function mismatch(
+  record: SQSRecord,
+  sources: readonly MessageSource[],
+  body: Json | undefined,
+): EnvelopeMismatchError {
+  const found = describeBody(record.body, body);
+  const rawOnly =
+    sources.includes(MessageSource.SnsRaw) && body !== undefined && isSnsMessage(body);
+  return new EnvelopeMismatchError(
+    record.messageId,
+    sources,
+    found,
+    rawOnly
+      ? "Turn raw message delivery on for the topic's subscription, or declare the source `sns`."
+      : 'Declare the source that sends it (the construct: `sources`; the library: the `sources` ' +
+          'option), or route it to another queue.',
+  );
+}
+
+function describeBody(text: string, body: Json | undefined): string {
+  if (body === undefined) {
+    try {
+      JSON.parse(text);
+      return 'JSON that is not an object';
+    } catch {
+      return 'not JSON';
+    }
+  }
+  if (isSnsMessage(body)) return 'an SNS notification';
+  if (isEventBridgeEvent(body)) return 'an EventBridge event';
+  if (isS3TestEvent(body) || isS3Notification(body)) return 'an S3 notification';
+  return 'a JSON object of no declared envelope';
+}

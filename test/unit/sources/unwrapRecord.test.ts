@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { EnvelopeMismatchError, MessageSource, PermanentError } from '../../../src/index.js';
+import { unwrapRecord } from '../../../src/sources/unwrapRecord.js';
+import {
+  eventBridgeEvent,
+  s3Notification,
+  s3TestEvent,
+  snsNotification,
+} from '../../support/envelopes.js';
+import { sqsRecord } from '../../support/sqsRecords.js';
+
+const { Sqs, Sns, SnsRaw, EventBridge, S3 } = MessageSource;
+
+function mismatch(body: unknown, sources: MessageSource[]): EnvelopeMismatchError {
+  try {
+    unwrapRecord(sqsRecord(body), sources);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvelopeMismatchError);
+    expect(error).toBeInstanceOf(PermanentError);
+    return error as EnvelopeMismatchError;
+  }
+  throw new Error('no mismatch');
+}
+
+describe('unwrapRecord', () => {
+  it('gives the SNS Message as payload text, the notification as envelope, and the SNS MessageId as key', () => {
+    const notification = snsNotification('{"paymentId":"p-1"}', {
+      MessageId: 'sns-1',
+      Subject: 'captured',
+      MessageAttributes: { eventId: { Type: 'String', Value: 'e-1' } },
+    });
+
+    const read = unwrapRecord(sqsRecord(notification), [Sns]);
+
+    expect(read).toEqual({
+      envelope: {
+        kind: Sns,
+        messageId: 'sns-1',
+        topicArn: 'arn:aws:sns:us-east-1:000000000000:payments',
+        timestamp: '2026-11-23T10:00:00.000Z',
+        subject: 'captured',
+        sequenceNumber: undefined,
+        messageAttributes: { eventId: { type: 'String', value: 'e-1' } },
+      },
+      payload: { text: '{"paymentId":"p-1"}' },
+      upstreamKey: 'sns:sns-1',
+    });
+  });
+
+  it('gives the EventBridge detail as payload value and the event id as key', () => {
+    const event = eventBridgeEvent({ orderId: 'o-1' }, { id: 'ev-1', resources: ['arn:x'] });
+
+    const read = unwrapRecord(sqsRecord(event), [EventBridge]);
+
+    expect(read).toMatchObject({
+      envelope: {
+        kind: EventBridge,
+        id: 'ev-1',
+        source: 'shop.orders',
+        detailType: 'OrderPlaced',
+        time: '2026-11-23T10:00:00Z',
+        resources: ['arn:x'],
+      },
+      payload: { value: { orderId: 'o-1' } },
+      upstreamKey: 'eventbridge:ev-1',
+    });
+  });
+
+  it('gives S3 records as payload, object keys decoded in the envelope, and event, bucket, key and sequencer as key', () => {
+    const notification = s3Notification({ key: 'in/a+b%2Bc.csv', sequencer: '0A1B' });
+
+    const read = unwrapRecord(sqsRecord(notification), [S3]);
+
+    expect(read).toMatchObject({
+      envelope: {
+        kind: S3,
+        objects: [{ bucket: 'uploads', key: 'in/a b+c.csv', sequencer: '0A1B' }],
+      },
+      upstreamKey: 's3:ObjectCreated:Put:uploads/in/a+b%2Bc.csv@0A1B',
+    });
+    expect(read).toMatchObject({ payload: { value: notification.Records } });
+  });
+
+  it('keys an S3 event without a sequencer by the hash of its record, the same on every delivery', () => {
+    const notification = s3Notification({ key: 'a.csv', eventName: 'ObjectTagging:Put' });
+
+    const first = unwrapRecord(sqsRecord(notification), [S3]);
+    const again = unwrapRecord(sqsRecord(notification), [S3]);
+
+    expect('upstreamKey' in first && first.upstreamKey).toMatch(
+      /^s3:ObjectTagging:Put:uploads\/a\.csv#[0-9a-f]{64}$/,
+    );
+    expect(again).toEqual(first);
+  });
+
+  it('hashes an S3 key that would exceed 1,024 bytes, so a long object key still has one', () => {
+    const read = unwrapRecord(
+      sqsRecord(s3Notification({ key: 'k'.repeat(1024), sequencer: '01' })),
+      [S3],
+    );
+
+    expect('upstreamKey' in read && read.upstreamKey).toMatch(/^s3:sha256:[0-9a-f]{64}$/);
+  });
+
+  it("returns S3's test event as a notice, not an event", () => {
+    expect(unwrapRecord(sqsRecord(s3TestEvent()), [S3])).toMatchObject({ notice: 's3:TestEvent' });
+  });
+
+  it('reads the body as is for direct producers, even when it looks like an envelope', () => {
+    const body = JSON.stringify(snsNotification('{}'));
+
+    expect(unwrapRecord(sqsRecord(body), [Sqs])).toEqual({
+      envelope: { kind: Sqs },
+      payload: { text: body },
+    });
+  });
+
+  it('reads a raw SNS body as is, JSON or not', () => {
+    expect(unwrapRecord(sqsRecord('plain text'), [SnsRaw])).toEqual({
+      envelope: { kind: SnsRaw },
+      payload: { text: 'plain text' },
+    });
+  });
+
+  it('picks the declared envelope a body has when several sources are declared', () => {
+    const sources = [Sns, EventBridge, Sqs];
+
+    expect(unwrapRecord(sqsRecord(snsNotification('x')), sources)).toMatchObject({
+      envelope: { kind: Sns },
+    });
+    expect(unwrapRecord(sqsRecord(eventBridgeEvent({})), sources)).toMatchObject({
+      envelope: { kind: EventBridge },
+    });
+    expect(unwrapRecord(sqsRecord({ orderId: 'o' }), sources)).toMatchObject({
+      envelope: { kind: Sqs },
+    });
+  });
+
+  it.each([
+    {
+      case: 'a direct message to an SNS consumer',
+      body: { paymentId: 'p' },
+      sources: [Sns],
+      found: /a JSON object of no declared envelope/,
+    },
+    {
+      case: 'text to an EventBridge consumer',
+      body: 'hello',
+      sources: [EventBridge],
+      found: /is not JSON/,
+    },
+    {
+      case: 'an SNS notification to an EventBridge consumer',
+      body: snsNotification('{}'),
+      sources: [EventBridge],
+      found: /is an SNS notification/,
+    },
+    {
+      case: 'an EventBridge event to an S3 consumer',
+      body: eventBridgeEvent({}),
+      sources: [S3],
+      found: /is an EventBridge event/,
+    },
+    {
+      case: 'an SNS notification to a raw-delivery consumer',
+      body: snsNotification('{}'),
+      sources: [SnsRaw],
+      found: /Turn raw message delivery on/,
+    },
+    {
+      case: 'an EventBridge event cut by an input transformer',
+      body: { source: 's', 'detail-type': 't', detail: {} },
+      sources: [EventBridge],
+      found: /without version, id, account, time, region, resources/,
+    },
+    {
+      case: 'an SNS subscription confirmation',
+      body: snsNotification('{}', { Type: 'SubscriptionConfirmation' }),
+      sources: [Sns],
+      found: /an SNS SubscriptionConfirmation.*ConfirmSubscription/,
+    },
+    {
+      case: 'an SNS notification without a Message',
+      body: snsNotification('{}', { Message: 42 }),
+      sources: [Sns],
+      found: /without a Message string/,
+    },
+  ])('refuses $case with a reason naming what it found', ({ body, sources, found }) => {
+    const error = mismatch(body, sources);
+
+    expect(error.message).toMatch(found);
+    expect(error.declared).toEqual(sources);
+  });
+
+  it('never quotes the body in the reason', () => {
+    const error = mismatch({ secret: 'card 4111 1111 1111 1111' }, [EventBridge]);
+
+    expect(error.message).not.toMatch(/4111|secret/);
+  });
+});
