@@ -1,13 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import {
-  Alarm,
-  ComparisonOperator,
-  Dashboard,
-  GraphWidget,
-  Metric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -16,19 +8,21 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  businessTableVariable,
-  INBOX_ENVIRONMENT_PREFIX,
-  InboxEnvironment,
-  InboxMetric,
-} from '../constants.js';
+import { businessTableVariable, INBOX_ENVIRONMENT_PREFIX, InboxEnvironment } from '../constants.js';
 import { checkInboxTableUse } from './checkInboxTableUse.js';
+import {
+  createInboxAlarms,
+  createInboxDashboard,
+  type InboxAlarms,
+  type MonitoredQueues,
+} from './createInboxMonitoring.js';
 import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxTable } from './InboxTable.js';
 import {
   type InboxConsumerSettings,
   resolveInboxConsumerProps,
 } from './resolveInboxConsumerProps.js';
+import { type ResolvedQueueSources, resolveQueueSources } from './resolveQueueSources.js';
 
 /**
  * Item-level actions a business table gets by default: what the transaction builder needs.
@@ -43,15 +37,6 @@ export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:ConditionCheckItem',
-] as const;
-
-/** The library's count metrics, as the dashboard reads them. */
-const INBOX_COUNTS = [
-  InboxMetric.Processed,
-  InboxMetric.Duplicates,
-  InboxMetric.Failures,
-  InboxMetric.PermanentFailures,
-  InboxMetric.DeadLettered,
 ] as const;
 
 /** Variables the construct sets besides the `INBOX_` ones; `environment` may not override them. */
@@ -106,16 +91,23 @@ export class InboxConsumer extends Construct {
   readonly logGroup: LogGroup;
   /** The event source mapping from `queue` to `function`, with `ReportBatchItemFailures`. */
   readonly eventSource: SqsEventSource;
-  /** DLQ depth above zero, and the oldest message older than `queueAgeAlarmThreshold`. */
-  readonly alarms: { readonly deadLetters: Alarm; readonly queueAge: Alarm };
+  /**
+   * Where EventBridge puts events it gave up delivering to `queue` (standard, 14 days); only
+   * when an EventBridge source is declared.
+   */
+  readonly deliveryDeadLetterQueue: Queue | undefined;
+  /** DLQ depth above zero, the oldest message older than `queueAgeAlarmThreshold`, delivery DLQ depth above zero. */
+  readonly alarms: InboxAlarms;
   /** The library's metrics and the queues' depth and age. */
   readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: InboxConsumerProps) {
     super(scope, id);
     const settings = resolveInboxConsumerProps(props);
+    const sources = resolveQueueSources(settings.consumerName, props.sources, props.messageKey);
     this.deadLetterQueue = this.#createDeadLetterQueue(settings);
     this.queue = this.#createQueue(settings);
+    this.deliveryDeadLetterQueue = this.#bindSources(sources, settings);
     this.inboxTable = props.inboxTable ?? this.#createInboxTable(settings);
     checkInboxTableUse(
       this,
@@ -124,7 +116,7 @@ export class InboxConsumer extends Construct {
       Object.values(props.businessTables ?? {}).map((entry) => toGrant(entry).table),
     );
     this.logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
-    this.function = this.#createFunction(props, settings);
+    this.function = this.#createFunction(props, settings, sources);
     this.#grant(props);
     this.eventSource = new SqsEventSource(this.queue, {
       batchSize: settings.batchSize,
@@ -133,8 +125,36 @@ export class InboxConsumer extends Construct {
       reportBatchItemFailures: true,
     });
     this.function.addEventSource(this.eventSource);
-    this.alarms = this.#createAlarms(props, settings);
-    this.dashboard = this.#createDashboard(settings);
+    const queues: MonitoredQueues = {
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      deliveryDeadLetterQueue: this.deliveryDeadLetterQueue,
+    };
+    this.alarms = createInboxAlarms(this, queues, settings, props.alarmTopic);
+    this.dashboard = createInboxDashboard(this, queues, settings);
+  }
+
+  /** Wires each source to the queue; returns the delivery DLQ if a source needed one. */
+  #bindSources(sources: ResolvedQueueSources, s: InboxConsumerSettings): Queue | undefined {
+    let deliveryDeadLetterQueue: Queue | undefined;
+    const context = {
+      scope: this,
+      consumerName: s.consumerName,
+      queue: this.queue,
+      fifo: s.fifo,
+      deliveryDeadLetterQueue: () => {
+        deliveryDeadLetterQueue ??= new Queue(this, 'DeliveryDeadLetterQueue', {
+          retentionPeriod: Duration.days(14),
+          encryption: QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+        });
+        return deliveryDeadLetterQueue;
+      },
+    };
+    sources.sources.forEach((source, index) => {
+      source.bind(context, index);
+    });
+    return deliveryDeadLetterQueue;
   }
 
   #createDeadLetterQueue(s: InboxConsumerSettings): Queue {
@@ -162,7 +182,11 @@ export class InboxConsumer extends Construct {
     return new InboxTable(this, 'InboxTable', { removalPolicy: s.inboxTableRemovalPolicy });
   }
 
-  #createFunction(props: InboxConsumerProps, s: InboxConsumerSettings): NodejsFunction {
+  #createFunction(
+    props: InboxConsumerProps,
+    s: InboxConsumerSettings,
+    sources: ResolvedQueueSources,
+  ): NodejsFunction {
     const overridden = Object.keys(props.environment ?? {}).filter(
       (name) => name.startsWith(INBOX_ENVIRONMENT_PREFIX) || RESERVED_ENVIRONMENT.includes(name),
     );
@@ -206,6 +230,8 @@ export class InboxConsumer extends Construct {
         [InboxEnvironment.TtlSeconds]: String(s.inboxTtl.toSeconds()),
         [InboxEnvironment.DeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
         [InboxEnvironment.MaxReceiveCount]: String(s.maxReceiveCount),
+        [InboxEnvironment.Sources]: sources.kinds.join(','),
+        ...(sources.keyVariable ? { [InboxEnvironment.Key]: sources.keyVariable } : {}),
         POWERTOOLS_SERVICE_NAME: s.consumerName,
         POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
         // Stack traces through the minified bundle point at the TypeScript sources.
@@ -243,69 +269,6 @@ export class InboxConsumer extends Construct {
       }),
     );
     this.inboxTable.encryptionKey?.grantEncryptDecrypt(this.function);
-  }
-
-  #createAlarms(props: InboxConsumerProps, s: InboxConsumerSettings) {
-    const deadLetters = new Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription: `${s.consumerName}: messages in the dead-letter queue. Read their inbox.error attributes, fix the cause, then redrive.`,
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    const queueAge = new Alarm(this, 'QueueAgeAlarm', {
-      alarmDescription: `${s.consumerName}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
-      metric: this.queue.metricApproximateAgeOfOldestMessage({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
-      threshold: s.queueAgeAlarmThreshold.toSeconds(),
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 3,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    if (props.alarmTopic) {
-      for (const alarm of [deadLetters, queueAge])
-        alarm.addAlarmAction(new SnsAction(props.alarmTopic));
-    }
-    return { deadLetters, queueAge };
-  }
-
-  #createDashboard(s: InboxConsumerSettings): Dashboard {
-    const inboxMetric = (metricName: string) =>
-      new Metric({
-        namespace: s.metricsNamespace,
-        metricName,
-        dimensionsMap: { service: s.consumerName },
-        statistic: 'Sum',
-        period: Duration.minutes(1),
-      });
-    const dashboard = new Dashboard(this, 'Dashboard');
-    const latency = inboxMetric(InboxMetric.HandlerLatency).with({
-      statistic: 'p99',
-      label: 'handler latency p99 (ms)',
-    });
-    dashboard.addWidgets(
-      new GraphWidget({
-        title: `${s.consumerName}: messages`,
-        left: INBOX_COUNTS.map(inboxMetric),
-        right: [latency],
-        width: 12,
-      }),
-      new GraphWidget({
-        title: `${s.consumerName}: queues`,
-        left: [
-          this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' }),
-        ],
-        right: [this.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
-        width: 12,
-      }),
-    );
-    return dashboard;
   }
 }
 

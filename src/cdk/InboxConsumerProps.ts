@@ -3,6 +3,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { MessageKey } from './MessageKey.js';
+import type { QueueSource } from './QueueSource.js';
 
 /**
  * A business table the consumer writes through the inbox transaction, and what it may do there.
@@ -53,6 +55,24 @@ export interface InboxConsumerProps {
    * @default 'handler'
    */
   readonly handler?: string;
+
+  /**
+   * Where the queue's messages come from: SNS topics, EventBridge rules or patterns, S3
+   * buckets, producers sending directly. Each is wired to the queue with its own queue policy
+   * statement (limited by `aws:SourceArn`), and the function's library reads its messages
+   * accordingly (`INBOX_SOURCES`): the handler gets the payload, and SNS, EventBridge and S3
+   * ids key the inbox unless `messageKey` or the handler's `key` says otherwise.
+   * @default [QueueSource.direct()]
+   */
+  readonly sources?: readonly QueueSource[];
+
+  /**
+   * Where the dedup key comes from, when the sources' own ids are not to be used or there are
+   * none: SNS raw delivery requires it. `MessageKey.attribute(name)` and `MessageKey.field(path)`
+   * reach the function as `INBOX_KEY`; `MessageKey.inHandler()` says the function passes `key`.
+   * @default the sources' ids; the handler's `key` for direct producers
+   */
+  readonly messageKey?: MessageKey;
 
   /**
    * A FIFO queue (name ends in `.fifo`, order per message group) instead of a standard one.

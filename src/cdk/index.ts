@@ -4,6 +4,17 @@
  */
 
 export { businessTableVariable, InboxEnvironment } from '../constants.js';
+export { MessageSource } from '../sources/MessageSource.js';
+export type { InboxAlarms } from './createInboxMonitoring.js';
 export { DEFAULT_BUSINESS_TABLE_ACTIONS, InboxConsumer } from './InboxConsumer.js';
 export type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 export { InboxTable, type InboxTableProps } from './InboxTable.js';
+export { MessageKey } from './MessageKey.js';
+export {
+  type EventBridgeSourceOptions,
+  type EventPatternSourceOptions,
+  QueueSource,
+  type QueueSourceContext,
+  type S3BucketSourceOptions,
+  type SnsTopicSourceOptions,
+} from './QueueSource.js';

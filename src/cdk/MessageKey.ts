@@ -1,0 +1,50 @@
+import {
+  DECLARED_KEY_RULE,
+  type DeclaredKey,
+  formatDeclaredKey,
+  parseDeclaredKey,
+} from '../sources/declaredKey.js';
+
+/**
+ * Where an `InboxConsumer`'s dedup key comes from, when the sources alone do not say: SNS raw
+ * delivery and direct producers carry no upstream id. The construct passes a declared key to
+ * the function (`INBOX_KEY`), whose `inboxConfigFromEnvironment().options.key` reads it.
+ *
+ * @example
+ * ```ts
+ * new InboxConsumer(stack, 'Stock', { consumerName: 'stock', entry: 'src/stock.ts',
+ *   sources: [QueueSource.snsTopic(orders, { rawMessageDelivery: true })],
+ *   messageKey: MessageKey.attribute('eventId') });
+ * ```
+ */
+export class MessageKey {
+  /** A message attribute the publisher sets (an SQS one, or an SNS one the notification carries). */
+  static attribute(name: string): MessageKey {
+    return new MessageKey({ from: 'attribute', name });
+  }
+
+  /** A field of the validated payload, a string or a number; a dotted path reaches into objects. */
+  static field(path: string): MessageKey {
+    return new MessageKey({ from: 'field', path });
+  }
+
+  /** The function passes its own `key` option to the processor. */
+  static inHandler(): MessageKey {
+    return new MessageKey(undefined);
+  }
+
+  /** The value of `INBOX_KEY`, or undefined when the handler passes `key` itself. */
+  readonly environmentValue: string | undefined;
+
+  private constructor(declared: DeclaredKey | undefined) {
+    this.environmentValue = declared === undefined ? undefined : formatDeclaredKey(declared);
+    if (
+      this.environmentValue !== undefined &&
+      parseDeclaredKey(this.environmentValue) === undefined
+    ) {
+      throw new Error(
+        `MessageKey ${JSON.stringify(this.environmentValue)} is not ${DECLARED_KEY_RULE}.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,270 @@
+import { type Duration, Stack } from 'aws-cdk-lib';
+import { type EventPattern, type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  BucketNotificationDestinationType,
+  EventType,
+  type IBucket,
+  type NotificationKeyFilter,
+} from 'aws-cdk-lib/aws-s3';
+import type { FilterOrPolicy, ITopic, SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
+import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { MessageSource } from '../sources/MessageSource.js';
+
+/**
+ * What a {@link QueueSource} is wired with: the consumer's queue and the queue that keeps what
+ * an upstream gave up delivering (created on first use).
+ *
+ * @example
+ * ```ts
+ * source.bind({ scope: consumer, consumerName: 'stock', queue, fifo: false, deliveryDeadLetterQueue });
+ * ```
+ */
+export interface QueueSourceContext {
+  readonly scope: Construct;
+  readonly consumerName: string;
+  readonly queue: Queue;
+  readonly fifo: boolean;
+  readonly deliveryDeadLetterQueue: () => Queue;
+}
+
+/**
+ * Options of {@link QueueSource.snsTopic}.
+ *
+ * @example
+ * ```ts
+ * const options: SnsTopicSourceOptions = { filterPolicy: { type: SubscriptionFilter.stringFilter({ allowlist: ['captured'] }) } };
+ * ```
+ */
+export interface SnsTopicSourceOptions {
+  /**
+   * SNS strips its envelope, and with it the SNS `MessageId`: the consumer then needs a
+   * `messageKey` (or a `key` in the handler, declared with `MessageKey.inHandler()`).
+   * @default false
+   * @see https://docs.aws.amazon.com/sns/latest/dg/sns-large-payload-raw-message-delivery.html
+   */
+  readonly rawMessageDelivery?: boolean;
+  /** Which publishes reach the queue, by message attributes. @default all */
+  readonly filterPolicy?: Readonly<Record<string, SubscriptionFilter>>;
+  /** Which publishes reach the queue, by the message body. @default all */
+  readonly filterPolicyWithMessageBody?: Readonly<Record<string, FilterOrPolicy>>;
+}
+
+/**
+ * Options of {@link QueueSource.eventBridgeRule} and {@link QueueSource.eventPattern}.
+ *
+ * @example
+ * ```ts
+ * const options: EventBridgeSourceOptions = { retryAttempts: 20, maxEventAge: Duration.hours(6) };
+ * ```
+ */
+export interface EventBridgeSourceOptions {
+  /**
+   * Attempts of EventBridge to deliver an event to the queue, 0 to 185; after the last one
+   * the event goes to the consumer's `deliveryDeadLetterQueue`.
+   * @default 185
+   */
+  readonly retryAttempts?: number;
+  /** How long EventBridge keeps retrying, 60 seconds to 24 hours. @default Duration.hours(24) */
+  readonly maxEventAge?: Duration;
+  /** FIFO queues only, and required there: the message group of every event of the rule. */
+  readonly messageGroupId?: string;
+}
+
+/**
+ * Options of {@link QueueSource.eventPattern}.
+ *
+ * @example
+ * ```ts
+ * const options: EventPatternSourceOptions = { eventBus: bus, description: 'orders to stock' };
+ * ```
+ */
+export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
+  /** The bus the rule listens on. @default the account's default bus */
+  readonly eventBus?: IEventBus;
+  /** The rule's description. @default the consumer and its pattern's purpose */
+  readonly description?: string;
+}
+
+/**
+ * Options of {@link QueueSource.s3Bucket}.
+ *
+ * @example
+ * ```ts
+ * const options: S3BucketSourceOptions = { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'in/' }] };
+ * ```
+ */
+export interface S3BucketSourceOptions {
+  /** The event types that reach the queue. @default [EventType.OBJECT_CREATED] */
+  readonly events?: readonly EventType[];
+  /** Object key prefix and suffix filters. @default every object */
+  readonly filters?: readonly NotificationKeyFilter[];
+}
+
+/**
+ * Where an `InboxConsumer`'s messages come from: one declaration that wires the upstream to the
+ * queue (subscription, rule target, bucket notification), adds one queue policy statement for
+ * it limited by `aws:SourceArn`, and tells the function's library how to read its messages
+ * (`INBOX_SOURCES`). Build one with the static methods.
+ *
+ * @example
+ * ```ts
+ * new InboxConsumer(stack, 'Ledger', { consumerName: 'ledger', entry: 'src/ledger.ts',
+ *   sources: [QueueSource.snsTopic(payments), QueueSource.eventPattern({ source: ['shop.orders'] }, { eventBus })] });
+ * ```
+ */
+export abstract class QueueSource {
+  /**
+   * Producers that call `SendMessage` on the queue themselves (grant them with
+   * `consumer.queue.grantSendMessages(producer)`). What a consumer without `sources` has.
+   */
+  static direct(): QueueSource {
+    return new DirectSource();
+  }
+
+  /** An SNS topic the queue subscribes to. A FIFO queue needs a FIFO topic. */
+  static snsTopic(topic: ITopic, options: SnsTopicSourceOptions = {}): QueueSource {
+    return new SnsTopicSource(topic, options);
+  }
+
+  /** An existing EventBridge rule that gets the queue as a target, with retries and a DLQ. */
+  static eventBridgeRule(rule: Rule, options: EventBridgeSourceOptions = {}): QueueSource {
+    return new EventBridgeSource((context) => {
+      checkEventBridge(context, options);
+      return rule;
+    }, options);
+  }
+
+  /** A new EventBridge rule with this pattern (on `eventBus`) whose target is the queue. */
+  static eventPattern(pattern: EventPattern, options: EventPatternSourceOptions = {}): QueueSource {
+    return new EventBridgeSource((context, index) => {
+      checkEventBridge(context, options);
+      return new Rule(context.scope, `EventRule${index}`, {
+        eventPattern: pattern,
+        eventBus: options.eventBus,
+        description: options.description ?? `sqs-inbox consumer ${context.consumerName}`,
+      });
+    }, options);
+  }
+
+  /** S3 event notifications of a bucket. S3 cannot notify a FIFO queue. */
+  static s3Bucket(bucket: IBucket, options: S3BucketSourceOptions = {}): QueueSource {
+    return new S3BucketSource(bucket, options);
+  }
+
+  /** How the function's library reads this source's messages. */
+  abstract readonly kind: MessageSource;
+
+  /** Wires the source to the queue; called once by the `InboxConsumer`. */
+  abstract bind(context: QueueSourceContext, index: number): void;
+}
+
+class DirectSource extends QueueSource {
+  readonly kind = MessageSource.Sqs;
+  bind(): void {}
+}
+
+class SnsTopicSource extends QueueSource {
+  readonly kind: MessageSource;
+  constructor(
+    private readonly topic: ITopic,
+    private readonly options: SnsTopicSourceOptions,
+  ) {
+    super();
+    this.kind = options.rawMessageDelivery ? MessageSource.SnsRaw : MessageSource.Sns;
+  }
+
+  bind(context: QueueSourceContext): void {
+    if (context.fifo && !this.topic.fifo) {
+      throw new Error(
+        `InboxConsumer ${context.consumerName}: a FIFO queue can subscribe to FIFO topics only, ` +
+          `and ${this.topic.node.path} is a standard topic. Subscribe a standard consumer (fifo: false), or publish to a FIFO topic.`,
+      );
+    }
+    this.topic.addSubscription(
+      new SqsSubscription(context.queue, {
+        rawMessageDelivery: this.options.rawMessageDelivery,
+        filterPolicy: this.options.filterPolicy ? { ...this.options.filterPolicy } : undefined,
+        filterPolicyWithMessageBody: this.options.filterPolicyWithMessageBody
+          ? { ...this.options.filterPolicyWithMessageBody }
+          : undefined,
+      }),
+    );
+  }
+}
+
+class EventBridgeSource extends QueueSource {
+  readonly kind = MessageSource.EventBridge;
+  constructor(
+    private readonly ruleFor: (context: QueueSourceContext, index: number) => Rule,
+    private readonly options: EventBridgeSourceOptions,
+  ) {
+    super();
+  }
+
+  bind(context: QueueSourceContext, index: number): void {
+    this.ruleFor(context, index).addTarget(
+      new SqsQueue(context.queue, {
+        deadLetterQueue: context.deliveryDeadLetterQueue(),
+        retryAttempts: this.options.retryAttempts,
+        maxEventAge: this.options.maxEventAge,
+        messageGroupId: this.options.messageGroupId,
+      }),
+    );
+  }
+}
+
+function checkEventBridge(context: QueueSourceContext, options: EventBridgeSourceOptions): void {
+  if (context.fifo !== (options.messageGroupId !== undefined)) {
+    throw new Error(
+      `InboxConsumer ${context.consumerName}: ` +
+        (context.fifo
+          ? 'an EventBridge target on a FIFO queue needs a messageGroupId (every event of the rule goes to that group).'
+          : 'messageGroupId applies to FIFO queues only; remove it.'),
+    );
+  }
+}
+
+class S3BucketSource extends QueueSource {
+  readonly kind = MessageSource.S3;
+  constructor(
+    private readonly bucket: IBucket,
+    private readonly options: S3BucketSourceOptions,
+  ) {
+    super();
+  }
+
+  bind(context: QueueSourceContext): void {
+    if (context.fifo) {
+      throw new Error(
+        `InboxConsumer ${context.consumerName}: S3 cannot send event notifications to a FIFO queue; declare the bucket on a standard consumer.`,
+      );
+    }
+    const queue = context.queue;
+    // One statement per bucket: its ARN holds no account, so the account is named too.
+    const policy = queue.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('s3.amazonaws.com')],
+        actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+        resources: [queue.queueArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': this.bucket.bucketArn },
+          StringEquals: { 'aws:SourceAccount': Stack.of(this.bucket).account },
+        },
+      }),
+    );
+    const destination = {
+      bind: () => ({
+        arn: queue.queueArn,
+        type: BucketNotificationDestinationType.QUEUE,
+        dependencies: policy.policyDependable ? [policy.policyDependable] : [],
+      }),
+    };
+    for (const event of this.options.events ?? [EventType.OBJECT_CREATED]) {
+      this.bucket.addEventNotification(event, destination, ...(this.options.filters ?? []));
+    }
+  }
+}

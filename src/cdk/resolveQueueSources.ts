@@ -1,0 +1,54 @@
+import { MessageSource } from '../sources/MessageSource.js';
+import type { MessageKey } from './MessageKey.js';
+import { QueueSource } from './QueueSource.js';
+
+/**
+ * The declared sources of an `InboxConsumer`, checked, and what the function is told of them.
+ *
+ * @example
+ * ```ts
+ * const { kinds }: ResolvedQueueSources = resolveQueueSources('stock', [QueueSource.snsTopic(topic)], undefined);
+ * ```
+ */
+export interface ResolvedQueueSources {
+  readonly sources: readonly QueueSource[];
+  /** `INBOX_SOURCES`: each kind once, in declaration order. */
+  readonly kinds: readonly MessageSource[];
+  /** `INBOX_KEY`, when the construct declares the key. */
+  readonly keyVariable: string | undefined;
+}
+
+/**
+ * Checks the `sources` and `messageKey` props: no sources means direct producers; SNS raw
+ * delivery, which carries no upstream id, needs a `messageKey`.
+ *
+ * @example
+ * ```ts
+ * resolveQueueSources('stock', [QueueSource.snsTopic(topic, { rawMessageDelivery: true })], undefined); // throws: needs messageKey
+ * ```
+ */
+export function resolveQueueSources(
+  consumerName: string,
+  sources: readonly QueueSource[] | undefined,
+  messageKey: MessageKey | undefined,
+): ResolvedQueueSources {
+  const fail = (message: string): never => {
+    throw new Error(`InboxConsumer ${consumerName}: ${message}`);
+  };
+  if (sources !== undefined && sources.length === 0) {
+    fail(
+      'sources is empty; declare at least one, or leave it out for producers that send to the queue directly (QueueSource.direct()).',
+    );
+  }
+  const declared = sources ?? [QueueSource.direct()];
+  const kinds = [...new Set(declared.map((source) => source.kind))];
+  if (messageKey === undefined && kinds.includes(MessageSource.SnsRaw)) {
+    fail(
+      'SNS raw message delivery strips the SNS MessageId, so nothing upstream keys its messages. ' +
+        "Declare the key: messageKey: MessageKey.attribute('eventId') (a message attribute the " +
+        "publisher sets), MessageKey.field('orderId') (a field of the payload), or " +
+        'MessageKey.inHandler() when the function passes `key` itself. Or turn raw delivery off.',
+    );
+  }
+  return { sources: declared, kinds, keyVariable: messageKey?.environmentValue };
+}
