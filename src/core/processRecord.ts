@@ -7,7 +7,7 @@ import { buildEntry, type InboxEntry, inboxPk, isLive, toEpochSeconds } from './
 import { loggedKey } from './loggedKey.js';
 import { type ReadMessage, readMessage } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
-import { loggableError, settleFailure } from './settleFailure.js';
+import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
 
@@ -33,18 +33,18 @@ export async function processRecord(
   options: ResolvedOptions,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<RecordOutcome> {
-  let key: string | undefined;
+  let identity: MessageIdentity | undefined;
   try {
     const read = await readMessage(record, options);
     if ('notice' in read) return acknowledgeNotice(read, options);
-    key = read.key;
-    const message = { ...read.message, key, context, signal };
+    identity = { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] };
+    const message = { ...read.message, key: read.key, context, signal };
     return await processWithRetries(message, read, handler, options);
   } catch (error) {
     // The batch answered at its deadline without this record (reported failed then): what it
     // ends with now is only logged, never dead-lettered, and not counted twice.
-    if (signal.aborted) return settledLate(record, key, error, options);
-    return settleFailure(record, key, error, options);
+    if (signal.aborted) return settledLate(record, identity?.key, error, options);
+    return settleFailure(record, identity, error, options);
   }
 }
 

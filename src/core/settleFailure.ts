@@ -2,12 +2,27 @@ import type { SQSRecord } from 'aws-lambda';
 import { InboxMetric, RecordStatus } from '../constants.js';
 import { InboxTableSchemaError, PermanentError } from '../errors.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
-import { hashPayload, inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
+import { inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
 import { type LoggedKey, loggedKey } from './loggedKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import type { RecordOutcome } from './types.js';
 
 type Report = { why: string; context: Record<string, unknown>; failed: RecordOutcome };
+
+/**
+ * What a record was read as, once it was: its key, and the payload hashes an entry committed
+ * for it may hold (the payload's, and the whole body's of entries written before its source
+ * was declared).
+ *
+ * @example
+ * ```ts
+ * const identity: MessageIdentity = { key: 'sns:5f1c…', payloadHashes: [payloadHash, bodyHash] };
+ * ```
+ */
+export interface MessageIdentity {
+  readonly key: string;
+  readonly payloadHashes: readonly string[];
+}
 
 /**
  * Turns a record's failure into its outcome. A permanent failure is dead-lettered with its
@@ -22,16 +37,17 @@ type Report = { why: string; context: Record<string, unknown>; failed: RecordOut
  *
  * @example
  * ```ts
- * return settleFailure(record, key, error, options); // never throws
+ * return settleFailure(record, identity, error, options); // never throws
  * ```
  */
 export async function settleFailure(
   record: SQSRecord,
-  key: string | undefined,
+  identity: MessageIdentity | undefined,
   error: unknown,
   options: ResolvedOptions,
   stillRunning = false,
 ): Promise<RecordOutcome> {
+  const key = identity?.key;
   const logged = loggedKey(key, options.logKeys);
   const context = {
     consumer: options.consumer,
@@ -58,7 +74,7 @@ export async function settleFailure(
   };
   // A handler run again after its own commit (an answer lost, a crash before the delete) may
   // refuse or fail: the message is then a duplicate, not a failure.
-  const committed = await committedAlready(record, key, error, options, report);
+  const committed = await committedAlready(record, identity, error, options, report);
   if (committed !== undefined) return committed;
   options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
   if (permanent) options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
@@ -75,17 +91,18 @@ export async function settleFailure(
  */
 async function committedAlready(
   record: SQSRecord,
-  key: string | undefined,
+  identity: MessageIdentity | undefined,
   error: unknown,
   options: ResolvedOptions,
   report: Report,
 ): Promise<RecordOutcome | undefined> {
   // Without a key nothing can have committed; with the wrong inbox table nothing could.
-  if (key === undefined || error instanceof InboxTableSchemaError) return undefined;
+  if (identity === undefined || error instanceof InboxTableSchemaError) return undefined;
+  const { key, payloadHashes } = identity;
   try {
     const existing = await options.store.find(inboxPk(options.consumer, key));
     const live = existing && isLive(existing, toEpochSeconds(options.now()));
-    if (!live || existing.payloadHash !== hashPayload(record.body)) return undefined;
+    if (!live || !payloadHashes.includes(existing.payloadHash)) return undefined;
   } catch (findError) {
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
     options.logger.warn(
