@@ -3,7 +3,10 @@ import type { MessageHandler, TransactionBuilder } from 'sqs-inbox';
 import { z } from 'zod';
 import type { ConsumerDefinition } from '../shared/ConsumerDefinition.js';
 
-/** An order to reserve stock for: 1 to 25 lines. */
+/** Where placed orders come from: the shop's events on its EventBridge bus. */
+export const OrderPlacedEvent = { source: 'shop.orders', detailType: 'OrderPlaced' } as const;
+
+/** An order to reserve stock for (the event's `detail`): 1 to 25 lines. */
 export const OrderPlaced = z.object({
   eventId: z.string().min(1),
   orderId: z.string().min(1),

@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { InboxConsumer, type InboxConsumerProps, InboxTable } from 'sqs-inbox/cdk';
-import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
+import { InboxConsumer, type InboxConsumerProps, InboxTable, QueueSource } from 'sqs-inbox/cdk';
+import { InventoryTable, OrderPlacedEvent } from '../../functions/inventory/orderPlaced.js';
 import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
@@ -23,8 +26,9 @@ export interface ReferenceStackProps extends StackProps {
 }
 
 /**
- * The reference service: a ledger consumer on a FIFO queue (group = account) and an inventory
- * consumer on a standard queue, sharing one inbox table, with their business tables.
+ * The reference service: a ledger consumer on a FIFO queue (group = account) fed by a FIFO SNS
+ * topic of payment notifications, and an inventory consumer on a standard queue fed by an
+ * EventBridge rule for placed orders on the shop's bus; one inbox table, their business tables.
  *
  * @example
  * ```ts
@@ -34,6 +38,10 @@ export interface ReferenceStackProps extends StackProps {
 export class ReferenceStack extends Stack {
   readonly ledger: InboxConsumer;
   readonly inventory: InboxConsumer;
+  /** Payment notifications (FIFO, group = account), fanned out to the ledger. */
+  readonly paymentsTopic: Topic;
+  /** The shop's event bus; its placed orders go to the inventory. */
+  readonly ordersBus: EventBus;
 
   constructor(scope: Construct, id: string, props: ReferenceStackProps = {}) {
     super(scope, id, props);
@@ -51,12 +59,19 @@ export class ReferenceStack extends Stack {
     const entries = table('LedgerEntriesTable', 'paymentId');
     const stock = table('StockTable', 'sku');
     const orders = table('OrdersTable', 'orderId');
+    this.paymentsTopic = new Topic(this, 'PaymentsTopic', {
+      fifo: true,
+      enforceSSL: true,
+      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    });
+    this.ordersBus = new EventBus(this, 'OrdersBus');
 
     this.ledger = new InboxConsumer(this, 'Ledger', {
       ...props.consumerOverrides,
       consumerName: 'ledger',
       entry: `${functionsDir}ledger/handler.ts`,
       fifo: true,
+      sources: [QueueSource.snsTopic(this.paymentsTopic)],
       inboxTable,
       businessTables: { [LedgerTable.Accounts]: accounts, [LedgerTable.Entries]: entries },
     });
@@ -64,6 +79,12 @@ export class ReferenceStack extends Stack {
       ...props.consumerOverrides,
       consumerName: 'inventory',
       entry: `${functionsDir}inventory/handler.ts`,
+      sources: [
+        QueueSource.eventPattern(
+          { source: [OrderPlacedEvent.source], detailType: [OrderPlacedEvent.detailType] },
+          { eventBus: this.ordersBus },
+        ),
+      ],
       inboxTable,
       businessTables: {
         [InventoryTable.Stock]: {
@@ -86,6 +107,8 @@ export class ReferenceStack extends Stack {
   }
 
   #outputs(tables: Record<string, Table>): void {
+    new CfnOutput(this, 'PaymentsTopicArn', { value: this.paymentsTopic.topicArn });
+    new CfnOutput(this, 'OrdersBusName', { value: this.ordersBus.eventBusName });
     for (const [name, consumer] of Object.entries({
       Ledger: this.ledger,
       Inventory: this.inventory,

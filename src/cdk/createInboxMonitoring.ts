@@ -50,7 +50,10 @@ export interface InboxAlarms {
   readonly deadLetters: Alarm;
   /** The oldest message older than `queueAgeAlarmThreshold`. */
   readonly queueAge: Alarm;
-  /** Events an upstream (EventBridge) gave up delivering to the queue; only with such a source. */
+  /**
+   * Events EventBridge gave up delivering: only on a FIFO consumer with an EventBridge source
+   * (a standard consumer's go to `deadLetterQueue`, which `deadLetters` watches).
+   */
   readonly deliveryDeadLetters: Alarm | undefined;
 }
 
@@ -83,7 +86,7 @@ export function createInboxAlarms(
   const deadLetters = depthAbove0(
     'DeadLettersAlarm',
     queues.deadLetterQueue,
-    'messages in the dead-letter queue. Read their inbox.error attributes, fix the cause, then redrive.',
+    'messages in the dead-letter queue. Read their inbox.error attributes (ERROR_CODE for events EventBridge could not deliver), fix the cause, then redrive.',
   );
   const queueAge = new Alarm(scope, 'QueueAgeAlarm', {
     alarmDescription: `${s.consumerName}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
@@ -96,11 +99,12 @@ export function createInboxAlarms(
     evaluationPeriods: 3,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
+  const delivery = separateDeliveryQueue(queues);
   const deliveryDeadLetters =
-    queues.deliveryDeadLetterQueue &&
+    delivery &&
     depthAbove0(
       'DeliveryDeadLettersAlarm',
-      queues.deliveryDeadLetterQueue,
+      delivery,
       'events EventBridge gave up delivering to the queue. Read their ERROR_CODE and ' +
         'ERROR_MESSAGE attributes, fix the cause, then move them to the queue: they keep their ' +
         'event id, so the inbox applies each once.',
@@ -108,6 +112,12 @@ export function createInboxAlarms(
   const alarms = [deadLetters, queueAge, deliveryDeadLetters].filter((a) => a !== undefined);
   if (alarmTopic) for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(alarmTopic));
   return { deadLetters, queueAge, deliveryDeadLetters };
+}
+
+/** The delivery DLQ when it is not the consumer's DLQ itself (a FIFO consumer's). */
+function separateDeliveryQueue(queues: MonitoredQueues): Queue | undefined {
+  const delivery = queues.deliveryDeadLetterQueue;
+  return delivery === queues.deadLetterQueue ? undefined : delivery;
 }
 
 /**
@@ -136,14 +146,11 @@ export function createInboxDashboard(
     statistic: 'p99',
     label: 'handler latency p99 (ms)',
   });
+  const delivery = separateDeliveryQueue(queues);
   const depths = [
     queues.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' }),
-    ...(queues.deliveryDeadLetterQueue
-      ? [
-          queues.deliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-            label: 'delivery DLQ depth',
-          }),
-        ]
+    ...(delivery
+      ? [delivery.metricApproximateNumberOfMessagesVisible({ label: 'delivery DLQ depth' })]
       : []),
   ];
   dashboard.addWidgets(

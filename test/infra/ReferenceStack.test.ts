@@ -14,7 +14,7 @@ function referenceApp() {
 }
 
 describe('ReferenceStack', () => {
-  it('runs the ledger on a FIFO queue and the inventory on a standard queue, both reporting item failures', () => {
+  it('runs the ledger on a FIFO queue fed by a FIFO topic and the inventory on a standard queue fed by a rule on the orders bus, both reporting item failures', () => {
     const { stack } = referenceApp();
     const template = Template.fromStack(stack);
 
@@ -26,6 +26,12 @@ describe('ReferenceStack', () => {
     );
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { FifoQueue: true }, 2);
     template.resourceCountIs('AWS::SQS::Queue', 4);
+    template.hasResourceProperties('AWS::SNS::Topic', { FifoTopic: true });
+    template.resourceCountIs('AWS::SNS::Subscription', 1);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: Match.stringLikeRegexp('OrdersBus') },
+      EventPattern: { source: ['shop.orders'], 'detail-type': ['OrderPlaced'] },
+    });
   });
 
   it('shares one inbox table and gives every table point-in-time recovery', () => {

@@ -1,8 +1,10 @@
-import { Duration } from 'aws-cdk-lib';
+import { type App, Duration, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Bucket, EventType } from 'aws-cdk-lib/aws-s3';
 import { SubscriptionFilter, Topic } from 'aws-cdk-lib/aws-sns';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { InboxConsumer, MessageKey, QueueSource } from '../../src/cdk/index.js';
 import { inboxConfigFromEnvironment } from '../../src/index.js';
@@ -122,7 +124,7 @@ describe('InboxConsumer sources', () => {
     );
   });
 
-  it('makes the queue the target of an EventBridge pattern on a bus, with retries, its own dead-letter queue and an alarm on it', () => {
+  it("makes the queue the target of an EventBridge pattern on a bus, with retries and the consumer's dead-letter queue as the target's", () => {
     const { stack, consumer, template } = consumerWith((stack) => ({
       sources: [
         QueueSource.eventPattern(
@@ -136,9 +138,8 @@ describe('InboxConsumer sources', () => {
       ],
     }));
 
-    const deliveryDlq = stack.getLogicalId(
-      consumer.deliveryDeadLetterQueue?.node.defaultChild as never,
-    );
+    expect(consumer.deliveryDeadLetterQueue).toBe(consumer.deadLetterQueue);
+    const deliveryDlq = stack.getLogicalId(consumer.deadLetterQueue.node.defaultChild as never);
     template.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: { Ref: Match.stringLikeRegexp('Bus') },
       EventPattern: { source: ['shop.orders'], 'detail-type': ['OrderPlaced'] },
@@ -159,11 +160,8 @@ describe('InboxConsumer sources', () => {
         },
       }),
     ]);
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deliveryDlq, 'QueueName'] } }],
-      Threshold: 0,
-    });
-    expect(consumer.alarms.deliveryDeadLetters).toBeDefined();
+    template.resourceCountIs('AWS::SQS::Queue', 2);
+    expect(consumer.alarms.deliveryDeadLetters).toBeUndefined();
     expect(functionVariables(template)).toMatchObject({ INBOX_SOURCES: 'eventbridge' });
   });
 
@@ -261,8 +259,8 @@ describe('InboxConsumer sources', () => {
     );
   });
 
-  it('subscribes a FIFO queue to a FIFO topic and gives EventBridge events on a FIFO queue their group', () => {
-    const { template } = consumerWith((stack) => ({
+  it('subscribes a FIFO queue to a FIFO topic, and gives EventBridge events on a FIFO queue their group and a standard dead-letter queue with an alarm', () => {
+    const { stack, consumer, template } = consumerWith((stack) => ({
       fifo: true,
       sources: [
         QueueSource.snsTopic(new Topic(stack, 'T', { fifo: true })),
@@ -271,9 +269,46 @@ describe('InboxConsumer sources', () => {
     }));
 
     template.resourceCountIs('AWS::SNS::Subscription', 1);
+    const delivery = consumer.deliveryDeadLetterQueue;
+    const deliveryId = stack.getLogicalId(delivery?.node.defaultChild as never);
     template.hasResourceProperties('AWS::Events::Rule', {
-      Targets: [Match.objectLike({ SqsParameters: { MessageGroupId: 'orders' } })],
+      Targets: [
+        Match.objectLike({
+          SqsParameters: { MessageGroupId: 'orders' },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [deliveryId, 'Arn'] } },
+        }),
+      ],
     });
+    expect(delivery).not.toBe(consumer.deadLetterQueue);
+    expect(template.toJSON().Resources[deliveryId].Properties.FifoQueue).toBeUndefined();
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deliveryId, 'QueueName'] } }],
+      Threshold: 0,
+    });
+    expect(consumer.alarms.deliveryDeadLetters).toBeDefined();
+  });
+
+  it("passes cdk-nag's AwsSolutions checks with every kind of source, FIFO and standard", () => {
+    for (const fifo of [false, true]) {
+      const stack = freshStack();
+      const topic = new Topic(stack, 'Topic', {
+        fifo,
+        enforceSSL: true,
+        masterKey: Alias.fromAliasName(stack, 'SnsKey', 'alias/aws/sns'),
+      });
+      new InboxConsumer(stack, 'Consumer', {
+        consumerName: 'stock',
+        entry: fixtureEntry,
+        fifo,
+        sources: [
+          QueueSource.snsTopic(topic),
+          QueueSource.eventPattern({ source: ['shop'] }, fifo ? { messageGroupId: 'shop' } : {}),
+        ],
+      });
+      Validations.of(stack).addPlugins(new AwsSolutionsChecks(stack));
+
+      expect(() => (stack.node.root as App).synth()).not.toThrow();
+    }
   });
 
   it('refuses an empty sources list', () => {
