@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { InboxEnvironment, inboxPk } from 'sqs-inbox';
 import type { InvariantResult } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
-import type { LocalClients } from '../local/referenceService.js';
+import type { UpstreamDelivery } from '../local/UpstreamDelivery.js';
 import type { ChaosConsumer, ChaosMessage } from './ChaosTraffic.js';
 
 /**
  * The operator's DLQ redrive, during the chaos run: committed events are sent back to their
- * source queue as SQS's redrive sends them — the same body, a new messageId and, on a FIFO
+ * source queue as SQS's redrive sends them — the same body (for the ledger and the inventory,
+ * the SNS or EventBridge envelope they were delivered in), a new messageId and, on a FIFO
  * queue, the same group with a new deduplication id (SQS uses the DLQ copy's messageId). A
  * committed message reaches a DLQ when every receive after its commit ends before the delete
  * (the library's last-receive dead-lettering never takes a committed one); the hop through
@@ -24,7 +23,7 @@ import type { ChaosConsumer, ChaosMessage } from './ChaosTraffic.js';
  * ```
  */
 export class ChaosRedrive {
-  readonly #clients: LocalClients;
+  readonly #delivery: UpstreamDelivery<ChaosConsumer>;
   readonly #documents: DynamoDBDocumentClient;
   readonly #mappings: Readonly<Record<ChaosConsumer, LocalMapping>>;
   readonly #random: () => number;
@@ -32,12 +31,12 @@ export class ChaosRedrive {
   readonly redriven = new Set<string>();
 
   constructor(
-    clients: LocalClients,
+    delivery: UpstreamDelivery<ChaosConsumer>,
     documents: DynamoDBDocumentClient,
     mappings: Readonly<Record<ChaosConsumer, LocalMapping>>,
     random: () => number,
   ) {
-    this.#clients = clients;
+    this.#delivery = delivery;
     this.#documents = documents;
     this.#mappings = mappings;
     this.#random = random;
@@ -100,15 +99,6 @@ export class ChaosRedrive {
   }
 
   async #redrive(message: ChaosMessage): Promise<void> {
-    const queueUrl = this.#mappings[message.consumer].queueUrl;
-    await this.#clients.sqs.send(
-      new SendMessageCommand({
-        QueueUrl: queueUrl,
-        MessageBody: message.body,
-        ...(queueUrl.endsWith('.fifo')
-          ? { MessageGroupId: message.groupId, MessageDeduplicationId: randomUUID() }
-          : {}),
-      }),
-    );
+    await this.#delivery.redeliver(message);
   }
 }

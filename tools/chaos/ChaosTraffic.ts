@@ -184,7 +184,8 @@ export class ChaosTraffic {
         : {
             consumer: 'inventory',
             body: `{"eventId": "${this.#id('evt')}", "orderId": `,
-            expectedError: 'MessageParseError',
+            direct: true,
+            expectedError: 'EnvelopeMismatchError',
           };
     this.#malformed.push(message);
     return message;

@@ -10,7 +10,7 @@ import { startDynamoDBLocal } from '../emulator/dynamodbLocal.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { projectRoot } from '../emulator/paths.js';
 import { checkInvariants, invariantTargetsOf } from '../local/checkInvariants.js';
-import { seededRandom, sendMessages } from '../local/demoTraffic.js';
+import { seededRandom } from '../local/demoTraffic.js';
 import { type LocalMapping, provisionFromTemplate } from '../local/provisionFromTemplate.js';
 import { queueDepth } from '../local/queueDepth.js';
 import {
@@ -21,6 +21,7 @@ import {
   waitUntilEmpty,
 } from '../local/referenceService.js';
 import { synthesizeReferenceTemplate } from '../local/referenceTemplate.js';
+import { UpstreamDelivery } from '../local/UpstreamDelivery.js';
 import { bundleChaosWorker } from './bundleChaosWorker.js';
 import { ChaosRedrive } from './ChaosRedrive.js';
 import { ChaosSupervisor } from './ChaosSupervisor.js';
@@ -67,7 +68,7 @@ const REDRIVE_PER_STEP = 3;
  */
 export async function runChaos(options: ChaosOptions): Promise<number> {
   const startedMillis = Date.now();
-  const emulator = await startEmulator(['sqs', 'dynamodb']);
+  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events']);
   const dynamodbLocal =
     options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
   const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };
@@ -109,7 +110,7 @@ class ChaosRun {
     const documentClient = DynamoDBDocumentClient.from(this.clients.dynamodb);
     const stockWatch = watchStock(documentClient, setup.stockTable, 2000);
     const redrive = new ChaosRedrive(
-      this.clients,
+      setup.delivery,
       documentClient,
       setup.mappings,
       seededRandom(this.options.seed ^ 0x2545f491),
@@ -127,7 +128,7 @@ class ChaosRun {
     });
     this.supervisor = supervisor;
     supervisor.start();
-    const reachedTarget = await this.injectUntilTarget(supervisor, setup.traffic, redrive);
+    const reachedTarget = await this.injectUntilTarget(supervisor, setup, redrive);
     supervisor.disarm();
     const drained = reachedTarget && (await this.waitUntilDrained(Object.values(setup.mappings)));
     await supervisor.stop();
@@ -174,7 +175,10 @@ class ChaosRun {
     const probeTable = await this.createProbeTable(
       `${ledger.environment[InboxEnvironment.TableName]}-probe`,
     );
-    return { mappings: { ledger, inventory, counter }, traffic, stockTable, probeTable };
+    // Payments go through the payments topic, orders through the orders bus, increments
+    // straight to the counter's queue; copies are delivered again by the upstream.
+    const delivery = await UpstreamDelivery.find(this.clients, { ledger, inventory, counter });
+    return { mappings: { ledger, inventory, counter }, traffic, stockTable, probeTable, delivery };
   }
 
   /** The probe, the counter's invariants, then the reference service's. */
@@ -204,7 +208,7 @@ class ChaosRun {
    */
   async injectUntilTarget(
     supervisor: ChaosSupervisor,
-    traffic: ChaosTraffic,
+    { traffic, delivery }: Pick<Setup, 'traffic' | 'delivery'>,
     redrive: ChaosRedrive,
   ): Promise<boolean> {
     const queues = redrive.queueUrls();
@@ -220,8 +224,7 @@ class ChaosRun {
         Object.values(queues).map((url) => queueDepth(this.clients.sqs, url)),
       );
       const depth = depths.reduce((sum, n) => sum + n, 0);
-      if (depth < LOW_WATER_MESSAGES)
-        await sendMessages(this.clients.sqs, traffic.nextWave(WAVE_EVENTS), queues);
+      if (depth < LOW_WATER_MESSAGES) await delivery.send(traffic.nextWave(WAVE_EVENTS));
       if (Date.now() - lastRedriveMillis > REDRIVE_EVERY_MILLIS) {
         lastRedriveMillis = Date.now();
         await redrive.step(traffic.sentMessages(), REDRIVE_PER_STEP);

@@ -12,6 +12,7 @@ import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 import type { ConsumerName, DemoMessage, DemoPlan } from './demoTraffic.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
+import { payloadOf } from './UpstreamDelivery.js';
 
 /** One checked invariant. */
 export interface InvariantResult {
@@ -49,11 +50,12 @@ export async function checkInvariants(
       (table) => scanAll(documentClient, table),
     ),
   );
+  // A dead-lettered message carries the envelope it was delivered in: compared by its payload.
   const dead = await Promise.all(
     (['ledger', 'inventory'] as const).map(async (consumer) =>
       (await peekAll(clients.sqs, targets.deadLetterQueues[consumer])).map((message) => ({
         consumer,
-        message,
+        message: { ...message, Body: payloadOf(message.Body ?? '') },
       })),
     ),
   );
@@ -64,6 +66,7 @@ export async function checkInvariants(
     noSkuBelowZero(stock ?? []),
     stockIsConserved(plan, stock ?? []),
     oneDecisionPerOrder(plan, orders ?? [], stock ?? []),
+    upstreamDuplicatesAppliedOnce(plan, accounts ?? [], orders ?? [], inbox ?? [], targets),
     malformedInDeadLetters(plan, deadMessages),
     // Only `npm start` sends conflicting payments; the check is vacuous without them.
     ...(plan.conflicting.length > 0
@@ -184,6 +187,54 @@ function oneDecisionPerOrder(plan: DemoPlan, orders: Item[], stock: Item[]): Inv
     holds:
       undecided.length === 0 && orders.length === plan.orders.length && mismatched.length === 0,
     detail: `${orders.length - rejected} reserved, ${rejected} rejected of ${plan.orders.length}${mismatched.length ? `; reservations off for ${mismatched.length} SKUs` : ''}`,
+  };
+}
+
+/**
+ * Per event its upstream delivered twice (the same envelope as a second SQS message): one
+ * inbox entry with its payload's hash, and its effect counted once — its account's balance is
+ * the sum of the account's distinct payments, its order decided once by this event.
+ */
+function upstreamDuplicatesAppliedOnce(
+  plan: DemoPlan,
+  accounts: Item[],
+  orders: Item[],
+  inbox: Item[],
+  targets: InvariantTargets,
+): InvariantResult {
+  const seen = new Set<string>();
+  const twice = plan.messages.filter((m) => {
+    const id = `${m.consumer}\n${m.body}`;
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return false;
+  });
+  const entries = new Map(inbox.map((entry) => [String(entry.pk), entry]));
+  const balance = new Map(accounts.map((a) => [a.accountId, Number(a.balanceCents ?? 0)]));
+  const expected = new Map<unknown, number>();
+  for (const p of plan.payments)
+    expected.set(p.accountId, (expected.get(p.accountId) ?? 0) + p.amountCents);
+  const decided = new Map(orders.map((o) => [o.orderId, o.eventId]));
+  const wrong = twice.filter((message) => {
+    if (!isCommitted(message, entries, targets.inbox.consumers)) return true;
+    const event = JSON.parse(message.body) as {
+      accountId?: string;
+      orderId?: string;
+      eventId: string;
+    };
+    return message.consumer === 'ledger'
+      ? balance.get(event.accountId) !== expected.get(event.accountId)
+      : decided.get(event.orderId) !== event.eventId;
+  });
+  return {
+    name: 'every event its upstream delivered twice (same envelope, new SQS message) applied once',
+    holds: wrong.length === 0,
+    detail: wrong.length
+      ? `${wrong.length} of ${twice.length} not: ${wrong
+          .slice(0, 3)
+          .map((m) => eventIdOf(m.body))
+          .join(', ')}`
+      : `${twice.length} events`,
   };
 }
 

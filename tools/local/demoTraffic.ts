@@ -1,20 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import {
-  SendMessageBatchCommand,
-  type SendMessageBatchRequestEntry,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
 import type { OrderPlaced } from '../../functions/inventory/orderPlaced.js';
 import type { PaymentCaptured } from '../../functions/ledger/paymentCaptured.js';
 
 /** Who a demo message is for. */
 export type ConsumerName = 'ledger' | 'inventory';
 
-/** One message to send: its consumer, raw body and (ledger) message group. */
+/**
+ * One message to send: its consumer, payload and (ledger) message group. It is published
+ * through the consumer's upstream (the payments topic, the orders bus) unless `direct`: then
+ * it is sent to the queue itself, as no producer of that consumer would.
+ */
 export interface DemoMessage {
   readonly consumer: ConsumerName;
   readonly body: string;
   readonly groupId?: string;
+  readonly direct?: boolean;
   /** For a message meant to be dead-lettered by the library: the error it must name. */
   readonly expectedError?: string;
 }
@@ -55,9 +54,10 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Plans `total` messages: payments and orders, `duplicateRate` of them sent again as new SQS
- * messages with the same `eventId`, some orders larger than the stock, and a few malformed
- * messages for each consumer.
+ * Plans `total` messages: payments and orders, `duplicateRate` of them delivered again by their
+ * upstream (the same envelope as a new SQS message), some orders larger than the stock, and a
+ * few malformed messages for each consumer: a payment the schema refuses, and a body sent
+ * straight to the inventory queue that is no EventBridge event.
  */
 export function planDemoTraffic(total: number, duplicateRate: number, seed: number): DemoPlan {
   const random = seededRandom(seed);
@@ -115,7 +115,8 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
       : {
           consumer: 'inventory',
           body: `{"eventId": "${id('evt')}", "orderId": `,
-          expectedError: 'MessageParseError',
+          direct: true,
+          expectedError: 'EnvelopeMismatchError',
         },
   );
   const conflicting = payments
@@ -148,52 +149,4 @@ function shuffle<T>(items: T[], random: () => number): T[] {
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
   return items;
-}
-
-/** Sends the planned messages in batches of ten; a FIFO copy gets a new deduplication id. */
-export async function sendDemoTraffic(
-  sqs: SQSClient,
-  plan: DemoPlan,
-  queueUrls: Record<ConsumerName, string>,
-): Promise<void> {
-  await sendMessages(sqs, plan.messages, queueUrls);
-}
-
-/**
- * Sends messages to their consumers' queues in order, ten a request; each FIFO message gets
- * a deduplication id of its own, so a copy is a second SQS message, not deduplicated by SQS.
- *
- * @example
- * ```ts
- * await sendMessages(sqs, [{ consumer: 'inventory', body: '{…}' }], queueUrls);
- * ```
- */
-export async function sendMessages<TConsumer extends string>(
-  sqs: SQSClient,
-  all: ReadonlyArray<{
-    readonly consumer: TConsumer;
-    readonly body: string;
-    readonly groupId?: string;
-  }>,
-  queueUrls: Record<TConsumer, string>,
-): Promise<void> {
-  for (const consumer of Object.keys(queueUrls) as TConsumer[]) {
-    const messages = all.filter((message) => message.consumer === consumer);
-    for (let i = 0; i < messages.length; i += 10) {
-      const entries: SendMessageBatchRequestEntry[] = messages
-        .slice(i, i + 10)
-        .map((message, index) => ({
-          Id: String(index),
-          MessageBody: message.body,
-          ...(message.groupId
-            ? { MessageGroupId: message.groupId, MessageDeduplicationId: randomUUID() }
-            : {}),
-        }));
-      const { Failed = [] } = await sqs.send(
-        new SendMessageBatchCommand({ QueueUrl: queueUrls[consumer], Entries: entries }),
-      );
-      if (Failed.length > 0)
-        throw new Error(`SQS refused ${Failed.length} demo messages: ${Failed[0]?.Message}`);
-    }
-  }
 }

@@ -8,6 +8,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { InboxEnvironment } from 'sqs-inbox';
+import { provisionUpstreams } from './provisionUpstreams.js';
+import type { LocalClients } from './referenceService.js';
 import type { Template } from './referenceTemplate.js';
 
 /** One queue → function wiring of the template, with everything resolved to local names. */
@@ -31,14 +33,15 @@ type Resource = Template['Resources'][string];
 type Queue = { url: string; arn: string };
 
 /**
- * Creates the template's DynamoDB tables (keys, billing, TTL) and SQS queues (FIFO, content-based
- * deduplication, retention, visibility timeout, redrive policy) under a run prefix, and resolves
+ * Creates the template's DynamoDB tables (keys, billing, TTL), SQS queues (FIFO, content-based
+ * deduplication, retention, visibility timeout, redrive policy), SNS topics and subscriptions,
+ * and EventBridge buses and rules (`provisionUpstreams`) under a run prefix, and resolves
  * each event source mapping's function environment (`Ref`/`Fn::GetAtt` of tables and queues)
  * to the created names — what CloudFormation would have done.
  */
 export async function provisionFromTemplate(
   template: Template,
-  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+  clients: LocalClients,
 ): Promise<LocalResources> {
   const prefix = `sqs-inbox-${randomUUID().slice(0, 6)}`;
   const entries = Object.entries(template.Resources);
@@ -56,6 +59,7 @@ export async function provisionFromTemplate(
   ]) {
     queues.set(id, await createQueue(clients.sqs, `${prefix}-${id}`, resource, queues));
   }
+  await provisionUpstreams(template, prefix, clients, (id) => queues.get(id)?.arn);
   const resolve = (value: unknown) => resolveValue(value, tables, queues);
   const mappings = entries
     .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')

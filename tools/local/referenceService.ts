@@ -1,18 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalMapping } from './provisionFromTemplate.js';
 import { queueDepth } from './queueDepth.js';
 
-/** The clients of a local run: DynamoDB and SQS on the emulator (or DynamoDB Local). */
+/** The clients of a local run: DynamoDB (or DynamoDB Local), SQS, SNS and EventBridge. */
 export interface LocalClients {
   readonly dynamodb: DynamoDBClient;
   readonly sqs: SQSClient;
+  readonly sns: SNSClient;
+  readonly events: EventBridgeClient;
 }
 
 /**
- * Clients for the emulator's endpoints, with the emulator's region and dummy credentials.
+ * Clients for the emulator's endpoints (SNS and EventBridge on the SQS one), with the
+ * emulator's region and dummy credentials.
  *
  * @example
  * ```ts
@@ -27,6 +32,8 @@ export function localClients(endpoints: { dynamodb: string; sqs: string }): Loca
   return {
     dynamodb: new DynamoDBClient({ ...config, endpoint: endpoints.dynamodb }),
     sqs: new SQSClient({ ...config, endpoint: endpoints.sqs }),
+    sns: new SNSClient({ ...config, endpoint: endpoints.sqs }),
+    events: new EventBridgeClient({ ...config, endpoint: endpoints.sqs }),
   };
 }
 

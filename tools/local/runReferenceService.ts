@@ -6,12 +6,7 @@ import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { onShutdown, untilStopped } from '../cli/shutdown.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { checkInvariants, invariantTargetsOf } from './checkInvariants.js';
-import {
-  type ConsumerName,
-  type DemoPlan,
-  planDemoTraffic,
-  sendDemoTraffic,
-} from './demoTraffic.js';
+import { type ConsumerName, type DemoPlan, planDemoTraffic } from './demoTraffic.js';
 import { type OutcomeCounter, startLocalMapping } from './LocalEventSourceMapping.js';
 import { type LocalMapping, provisionFromTemplate } from './provisionFromTemplate.js';
 import { queueDepth } from './queueDepth.js';
@@ -24,6 +19,7 @@ import {
 } from './referenceService.js';
 import { synthesizeReferenceTemplate } from './referenceTemplate.js';
 import { LOCAL_RUN_FILE } from './runFile.js';
+import { UpstreamDelivery } from './UpstreamDelivery.js';
 
 /** Options of {@link runReferenceService} (`npm start`). */
 export interface ReferenceServiceOptions {
@@ -53,7 +49,7 @@ type Running = {
  * `keepRunning` and every invariant holding, it serves until the command is stopped.
  */
 export async function runReferenceService(options: ReferenceServiceOptions): Promise<number> {
-  const emulator = await startEmulator(['sqs', 'dynamodb']);
+  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events']);
   const clients = localClients({ dynamodb: emulator.endpoint, sqs: emulator.endpoint });
   const running: Running[] = [];
   onShutdown(() => {
@@ -84,12 +80,10 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
     },
   );
   console.log(
-    `sending ${plan.messages.length} messages (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.duplicates} duplicates, ${plan.malformed.length} malformed; seed ${options.seed})`,
+    `sending ${plan.messages.length} messages (${plan.payments.length} payments published to the payments topic, ${plan.orders.length} orders put on the orders bus, ${plan.duplicates} delivered twice by their upstream, ${plan.malformed.length} malformed; seed ${options.seed})`,
   );
-  await sendDemoTraffic(clients.sqs, plan, {
-    ledger: ledger.queueUrl,
-    inventory: inventory.queueUrl,
-  });
+  const delivery = await UpstreamDelivery.find(clients, { ledger, inventory });
+  await delivery.send(plan.messages);
   const drained = await showProgressUntilDrained(clients, running, options.timeout);
   const results = await checkInvariants(plan, invariantTargetsOf(ledger, inventory), clients);
   printReport(plan, running, results, drained);

@@ -1,0 +1,362 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DescribeRuleCommand,
+  ListEventBusesCommand,
+  ListRuleNamesByTargetCommand,
+  PutEventsCommand,
+  PutTargetsCommand,
+} from '@aws-sdk/client-eventbridge';
+import {
+  GetSubscriptionAttributesCommand,
+  ListSubscriptionsCommand,
+  PublishBatchCommand,
+  SubscribeCommand,
+} from '@aws-sdk/client-sns';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+} from '@aws-sdk/client-sqs';
+import type { LocalClients } from './referenceService.js';
+
+/** A message of a local run, for one consumer; `direct` sends it to the queue whatever feeds it. */
+export interface UpstreamMessage<TConsumer extends string> {
+  readonly consumer: TConsumer;
+  readonly body: string;
+  readonly groupId?: string;
+  readonly direct?: boolean;
+}
+
+/** What feeds a consumer's queue, found on the emulator from the queue's ARN. */
+export type Upstream =
+  | { readonly kind: 'sqs' }
+  | {
+      readonly kind: 'sns';
+      readonly topicArn: string;
+      readonly raw: boolean;
+      readonly tapUrl: string;
+    }
+  | {
+      readonly kind: 'eventbridge';
+      readonly busName: string;
+      readonly source: string;
+      readonly detailType: string;
+      readonly tapUrl: string;
+    };
+
+type Route = { readonly queueUrl: string; readonly queueArn: string; readonly upstream: Upstream };
+type Envelope = { readonly body: string; readonly groupId: string | undefined };
+
+const TAP_WAIT_MILLIS = 15_000;
+
+/**
+ * Sends a local run's traffic the way its producers do: a message for a consumer fed by an SNS
+ * topic is published to the topic, one for a consumer fed by an EventBridge rule is put on the
+ * rule's bus, anything else is sent to the queue. A message sent again is an upstream delivery
+ * retry: the envelope SNS or EventBridge delivered the first time, sent to the queue again as a
+ * new SQS message — caught by a tap (a second subscription, a second rule target) on the same
+ * upstream. `find` discovers each queue's upstream from the emulator, as deployed.
+ *
+ * @example
+ * ```ts
+ * const delivery = await UpstreamDelivery.find(clients, { ledger: { queueUrl, queueArn } });
+ * await delivery.send([{ consumer: 'ledger', body: '{…}', groupId: 'acc-1' }]);
+ * ```
+ */
+export class UpstreamDelivery<TConsumer extends string> {
+  readonly #clients: LocalClients;
+  readonly #routes: Record<TConsumer, Route>;
+  readonly #envelopes = new Map<string, Envelope>();
+  readonly #sent = new Set<string>();
+
+  private constructor(clients: LocalClients, routes: Record<TConsumer, Route>) {
+    this.#clients = clients;
+    this.#routes = routes;
+  }
+
+  /** Finds what feeds each queue (an SNS subscription, a rule target, or nothing) and taps it. */
+  static async find<TConsumer extends string>(
+    clients: LocalClients,
+    queues: Record<TConsumer, { readonly queueUrl: string; readonly queueArn: string }>,
+  ): Promise<UpstreamDelivery<TConsumer>> {
+    const routes = {} as Record<TConsumer, Route>;
+    for (const [consumer, queue] of Object.entries(queues) as Array<
+      [TConsumer, { queueUrl: string; queueArn: string }]
+    >) {
+      routes[consumer] = { ...queue, upstream: await findUpstream(clients, queue.queueArn) };
+    }
+    return new UpstreamDelivery(clients, routes);
+  }
+
+  /** What feeds a consumer's queue. */
+  upstreamOf(consumer: TConsumer): Upstream {
+    return this.#routes[consumer].upstream;
+  }
+
+  /**
+   * Sends messages in order: a message seen before for its consumer is delivered again as the
+   * upstream's retry would; the others are published, put or sent, ten a request.
+   */
+  async send(messages: ReadonlyArray<UpstreamMessage<TConsumer>>): Promise<void> {
+    const fresh = messages.filter((m) => !this.#sent.has(idOf(m)));
+    const again = messages.filter((m) => this.#sent.has(idOf(m)));
+    for (const consumer of Object.keys(this.#routes) as TConsumer[]) {
+      const mine = fresh.filter((m) => m.consumer === consumer);
+      await this.#publish(
+        consumer,
+        mine.filter((m) => !m.direct),
+      );
+      await this.#sendToQueue(
+        consumer,
+        mine.filter((m) => m.direct),
+      );
+    }
+    for (const message of fresh) this.#sent.add(idOf(message));
+    for (const message of again) await this.redeliver(message);
+  }
+
+  /**
+   * Delivers a sent message again as a new SQS message: the upstream's envelope of it (as SNS or
+   * EventBridge retry a delivery, or as a DLQ redrive moves it), or its body for a direct one.
+   */
+  async redeliver(message: UpstreamMessage<TConsumer>): Promise<void> {
+    const route = this.#routes[message.consumer];
+    if (route.upstream.kind === 'sqs' || message.direct) {
+      await this.#sendToQueue(message.consumer, [message]);
+      return;
+    }
+    const envelope = await this.#envelopeOf(message, route.upstream.tapUrl);
+    await this.#sendToQueue(message.consumer, [
+      { ...message, body: envelope.body, groupId: envelope.groupId ?? message.groupId },
+    ]);
+  }
+
+  async #publish(consumer: TConsumer, messages: ReadonlyArray<UpstreamMessage<TConsumer>>) {
+    const upstream = this.#routes[consumer].upstream;
+    if (upstream.kind === 'sqs') return this.#sendToQueue(consumer, messages);
+    for (let i = 0; i < messages.length; i += 10) {
+      const chunk = messages.slice(i, i + 10);
+      const failed =
+        upstream.kind === 'sns'
+          ? await this.#publishToTopic(upstream.topicArn, chunk)
+          : await this.#putOnBus(upstream, chunk);
+      if (failed > 0)
+        throw new Error(`the ${upstream.kind} upstream of ${consumer} refused ${failed} messages`);
+    }
+  }
+
+  async #publishToTopic(topicArn: string, chunk: ReadonlyArray<UpstreamMessage<TConsumer>>) {
+    const fifo = topicArn.endsWith('.fifo');
+    const { Failed = [] } = await this.#clients.sns.send(
+      new PublishBatchCommand({
+        TopicArn: topicArn,
+        PublishBatchRequestEntries: chunk.map((m, index) => ({
+          Id: String(index),
+          Message: m.body,
+          ...(fifo ? { MessageGroupId: m.groupId, MessageDeduplicationId: randomUUID() } : {}),
+        })),
+      }),
+    );
+    return Failed.length;
+  }
+
+  async #putOnBus(
+    upstream: Extract<Upstream, { kind: 'eventbridge' }>,
+    chunk: ReadonlyArray<UpstreamMessage<TConsumer>>,
+  ) {
+    const { FailedEntryCount = 0 } = await this.#clients.events.send(
+      new PutEventsCommand({
+        Entries: chunk.map((m) => ({
+          EventBusName: upstream.busName,
+          Source: upstream.source,
+          DetailType: upstream.detailType,
+          Detail: m.body,
+        })),
+      }),
+    );
+    return FailedEntryCount;
+  }
+
+  async #sendToQueue(consumer: TConsumer, messages: ReadonlyArray<UpstreamMessage<TConsumer>>) {
+    const { queueUrl } = this.#routes[consumer];
+    const fifo = queueUrl.endsWith('.fifo');
+    for (let i = 0; i < messages.length; i += 10) {
+      const { Failed = [] } = await this.#clients.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: messages.slice(i, i + 10).map((m, index) => ({
+            Id: String(index),
+            MessageBody: m.body,
+            ...(fifo ? { MessageGroupId: m.groupId, MessageDeduplicationId: randomUUID() } : {}),
+          })),
+        }),
+      );
+      if (Failed.length > 0)
+        throw new Error(`SQS refused ${Failed.length} messages: ${Failed[0]?.Message}`);
+    }
+  }
+
+  /** The envelope the tap caught for a message, reading the tap until it shows up. */
+  async #envelopeOf(message: UpstreamMessage<TConsumer>, tapUrl: string): Promise<Envelope> {
+    const deadline = Date.now() + TAP_WAIT_MILLIS;
+    for (;;) {
+      const envelope = this.#envelopes.get(idOf(message));
+      if (envelope) return envelope;
+      if (Date.now() > deadline) {
+        throw new Error(`the ${message.consumer} upstream never delivered a message to its tap`);
+      }
+      await this.#readTap(message.consumer, tapUrl);
+    }
+  }
+
+  async #readTap(consumer: TConsumer, tapUrl: string): Promise<void> {
+    const { Messages = [] } = await this.#clients.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: tapUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['MessageGroupId'],
+      }),
+    );
+    for (const tapped of Messages) {
+      const body = tapped.Body ?? '';
+      this.#envelopes.set(idOf({ consumer, body: payloadOf(body) }), {
+        body,
+        groupId: tapped.Attributes?.MessageGroupId,
+      });
+    }
+    if (Messages.length === 0) return;
+    await this.#clients.sqs.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: tapUrl,
+        Entries: Messages.map((m, index) => ({
+          Id: String(index),
+          ReceiptHandle: m.ReceiptHandle,
+        })),
+      }),
+    );
+  }
+}
+
+function idOf(message: { consumer: string; body: string }): string {
+  return `${message.consumer}\n${message.body}`;
+}
+
+/**
+ * The payload a delivered body carries: an SNS notification's `Message`, an EventBridge
+ * event's `detail` as JSON, or the body itself.
+ *
+ * @example
+ * ```ts
+ * payloadOf('{"Type":"Notification","TopicArn":"…","MessageId":"m","Message":"{}"}'); // => '{}'
+ * ```
+ */
+export function payloadOf(body: string): string {
+  try {
+    const value = JSON.parse(body) as Record<string, unknown>;
+    if (value.Type === 'Notification' && typeof value.Message === 'string') return value.Message;
+    if (typeof value['detail-type'] === 'string' && 'detail' in value) {
+      return JSON.stringify(value.detail);
+    }
+  } catch {
+    // not JSON: the body is the payload
+  }
+  return body;
+}
+
+async function findUpstream(clients: LocalClients, queueArn: string): Promise<Upstream> {
+  const subscription = await findSubscription(clients, queueArn);
+  if (subscription) {
+    const { Attributes = {} } = await clients.sns.send(
+      new GetSubscriptionAttributesCommand({ SubscriptionArn: subscription.subscriptionArn }),
+    );
+    const raw = Attributes.RawMessageDelivery === 'true';
+    const tapUrl = await createTap(clients, queueArn, subscription.topicArn.endsWith('.fifo'));
+    await clients.sns.send(
+      new SubscribeCommand({
+        TopicArn: subscription.topicArn,
+        Protocol: 'sqs',
+        Endpoint: await arnOf(clients, tapUrl),
+        Attributes: raw ? { RawMessageDelivery: 'true' } : {},
+      }),
+    );
+    return { kind: 'sns', topicArn: subscription.topicArn, raw, tapUrl };
+  }
+  const rule = await findRule(clients, queueArn);
+  if (!rule) return { kind: 'sqs' };
+  const tapUrl = await createTap(clients, queueArn, false);
+  await clients.events.send(
+    new PutTargetsCommand({
+      Rule: rule.name,
+      EventBusName: rule.busName,
+      Targets: [{ Id: 'local-tap', Arn: await arnOf(clients, tapUrl) }],
+    }),
+  );
+  return {
+    kind: 'eventbridge',
+    busName: rule.busName,
+    source: rule.source,
+    detailType: rule.detailType,
+    tapUrl,
+  };
+}
+
+async function findSubscription(clients: LocalClients, queueArn: string) {
+  let NextToken: string | undefined;
+  do {
+    const page = await clients.sns.send(new ListSubscriptionsCommand({ NextToken }));
+    const found = page.Subscriptions?.find((s) => s.Protocol === 'sqs' && s.Endpoint === queueArn);
+    if (found?.TopicArn && found.SubscriptionArn) {
+      return { topicArn: found.TopicArn, subscriptionArn: found.SubscriptionArn };
+    }
+    NextToken = page.NextToken;
+  } while (NextToken);
+  return undefined;
+}
+
+async function findRule(clients: LocalClients, queueArn: string) {
+  const { EventBuses = [] } = await clients.events.send(new ListEventBusesCommand({}));
+  for (const { Name: busName } of EventBuses) {
+    if (!busName) continue;
+    const { RuleNames = [] } = await clients.events.send(
+      new ListRuleNamesByTargetCommand({ TargetArn: queueArn, EventBusName: busName }),
+    );
+    const [name] = RuleNames;
+    if (!name) continue;
+    const { EventPattern = '{}' } = await clients.events.send(
+      new DescribeRuleCommand({ Name: name, EventBusName: busName }),
+    );
+    const pattern = JSON.parse(EventPattern) as { source?: string[]; 'detail-type'?: string[] };
+    return {
+      name,
+      busName,
+      source: pattern.source?.[0] ?? 'local.producer',
+      detailType: pattern['detail-type']?.[0] ?? 'LocalEvent',
+    };
+  }
+  return undefined;
+}
+
+async function createTap(clients: LocalClients, queueArn: string, fifo: boolean): Promise<string> {
+  const name = `tap-${randomUUID().slice(0, 8)}-${queueArn
+    .split(':')
+    .pop()
+    ?.replace(/\.fifo$/, '')
+    .slice(-50)}`;
+  const { QueueUrl = '' } = await clients.sqs.send(
+    new CreateQueueCommand({
+      QueueName: fifo ? `${name}.fifo` : name,
+      Attributes: fifo ? { FifoQueue: 'true' } : {},
+    }),
+  );
+  return QueueUrl;
+}
+
+async function arnOf(clients: LocalClients, queueUrl: string): Promise<string> {
+  const { Attributes } = await clients.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  return Attributes?.QueueArn ?? '';
+}
