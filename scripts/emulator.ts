@@ -25,7 +25,7 @@ await runCommand('npm run emulator', async () => {
     );
     return 1;
   }
-  const emulator = await startEmulator([...DEPLOY_SERVICES, 'sns', 'events', 'ses']);
+  const emulator = await startEmulator([...DEPLOY_SERVICES, 'ses']);
   const dynamodbLocal = options.dynamodbLocal ? await startDynamoDBLocal() : undefined;
   console.log(`${emulator.name} is serving on ${emulator.endpoint}`);
   if (dynamodbLocal) console.log(`${dynamodbLocal.name} is serving on ${dynamodbLocal.endpoint}`);

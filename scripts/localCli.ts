@@ -8,19 +8,25 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Command } from 'commander';
 import { DeadLetterAttribute, inboxPk } from 'sqs-inbox';
 import { peekAll } from '../tools/local/checkInvariants.js';
 import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
+import type { Upstream } from '../tools/local/UpstreamDelivery.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 interface LocalRun {
   endpoint: string;
-  consumers: Record<string, { queueUrl: string; deadLetterQueueUrl: string; inboxTable: string }>;
+  consumers: Record<
+    string,
+    { queueUrl: string; deadLetterQueueUrl: string; inboxTable: string; upstream: Upstream }
+  >;
 }
 
 function localRun(consumer: string) {
@@ -43,6 +49,8 @@ function localRun(consumer: string) {
   return {
     target,
     sqs: new SQSClient(config),
+    sns: new SNSClient(config),
+    events: new EventBridgeClient(config),
     dynamodb: DynamoDBDocumentClient.from(new DynamoDBClient(config)),
   };
 }
@@ -62,22 +70,49 @@ const program = new Command('sqs-inbox-local').description(
 
 program
   .command('send')
-  .description('send one event (a JSON body) to a consumer’s queue')
+  .description(
+    'send one event (a JSON payload) the way its producer does: published to the ledger’s payments topic, put on the inventory’s orders bus',
+  )
   .argument('<consumer>', 'ledger or inventory')
-  .argument('<json>', 'the message body')
-  .option('--group <id>', 'FIFO message group (ledger); default: the body’s accountId')
-  .action(async (consumer: string, json: string, options: { group?: string }) => {
-    const { target, sqs } = localRun(consumer);
-    const fifo = target.queueUrl.endsWith('.fifo');
+  .argument('<json>', 'the payload')
+  .option('--group <id>', 'FIFO message group (ledger); default: the payload’s accountId')
+  .option('--direct', 'send it to the queue itself, bypassing the topic or bus', false)
+  .action(async (consumer: string, json: string, options: { group?: string; direct: boolean }) => {
+    const { target, sqs, sns, events } = localRun(consumer);
+    const upstream: Upstream = options.direct ? { kind: 'sqs' } : target.upstream;
+    const fifo =
+      upstream.kind === 'sns'
+        ? upstream.topicArn.endsWith('.fifo')
+        : target.queueUrl.endsWith('.fifo');
     const group = fifo ? (options.group ?? accountIdOf(json) ?? 'default') : undefined;
-    const { MessageId } = await sqs.send(
-      new SendMessageCommand({
-        QueueUrl: target.queueUrl,
-        MessageBody: json,
-        ...(group ? { MessageGroupId: group, MessageDeduplicationId: randomUUID() } : {}),
-      }),
-    );
-    console.log(`sent ${MessageId} to ${target.queueUrl}`);
+    const fifoIds = group ? { MessageGroupId: group, MessageDeduplicationId: randomUUID() } : {};
+    if (upstream.kind === 'sns') {
+      const { MessageId } = await sns.send(
+        new PublishCommand({ TopicArn: upstream.topicArn, Message: json, ...fifoIds }),
+      );
+      console.log(`published ${MessageId} to ${upstream.topicArn}`);
+    } else if (upstream.kind === 'eventbridge') {
+      const { Entries = [] } = await events.send(
+        new PutEventsCommand({
+          Entries: [
+            {
+              EventBusName: upstream.busName,
+              Source: upstream.source,
+              DetailType: upstream.detailType,
+              Detail: json,
+            },
+          ],
+        }),
+      );
+      console.log(
+        `put event ${Entries[0]?.EventId ?? Entries[0]?.ErrorMessage} on ${upstream.busName}`,
+      );
+    } else {
+      const { MessageId } = await sqs.send(
+        new SendMessageCommand({ QueueUrl: target.queueUrl, MessageBody: json, ...fifoIds }),
+      );
+      console.log(`sent ${MessageId} to ${target.queueUrl}`);
+    }
   });
 
 program

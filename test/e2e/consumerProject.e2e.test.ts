@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
   SendMessageCommand,
@@ -15,13 +16,25 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeadLetterAttribute, InboxEnvironment, keyHash } from '../../src/index.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
+import { queueDepth } from '../../tools/local/queueDepth.js';
+import { localClients } from '../../tools/local/referenceService.js';
+import { UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import { createConsumerProject, packLibrary } from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
 import { run, runOrThrow } from '../support/run.js';
 
-const example = (name: string) =>
-  readFileSync(join(projectRoot, 'examples', 'quickStart', name), 'utf8');
+const example = (name: string, dir = 'quickStart') =>
+  readFileSync(join(projectRoot, 'examples', dir, name), 'utf8');
+
+/** Test-only lines appended to the README's sources app: cdk-nag, and the stock table's name. */
+const SHOP_CHECKS = `
+import { Validations } from 'aws-cdk-lib';
+new CfnOutput(stack, 'StockTableName', { value: stock.tableName });
+import { AwsSolutionsChecks } from 'cdk-nag';
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+`;
+const SHOP_APP = 'npx tsx shop.ts';
 
 /** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
 const APP_CHECKS = `
@@ -45,7 +58,7 @@ const TSCONFIG = {
     rootDir: '.',
     types: ['node'],
   },
-  include: ['src', 'check', 'app.ts'],
+  include: ['src', 'check', 'app.ts', 'shop.ts'],
 };
 
 const LOAD_ESM = `import { InboxConsumer } from 'sqs-inbox/cdk';
@@ -101,6 +114,8 @@ beforeAll(async () => {
       'check/loadEsm.ts': LOAD_ESM,
       'check/loadCjs.cts': LOAD_CJS,
       'app.ts': `${example('app.ts')}${APP_CHECKS}`,
+      'src/reservations.ts': example('reservations.ts', 'sources'),
+      'shop.ts': `${example('app.ts', 'sources')}${SHOP_CHECKS}`,
       'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
       'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     },
@@ -204,6 +219,92 @@ describe('a fresh project that installs the packed tarball', () => {
 
     expect(output).not.toMatch(/AwsSolutions-/);
   });
+
+  it('synthesizes the README sources app (a topic and a bus in front of a consumer), cdk-nag clean', async () => {
+    const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
+    const output = await runOrThrow(cdk, ['synth', '--app', SHOP_APP, '--quiet', '--no-notices'], {
+      cwd: project,
+      env: { CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    });
+
+    expect(output).not.toMatch(/AwsSolutions-/);
+  });
+
+  it('deployed to the emulator, applies an order published to the topic once and delivered twice once, and one put on the bus once and delivered twice once', async () => {
+    const { endpoint } = inject('deployed');
+    const { outputs } = await deployToEmulator(endpoint, {
+      projectDir: project,
+      stackName: 'Shop',
+      app: SHOP_APP,
+      log: (line) => console.error(line),
+    });
+    const output = (name: string) => outputs[name] ?? expect.fail(`no stack output ${name}`);
+    const clients = localClients({ dynamodb: endpoint, sqs: endpoint });
+    try {
+      const queueUrl = output('ReservationsQueueUrl');
+      const { Attributes } = await clients.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      const queue = { reservations: { queueUrl, queueArn: Attributes?.QueueArn ?? '' } };
+      const viaTopic = await UpstreamDelivery.find(clients, queue, 'sns');
+      const viaBus = await UpstreamDelivery.find(clients, queue, 'eventbridge');
+      expect(viaTopic.upstreamOf('reservations')).toMatchObject({
+        kind: 'sns',
+        topicArn: output('OrdersTopicArn'),
+      });
+      expect(viaBus.upstreamOf('reservations')).toMatchObject({
+        kind: 'eventbridge',
+        busName: output('ShopBusName'),
+      });
+      const order = (sku: string) => ({
+        consumer: 'reservations' as const,
+        body: JSON.stringify({ orderId: `ord-${randomUUID()}`, sku, quantity: 3 }),
+      });
+      const [published, put] = [order(`sku-${randomUUID()}`), order(`sku-${randomUUID()}`)];
+
+      // Sent twice: published (put) once, then the envelope its upstream delivered sent again.
+      await viaTopic.send([published, published]);
+      await viaBus.send([put, put]);
+
+      const documents = DynamoDBDocumentClient.from(clients.dynamodb);
+      for (const { body } of [published, put]) {
+        const { sku } = JSON.parse(body) as { sku: string };
+        const reserved = await eventually(
+          `the reservation of ${sku}`,
+          async () =>
+            (
+              await documents.send(
+                new GetCommand({
+                  TableName: output('StockTableName'),
+                  Key: { sku },
+                  ConsistentRead: true,
+                }),
+              )
+            ).Item?.reserved,
+          (value) => value !== undefined,
+        );
+        expect(reserved).toBe(3);
+      }
+      await eventually(
+        'the queue to drain',
+        () => queueDepth(clients.sqs, queueUrl),
+        (depth) => depth === 0,
+      );
+      for (const { body } of [published, put]) {
+        const { sku } = JSON.parse(body) as { sku: string };
+        const { Item } = await documents.send(
+          new GetCommand({
+            TableName: output('StockTableName'),
+            Key: { sku },
+            ConsistentRead: true,
+          }),
+        );
+        expect(Item?.reserved).toBe(3);
+      }
+    } finally {
+      for (const client of Object.values(clients)) client.destroy();
+    }
+  }, 300_000);
 
   it('deployed to the emulator, applies a payment once, acknowledges its copy and dead-letters a malformed message', async () => {
     const { endpoint } = inject('deployed');

@@ -15,7 +15,7 @@ describe('npm start', () => {
     ]);
 
     expect(output).toMatch(
-      /sending 40 messages \(\d+ payments, \d+ orders, \d+ duplicates, 2 malformed; seed 7\)/,
+      /sending 40 messages \(\d+ payments published to the payments topic, \d+ orders put on the orders bus, \d+ delivered twice by their upstream, 2 malformed; seed 7\)/,
     );
     for (const invariant of [
       'all messages settled',
@@ -24,6 +24,7 @@ describe('npm start', () => {
       'no SKU below zero',
       'reserved + available = seeded stock',
       'each order reserved or rejected exactly once',
+      'every event its upstream delivered twice (same envelope, new SQS message) applied once',
       'every malformed message in a DLQ with its reason',
       'every conflicting payment retried, then dead-lettered on its last receive with its reason, without effect',
       'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',

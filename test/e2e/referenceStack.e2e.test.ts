@@ -14,7 +14,6 @@ import {
 import {
   GetQueueAttributesCommand,
   type Message,
-  SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -22,6 +21,8 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DeadLetterAttribute, keyHash } from '../../src/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
+import { localClients } from '../../tools/local/referenceService.js';
+import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
 import { receiveMessages } from '../support/receiveMessages.js';
@@ -38,8 +39,10 @@ const dynamodb = new DynamoDBClient(config);
 const documentClient = DynamoDBDocumentClient.from(dynamodb);
 const logs = new CloudWatchLogsClient(config);
 const lambda = new LambdaClient(config);
+const upstreamClients = localClients({ dynamodb: endpoint, sqs: endpoint });
 afterAll(() => {
-  for (const client of [sqs, dynamodb, logs, lambda]) client.destroy();
+  for (const client of [sqs, dynamodb, logs, lambda, ...Object.values(upstreamClients)])
+    client.destroy();
 });
 
 const output = (name: string): string => {
@@ -57,6 +60,26 @@ const getItem = async (tableOutput: string, key: Record<string, string>) =>
   ).Item;
 
 const drain = (queueUrl: string): Promise<Message[]> => receiveMessages(sqs, queueUrl);
+
+let delivery: UpstreamDelivery<'ledger' | 'inventory'> | undefined;
+/**
+ * Publishes payments to the deployed payments topic and puts orders on the deployed orders bus
+ * (found from the queues, as deployed); a message sent twice is delivered again by its upstream.
+ */
+async function upstreams(): Promise<UpstreamDelivery<'ledger' | 'inventory'>> {
+  const queue = async (consumer: string) => {
+    const queueUrl = output(`${consumer}QueueUrl`);
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    return { queueUrl, queueArn: Attributes?.QueueArn ?? '' };
+  };
+  delivery ??= await UpstreamDelivery.find(upstreamClients, {
+    ledger: await queue('Ledger'),
+    inventory: await queue('Inventory'),
+  });
+  return delivery;
+}
 
 /** The consumer function's distinct log lines containing every one of `patterns`. */
 function logLines(consumer: 'Ledger' | 'Inventory', ...patterns: string[]): Promise<string[]> {
@@ -143,38 +166,44 @@ describe('the reference stack deployed with cdklocal', () => {
     }
   });
 
-  it('ledger: applies a payment once, acknowledges its duplicate, dead-letters a conflicting payment with its reason on its last receive, and the partial batch response is honoured', async () => {
+  it('is fed by the payments topic and the orders bus the stack declares', async () => {
+    const found = await upstreams();
+
+    expect(found.upstreamOf('ledger')).toMatchObject({
+      kind: 'sns',
+      topicArn: output('PaymentsTopicArn'),
+      raw: false,
+    });
+    expect(found.upstreamOf('inventory')).toMatchObject({
+      kind: 'eventbridge',
+      busName: output('OrdersBusName'),
+      source: 'shop.orders',
+      detailType: 'OrderPlaced',
+    });
+  });
+
+  it('ledger: applies a payment published once and delivered twice once, dead-letters a conflicting payment with its reason on its last receive, and the partial batch response is honoured', async () => {
     const first = payment(`acc-${randomUUID()}`);
-    await sqs.send(
-      new SendMessageCommand({
-        QueueUrl: output('LedgerQueueUrl'),
-        MessageBody: JSON.stringify(first),
-        MessageGroupId: first.accountId,
-        MessageDeduplicationId: randomUUID(),
-      }),
-    );
+    const published = (body: ReturnType<typeof payment>) => ({
+      consumer: 'ledger' as const,
+      body: JSON.stringify(body),
+      groupId: body.accountId,
+    });
+    await (await upstreams()).send([published(first)]);
     await eventually(
       'the first payment to be recorded',
       () => getItem('LedgerEntriesTableName', { paymentId: first.paymentId }),
       Boolean,
     );
 
-    // Held back while the mapping is off, the three arrive in one batch: one commits, one is a
-    // duplicate, one fails its condition (a different event for a recorded payment).
+    // Held back while the mapping is off, the three arrive in one batch: one commits, one is
+    // its upstream duplicate (SNS's envelope delivered again as a new SQS message), one fails its
+    // condition (a different event for a recorded payment).
     const fresh = payment(`acc-${randomUUID()}`);
     const conflicting = { ...first, eventId: `evt-${randomUUID()}`, amountCents: 9_999 };
+    const sender = await upstreams();
     await withMappingDisabled('LedgerFunctionName', () =>
-      sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: output('LedgerQueueUrl'),
-          Entries: [fresh, fresh, conflicting].map((body, index) => ({
-            Id: String(index),
-            MessageBody: JSON.stringify(body),
-            MessageGroupId: body.accountId,
-            MessageDeduplicationId: randomUUID(),
-          })),
-        }),
-      ),
+      sender.send([published(fresh), published(fresh), published(conflicting)]),
     );
 
     const dead = await eventually(
@@ -183,9 +212,13 @@ describe('the reference stack deployed with cdklocal', () => {
       (messages) => messages.length > 0,
       150_000,
     );
-    expect(dead.map((message) => JSON.parse(message.Body ?? '{}').eventId)).toEqual([
+    expect(dead.map((message) => JSON.parse(payloadOf(message.Body ?? '{}')).eventId)).toEqual([
       conflicting.eventId,
     ]);
+    expect(JSON.parse(dead[0]?.Body ?? '{}')).toMatchObject({
+      Type: 'Notification',
+      TopicArn: output('PaymentsTopicArn'),
+    });
     // The function knows maxReceiveCount (the construct's INBOX_MAX_RECEIVE_COUNT): on the last
     // receive it dead-letters the message itself, with the reason, instead of SQS moving it.
     expect(dead[0]?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(
@@ -227,7 +260,7 @@ describe('the reference stack deployed with cdklocal', () => {
     expect(duplicates).toHaveLength(1);
   });
 
-  it('inventory: reserves an order once and records a short order as rejected, a business outcome', async () => {
+  it('inventory: reserves an order put on the bus once and delivered twice once, and records a short order as rejected, a business outcome', async () => {
     const sku = `sku-${randomUUID()}`;
     await documentClient.send(
       new PutCommand({ TableName: output('StockTableName'), Item: { sku, available: 5 } }),
@@ -243,14 +276,12 @@ describe('the reference stack deployed with cdklocal', () => {
       lines: [{ sku, quantity: 50 }],
     };
 
-    for (const body of [reserved, reserved, short]) {
-      await sqs.send(
-        new SendMessageCommand({
-          QueueUrl: output('InventoryQueueUrl'),
-          MessageBody: JSON.stringify(body),
-        }),
-      );
-    }
+    await (await upstreams()).send(
+      [reserved, reserved, short].map((body) => ({
+        consumer: 'inventory' as const,
+        body: JSON.stringify(body),
+      })),
+    );
 
     await eventually(
       'both orders to be decided',
@@ -275,7 +306,7 @@ describe('the reference stack deployed with cdklocal', () => {
     expect(await getItem('StockTableName', { sku })).toMatchObject({ available: 3, reserved: 2 });
   });
 
-  it('inventory: sends a malformed message to the DLQ at once, with the reason in its attributes', async () => {
+  it('inventory: dead-letters at once, with its reason, a message sent to its queue that is no EventBridge event', async () => {
     await sqs.send(
       new SendMessageCommand({
         QueueUrl: output('InventoryQueueUrl'),
@@ -289,7 +320,10 @@ describe('the reference stack deployed with cdklocal', () => {
       (messages) => messages.length > 0,
     );
 
-    expect(message?.MessageAttributes?.['inbox.error']?.StringValue).toBe('MessageParseError');
+    expect(message?.MessageAttributes?.['inbox.error']?.StringValue).toBe('EnvelopeMismatchError');
+    expect(message?.MessageAttributes?.['inbox.errorMessage']?.StringValue).toMatch(
+      /the body is not JSON, which the declared sources \(eventbridge\) do not deliver/,
+    );
     expect(message?.MessageAttributes?.['inbox.consumer']?.StringValue).toBe('inventory');
     expect(message?.Attributes?.ApproximateReceiveCount).toBe('1');
   });

@@ -76,16 +76,21 @@ export class UpstreamDelivery<TConsumer extends string> {
     this.#routes = routes;
   }
 
-  /** Finds what feeds each queue (an SNS subscription, a rule target, or nothing) and taps it. */
+  /**
+   * Finds what feeds each queue (an SNS subscription, a rule target, or nothing) and taps it.
+   * A queue fed by both is taken as fed by its topic, unless `prefer` says `eventbridge`.
+   */
   static async find<TConsumer extends string>(
     clients: LocalClients,
     queues: Record<TConsumer, { readonly queueUrl: string; readonly queueArn: string }>,
+    prefer: 'sns' | 'eventbridge' = 'sns',
   ): Promise<UpstreamDelivery<TConsumer>> {
     const routes = {} as Record<TConsumer, Route>;
     for (const [consumer, queue] of Object.entries(queues) as Array<
       [TConsumer, { queueUrl: string; queueArn: string }]
     >) {
-      routes[consumer] = { ...queue, upstream: await findUpstream(clients, queue.queueArn) };
+      const upstream = await findUpstream(clients, queue.queueArn, prefer);
+      routes[consumer] = { ...queue, upstream };
     }
     return new UpstreamDelivery(clients, routes);
   }
@@ -266,8 +271,14 @@ export function payloadOf(body: string): string {
   return body;
 }
 
-async function findUpstream(clients: LocalClients, queueArn: string): Promise<Upstream> {
-  const subscription = await findSubscription(clients, queueArn);
+async function findUpstream(
+  clients: LocalClients,
+  queueArn: string,
+  prefer: 'sns' | 'eventbridge',
+): Promise<Upstream> {
+  const rule = await findRule(clients, queueArn);
+  const subscription =
+    prefer === 'eventbridge' && rule ? undefined : await findSubscription(clients, queueArn);
   if (subscription) {
     const { Attributes = {} } = await clients.sns.send(
       new GetSubscriptionAttributesCommand({ SubscriptionArn: subscription.subscriptionArn }),
@@ -284,7 +295,6 @@ async function findUpstream(clients: LocalClients, queueArn: string): Promise<Up
     );
     return { kind: 'sns', topicArn: subscription.topicArn, raw, tapUrl };
   }
-  const rule = await findRule(clients, queueArn);
   if (!rule) return { kind: 'sqs' };
   const tapUrl = await createTap(clients, queueArn, false);
   await clients.events.send(

@@ -35,6 +35,8 @@ export const DEPLOY_SERVICES = [
   'dynamodb',
   'logs',
   'cloudwatch',
+  'sns',
+  'events',
 ] as const;
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
@@ -57,6 +59,8 @@ export interface DeployOptions {
   readonly projectDir?: string;
   /** The stack to deploy; default the reference stack. */
   readonly stackName?: string;
+  /** The app command (`cdk --app`); default the one of `cdk.json`. */
+  readonly app?: string;
 }
 
 /**
@@ -74,7 +78,8 @@ export async function deployToEmulator(
   const outputsFile = join(outputDir, 'outputs.json');
   mkdirSync(outputDir, { recursive: true });
   const contextArgs = Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
-  const common = ['--no-notices', '--output', outputDir, ...contextArgs];
+  const appArgs = options.app ? ['--app', options.app] : [];
+  const common = ['--no-notices', '--output', outputDir, ...appArgs, ...contextArgs];
   log(`[deploy:local] bootstrapping the CDK environment on ${endpoint}`);
   await runCdk(['bootstrap', ...common], endpoint, projectDir);
   log(`[deploy:local] deploying ${stackName}`);

@@ -89,8 +89,8 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
   printReport(plan, running, results, drained);
   const ok = drained && results.every((result) => result.holds);
   if (!options.keepRunning || !ok) return ok ? 0 : 1;
-  writeRunFile(emulator.endpoint, ledger, inventory);
-  printServing(emulator.endpoint, ledger, inventory);
+  writeRunFile(emulator.endpoint, ledger, inventory, delivery);
+  printServing(emulator.endpoint, ledger, inventory, delivery);
   return untilStopped();
 }
 
@@ -144,7 +144,12 @@ function printReport(
   console.log(ok ? '\nall invariants hold' : '\nINVARIANT VIOLATED');
 }
 
-function writeRunFile(endpoint: string, ledger: LocalMapping, inventory: LocalMapping): void {
+function writeRunFile(
+  endpoint: string,
+  ledger: LocalMapping,
+  inventory: LocalMapping,
+  delivery: UpstreamDelivery<ConsumerName>,
+): void {
   mkdirSync(dirname(LOCAL_RUN_FILE), { recursive: true });
   const state = {
     endpoint,
@@ -155,6 +160,7 @@ function writeRunFile(endpoint: string, ledger: LocalMapping, inventory: LocalMa
           queueUrl: m.queueUrl,
           deadLetterQueueUrl: m.deadLetterQueueUrl,
           inboxTable: m.environment[InboxEnvironment.TableName],
+          upstream: delivery.upstreamOf(m.consumer as ConsumerName),
         },
       ]),
     ),
@@ -162,14 +168,23 @@ function writeRunFile(endpoint: string, ledger: LocalMapping, inventory: LocalMa
   writeFileSync(LOCAL_RUN_FILE, `${JSON.stringify(state, null, 2)}\n`);
 }
 
-function printServing(endpoint: string, ledger: LocalMapping, inventory: LocalMapping): void {
+function printServing(
+  endpoint: string,
+  ledger: LocalMapping,
+  inventory: LocalMapping,
+  delivery: UpstreamDelivery<ConsumerName>,
+): void {
+  const topic = delivery.upstreamOf('ledger');
+  const bus = delivery.upstreamOf('inventory');
   console.log(`\nserving until Ctrl-C on ${endpoint}`);
   console.log(`  ledger queue:    ${ledger.queueUrl}\n  inventory queue: ${inventory.queueUrl}`);
+  if (topic.kind === 'sns') console.log(`  payments topic:  ${topic.topicArn}`);
+  if (bus.kind === 'eventbridge') console.log(`  orders bus:      ${bus.busName}`);
   console.log(
     `  e.g. npm run send -- inventory '{"eventId":"e-1","orderId":"o-1","lines":[{"sku":"sku-apple","quantity":1}]}'`,
   );
   console.log(
-    `  or:  AWS_ENDPOINT_URL=${endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws sqs send-message --queue-url ${inventory.queueUrl} --message-body '…'`,
+    `  or:  AWS_ENDPOINT_URL=${endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws events put-events --entries '[{"EventBusName":"${bus.kind === 'eventbridge' ? bus.busName : ''}","Source":"shop.orders","DetailType":"OrderPlaced","Detail":"…"}]'`,
   );
   console.log('Press Ctrl-C to stop.');
 }
