@@ -15,6 +15,8 @@ describe('README', () => {
   it.each([
     { name: 'quick-start-handler', file: 'examples/quickStart/ledger.ts' },
     { name: 'quick-start-app', file: 'examples/quickStart/app.ts' },
+    { name: 'sources-app', file: 'examples/sources/app.ts' },
+    { name: 'sources-handler', file: 'examples/sources/reservations.ts' },
   ])('shows exactly the $name that the typecheck compiles ($file)', ({ name, file }) => {
     expect(block(name)).toBe(readFileSync(new URL(file, root), 'utf8'));
   });

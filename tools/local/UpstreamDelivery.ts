@@ -105,8 +105,14 @@ export class UpstreamDelivery<TConsumer extends string> {
    * upstream's retry would; the others are published, put or sent, ten a request.
    */
   async send(messages: ReadonlyArray<UpstreamMessage<TConsumer>>): Promise<void> {
-    const fresh = messages.filter((m) => !this.#sent.has(idOf(m)));
-    const again = messages.filter((m) => this.#sent.has(idOf(m)));
+    // The first time a message is seen it is published; every later time, in this call or an
+    // earlier one, its upstream delivers it again.
+    const fresh: Array<UpstreamMessage<TConsumer>> = [];
+    const again: Array<UpstreamMessage<TConsumer>> = [];
+    for (const message of messages) {
+      (this.#sent.has(idOf(message)) ? again : fresh).push(message);
+      this.#sent.add(idOf(message));
+    }
     for (const consumer of Object.keys(this.#routes) as TConsumer[]) {
       const mine = fresh.filter((m) => m.consumer === consumer);
       await this.#publish(
@@ -118,7 +124,6 @@ export class UpstreamDelivery<TConsumer extends string> {
         mine.filter((m) => m.direct),
       );
     }
-    for (const message of fresh) this.#sent.add(idOf(message));
     for (const message of again) await this.redeliver(message);
   }
 
