@@ -42,9 +42,12 @@ await runCommand('npm run deploy:local', async () => {
   for (const [name, value] of Object.entries(deployment.outputs))
     console.log(`  ${name} = ${value}`);
   if (options.exit || process.env.AWS_ENDPOINT_URL) return 0;
+  const aws = `AWS_ENDPOINT_URL=${emulator.endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws`;
+  const { PaymentsTopicArn, OrdersBusName } = deployment.outputs;
   console.log(
-    `[deploy:local] serving on ${emulator.endpoint}; for example:\n` +
-      `  AWS_ENDPOINT_URL=${emulator.endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws sqs list-queues\n` +
+    `[deploy:local] serving on ${emulator.endpoint}; for example, a payment through the topic and an order through the bus:\n` +
+      `  ${aws} sns publish --topic-arn ${PaymentsTopicArn} --message-group-id acc-1 --message-deduplication-id "$(date +%s%N)" --message '{"eventId":"e-1","accountId":"acc-1","paymentId":"p-1","amountCents":1250,"currency":"EUR"}'\n` +
+      `  ${aws} events put-events --entries '[{"EventBusName":"${OrdersBusName}","Source":"shop.orders","DetailType":"OrderPlaced","Detail":"{\\"eventId\\":\\"e-2\\",\\"orderId\\":\\"o-1\\",\\"lines\\":[{\\"sku\\":\\"sku-apple\\",\\"quantity\\":1}]}"}]'\n` +
       'Press Ctrl-C to stop.',
   );
   return untilStopped();

@@ -78,6 +78,17 @@ async function processOne(
   return outcome;
 }
 
+/** Processes the queue's next record, then its envelope delivered again as an upstream retry. */
+async function processDeliveredTwice(
+  queue: { url: string; arn: string },
+  processor: { processRecords(event: SQSEvent): Promise<RecordOutcome[]> },
+) {
+  const record = await nextRecord(queue);
+  const first = await processOne(processor, record);
+  const retried = await processOne(processor, await deliverAgain(queue, record));
+  return { record, statuses: [first?.status, retried?.status] };
+}
+
 describe('an SNS topic in front of the queue', () => {
   it('applies a notification delivered twice once, and logs the second as a duplicate', async () => {
     const queue = await aws.createQueue(aws.uniqueName('sns'));
@@ -86,14 +97,9 @@ describe('an SNS topic in front of the queue', () => {
     await topic.publish({ Message: JSON.stringify(event) });
     const { processor, logger } = ledgerProcessor([Sns]);
 
-    const record = await nextRecord(queue);
-    const first = await processOne(processor, record);
-    const retried = await processOne(processor, await deliverAgain(queue, record));
+    const { statuses } = await processDeliveredTwice(queue, processor);
 
-    expect([first?.status, retried?.status]).toEqual([
-      RecordStatus.Processed,
-      RecordStatus.Duplicate,
-    ]);
+    expect(statuses).toEqual([RecordStatus.Processed, RecordStatus.Duplicate]);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
     const duplicates = logger.lines.filter((line) => /^duplicate message/.test(line.message));
     expect(duplicates).toHaveLength(1);
@@ -304,14 +310,9 @@ describe('an EventBridge rule in front of the queue', () => {
     await bus.put('PaymentCaptured', event);
     const { processor, seen } = ledgerProcessor([EventBridge]);
 
-    const record = await nextRecord(queue);
-    const first = await processOne(processor, record);
-    const retried = await processOne(processor, await deliverAgain(queue, record));
+    const { record, statuses } = await processDeliveredTwice(queue, processor);
 
-    expect([first?.status, retried?.status]).toEqual([
-      RecordStatus.Processed,
-      RecordStatus.Duplicate,
-    ]);
+    expect(statuses).toEqual([RecordStatus.Processed, RecordStatus.Duplicate]);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
     const id = JSON.parse(record.body).id;
     expect(seen[0]?.key).toBe(`eventbridge:${id}`);
