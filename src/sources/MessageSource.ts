@@ -25,7 +25,14 @@ export const MessageSource = {
 /** One of the values of {@link MessageSource}. */
 export type MessageSource = (typeof MessageSource)[keyof typeof MessageSource];
 
-/** The sources whose body carries an upstream id that serves as the default key. */
+/**
+ * The sources whose body carries an upstream id that serves as the default key.
+ *
+ * @example
+ * ```ts
+ * SOURCES_WITH_UPSTREAM_ID.includes(MessageSource.SnsRaw); // => false: raw delivery strips the id
+ * ```
+ */
 export const SOURCES_WITH_UPSTREAM_ID: readonly MessageSource[] = [
   MessageSource.Sns,
   MessageSource.EventBridge,

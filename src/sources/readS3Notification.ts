@@ -5,7 +5,14 @@ import { MessageSource, type S3ObjectEvent, type UnwrappedRecord } from './Messa
 
 type Json = Record<string, unknown>;
 
-/** The `Event` of the message S3 sends when a notification is configured. */
+/**
+ * The `Event` of the message S3 sends when a notification is configured.
+ *
+ * @example
+ * ```ts
+ * if (read.notice === S3_TEST_EVENT) logger.info('notification configured');
+ * ```
+ */
 export const S3_TEST_EVENT = 's3:TestEvent';
 
 /**

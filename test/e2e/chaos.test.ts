@@ -30,6 +30,7 @@ const INVARIANTS = [
   'no SKU below zero',
   'reserved + available = seeded stock',
   'each order reserved or rejected exactly once',
+  'every event its upstream delivered twice (same envelope, new SQS message) applied once',
   'every malformed message in a DLQ with its reason',
   'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
   'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',

@@ -102,7 +102,7 @@ function printTraffic(figures: ChaosRunFigures): void {
     row(`messages sent (duplicate copies: ${duplicateShare} % of events)`, figures.messagesSent),
   );
   console.log(row('duplicate copies sent', plan.duplicates));
-  console.log(row('committed (inbox entry with the body hash)', figure('committed')));
+  console.log(row('committed (inbox entry with the payload hash)', figure('committed')));
   console.log(row('duplicates dropped by the inbox', metric(InboxMetric.Duplicates)));
   console.log(
     row('  of which reached the commit and lost the inbox condition', metric(INBOX_CONDITION_LOST)),

@@ -368,7 +368,7 @@ function onlyExpectedDeadLetters(
   };
 }
 
-/** Committed: the consumer's inbox holds the event's key, with this very body's hash. */
+/** Committed: the consumer's inbox holds the event's key, with this very payload's hash (the payload the producer published). */
 function isCommitted(
   message: DemoMessage,
   entries: Map<string, Item>,
