@@ -143,6 +143,8 @@ export class InboxConsumer extends Construct {
       consumerName: s.consumerName,
       queue: this.queue,
       fifo: s.fifo,
+      contentBasedDeduplication: s.contentBasedDeduplication,
+      deadLetterQueue: this.deadLetterQueue,
       deliveryDeadLetterQueue: () => {
         deliveryDeadLetterQueue ??= s.fifo
           ? this.#createDeliveryDeadLetterQueue()

@@ -23,7 +23,7 @@ export class MessageKey {
     return new MessageKey({ from: 'attribute', name });
   }
 
-  /** A field of the validated payload, a string or a number; a dotted path reaches into objects. */
+  /** A field of the validated payload, a string or a safe integer; a dotted path reaches into objects. */
   static field(path: string): MessageKey {
     return new MessageKey({ from: 'field', path });
   }

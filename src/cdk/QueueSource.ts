@@ -1,4 +1,4 @@
-import { type Duration, Stack } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
 import { type EventPattern, type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -28,6 +28,9 @@ export interface QueueSourceContext {
   readonly consumerName: string;
   readonly queue: Queue;
   readonly fifo: boolean;
+  readonly contentBasedDeduplication: boolean;
+  /** The consumer's DLQ: an SNS subscription's dead-letter queue (same type as the topic). */
+  readonly deadLetterQueue: Queue;
   readonly deliveryDeadLetterQueue: () => Queue;
 }
 
@@ -70,7 +73,11 @@ export interface EventBridgeSourceOptions {
   readonly retryAttempts?: number;
   /** How long EventBridge keeps retrying, 60 seconds to 24 hours. @default Duration.hours(24) */
   readonly maxEventAge?: Duration;
-  /** FIFO queues only, and required there: the message group of every event of the rule. */
+  /**
+   * The message group of every event of the rule: required on a FIFO queue (which also needs
+   * `contentBasedDeduplication`, since EventBridge sends no deduplication id); on a standard
+   * queue it sets the fair-queue group.
+   */
   readonly messageGroupId?: string;
 }
 
@@ -187,6 +194,10 @@ class SnsTopicSource extends QueueSource {
     this.topic.addSubscription(
       new SqsSubscription(context.queue, {
         rawMessageDelivery: this.options.rawMessageDelivery,
+        // What SNS cannot deliver (a policy or KMS mistake) is kept, not dropped. SNS wants the
+        // DLQ's type to match the topic's, which the consumer's DLQ does but on a standard
+        // queue subscribed to a FIFO topic.
+        deadLetterQueue: context.fifo === this.topic.fifo ? context.deadLetterQueue : undefined,
         filterPolicy: this.options.filterPolicy ? { ...this.options.filterPolicy } : undefined,
         filterPolicyWithMessageBody: this.options.filterPolicyWithMessageBody
           ? { ...this.options.filterPolicyWithMessageBody }
@@ -218,12 +229,18 @@ class EventBridgeSource extends QueueSource {
 }
 
 function checkEventBridge(context: QueueSourceContext, options: EventBridgeSourceOptions): void {
-  if (context.fifo !== (options.messageGroupId !== undefined)) {
-    throw new Error(
-      `InboxConsumer ${context.consumerName}: ` +
-        (context.fifo
-          ? 'an EventBridge target on a FIFO queue needs a messageGroupId (every event of the rule goes to that group).'
-          : 'messageGroupId applies to FIFO queues only; remove it.'),
+  if (!context.fifo) return;
+  const fail = (message: string) => {
+    throw new Error(`InboxConsumer ${context.consumerName}: ${message}`);
+  };
+  if (options.messageGroupId === undefined) {
+    fail(
+      'an EventBridge target on a FIFO queue needs a messageGroupId (every event of the rule goes to that group).',
+    );
+  }
+  if (!context.contentBasedDeduplication) {
+    fail(
+      'a FIFO queue fed by EventBridge needs contentBasedDeduplication: true — EventBridge sends no deduplication id, and SQS refuses a FIFO message without one.',
     );
   }
 }
@@ -252,7 +269,7 @@ class S3BucketSource extends QueueSource {
         resources: [queue.queueArn],
         conditions: {
           ArnLike: { 'aws:SourceArn': this.bucket.bucketArn },
-          StringEquals: { 'aws:SourceAccount': Stack.of(this.bucket).account },
+          StringEquals: { 'aws:SourceAccount': this.bucket.env.account },
         },
       }),
     );

@@ -106,8 +106,8 @@ export function createInboxAlarms(
       'DeliveryDeadLettersAlarm',
       delivery,
       'events EventBridge gave up delivering to the queue. Read their ERROR_CODE and ' +
-        'ERROR_MESSAGE attributes, fix the cause, then move them to the queue: they keep their ' +
-        'event id, so the inbox applies each once.',
+        "ERROR_MESSAGE attributes, fix the cause, then send each to the queue with the rule's " +
+        'messageGroupId: they keep their event id, so the inbox applies each once.',
     );
   const alarms = [deadLetters, queueAge, deliveryDeadLetters].filter((a) => a !== undefined);
   if (alarmTopic) for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(alarmTopic));

@@ -19,8 +19,9 @@ export interface ResolvedQueueSources {
 }
 
 /**
- * Checks the `sources` and `messageKey` props: no sources means direct producers; SNS raw
- * delivery, which carries no upstream id, needs a `messageKey`.
+ * Checks the `sources` and `messageKey` props: no sources means direct producers, keyed by the
+ * handler's `key`; a declared source without an upstream id (SNS raw delivery, direct
+ * producers among other sources) needs a `messageKey`.
  *
  * @example
  * ```ts
@@ -48,6 +49,16 @@ export function resolveQueueSources(
         "Declare the key: messageKey: MessageKey.attribute('eventId') (a message attribute the " +
         "publisher sets), MessageKey.field('orderId') (a field of the payload), or " +
         'MessageKey.inHandler() when the function passes `key` itself. Or turn raw delivery off.',
+    );
+  }
+  // Declared among other sources, direct producers need the key declared too; a consumer
+  // without `sources` keeps the handler's `key`, as before sources existed.
+  if (messageKey === undefined && sources !== undefined && kinds.includes(MessageSource.Sqs)) {
+    fail(
+      'direct producers (QueueSource.direct()) send no upstream id to key their messages by. ' +
+        "Declare the key: messageKey: MessageKey.field('orderId') (a field of the payload), " +
+        "MessageKey.attribute('eventId') (a message attribute the producer sets), or " +
+        'MessageKey.inHandler() when the function passes `key` itself.',
     );
   }
   return { sources: declared, kinds, keyVariable: messageKey?.environmentValue };

@@ -95,7 +95,6 @@ export function inboxConfigFromEnvironment(
     InboxEnvironment.TtlSeconds,
     InboxEnvironment.DeadLetterQueueUrl,
     InboxEnvironment.MaxReceiveCount,
-    InboxEnvironment.Sources,
   ]);
   const tables = businessTables(env);
   const key = env[InboxEnvironment.Key];
@@ -106,7 +105,8 @@ export function inboxConfigFromEnvironment(
         ...(options.dynamoDBClient ? { client: options.dynamoDBClient } : {}),
       }),
       consumer: parseConsumer(read(InboxEnvironment.Consumer)),
-      sources: parseSources(read(InboxEnvironment.Sources)),
+      // Unset: a function deployed without sources (or by an earlier construct) reads bodies as is.
+      sources: parseSources(env[InboxEnvironment.Sources] || MessageSource.Sqs),
       ...(key ? { key: parseKey(key) } : {}),
       ttlSeconds: parseTtlSeconds(read(InboxEnvironment.TtlSeconds)),
       deadLetterQueueUrl: parseQueueUrl(read(InboxEnvironment.DeadLetterQueueUrl)),

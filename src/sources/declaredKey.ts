@@ -60,8 +60,9 @@ export function parseDeclaredKey(text: string): DeclaredKey | undefined {
 
 /**
  * The key function of a declared key. An attribute is read from the SQS message attributes,
- * then from the SNS notification's; a field from the validated payload, a string or a finite
- * number. A message without it gets a `KeyDerivationError`.
+ * then from the SNS notification's; a field from the validated payload, a string or a safe
+ * integer (a larger number was rounded by `JSON.parse`). A message without it gets a
+ * `KeyDerivationError`.
  *
  * @example
  * ```ts
@@ -90,8 +91,11 @@ export function keyFromDeclaration(key: DeclaredKey): (message: ParsedMessage<un
           ? (value as Record<string, unknown>)[name]
           : undefined;
     }
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-    if (typeof value !== 'string') throw new Error(`no string at payload field ${key.path}`);
+    // Beyond 2^53 JSON.parse has already rounded the number: two ids could become one key.
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    if (typeof value !== 'string') {
+      throw new Error(`no string or safe integer at payload field ${key.path}`);
+    }
     return value;
   };
 }

@@ -39,12 +39,31 @@ export function unwrapRecord(
     return { envelope: { kind: MessageSource.Sqs }, payload: { text: record.body } };
   }
   const body = parseObject(record.body);
-  const enveloped = body === undefined ? undefined : readEnvelope(body, record, sources);
+  const enveloped = body === undefined ? undefined : readDeclared(body, record, sources, plain);
   if (enveloped !== undefined) return enveloped;
   if (plain !== undefined && !(plain === MessageSource.SnsRaw && body && isSnsMessage(body))) {
     return { envelope: { kind: plain }, payload: { text: record.body } };
   }
   throw mismatch(record, sources, body);
+}
+
+/**
+ * The declared envelope the body has. When producers or raw delivery are declared too, a body
+ * that only looks like an envelope (its reader refuses it) is theirs: a payload of theirs may
+ * carry `source`, `detail-type` and `detail`, say.
+ */
+function readDeclared(
+  body: Json,
+  record: SQSRecord,
+  sources: readonly MessageSource[],
+  plain: MessageSource | undefined,
+): UnwrappedRecord | SourceNotice | undefined {
+  try {
+    return readEnvelope(body, record, sources);
+  } catch (error) {
+    if (plain !== undefined && error instanceof EnvelopeMismatchError) return undefined;
+    throw error;
+  }
 }
 
 function readEnvelope(

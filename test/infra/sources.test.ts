@@ -69,6 +69,14 @@ describe('InboxConsumer sources', () => {
       Protocol: 'sqs',
       TopicArn: { Ref: Match.stringLikeRegexp('Payments') },
       FilterPolicy: { type: ['captured'] },
+      RedrivePolicy: {
+        deadLetterTargetArn: {
+          'Fn::GetAtt': [
+            stack.getLogicalId(consumer.deadLetterQueue.node.defaultChild as never),
+            'Arn',
+          ],
+        },
+      },
     });
     expect(
       template.findResources('AWS::SNS::Subscription', {
@@ -227,6 +235,7 @@ describe('InboxConsumer sources', () => {
         QueueSource.eventPattern({ source: ['shop'] }),
         QueueSource.direct(),
       ],
+      messageKey: MessageKey.field('eventId'),
     }));
 
     expect(sendStatements(template, stack, consumer)).toHaveLength(3);
@@ -259,9 +268,10 @@ describe('InboxConsumer sources', () => {
     );
   });
 
-  it('subscribes a FIFO queue to a FIFO topic, and gives EventBridge events on a FIFO queue their group and a standard dead-letter queue with an alarm', () => {
+  it('subscribes a FIFO queue to a FIFO topic (its DLQ the consumer’s), and gives EventBridge events on a FIFO queue their group and a standard dead-letter queue with an alarm', () => {
     const { stack, consumer, template } = consumerWith((stack) => ({
       fifo: true,
+      contentBasedDeduplication: true,
       sources: [
         QueueSource.snsTopic(new Topic(stack, 'T', { fifo: true })),
         QueueSource.eventPattern({ source: ['shop'] }, { messageGroupId: 'orders' }),
@@ -269,6 +279,16 @@ describe('InboxConsumer sources', () => {
     }));
 
     template.resourceCountIs('AWS::SNS::Subscription', 1);
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      RedrivePolicy: {
+        deadLetterTargetArn: {
+          'Fn::GetAtt': [
+            stack.getLogicalId(consumer.deadLetterQueue.node.defaultChild as never),
+            'Arn',
+          ],
+        },
+      },
+    });
     const delivery = consumer.deliveryDeadLetterQueue;
     const deliveryId = stack.getLogicalId(delivery?.node.defaultChild as never);
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -288,7 +308,7 @@ describe('InboxConsumer sources', () => {
     expect(consumer.alarms.deliveryDeadLetters).toBeDefined();
   });
 
-  it("passes cdk-nag's AwsSolutions checks with every kind of source, FIFO and standard", () => {
+  it("passes cdk-nag's AwsSolutions checks with SNS and EventBridge sources, FIFO and standard", () => {
     for (const fifo of [false, true]) {
       const stack = freshStack();
       const topic = new Topic(stack, 'Topic', {
@@ -300,6 +320,7 @@ describe('InboxConsumer sources', () => {
         consumerName: 'stock',
         entry: fixtureEntry,
         fifo,
+        contentBasedDeduplication: fifo || undefined,
         sources: [
           QueueSource.snsTopic(topic),
           QueueSource.eventPattern({ source: ['shop'] }, fifo ? { messageGroupId: 'shop' } : {}),
@@ -309,6 +330,23 @@ describe('InboxConsumer sources', () => {
 
       expect(() => (stack.node.root as App).synth()).not.toThrow();
     }
+  });
+
+  it('refuses EventBridge on a FIFO queue without content-based deduplication: EventBridge sends no deduplication id', () => {
+    expect(() =>
+      consumerWith(() => ({
+        fifo: true,
+        sources: [QueueSource.eventPattern({ source: ['shop'] }, { messageGroupId: 'shop' })],
+      })),
+    ).toThrow(/needs contentBasedDeduplication: true/);
+  });
+
+  it('refuses direct producers declared among sources without a messageKey, naming the fix', () => {
+    expect(() =>
+      consumerWith((stack) => ({
+        sources: [QueueSource.snsTopic(new Topic(stack, 'T')), QueueSource.direct()],
+      })),
+    ).toThrow(/direct producers .* send no upstream id.*MessageKey\.inHandler\(\)/);
   });
 
   it('refuses an empty sources list', () => {

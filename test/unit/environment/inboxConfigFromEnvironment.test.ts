@@ -71,6 +71,12 @@ describe('inboxConfigFromEnvironment', () => {
     }
   });
 
+  it('reads bodies as is when INBOX_SOURCES is unset (a function deployed without sources)', () => {
+    const { INBOX_SOURCES: _sources, ...withoutSources } = deployed;
+
+    expect(inboxConfigFromEnvironment({ env: withoutSources }).options.sources).toEqual(['sqs']);
+  });
+
   it('treats an empty variable as missing', () => {
     expect(() =>
       inboxConfigFromEnvironment({ env: { ...deployed, INBOX_TABLE_NAME: '' } }),
@@ -117,6 +123,7 @@ describe('inboxConfigFromEnvironment', () => {
     },
     { key: 'field:order.id', record: { body: { order: { id: 'o-1' } } }, expected: 'o-1' },
     { key: 'field:amount', record: { body: { amount: 42 } }, expected: '42' },
+    { key: 'field:id', record: { body: { id: 2 ** 53 - 1 } }, expected: '9007199254740991' },
   ])('builds the key function that INBOX_KEY=$key declares', ({ key, record, expected }) => {
     const inbox = inboxConfigFromEnvironment({ env: { ...deployed, INBOX_KEY: key } });
     const message = {
@@ -128,6 +135,15 @@ describe('inboxConfigFromEnvironment', () => {
     expect(inbox.options.key?.(message as never)).toBe(expected);
   });
 
+  it('builds a key function that refuses a number JSON.parse has rounded', () => {
+    const inbox = inboxConfigFromEnvironment({ env: { ...deployed, INBOX_KEY: 'field:id' } });
+    const message = { body: { id: 2 ** 53 + 2 }, messageAttributes: {}, envelope: { kind: 'sqs' } };
+
+    expect(() => inbox.options.key?.(message as never)).toThrow(
+      /no string or safe integer at payload field id/,
+    );
+  });
+
   it('builds a key function that throws for a message without the declared key', () => {
     const inbox = inboxConfigFromEnvironment({ env: { ...deployed, INBOX_KEY: 'field:id' } });
 
@@ -137,7 +153,7 @@ describe('inboxConfigFromEnvironment', () => {
         messageAttributes: {},
         envelope: { kind: 'sqs' },
       } as never),
-    ).toThrow(/no string at payload field id/);
+    ).toThrow(/no string or safe integer at payload field id/);
   });
 
   it('names the tables the function has when asked for another', () => {

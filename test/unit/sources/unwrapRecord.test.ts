@@ -136,6 +136,16 @@ describe('unwrapRecord', () => {
     });
   });
 
+  it('reads a payload that only looks like an envelope as the plain source’s, when one is declared', () => {
+    const payload = { source: 'checkout', 'detail-type': 'cart', detail: { items: 2 } };
+
+    expect(unwrapRecord(sqsRecord(payload), [EventBridge, Sqs])).toMatchObject({
+      envelope: { kind: Sqs },
+      payload: { text: JSON.stringify(payload) },
+    });
+    expect(() => unwrapRecord(sqsRecord(payload), [EventBridge])).toThrow(EnvelopeMismatchError);
+  });
+
   it.each([
     {
       case: 'a direct message to an SNS consumer',
