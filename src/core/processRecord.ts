@@ -35,7 +35,9 @@ export async function processRecord(
 ): Promise<RecordOutcome> {
   let identity: MessageIdentity | undefined;
   try {
-    const read = await readMessage(record, options);
+    const read = await readMessage(record, options, (key, payloadHashes) => {
+      identity = { key, payloadHashes };
+    });
     if ('notice' in read) return acknowledgeNotice(read, options);
     identity = { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] };
     const message = { ...read.message, key: read.key, context, signal };

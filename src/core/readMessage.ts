@@ -35,7 +35,8 @@ export interface ReadMessage {
  * validates the payload, derives the key (the `key` option, or the upstream id). Throws the
  * record's permanent error (`EnvelopeMismatchError`, `MessageParseError`,
  * `SchemaValidationError`, `KeyDerivationError`); returns a {@link SourceNotice} for a record
- * that is no event (S3's test event).
+ * that is no event (S3's test event). `onUpstreamKey` learns an upstream key as soon as it is
+ * known, before the payload is parsed.
  *
  * @example
  * ```ts
@@ -46,11 +47,19 @@ export interface ReadMessage {
 export async function readMessage(
   record: SQSRecord,
   options: ResolvedOptions,
+  onUpstreamKey: (key: string, payloadHashes: readonly string[]) => void = () => {},
 ): Promise<ReadMessage | SourceNotice> {
   const unwrapped = unwrapRecord(record, options.sources);
   if ('notice' in unwrapped) return unwrapped;
   const payloadText =
     'text' in unwrapped.payload ? unwrapped.payload.text : JSON.stringify(unwrapped.payload.value);
+  const payloadHash = hashPayload(payloadText);
+  const bodyHash = hashPayload(record.body);
+  // Keyed by the upstream, the key is known before the payload is parsed: should parsing or the
+  // schema now refuse a message that committed before, the own-commit check still finds it.
+  if (unwrapped.upstreamKey !== undefined && options.key === undefined) {
+    onUpstreamKey(unwrapped.upstreamKey, [payloadHash, bodyHash]);
+  }
   const value = await parsePayload(record, unwrapped, options);
   const message: ParsedMessage<unknown> = {
     body: options.schema ? await validate(record.messageId, value, options) : value,
@@ -63,8 +72,8 @@ export async function readMessage(
   return {
     message,
     key: deriveKey(message, unwrapped.upstreamKey, options),
-    payloadHash: hashPayload(payloadText),
-    bodyHash: hashPayload(record.body),
+    payloadHash,
+    bodyHash,
   };
 }
 

@@ -188,6 +188,26 @@ describe('an SNS topic in front of the queue', () => {
     expect(await aws.receive(dlq.url)).toEqual([]);
   });
 
+  it('acknowledges as a duplicate a notification committed before a stricter schema now refuses it', async () => {
+    const queue = await aws.createQueue(aws.uniqueName('sns-stricter'));
+    const dlq = await aws.createQueue(aws.uniqueName('sns-stricter-dlq'));
+    const topic = await upstreams.topicTo(queue.arn);
+    const event = payment({ accountId: `acc-sns-stricter-${Date.now()}` });
+    await topic.publish({ Message: JSON.stringify(event) });
+    const record = await nextRecord(queue);
+    await processOne(ledgerProcessor([Sns]).processor, record);
+    const stricter = ledgerProcessor([Sns], {
+      schema: PaymentCaptured.extend({ currency: z.string() }),
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+    });
+
+    const outcome = await processOne(stricter.processor, await deliverAgain(queue, record));
+
+    expect(outcome?.status).toBe(RecordStatus.Duplicate);
+    expect(await aws.receive(dlq.url)).toEqual([]);
+  });
+
   it('recognises a notification committed before its consumer declared the source as the same message', async () => {
     const queue = await aws.createQueue(aws.uniqueName('sns-migrate'));
     const topic = await upstreams.topicTo(queue.arn);
