@@ -59,9 +59,9 @@ describe('ChaosTraffic', () => {
 
     expect(plan.malformed.map((m) => [m.consumer, m.expectedError])).toEqual([
       ['ledger', 'SchemaValidationError'],
-      ['inventory', 'MessageParseError'],
+      ['inventory', 'EnvelopeMismatchError'],
       ['ledger', 'SchemaValidationError'],
-      ['inventory', 'MessageParseError'],
+      ['inventory', 'EnvelopeMismatchError'],
     ]);
     expect(eventIdOf(plan.malformed[1]?.body ?? '')).toBeUndefined();
   });
