@@ -50,6 +50,14 @@ describe('the npm start invariant report', () => {
   const twice = (body: string) => bodies.indexOf(body) !== bodies.lastIndexOf(body);
   const onceDelivered = <T>(events: readonly T[]) =>
     events.filter((e) => !twice(JSON.stringify(e)));
+  /** Credits an account once more, as a payment applied twice would; returns the undo. */
+  const creditAgain = async (accountId: string, amountCents: number) => {
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: tables.accounts, Key: { accountId } }),
+    );
+    await put(tables.accounts, { ...Item, balanceCents: Number(Item?.balanceCents) + amountCents });
+    return () => put(tables.accounts, { ...Item });
+  };
   const twiceDelivered = <T>(events: readonly T[]) =>
     events.filter((e) => twice(JSON.stringify(e)));
 
@@ -110,13 +118,7 @@ describe('the npm start invariant report', () => {
     const [payment] = onceDelivered(plan.payments);
     const accountId = payment?.accountId ?? '';
     const sharesAccount = twiceDelivered(plan.payments).some((p) => p.accountId === accountId);
-    const { Item } = await aws.documentClient.send(
-      new GetCommand({ TableName: tables.accounts, Key: { accountId } }),
-    );
-    await put(tables.accounts, {
-      ...Item,
-      balanceCents: Number(Item?.balanceCents) + (payment?.amountCents ?? 0),
-    });
+    const restore = await creditAgain(accountId, payment?.amountCents ?? 0);
 
     try {
       expect(await failing()).toEqual([
@@ -124,7 +126,7 @@ describe('the npm start invariant report', () => {
         ...(sharesAccount ? [UPSTREAM_DUPLICATES] : []),
       ]);
     } finally {
-      await put(tables.accounts, { ...Item });
+      await restore();
     }
   });
 
@@ -132,13 +134,7 @@ describe('the npm start invariant report', () => {
     const [payment] = twiceDelivered(plan.payments);
     expect(payment).toBeDefined();
     const accountId = payment?.accountId ?? '';
-    const { Item } = await aws.documentClient.send(
-      new GetCommand({ TableName: tables.accounts, Key: { accountId } }),
-    );
-    await put(tables.accounts, {
-      ...Item,
-      balanceCents: Number(Item?.balanceCents) + (payment?.amountCents ?? 0),
-    });
+    const restore = await creditAgain(accountId, payment?.amountCents ?? 0);
 
     try {
       const results = await check();
@@ -150,7 +146,7 @@ describe('the npm start invariant report', () => {
         String(payment?.eventId),
       );
     } finally {
-      await put(tables.accounts, { ...Item });
+      await restore();
     }
   });
 
