@@ -49,6 +49,15 @@ function ledgerProcessor(sources: MessageSource[], overrides: Record<string, unk
   return { processor, logger, seen };
 }
 
+/** A queue subscribed to a new topic, and a payment published to the topic once. */
+async function paymentPublished(name: string) {
+  const queue = await aws.createQueue(aws.uniqueName(name));
+  const topic = await upstreams.topicTo(queue.arn);
+  const event = payment({ accountId: `acc-${name}-${Date.now()}` });
+  await topic.publish({ Message: JSON.stringify(event) });
+  return { queue, topic, event };
+}
+
 /** The next message of a queue, as Lambda hands it over. */
 async function nextRecord(queue: { url: string; arn: string }): Promise<SQSRecord> {
   const message = await receiveOne(aws.sqs, queue.url);
@@ -91,10 +100,7 @@ async function processDeliveredTwice(
 
 describe('an SNS topic in front of the queue', () => {
   it('applies a notification delivered twice once, and logs the second as a duplicate', async () => {
-    const queue = await aws.createQueue(aws.uniqueName('sns'));
-    const topic = await upstreams.topicTo(queue.arn);
-    const event = payment({ accountId: `acc-sns-${Date.now()}` });
-    await topic.publish({ Message: JSON.stringify(event) });
+    const { queue, event } = await paymentPublished('sns');
     const { processor, logger } = ledgerProcessor([Sns]);
 
     const { statuses } = await processDeliveredTwice(queue, processor);
@@ -130,10 +136,7 @@ describe('an SNS topic in front of the queue', () => {
   });
 
   it('hashes the payload only: the same notification re-signed is a duplicate, another payload under its id is refused', async () => {
-    const queue = await aws.createQueue(aws.uniqueName('sns-hash'));
-    const topic = await upstreams.topicTo(queue.arn);
-    const event = payment({ accountId: `acc-sns-hash-${Date.now()}` });
-    await topic.publish({ Message: JSON.stringify(event) });
+    const { queue, event } = await paymentPublished('sns-hash');
     const { processor } = ledgerProcessor([Sns]);
     const record = await nextRecord(queue);
     const notification = JSON.parse(record.body);
@@ -159,11 +162,8 @@ describe('an SNS topic in front of the queue', () => {
   });
 
   it('acknowledges as a duplicate a notification whose handler refuses it after its own commit', async () => {
-    const queue = await aws.createQueue(aws.uniqueName('sns-refused'));
     const dlq = await aws.createQueue(aws.uniqueName('sns-refused-dlq'));
-    const topic = await upstreams.topicTo(queue.arn);
-    const event = payment({ accountId: `acc-sns-refused-${Date.now()}` });
-    await topic.publish({ Message: JSON.stringify(event) });
+    const { queue } = await paymentPublished('sns-refused');
     const record = await nextRecord(queue);
     await processOne(ledgerProcessor([Sns]).processor, record);
     // Run again without the pre-check, the handler now finds the payment applied and refuses it.
@@ -189,11 +189,8 @@ describe('an SNS topic in front of the queue', () => {
   });
 
   it('acknowledges as a duplicate a notification committed before a stricter schema now refuses it', async () => {
-    const queue = await aws.createQueue(aws.uniqueName('sns-stricter'));
     const dlq = await aws.createQueue(aws.uniqueName('sns-stricter-dlq'));
-    const topic = await upstreams.topicTo(queue.arn);
-    const event = payment({ accountId: `acc-sns-stricter-${Date.now()}` });
-    await topic.publish({ Message: JSON.stringify(event) });
+    const { queue } = await paymentPublished('sns-stricter');
     const record = await nextRecord(queue);
     await processOne(ledgerProcessor([Sns]).processor, record);
     const stricter = ledgerProcessor([Sns], {
@@ -209,10 +206,7 @@ describe('an SNS topic in front of the queue', () => {
   });
 
   it('recognises a notification committed before its consumer declared the source as the same message', async () => {
-    const queue = await aws.createQueue(aws.uniqueName('sns-migrate'));
-    const topic = await upstreams.topicTo(queue.arn);
-    const event = payment({ accountId: `acc-sns-migrate-${Date.now()}` });
-    await topic.publish({ Message: JSON.stringify(event) });
+    const { queue, event } = await paymentPublished('sns-migrate');
     const record = await nextRecord(queue);
     // Before: the schema modelled the envelope and the key dug the event id out of it.
     const before = createBatchProcessor(
@@ -254,11 +248,8 @@ describe('an SNS topic in front of the queue', () => {
   });
 
   it('dead-letters a notification on a consumer that declares another source, with its reason', async () => {
-    const queue = await aws.createQueue(aws.uniqueName('sns-wrong'));
     const dlq = await aws.createQueue(aws.uniqueName('sns-wrong-dlq'));
-    const topic = await upstreams.topicTo(queue.arn);
-    const event = payment({ accountId: `acc-sns-wrong-${Date.now()}` });
-    await topic.publish({ Message: JSON.stringify(event) });
+    const { queue, event } = await paymentPublished('sns-wrong');
     const { processor, seen } = ledgerProcessor([EventBridge], {
       deadLetterQueueUrl: dlq.url,
       sqsClient: aws.sqs,
