@@ -75,6 +75,7 @@ export {
   TransactionLimitError,
   TransientStoreError,
 } from './errors.js';
+export { type InboxRuntime, systemRuntime } from './runtime/InboxRuntime.js';
 export {
   type EventBridgeEnvelope,
   type MessageEnvelope,

@@ -98,7 +98,7 @@ async function processEvent(
   options: ResolvedOptions,
 ): Promise<RecordOutcome[]> {
   const records = readSqsRecords(event);
-  const deadline = startDeadline(context, options.deadlineMarginMillis);
+  const deadline = startDeadline(context, options.deadlineMarginMillis, options.runtime);
   const signal = deadline?.signal ?? new AbortController().signal;
   // By record, not by messageId: one message can come twice in a batch.
   const settled = new Map<SQSRecord, RecordOutcome>();

@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { RecordDeadlineError } from '../errors.js';
+import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 
 const MAX_TIMER_MILLIS = 2 ** 31 - 1;
 
@@ -9,7 +10,7 @@ const MAX_TIMER_MILLIS = 2 ** 31 - 1;
  *
  * @example
  * ```ts
- * const deadline = startDeadline(context, 1_000);
+ * const deadline = startDeadline(context, 1_000, systemRuntime);
  * await Promise.race([work, deadline?.reached]);
  * deadline?.cancel();
  * ```
@@ -29,12 +30,13 @@ export interface Deadline {
  *
  * @example
  * ```ts
- * const deadline = startDeadline(context, options.deadlineMarginMillis);
+ * const deadline = startDeadline(context, options.deadlineMarginMillis, options.runtime);
  * ```
  */
 export function startDeadline(
   context: Context | undefined,
   marginMillis: number,
+  runtime: Pick<InboxRuntime, 'startTimer'>,
 ): Deadline | undefined {
   if (typeof context?.getRemainingTimeInMillis !== 'function') return undefined;
   const remainingMillis = context.getRemainingTimeInMillis();
@@ -43,12 +45,12 @@ export function startDeadline(
   // Beyond what a timer can wait (about 24.8 days) no Lambda runs: a test's or a script's context.
   if (deadlineMillis > MAX_TIMER_MILLIS) return undefined;
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  let cancel = () => {};
   const reached = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
+    cancel = runtime.startTimer(deadlineMillis, () => {
       controller.abort(new RecordDeadlineError(deadlineMillis));
       resolve();
-    }, deadlineMillis);
+    });
   });
-  return { signal: controller.signal, reached, cancel: () => clearTimeout(timer) };
+  return { signal: controller.signal, reached, cancel };
 }

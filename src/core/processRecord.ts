@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, SQSRecord } from 'aws-lambda';
 import { InboxMetric, RecordStatus } from '../constants.js';
 import { PayloadMismatchError, TransientStoreError } from '../errors.js';
@@ -94,9 +93,14 @@ async function processWithRetries(
         attempt,
         reason: error.reason,
       });
-      await sleep(Math.random() * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt));
+      await options.runtime.sleep(backoffMillis(attempt, options.runtime.random()));
     }
   }
+}
+
+/** Full jitter: a random wait up to an exponentially growing, capped bound. */
+function backoffMillis(attempt: number, random: number): number {
+  return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);
 }
 
 async function attemptOnce(
@@ -111,7 +115,7 @@ async function attemptOnce(
   }
   message.signal.throwIfAborted();
   const tx = new TransactionBuilder();
-  const startedMillis = performance.now();
+  const startedMillis = options.runtime.now();
   try {
     await handler(message, tx);
   } finally {
@@ -120,11 +124,11 @@ async function attemptOnce(
   options.metrics?.addMetric(
     InboxMetric.HandlerLatency,
     'Milliseconds',
-    performance.now() - startedMillis,
+    options.runtime.now() - startedMillis,
   );
   // Past the batch's deadline the record was reported failed: do not commit it now.
   message.signal.throwIfAborted();
-  const nowMillis = options.now();
+  const nowMillis = options.runtime.now();
   const entry = buildEntry({
     ...message,
     consumer: options.consumer,
@@ -153,7 +157,7 @@ async function findLive(
   options: ResolvedOptions,
 ): Promise<InboxEntry | undefined> {
   const existing = await options.store.find(inboxPk(options.consumer, message.key));
-  return existing && isLive(existing, toEpochSeconds(options.now())) ? existing : undefined;
+  return existing && isLive(existing, toEpochSeconds(options.runtime.now())) ? existing : undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { InvalidConfigurationError } from '../errors.js';
+import { type InboxRuntime, resolveRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageSource } from '../sources/MessageSource.js';
 import { resolveSources, sourcesWithoutUpstreamId } from '../sources/resolveSources.js';
 import { checkOptionsObject } from './checkOptionsObject.js';
@@ -44,7 +45,8 @@ export interface ResolvedOptions {
   readonly transactionAttempts: number;
   readonly maxReceiveCount: number | undefined;
   readonly deadlineMarginMillis: number;
-  readonly now: () => number;
+  /** The clock, waiting, randomness and timers: the system's unless `runtime` or `now` is given. */
+  readonly runtime: InboxRuntime;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
   /** Warnings already logged by this processor, so each is logged once per container. */
@@ -72,6 +74,7 @@ const KNOWN_OPTIONS = [
   'maxReceiveCount',
   'deadlineMarginMillis',
   'now',
+  'runtime',
   'logger',
   'metrics',
 ];
@@ -136,7 +139,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
       DEFAULT_DEADLINE_MARGIN_MILLIS,
       DEADLINE_MARGIN_RANGE,
     ),
-    now: options.now ?? Date.now,
+    runtime: resolveRuntime(options.runtime, options.now),
     logger: guardLogger(options.logger ?? createConsoleLogger()),
     metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),
     warned: new Set(),

@@ -101,7 +101,7 @@ async function committedAlready(
   const { key, payloadHashes } = identity;
   try {
     const existing = await options.store.find(inboxPk(options.consumer, key));
-    const live = existing && isLive(existing, toEpochSeconds(options.now()));
+    const live = existing && isLive(existing, toEpochSeconds(options.runtime.now()));
     if (!live || !payloadHashes.includes(existing.payloadHash)) return undefined;
   } catch (findError) {
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);

@@ -2,6 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { RecordStatus } from '../constants.js';
+import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageEnvelope, MessageSource } from '../sources/MessageSource.js';
 import type { InboxStore } from './InboxStore.js';
 import type { TransactionBuilder } from './TransactionBuilder.js';
@@ -172,8 +173,14 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly deadlineMarginMillis?: number;
   /** Attempts per record when DynamoDB answers with a transient error; default 3. */
   readonly transactionAttempts?: number;
-  /** Clock in epoch milliseconds; default `Date.now`. */
+  /** Clock in epoch milliseconds; default `Date.now`. Same as `runtime.now`; give one of them. */
   readonly now?: () => number;
+  /**
+   * The clock, the retry backoff's sleep and randomness, and the deadline's timer, method by
+   * method; default the system's. A test or a simulation passes its own so that no global is
+   * read while records are processed.
+   */
+  readonly runtime?: Partial<InboxRuntime>;
   /** Structured logger; default JSON lines on the console. A logger that throws fails nothing. */
   readonly logger?: InboxLogger;
   /** Metrics sink; default none. */

@@ -186,6 +186,32 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     expect(outcome).toMatchObject({ status: RecordStatus.Failed, messageId: record.messageId });
     expect(outcome?.error).toBeInstanceOf(TransientStoreError);
   });
+
+  it('backs off between attempts of an injected TransactionConflict with the runtime’s sleep and jitter only', async () => {
+    const client = offlineClient();
+    injectFault(client, 'TransactWriteItemsCommand', faults[0]?.error ?? (() => new Error()));
+    const sleptMillis: number[] = [];
+    const processor = createBatchProcessor(async () => {}, {
+      store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
+      consumer: 'unit',
+      key: redriveUnsafeMessageIdKey,
+      precheck: false,
+      transactionAttempts: 5,
+      logger: recordingLogger(),
+      runtime: {
+        now: () => 1_700_000_000_000,
+        random: () => 0.5,
+        sleep: async (millis) => {
+          sleptMillis.push(millis);
+        },
+      },
+    });
+
+    await processor.processRecords(sqsEvent(sqsRecord({ id: 1 })));
+
+    // Full jitter (0.5 here) of 50 ms doubled per attempt, capped at 1 s.
+    expect(sleptMillis).toEqual([50, 100, 200, 400]);
+  });
 });
 
 describe('the client the store builds', () => {

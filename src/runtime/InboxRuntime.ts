@@ -1,0 +1,101 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { InvalidConfigurationError } from '../errors.js';
+
+/**
+ * Everything that makes a run depend on the world outside the messages: the clock, waiting,
+ * randomness and timers. The default reads the system (`Date.now`, Node's timers,
+ * `Math.random`); a test or a simulation passes its own, and then no global is read on the
+ * processing path, so a run is a function of its inputs.
+ *
+ * @example
+ * ```ts
+ * const processor = createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', key,
+ *   runtime: { now: () => simulatedMillis, random: seededRandom },
+ * });
+ * ```
+ */
+export interface InboxRuntime {
+  /** The wall clock in epoch milliseconds: entry times, expiry, latencies. */
+  now(): number;
+  /** Waits `millis` (the retry backoff after a transient DynamoDB error). */
+  sleep(millis: number): Promise<void>;
+  /** A number in [0, 1): the jitter of the retry backoff. */
+  random(): number;
+  /** Calls `callback` once after `millis` (the batch's deadline); returns what cancels it. */
+  startTimer(millis: number, callback: () => void): () => void;
+}
+
+/**
+ * The runtime of a deployed function: the system clock, Node's timers and `Math.random`.
+ *
+ * @example
+ * ```ts
+ * const cancel = systemRuntime.startTimer(1_000, () => console.log('a second passed'));
+ * ```
+ */
+export const systemRuntime: InboxRuntime = Object.freeze({
+  now: () => Date.now(),
+  sleep: (millis: number) => sleepFor(millis),
+  random: () => Math.random(),
+  startTimer(millis: number, callback: () => void) {
+    const timer = setTimeout(callback, millis);
+    return () => clearTimeout(timer);
+  },
+});
+
+const RUNTIME_METHODS = ['now', 'sleep', 'random', 'startTimer'] as const;
+
+/**
+ * The runtime a processor uses: the given one, method by method, over {@link systemRuntime}.
+ * `now` may also be given on its own (the older `now` option); giving it twice is an error.
+ *
+ * @example
+ * ```ts
+ * resolveRuntime({ random: () => 0.5 }, undefined).now === systemRuntime.now; // => true
+ * ```
+ */
+export function resolveRuntime(
+  runtime: Partial<InboxRuntime> | undefined,
+  now: (() => number) | undefined,
+): InboxRuntime {
+  if (runtime === undefined) return now === undefined ? systemRuntime : { ...systemRuntime, now };
+  checkRuntime(runtime);
+  if (now !== undefined && runtime.now !== undefined) {
+    throw new InvalidConfigurationError(
+      'now',
+      now,
+      'to be left out when runtime.now is given (one clock, not two)',
+    );
+  }
+  const given = Object.fromEntries(
+    RUNTIME_METHODS.flatMap((name) => {
+      const method = runtime[name];
+      return method === undefined ? [] : [[name, method.bind(runtime)]];
+    }),
+  ) as Partial<InboxRuntime>;
+  return { ...systemRuntime, ...(now === undefined ? {} : { now }), ...given };
+}
+
+function checkRuntime(runtime: unknown): void {
+  if (typeof runtime !== 'object' || runtime === null) {
+    throw new InvalidConfigurationError(
+      'runtime',
+      runtime,
+      'an object with now, sleep, random or startTimer',
+    );
+  }
+  const record = runtime as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    if (!(RUNTIME_METHODS as readonly string[]).includes(name)) {
+      throw new InvalidConfigurationError(
+        `runtime.${name}`,
+        record[name],
+        `one of ${RUNTIME_METHODS.join(', ')}`,
+      );
+    }
+    if (record[name] !== undefined && typeof record[name] !== 'function') {
+      throw new InvalidConfigurationError(`runtime.${name}`, record[name], 'a function');
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  InvalidConfigurationError,
+  RecordDeadlineError,
+  RecordStatus,
+  redriveUnsafeMessageIdKey,
+  systemRuntime,
+} from '../../../src/index.js';
+import { resolveRuntime } from '../../../src/runtime/InboxRuntime.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
+
+describe('resolveRuntime', () => {
+  it('is the system’s runtime when nothing is given', () => {
+    expect(resolveRuntime(undefined, undefined)).toBe(systemRuntime);
+  });
+
+  it('takes the given methods over the system’s, and the older now option as the clock', () => {
+    const random = () => 0.25;
+    const runtime = resolveRuntime({ random }, () => 42);
+
+    expect(runtime.random()).toBe(0.25);
+    expect(runtime.now()).toBe(42);
+    expect(runtime.sleep).toBe(systemRuntime.sleep);
+  });
+
+  it.each([
+    { runtime: { now: () => 1 }, now: () => 2, fix: /left out when runtime.now is given/ },
+    { runtime: { clock: () => 1 }, now: undefined, fix: /one of now, sleep, random, startTimer/ },
+    { runtime: { sleep: 10 }, now: undefined, fix: /runtime.sleep.*a function/ },
+    { runtime: 'fake', now: undefined, fix: /an object with now, sleep, random or startTimer/ },
+  ])('rejects $runtime with an error naming the fix', ({ runtime, now, fix }) => {
+    const attempt = () => resolveRuntime(runtime as never, now);
+
+    expect(attempt).toThrow(InvalidConfigurationError);
+    expect(attempt).toThrow(fix);
+  });
+});
+
+describe('a processor with its own runtime', () => {
+  it('answers at the deadline of the runtime’s timer, not of a real one', async () => {
+    const timers: Array<{ millis: number; fire: () => void }> = [];
+    let release = () => {};
+    const processor = createBatchProcessor(
+      () => new Promise<void>((resolve) => (release = resolve)),
+      {
+        store: new DynamoDBInboxStore({
+          tableName: 'inbox',
+          clientConfig: { region: 'us-east-1' },
+        }),
+        consumer: 'unit',
+        key: redriveUnsafeMessageIdKey,
+        precheck: false,
+        logger: recordingLogger(),
+        runtime: {
+          startTimer: (millis, fire) => {
+            timers.push({ millis, fire });
+            return () => {};
+          },
+        },
+      },
+    );
+    const context = { getRemainingTimeInMillis: () => 900_000 } as unknown as Context;
+
+    const answer = processor.processRecords(sqsEvent(sqsRecord({ id: 1 })), context);
+    await new Promise((resolve) => setImmediate(resolve));
+    timers[0]?.fire();
+    const [outcome] = await answer;
+    release();
+
+    expect(timers.map((timer) => timer.millis)).toEqual([899_000]);
+    expect(outcome?.status).toBe(RecordStatus.Failed);
+    expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
+  });
+});
