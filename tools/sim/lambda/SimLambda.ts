@@ -1,0 +1,244 @@
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { InboxRuntime } from '../../../src/index.js';
+import type { Kernel } from '../kernel/Kernel.js';
+import type { Prng } from '../kernel/Prng.js';
+import { type Caller, CrashPoint, FaultKind } from '../network/Network.js';
+import type { WorldConfig } from '../world/WorldConfig.js';
+
+/**
+ * What one Lambda execution environment offers the function's code at its cold start.
+ *
+ * @example
+ * ```ts
+ * const factory: FunctionFactory = ({ runtime, caller }) => createBatchProcessor(handler, { runtime, ... }).process;
+ * ```
+ */
+export interface Container {
+  readonly actor: string;
+  /** Its clock (skewed), sleep, randomness and timers, all steps of the kernel. */
+  readonly runtime: InboxRuntime;
+  /** The caller its clients send requests as (the current invocation's). */
+  readonly caller: Caller;
+}
+
+/** Builds the function's handler in a new container (a cold start). */
+export type FunctionFactory = (
+  container: Container,
+) => (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+/**
+ * One invocation, as the oracle reads it afterwards.
+ *
+ * @example
+ * ```ts
+ * const unexplained = invocations.filter((i) => i.failedMessageIds.length > 0 && i.faults.size === 0);
+ * ```
+ */
+export interface Invocation {
+  readonly id: number;
+  readonly actor: string;
+  readonly messageIds: readonly string[];
+  readonly startedMillis: number;
+  endedMillis: number | undefined;
+  /** Faults that struck it: what may explain a failure. */
+  readonly faults: Set<FaultKind>;
+  /** `response`: the function answered; otherwise it was killed or timed out. */
+  end: 'running' | 'response' | 'killed' | 'timed out';
+  /** The records the event source mapping will not delete (all of them unless it answered). */
+  failedMessageIds: readonly string[];
+}
+
+/**
+ * The Lambda service for one function: containers created on demand (each a cold start of the
+ * real processor), one invocation at a time per container, the function timeout as a kill of
+ * the container, and the chaos of kills at random times and at crash points (the n-th request).
+ *
+ * @example
+ * ```ts
+ * const invocation = await lambda.invoke(event);
+ * ```
+ */
+export class SimLambda {
+  readonly invocations: Invocation[] = [];
+  readonly #kernel: Kernel;
+  readonly #random: Prng;
+  readonly #config: WorldConfig;
+  readonly #factory: FunctionFactory;
+  readonly #idle: ContainerState[] = [];
+  #containers = 0;
+
+  constructor(kernel: Kernel, random: Prng, config: WorldConfig, factory: FunctionFactory) {
+    this.#kernel = kernel;
+    this.#random = random;
+    this.#config = config;
+    this.#factory = factory;
+  }
+
+  /** Whether an invocation is still running. */
+  get busy(): boolean {
+    return this.invocations.some((invocation) => invocation.end === 'running');
+  }
+
+  /** Invokes the function with an SQS event and resolves when it answers or dies. */
+  invoke(event: SQSEvent): Promise<Invocation> {
+    const container = this.#idle.pop() ?? this.#coldStart();
+    const invocation: Invocation = {
+      id: this.invocations.length + 1,
+      actor: container.actor,
+      messageIds: event.Records.map((record) => record.messageId),
+      startedMillis: this.#kernel.nowMillis,
+      endedMillis: undefined,
+      faults: new Set(),
+      end: 'running',
+      failedMessageIds: event.Records.map((record) => record.messageId),
+    };
+    this.invocations.push(invocation);
+    container.current = invocation;
+    container.crashAtRequest = this.#drawCrashPoint();
+    container.requests = 0;
+    container.slow = this.#faulty() && this.#random.chance(this.#config.faults.slowInvocation);
+    if (container.slow) invocation.faults.add(FaultKind.Slow);
+    return new Promise((resolve) => {
+      const finish = (end: Invocation['end'], failed?: readonly string[]) => {
+        if (invocation.end !== 'running') return;
+        invocation.end = end;
+        invocation.endedMillis = this.#kernel.nowMillis;
+        if (failed !== undefined) invocation.failedMessageIds = failed;
+        resolve(invocation);
+      };
+      this.#armKills(container, invocation, finish);
+      const context = this.#context(invocation);
+      container
+        .handler(event, context)
+        .then((response) => {
+          finish('response', failedIds(response, invocation.messageIds));
+          this.#idle.push(container);
+        })
+        .catch(() => finish('response'));
+    });
+  }
+
+  #armKills(
+    container: ContainerState,
+    invocation: Invocation,
+    finish: (end: Invocation['end']) => void,
+  ): void {
+    const kill = (end: Invocation['end'], fault: FaultKind) => {
+      invocation.faults.add(fault);
+      this.#kernel.kill(container.actor);
+      finish(end);
+    };
+    const timeout = this.#kernel.schedule({
+      actor: 'lambda',
+      label: `times out ${container.actor}`,
+      delayMillis: this.#config.functionTimeoutMillis,
+      run: () => {
+        if (invocation.end === 'running') kill('timed out', FaultKind.TimedOut);
+      },
+    });
+    if (this.#faulty() && this.#random.chance(this.#config.faults.killPerInvocation)) {
+      this.#kernel.schedule({
+        actor: 'chaos',
+        label: `kills ${container.actor}`,
+        delayMillis: this.#random.int(0, this.#config.functionTimeoutMillis - 1),
+        run: () => {
+          if (invocation.end === 'running') kill('killed', FaultKind.Killed);
+        },
+      });
+    }
+    container.onKilled = () => {
+      timeout();
+      finish('killed');
+    };
+  }
+
+  #coldStart(): ContainerState {
+    const actor = `lambda-${++this.#containers}`;
+    const skewMillis = this.#random.int(
+      -this.#config.clockSkewMillis,
+      this.#config.clockSkewMillis,
+    );
+    const random = this.#random.derive(actor);
+    const kernel = this.#kernel;
+    const state: ContainerState = {
+      actor,
+      current: undefined,
+      crashAtRequest: undefined,
+      requests: 0,
+      slow: false,
+      onKilled: () => {},
+      handler: async () => ({ batchItemFailures: [] }),
+    };
+    const caller: Caller = {
+      actor,
+      get slow() {
+        return state.slow;
+      },
+      noteFault: (kind) => state.current?.faults.add(kind),
+      beforeSend: () => {
+        state.requests++;
+        const crash = state.crashAtRequest;
+        if (crash === undefined || crash.request !== state.requests) return CrashPoint.None;
+        // The kill happens in the network; the invocation ends with it.
+        queueMicrotask(() => state.onKilled());
+        return crash.point;
+      },
+    };
+    const runtime: InboxRuntime = {
+      now: () => WORLD_EPOCH_MILLIS + kernel.nowMillis + skewMillis,
+      sleep: (millis) => kernel.sleep(actor, millis, `backs off ${Math.round(millis)} ms`),
+      random: () => random.next(),
+      startTimer: (millis, callback) =>
+        kernel.schedule({ actor, label: 'deadline passes', delayMillis: millis, run: callback }),
+    };
+    state.handler = this.#factory({ actor, runtime, caller });
+    return state;
+  }
+
+  #drawCrashPoint(): ContainerState['crashAtRequest'] {
+    if (!this.#faulty() || !this.#random.chance(this.#config.faults.crashPointPerInvocation)) {
+      return undefined;
+    }
+    const point = this.#random.chance(0.5) ? CrashPoint.BeforeSend : CrashPoint.AfterSend;
+    return { request: this.#random.int(1, 8), point };
+  }
+
+  #context(invocation: Invocation): Context {
+    const deadlineMillis = invocation.startedMillis + this.#config.functionTimeoutMillis;
+    return {
+      awsRequestId: `invocation-${invocation.id}`,
+      functionName: 'ledger',
+      getRemainingTimeInMillis: () => Math.max(0, deadlineMillis - this.#kernel.nowMillis),
+    } as unknown as Context;
+  }
+
+  #faulty(): boolean {
+    return this.#kernel.nowMillis < this.#config.faults.untilMillis;
+  }
+}
+
+/** The simulated world's time 0 as an epoch (2026-11-01T00:00:00Z). */
+export const WORLD_EPOCH_MILLIS = Date.UTC(2026, 10, 1);
+
+interface ContainerState {
+  readonly actor: string;
+  current: Invocation | undefined;
+  crashAtRequest: { readonly request: number; readonly point: CrashPoint } | undefined;
+  requests: number;
+  slow: boolean;
+  onKilled: () => void;
+  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+}
+
+/**
+ * The records Lambda will not delete: those the partial batch response lists, or every record
+ * when the response names one that is not in the batch (Lambda then fails the whole batch).
+ */
+function failedIds(response: unknown, messageIds: readonly string[]): readonly string[] {
+  const failures = (response as Partial<SQSBatchResponse> | undefined)?.batchItemFailures;
+  if (failures === undefined || failures === null) return [];
+  if (!Array.isArray(failures)) return messageIds;
+  const ids = failures.map((failure) => failure?.itemIdentifier);
+  if (ids.some((id) => typeof id !== 'string' || !messageIds.includes(id))) return messageIds;
+  return ids as string[];
+}

@@ -1,0 +1,212 @@
+import type { Kernel } from '../kernel/Kernel.js';
+import type { Prng } from '../kernel/Prng.js';
+import type { FaultRates } from '../world/WorldConfig.js';
+
+/** How long the SDK waits for an answer before a `TimeoutError` (the reference function's 5 s). */
+export const REQUEST_TIMEOUT_MILLIS = 5_000;
+
+/**
+ * What a fault did to a request, as the world's oracle counts it.
+ *
+ * @example
+ * ```ts
+ * caller.noteFault(FaultKind.ResponseLost);
+ * ```
+ */
+export const FaultKind = {
+  RequestLost: 'request lost',
+  ResponseLost: 'response lost',
+  RequestDuplicated: 'request duplicated',
+  RequestClogged: 'request clogged',
+  TransactionConflict: 'TransactionConflict',
+  Throttling: 'throttling',
+  Killed: 'killed',
+  CrashPoint: 'crash point',
+  TimedOut: 'function timeout',
+  Slow: 'slow',
+  StaleDeleteKept: 'stale delete kept',
+} as const;
+/** One of the values of {@link FaultKind}. */
+export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];
+
+/**
+ * Who sends a request: a Lambda container during one invocation.
+ *
+ * @example
+ * ```ts
+ * const caller: Caller = { actor: 'lambda-2', slow: false, noteFault: () => {}, beforeSend: () => 'send' };
+ * ```
+ */
+export interface Caller {
+  readonly actor: string;
+  /** Its round trips take seconds (a slowed invocation). */
+  readonly slow: boolean;
+  /** Told of each fault that struck one of its requests: what explains its failures. */
+  noteFault(kind: FaultKind): void;
+  /** Asked before each request: a crash point may kill the caller before or after sending. */
+  beforeSend(): CrashPoint;
+}
+
+/**
+ * Where a crash point strikes a request.
+ *
+ * @example
+ * ```ts
+ * if (point === CrashPoint.AfterSend) kernel.kill(actor);
+ * ```
+ */
+export const CrashPoint = {
+  None: 'send',
+  BeforeSend: 'crash before send',
+  AfterSend: 'crash after send',
+} as const;
+/** One of the values of {@link CrashPoint}. */
+export type CrashPoint = (typeof CrashPoint)[keyof typeof CrashPoint];
+
+/**
+ * Errors a service may answer with instead of applying a request, injected as faults.
+ *
+ * @example
+ * ```ts
+ * const injectable: Injectable = { conflict: () => dynamo.cancelledBy(input, 0, 'TransactionConflict') };
+ * ```
+ */
+export interface Injectable {
+  readonly conflict?: () => Error;
+  readonly throttle?: () => Error;
+}
+
+/**
+ * The simulated network between Lambda containers and AWS services. A request is three
+ * steps: sent (by the caller), applied (by the service, so it happens even if the caller dies
+ * meanwhile), answered (to the caller, dropped if it died). While faults are on, a request may
+ * be lost, applied with its answer lost, applied twice, held back for long and applied late,
+ * or answered with an injected conflict or throttling error.
+ *
+ * @example
+ * ```ts
+ * const item = await network.call(caller, 'dynamodb', 'GetItem', () => dynamo.getItem(input));
+ * ```
+ */
+export class Network {
+  readonly #kernel: Kernel;
+  readonly #random: Prng;
+  readonly #faults: FaultRates;
+
+  constructor(kernel: Kernel, random: Prng, faults: FaultRates) {
+    this.#kernel = kernel;
+    this.#random = random;
+    this.#faults = faults;
+  }
+
+  /** Sends `name` to `service` for `caller`; resolves with what `apply` returned there. */
+  call<T>(
+    caller: Caller,
+    service: string,
+    name: string,
+    apply: () => T,
+    injectable: Injectable = {},
+  ): Promise<T> {
+    const crash = caller.beforeSend();
+    if (crash !== CrashPoint.None) caller.noteFault(FaultKind.CrashPoint);
+    if (crash === CrashPoint.BeforeSend) {
+      this.#kernel.kill(caller.actor);
+      return new Promise<T>(() => {});
+    }
+    const answer = new Promise<T>((resolve, reject) => {
+      const respond = (outcome: Outcome<T>) =>
+        outcome.ok ? resolve(outcome.value) : reject(outcome.error);
+      this.#send(
+        caller,
+        service,
+        name,
+        () => this.#applyAtService(caller, apply, injectable),
+        respond,
+      );
+    });
+    if (crash === CrashPoint.AfterSend) this.#kernel.kill(caller.actor);
+    return answer;
+  }
+
+  #send<T>(
+    caller: Caller,
+    service: string,
+    name: string,
+    apply: () => Outcome<T>,
+    respond: (outcome: Outcome<T>) => void,
+  ): void {
+    const faulty = this.#kernel.nowMillis < this.#faults.untilMillis;
+    const fault = (rate: number, kind: FaultKind) => {
+      const struck = faulty && this.#random.chance(rate);
+      if (struck) caller.noteFault(kind);
+      return struck;
+    };
+    const sentMillis = this.#kernel.nowMillis;
+    const timeOut = () =>
+      this.#kernel.schedule({
+        actor: caller.actor,
+        label: `${name} times out`,
+        delayMillis: Math.max(0, sentMillis + REQUEST_TIMEOUT_MILLIS - this.#kernel.nowMillis),
+        run: () => respond({ ok: false, error: timeoutError(name) }),
+      });
+    if (fault(this.#faults.requestLost, FaultKind.RequestLost)) {
+      timeOut();
+      return;
+    }
+    const clogged = fault(this.#faults.requestClogged, FaultKind.RequestClogged);
+    const duplicated = fault(this.#faults.requestDuplicated, FaultKind.RequestDuplicated);
+    this.#kernel.schedule({
+      actor: service,
+      label: `applies ${name} of ${caller.actor}`,
+      delayMillis: clogged
+        ? this.#random.int(REQUEST_TIMEOUT_MILLIS, 10 * 60_000)
+        : this.#latencyMillis(caller),
+      run: () => {
+        let outcome = apply();
+        if (duplicated) outcome = apply();
+        if (clogged || fault(this.#faults.responseLost, FaultKind.ResponseLost)) {
+          timeOut();
+          return;
+        }
+        this.#kernel.schedule({
+          actor: caller.actor,
+          label: `receives ${name}${outcome.ok ? '' : ` ${outcome.error.name}`}`,
+          delayMillis: this.#latencyMillis(caller),
+          run: () => respond(outcome),
+        });
+      },
+    });
+  }
+
+  #applyAtService<T>(caller: Caller, apply: () => T, injectable: Injectable): Outcome<T> {
+    const faulty = this.#kernel.nowMillis < this.#faults.untilMillis;
+    if (faulty && injectable.conflict && this.#random.chance(this.#faults.transactionConflict)) {
+      caller.noteFault(FaultKind.TransactionConflict);
+      return { ok: false, error: injectable.conflict() };
+    }
+    if (faulty && injectable.throttle && this.#random.chance(this.#faults.throttling)) {
+      caller.noteFault(FaultKind.Throttling);
+      return { ok: false, error: injectable.throttle() };
+    }
+    try {
+      return { ok: true, value: apply() };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+    }
+  }
+
+  #latencyMillis(caller: Caller): number {
+    return caller.slow ? this.#random.int(1_000, 20_000) : this.#random.latencyMillis(2, 40);
+  }
+}
+
+type Outcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: Error };
+
+/** What the SDK throws when no answer came in time (the store retries it as transient). */
+function timeoutError(name: string): Error {
+  const error = new Error(`${name}: no response within ${REQUEST_TIMEOUT_MILLIS} ms`);
+  error.name = 'TimeoutError';
+  return error;
+}

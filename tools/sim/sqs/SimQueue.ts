@@ -1,0 +1,255 @@
+import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import type { Prng } from '../kernel/Prng.js';
+
+/**
+ * A message attribute as `SendMessage` takes it.
+ *
+ * @example
+ * ```ts
+ * const attribute: SentAttribute = { DataType: 'String', StringValue: 'PermanentError' };
+ * ```
+ */
+export interface SentAttribute {
+  readonly DataType?: string;
+  readonly StringValue?: string;
+}
+
+/**
+ * What a producer, the library's dead-letter publisher or a redrive sends.
+ *
+ * @example
+ * ```ts
+ * queue.send({ body: '{"eventId":"e1"}', groupId: 'acct-1', deduplicationId: 'e1' }, 0);
+ * ```
+ */
+export interface SentMessage {
+  readonly body: string;
+  readonly attributes?: Readonly<Record<string, SentAttribute>>;
+  readonly groupId?: string;
+  readonly deduplicationId?: string;
+}
+
+/**
+ * One message in a simulated queue, with what SQS tracks about it.
+ *
+ * @example
+ * ```ts
+ * const inFlight = queue.messages.filter((m) => m.visibleAtMillis > now);
+ * ```
+ */
+export interface QueuedMessage extends SentMessage {
+  readonly messageId: string;
+  /** Send order in this queue. */
+  readonly sequence: number;
+  readonly sentAtMillis: number;
+  receiveCount: number;
+  firstReceiveAtMillis: number | undefined;
+  visibleAtMillis: number;
+  /** The handle of the latest receive; a delete with an older one may be ignored. */
+  receiptHandle: string | undefined;
+}
+
+const FIFO_DEDUPLICATION_MILLIS = 5 * 60_000;
+
+/**
+ * A simulated SQS queue, standard or FIFO: visibility timeout, receive count, redrive to a
+ * dead-letter queue when a message is received past `maxReceiveCount` (with its messageId
+ * kept), FIFO groups that block while one of their messages is in flight, FIFO deduplication
+ * for five minutes, and receipt handles (a delete with a stale one may leave the message).
+ *
+ * @example
+ * ```ts
+ * const dlq = new SimQueue({ name: 'ledger-dlq', fifo: false, visibilityTimeoutMillis: 30_000, random });
+ * const queue = new SimQueue({ name: 'ledger', fifo: false, visibilityTimeoutMillis: 30_000, random,
+ *   redrive: { deadLetterQueue: dlq, maxReceiveCount: 3 } });
+ * ```
+ */
+export class SimQueue {
+  readonly name: string;
+  readonly fifo: boolean;
+  readonly arn: string;
+  readonly url: string;
+  readonly visibilityTimeoutMillis: number;
+  readonly redrive:
+    | { readonly deadLetterQueue: SimQueue; readonly maxReceiveCount: number }
+    | undefined;
+  /** Messages not deleted, in send order. */
+  messages: QueuedMessage[] = [];
+  /** Every message this queue ever held (sent here or moved here), in order. */
+  readonly history: QueuedMessage[] = [];
+  readonly #random: Prng;
+  readonly #deduplicatedUntil = new Map<string, number>();
+  #sent = 0;
+  #receipts = 0;
+
+  constructor(options: {
+    readonly name: string;
+    readonly fifo: boolean;
+    readonly visibilityTimeoutMillis: number;
+    readonly random: Prng;
+    readonly redrive?: { readonly deadLetterQueue: SimQueue; readonly maxReceiveCount: number };
+  }) {
+    this.name = options.name;
+    this.fifo = options.fifo;
+    this.arn = `arn:aws:sqs:us-east-1:000000000000:${options.name}`;
+    this.url = `https://sqs.us-east-1.amazonaws.com/000000000000/${options.name}`;
+    this.visibilityTimeoutMillis = options.visibilityTimeoutMillis;
+    this.redrive = options.redrive;
+    this.#random = options.random;
+  }
+
+  /** Enqueues a message; a FIFO duplicate within five minutes is dropped (undefined). */
+  send(message: SentMessage, nowMillis: number): QueuedMessage | undefined {
+    if (this.fifo && message.groupId === undefined) {
+      throw new Error(`SendMessage to FIFO queue ${this.name} needs a MessageGroupId`);
+    }
+    const dedup = message.deduplicationId;
+    if (this.fifo && dedup !== undefined) {
+      if ((this.#deduplicatedUntil.get(dedup) ?? -1) > nowMillis) return undefined;
+      this.#deduplicatedUntil.set(dedup, nowMillis + FIFO_DEDUPLICATION_MILLIS);
+    }
+    const sequence = ++this.#sent;
+    const queued: QueuedMessage = {
+      ...message,
+      messageId: `${this.name}-${sequence}`,
+      sequence,
+      sentAtMillis: nowMillis,
+      receiveCount: 0,
+      firstReceiveAtMillis: undefined,
+      visibleAtMillis: nowMillis,
+      receiptHandle: undefined,
+    };
+    this.messages.push(queued);
+    this.history.push(queued);
+    return queued;
+  }
+
+  /**
+   * Receives up to `max` visible messages, hiding each for the visibility timeout. A message
+   * already received `maxReceiveCount` times moves to the dead-letter queue instead.
+   */
+  receive(max: number, nowMillis: number): QueuedMessage[] {
+    this.#redriveExhausted(nowMillis);
+    const candidates = this.fifo
+      ? this.#fifoCandidates(nowMillis)
+      : this.#standardCandidates(nowMillis);
+    const received = candidates.slice(0, max);
+    for (const message of received) {
+      message.receiveCount++;
+      message.firstReceiveAtMillis ??= nowMillis;
+      message.visibleAtMillis = nowMillis + this.visibilityTimeoutMillis;
+      message.receiptHandle = `${message.messageId}/r${++this.#receipts}`;
+    }
+    return received;
+  }
+
+  /**
+   * Deletes the message of a receipt handle. With a stale handle (the message was received
+   * again since) SQS answers success yet may keep the message: `keepStale` decides.
+   */
+  delete(receiptHandle: string, keepStale: boolean): void {
+    const messageId = receiptHandle.slice(0, receiptHandle.lastIndexOf('/'));
+    const message = this.messages.find((m) => m.messageId === messageId);
+    if (message === undefined) return;
+    if (message.receiptHandle !== receiptHandle && keepStale) return;
+    this.messages = this.messages.filter((m) => m !== message);
+  }
+
+  /** Removes every message (a redrive moves them elsewhere). */
+  takeAll(): QueuedMessage[] {
+    const taken = this.messages;
+    this.messages = [];
+    return taken;
+  }
+
+  /** Whether a message is hidden by a receive right now. */
+  isInFlight(message: QueuedMessage, nowMillis: number): boolean {
+    return message.receiptHandle !== undefined && message.visibleAtMillis > nowMillis;
+  }
+
+  /** The message as the Lambda event source mapping hands it to a function. */
+  toRecord(message: QueuedMessage): SQSRecord {
+    return {
+      messageId: message.messageId,
+      receiptHandle: message.receiptHandle ?? '',
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receiveCount),
+        SentTimestamp: String(message.sentAtMillis),
+        SenderId: 'AIDASIMULATED',
+        ApproximateFirstReceiveTimestamp: String(
+          message.firstReceiveAtMillis ?? message.sentAtMillis,
+        ),
+        ...(this.fifo
+          ? {
+              MessageGroupId: message.groupId,
+              MessageDeduplicationId: message.deduplicationId ?? message.messageId,
+              SequenceNumber: String(message.sequence).padStart(20, '0'),
+            }
+          : {}),
+      },
+      messageAttributes: toRecordAttributes(message.attributes),
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: this.arn,
+      awsRegion: 'us-east-1',
+    };
+  }
+
+  #redriveExhausted(nowMillis: number): void {
+    const redrive = this.redrive;
+    if (redrive === undefined) return;
+    for (const message of this.messages) {
+      const visible = message.visibleAtMillis <= nowMillis;
+      if (!visible || message.receiveCount < redrive.maxReceiveCount) continue;
+      this.messages = this.messages.filter((m) => m !== message);
+      redrive.deadLetterQueue.#adopt(message, nowMillis);
+    }
+  }
+
+  /** A message moved here by a redrive policy: the same messageId, body and attributes. */
+  #adopt(message: QueuedMessage, nowMillis: number): void {
+    const adopted = {
+      ...message,
+      sequence: ++this.#sent,
+      receiptHandle: undefined,
+      visibleAtMillis: nowMillis,
+    };
+    this.messages.push(adopted);
+    this.history.push(adopted);
+  }
+
+  /** Standard queues deliver roughly, not strictly, in order: a seeded light shuffle. */
+  #standardCandidates(nowMillis: number): QueuedMessage[] {
+    const visible = this.messages.filter((m) => m.visibleAtMillis <= nowMillis);
+    for (let i = visible.length - 1; i > 0; i--) {
+      if (!this.#random.chance(0.3)) continue;
+      const j = this.#random.int(Math.max(0, i - 3), i);
+      [visible[i], visible[j]] = [visible[j] as QueuedMessage, visible[i] as QueuedMessage];
+    }
+    return visible;
+  }
+
+  /** FIFO: each group's messages in order, none from a group with a message in flight. */
+  #fifoCandidates(nowMillis: number): QueuedMessage[] {
+    const blocked = new Set(
+      this.messages.filter((m) => this.isInFlight(m, nowMillis)).map((m) => m.groupId),
+    );
+    return this.messages.filter((m) => !blocked.has(m.groupId) && m.visibleAtMillis <= nowMillis);
+  }
+}
+
+function toRecordAttributes(
+  attributes: Readonly<Record<string, SentAttribute>> | undefined,
+): SQSMessageAttributes {
+  const converted: SQSMessageAttributes = {};
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    converted[name] = {
+      dataType: value.DataType ?? 'String',
+      stringValue: value.StringValue,
+      stringListValues: [],
+      binaryListValues: [],
+    };
+  }
+  return converted;
+}

@@ -1,0 +1,52 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { Caller, Network } from '../network/Network.js';
+import type { SimQueue } from './SimQueue.js';
+
+/**
+ * An `SQSClient` stand-in for a Lambda container's code: `SendMessage` (what the library's
+ * dead-letter publisher sends) to the simulated queues, through the simulated network as the
+ * container's caller. Any other command is refused by name.
+ *
+ * @example
+ * ```ts
+ * const sqsClient = simSqsClient([dlq], network, caller);
+ * createBatchProcessor(handler, { ..., deadLetterQueueUrl: dlq.url, sqsClient });
+ * ```
+ */
+export function simSqsClient(
+  queues: readonly SimQueue[],
+  network: Network,
+  caller: Caller,
+  nowMillis: () => number,
+): SQSClient {
+  const send = async (command: unknown) => {
+    if (!(command instanceof SendMessageCommand)) {
+      throw new Error(
+        `the simulated SQS client only sends SendMessageCommand, not ${describe(command)}`,
+      );
+    }
+    const input = command.input;
+    const queue = queues.find((candidate) => candidate.url === input.QueueUrl);
+    if (queue === undefined) throw new Error(`no simulated queue at ${input.QueueUrl}`);
+    return network.call(caller, 'sqs', `SendMessage to ${queue.name}`, () => {
+      const sent = queue.send(
+        {
+          body: input.MessageBody ?? '',
+          attributes: input.MessageAttributes,
+          groupId: input.MessageGroupId,
+          deduplicationId: input.MessageDeduplicationId,
+        },
+        nowMillis(),
+      );
+      return { MessageId: sent?.messageId };
+    });
+  };
+  return { send } as unknown as SQSClient;
+}
+
+function describe(command: unknown): string {
+  return (
+    (command as { constructor?: { name?: string } } | null)?.constructor?.name ?? typeof command
+  );
+}

@@ -1,0 +1,124 @@
+import type { Prng } from '../kernel/Prng.js';
+
+/**
+ * Everything a world is made of, drawn from its seed (or given, to replay or shrink): the
+ * queue, the Lambda event source mapping, the workload and the faults.
+ *
+ * @example
+ * ```ts
+ * const config = drawWorldConfig(new Prng(seed).derive('config'));
+ * ```
+ */
+export interface WorldConfig {
+  readonly fifo: boolean;
+  /** Payments produced (each a distinct event), and the accounts they go to. */
+  readonly events: number;
+  readonly accounts: number;
+  /** Share of events an upstream delivers again later, as a new SQS message. */
+  readonly upstreamDuplicateRate: number;
+  /** Planted failures: a body that is not JSON, one the schema refuses, a payment in another currency. */
+  readonly poisonRate: number;
+  readonly invalidRate: number;
+  readonly currencyMismatchRate: number;
+  /** A second event for a payment already paid (same paymentId, new eventId). */
+  readonly paymentCollisionRate: number;
+  /** Console-like DLQ redrives during the run (new messageIds). */
+  readonly redrives: number;
+  readonly batchSize: number;
+  /** Concurrent invocations the event source mapping runs at most. */
+  readonly pollers: number;
+  /** The processor's `concurrency` option. */
+  readonly recordConcurrency: number;
+  readonly maxReceiveCount: number;
+  readonly functionTimeoutMillis: number;
+  readonly visibilityTimeoutMillis: number;
+  readonly transactionAttempts: number;
+  readonly ttlSeconds: number;
+  /** How late the TTL sweeper deletes an expired entry, at most. */
+  readonly ttlSweepLagMillis: number;
+  /** Largest clock skew of a Lambda container, either way. */
+  readonly clockSkewMillis: number;
+  readonly faults: FaultRates;
+}
+
+/**
+ * How often each fault strikes while faults are on (they stop at `untilMillis`, after which the
+ * world must quiesce).
+ *
+ * @example
+ * ```ts
+ * const calm: FaultRates = { ...config.faults, killPerInvocation: 0 };
+ * ```
+ */
+export interface FaultRates {
+  readonly untilMillis: number;
+  /** A container killed at a random time during an invocation. */
+  readonly killPerInvocation: number;
+  /** A container killed around its n-th request (before it is sent, or once it is). */
+  readonly crashPointPerInvocation: number;
+  readonly requestLost: number;
+  readonly responseLost: number;
+  /** A request the network delivers twice (an SDK retry whose first attempt landed). */
+  readonly requestDuplicated: number;
+  /** A request held back for long (past a takeover, a timeout), then applied. */
+  readonly requestClogged: number;
+  readonly transactionConflict: number;
+  readonly throttling: number;
+  /** An invocation's DynamoDB round trips slowed past the visibility timeout. */
+  readonly slowInvocation: number;
+  /** A delete with a stale receipt handle that SQS ignores. */
+  readonly staleDeleteKept: number;
+}
+
+/**
+ * Draws a world's configuration from its seed: the default mix of `npm run sim`.
+ *
+ * @example
+ * ```ts
+ * const config = drawWorldConfig(new Prng(12).derive('config'));
+ * ```
+ */
+export function drawWorldConfig(random: Prng): WorldConfig {
+  const fifo = random.chance(0.5);
+  const batchSize = random.pick([1, 2, 3, 5, 10, 10, 25, 100]);
+  // Long enough that a batch without faults never reaches its deadline: a deadline then needs a fault.
+  const functionTimeoutMillis = batchSize >= 25 ? 60_000 : random.pick([10_000, 30_000]);
+  const shortTtl = random.chance(0.1);
+  const calm = random.chance(0.15);
+  const rate = (max: number) => (calm ? 0 : random.pick([0, 0, max / 4, max / 2, max]));
+  return {
+    fifo,
+    events: random.pick([1, 2, 3, 5, 8, 8, 12, 20, 40]),
+    accounts: random.int(1, 4),
+    upstreamDuplicateRate: random.pick([0, 0.2, 0.5]),
+    poisonRate: random.pick([0, 0, 0.05, 0.15]),
+    invalidRate: random.pick([0, 0, 0.05, 0.15]),
+    currencyMismatchRate: random.pick([0, 0, 0.05, 0.15]),
+    paymentCollisionRate: random.pick([0, 0, 0.1]),
+    redrives: random.pick([0, 0, 1, 2]),
+    batchSize,
+    pollers: random.int(1, 3),
+    recordConcurrency: random.pick([1, 2, 10]),
+    maxReceiveCount: random.int(2, 5),
+    functionTimeoutMillis,
+    // The construct's 6× the function timeout, or (a fault) shorter than processing takes.
+    visibilityTimeoutMillis: random.chance(0.2) ? functionTimeoutMillis : 6 * functionTimeoutMillis,
+    transactionAttempts: random.int(1, 4),
+    ttlSeconds: shortTtl ? random.pick([60, 120]) : 23 * 86_400,
+    ttlSweepLagMillis: random.pick([0, 5_000, 600_000]),
+    clockSkewMillis: random.pick([0, 50, 2_000]),
+    faults: {
+      untilMillis: random.pick([60_000, 300_000, 900_000]),
+      killPerInvocation: rate(0.1),
+      crashPointPerInvocation: rate(0.2),
+      requestLost: rate(0.03),
+      responseLost: rate(0.05),
+      requestDuplicated: rate(0.03),
+      requestClogged: rate(0.02),
+      transactionConflict: rate(0.08),
+      throttling: rate(0.05),
+      slowInvocation: rate(0.05),
+      staleDeleteKept: rate(0.5),
+    },
+  };
+}
