@@ -113,7 +113,7 @@ async function processEvent(
   const outcomes = await Promise.all(
     records.map(
       (record) =>
-        settled.get(record) ?? settleFailure(record, undefined, signal.reason, options, true),
+        settled.get(record) ?? settleFailure(record, undefined, signal.reason, options, signal),
     ),
   );
   logSummary(outcomes, options);

@@ -45,7 +45,7 @@ export async function processRecord(
     // The batch answered at its deadline without this record (reported failed then): what it
     // ends with now is only logged, never dead-lettered, and not counted twice.
     if (signal.aborted) return settledLate(record, identity?.key, error, options);
-    return settleFailure(record, identity, error, options);
+    return settleFailure(record, identity, error, options, signal);
   }
 }
 

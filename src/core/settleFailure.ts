@@ -32,12 +32,14 @@ export interface MessageIdentity {
  * let SQS move it without a reason, and a FIFO group goes on behind it. Before either, the
  * inbox is read: a message whose key already committed with this body is acknowledged as a
  * duplicate instead, so a DLQ message carrying `inbox.error` had no committed entry when it was
- * sent. `stillRunning` marks a record given up at the batch's deadline while it ran: it may yet
- * commit, so it is never dead-lettered.
+ * sent. Once `batchAnswered` is aborted (the batch answered at its deadline and reported the
+ * record failed), the record is never dead-lettered: SQS redelivers it, so a copy must not also
+ * go to the DLQ. That holds for a record given up while it ran, and for one whose failure was
+ * still being settled (its inbox read) when the deadline passed.
  *
  * @example
  * ```ts
- * return settleFailure(record, identity, error, options); // never throws
+ * return settleFailure(record, identity, error, options, signal); // never throws
  * ```
  */
 export async function settleFailure(
@@ -45,7 +47,7 @@ export async function settleFailure(
   identity: MessageIdentity | undefined,
   error: unknown,
   options: ResolvedOptions,
-  stillRunning = false,
+  batchAnswered?: AbortSignal,
 ): Promise<RecordOutcome> {
   const key = identity?.key;
   const logged = loggedKey(key, options.logKeys);
@@ -62,7 +64,7 @@ export async function settleFailure(
     error,
   };
   const permanent = error instanceof PermanentError;
-  if (stillRunning || (!permanent && !isLastReceive(record, options))) {
+  if (batchAnswered?.aborted || (!permanent && !isLastReceive(record, options))) {
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
     options.logger.warn('message failed, SQS will redeliver it', context);
     return failed;
@@ -76,6 +78,15 @@ export async function settleFailure(
   // refuse or fail: the message is then a duplicate, not a failure.
   const committed = await committedAlready(record, identity, error, options, report);
   if (committed !== undefined) return committed;
+  // The batch answered at its deadline while the inbox was read: it counted and reported the
+  // record failed, so SQS redelivers it; a copy in the DLQ too would be one message twice.
+  if (batchAnswered?.aborted) {
+    options.logger.warn(
+      `message ${report.why}, but its batch answered at the deadline meanwhile and reported it failed: not dead-lettered, SQS will redeliver it`,
+      context,
+    );
+    return failed;
+  }
   options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
   if (permanent) options.metrics?.addMetric(InboxMetric.PermanentFailures, 'Count', 1);
   if (options.deadLetter === undefined) {

@@ -34,6 +34,11 @@ function ledgerProcessor(
 
 /** A client whose next TransactWriteItems waits `delayMillis` before it is sent. */
 function clientWithLateCommit(delayMillis: number) {
+  return clientWithLate('TransactWriteItemsCommand', delayMillis);
+}
+
+/** A client whose next request of one command waits `delayMillis` before it is sent. */
+function clientWithLate(commandName: string, delayMillis: number) {
   const client = new DynamoDBClient({
     endpoint: aws.endpoints.dynamodb,
     region: 'us-east-1',
@@ -42,7 +47,7 @@ function clientWithLateCommit(delayMillis: number) {
   let delayed = false;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'TransactWriteItemsCommand' && !delayed) {
+      if (context.commandName === commandName && !delayed) {
         delayed = true;
         await sleep(delayMillis);
       }
@@ -170,6 +175,37 @@ describe('a record whose commit lands after the deadline', () => {
     await sleep(500);
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
+    expect(await aws.receive(dlq.url)).toHaveLength(0);
+  });
+
+  it('is never dead-lettered when the batch answers while its failure is being settled (the inbox read answering late)', async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
+    // The read before dead-lettering (whether the key committed) answers after the deadline.
+    const client = clientWithLate('GetItemCommand', 400);
+    const processor = createBatchProcessor(
+      async () => {
+        throw new Error('the partner API refused');
+      },
+      {
+        store: new DynamoDBInboxStore({ tableName: ledger.store.tableName, client }),
+        consumer: 'deadline',
+        key: ({ messageId }) => messageId,
+        precheck: false,
+        maxReceiveCount: 3,
+        deadLetterQueueUrl: dlq.url,
+        sqsClient: aws.sqs,
+        deadlineMarginMillis: 0,
+        logger: recordingLogger(),
+      },
+    );
+
+    const [outcome] = await processor.processRecords(
+      sqsEvent(sqsRecord({ n: 2 }, { receiveCount: 3 })),
+      lambdaContext(100),
+    );
+    await sleep(800);
+
+    expect(outcome).toMatchObject({ status: RecordStatus.Failed });
     expect(await aws.receive(dlq.url)).toHaveLength(0);
   });
 });
