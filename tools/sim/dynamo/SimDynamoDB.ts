@@ -44,6 +44,12 @@ import { transactWriteItems } from './transactWriteItems.js';
 export type { ChangeCause, ChangeRecord } from './ChangeLog.js';
 export type { Item } from './compareValues.js';
 export { cancelledBy, InjectedCancellation, throttled } from './dynamoExceptions.js';
+export {
+  applyAtOnce,
+  type DynamoOperation,
+  SimDocumentClient,
+  type Transport,
+} from './SimDocumentClient.js';
 
 const TABLE_ARN = /^arn:aws[\w-]*:dynamodb:[^:]*:\d*:table\/(.+)$/;
 
