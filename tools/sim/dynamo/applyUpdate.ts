@@ -124,12 +124,17 @@ function combine<T extends string | Uint8Array>(
   operand: readonly T[],
   kind: 'ADD' | 'DELETE',
 ): T[] {
-  const has = (members: readonly T[], member: T) =>
-    members.some((other) =>
-      typeof member === 'string'
-        ? other === member
-        : compareBytes(other as Uint8Array, member as Uint8Array) === 0,
-    );
-  if (kind === 'DELETE') return current.filter((member) => !has(operand, member));
-  return [...current, ...operand.filter((member) => !has(current, member))];
+  const contains = memberTest(kind === 'DELETE' ? operand : current);
+  if (kind === 'DELETE') return current.filter((member) => !contains(member));
+  return [...current, ...operand.filter((member) => !contains(member))];
+}
+
+/** Set membership: by value for strings and numbers (normalized), by bytes for binaries. */
+function memberTest<T extends string | Uint8Array>(members: readonly T[]): (member: T) => boolean {
+  if (members.every((member) => typeof member === 'string')) {
+    const set = new Set<unknown>(members);
+    return (member) => set.has(member);
+  }
+  return (member) =>
+    members.some((other) => compareBytes(other as Uint8Array, member as Uint8Array) === 0);
 }
