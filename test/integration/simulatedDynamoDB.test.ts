@@ -880,6 +880,24 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
       expect(await balanceOf(accountId)).toBe(100);
     });
 
+    it('treats an entry that expires at the very second of the commit as live', async () => {
+      const entry = entryOf();
+      const accountId = uniqueKey('acc');
+      const request = {
+        entry,
+        operations: [credit(accountId)],
+        nowEpochSeconds: NOW_EPOCH_SECONDS,
+      };
+      await store().commit(request);
+      const atExpiry = {
+        ...request,
+        entry: { ...entry, messageId: 'late' },
+        nowEpochSeconds: entry.expiresAt,
+      };
+      expect(await store().commit(atExpiry)).toEqual({ committed: false, existing: entry });
+      expect(await balanceOf(accountId)).toBe(100);
+    });
+
     it('overwrites an expired entry and applies the writes again', async () => {
       const entry = entryOf();
       const accountId = uniqueKey('acc');

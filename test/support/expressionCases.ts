@@ -61,6 +61,18 @@ export const CONDITION_CASES: readonly ConditionCase[] = [
     expected: true,
   },
   {
+    behaviour: 'is false for < at equality',
+    expression: 'n < :v',
+    values: { ':v': 10 },
+    expected: false,
+  },
+  {
+    behaviour: 'is false for > at equality',
+    expression: 'n > :v',
+    values: { ':v': 10 },
+    expected: false,
+  },
+  {
     behaviour: 'orders strings alphabetically',
     expression: 's < :v',
     values: { ':v': 'help' },
