@@ -44,13 +44,17 @@ export class ChangeLog {
   /** Appends a change unless it changes nothing; returns whether it did. */
   record(change: Omit<ChangeRecord, 'sequence'>): boolean {
     if (itemsEqual(change.oldImage, change.newImage)) return false;
-    this.records.push(withoutUndefined({ sequence: this.records.length + 1, ...change }));
+    const { tableName, keys, oldImage, newImage, transactionId, cause } = change;
+    const record: { -readonly [K in keyof ChangeRecord]: ChangeRecord[K] } = {
+      sequence: this.records.length + 1,
+      tableName,
+      keys,
+      cause,
+    };
+    if (oldImage !== undefined) record.oldImage = oldImage;
+    if (newImage !== undefined) record.newImage = newImage;
+    if (transactionId !== undefined) record.transactionId = transactionId;
+    this.records.push(Object.freeze(record));
     return true;
   }
-}
-
-function withoutUndefined(record: ChangeRecord): ChangeRecord {
-  const copy: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(record)) if (value !== undefined) copy[name] = value;
-  return Object.freeze(copy) as unknown as ChangeRecord;
 }

@@ -13,9 +13,11 @@ export function checkParameters(
   input: object,
   modelled: readonly string[],
 ): void {
-  const unmodelled = Object.entries(input)
-    .filter(([name, value]) => value !== undefined && !modelled.includes(name))
-    .map(([name]) => name);
+  const unmodelled: string[] = [];
+  for (const name in input) {
+    const value = (input as Record<string, unknown>)[name];
+    if (value !== undefined && !modelled.includes(name)) unmodelled.push(name);
+  }
   if (unmodelled.length === 0) return;
   throw new Error(
     `SimDynamoDB does not model ${unmodelled.join(', ')} of ${operation}; it models ${modelled.join(', ')}. ` +

@@ -60,13 +60,22 @@ export function normalizeValue(value: AttributeValue): AttributeValue {
  */
 export function normalizeItem(item: Item): Item {
   const normalized: Item = {};
-  for (const [name, value] of Object.entries(item)) {
+  for (const name in item) {
+    const value = item[name];
     if (value !== undefined) normalized[name] = normalizeValue(value);
   }
   return Object.freeze(normalized);
 }
 
+const TYPE_NAMES: ReadonlySet<string> = new Set(Object.values(AttributeType));
+
 function singleType(value: AttributeValue): AttributeType {
+  // Fast path: what the SDK's marshaller builds, one key of a known type.
+  const keys = value !== null && typeof value === 'object' ? Object.keys(value) : [];
+  const [only] = keys;
+  if (keys.length === 1 && only !== undefined && TYPE_NAMES.has(only)) {
+    if (contentOf(value, only as AttributeType) !== undefined) return only as AttributeType;
+  }
   const types = Object.values(AttributeType).filter(
     (type) => value !== undefined && value !== null && contentOf(value, type) !== undefined,
   );

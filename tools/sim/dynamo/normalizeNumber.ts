@@ -2,6 +2,8 @@ import { validationException } from './dynamoExceptions.js';
 
 const NUMBER_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const MAX_DIGITS = 38;
+/** Already in normal form: the common case, returned as is. */
+const PLAIN_INTEGER = /^(?:0|-?[1-9]\d{0,37})$/;
 // DynamoDB's range: 1E-130 to 9.9999999999999999999999999999999999999E+125 in magnitude.
 const MAX_LEADING_POWER = 125;
 const MIN_LEADING_POWER = -130;
@@ -69,6 +71,7 @@ function checkStorable(decimal: Decimal): void {
  * ```
  */
 export function normalizeNumber(text: string): string {
+  if (PLAIN_INTEGER.test(text)) return text;
   const decimal = parseDecimal(text);
   if (decimal === undefined) {
     throw validationException(`The parameter cannot be converted to a numeric value: ${text}`);

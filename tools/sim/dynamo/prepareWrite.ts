@@ -37,6 +37,8 @@ export interface PreparedWrite {
   readonly key: Item;
   /** The normalized item of a Put. */
   readonly item: Item | undefined;
+  /** What the write counts toward a transaction's 4 MB: a Put's item, else key and values. */
+  readonly payloadBytes: number;
   readonly condition: Condition | undefined;
   readonly update: { readonly parsed: ParsedUpdate; readonly targets: ResolvedPath[] } | undefined;
   readonly placeholders: Placeholders;
@@ -85,7 +87,8 @@ export function prepareWrite(
     parsed: expressions.update,
     targets: checkUpdateActions(expressions.update, placeholders, table.keyNames),
   };
-  if (item && itemBytes(item) > MAX_ITEM_BYTES) {
+  const payloadBytes = item ? itemBytes(item) : itemBytes(key) + itemBytes(values);
+  if (item && payloadBytes > MAX_ITEM_BYTES) {
     throw validationException('Item size has exceeded the maximum allowed size');
   }
   const returnOldOnFailure = input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD';
@@ -95,6 +98,7 @@ export function prepareWrite(
     id,
     key,
     item,
+    payloadBytes,
     condition: expressions.condition,
     update,
     placeholders,

@@ -8,7 +8,7 @@ import { checkParameters, IGNORED_PARAMETERS } from './checkParameters.js';
 import type { Item } from './compareValues.js';
 import type { Database } from './Database.js';
 import { transactionCanceled, validationException } from './dynamoExceptions.js';
-import { itemBytes, MAX_TRANSACTION_BYTES } from './itemBytes.js';
+import { MAX_TRANSACTION_BYTES } from './itemBytes.js';
 import {
   evaluateWrite,
   type PreparedWrite,
@@ -115,11 +115,7 @@ function checkDistinctItems(writes: readonly PreparedWrite[]): void {
 /** DynamoDB Local counts the Put items; keys and values stand for the other writes. */
 function checkPayload(writes: readonly PreparedWrite[]): void {
   let bytes = 0;
-  for (const write of writes) {
-    bytes += write.item
-      ? itemBytes(write.item)
-      : itemBytes(write.key) + itemBytes(write.placeholders.values);
-  }
+  for (const write of writes) bytes += write.payloadBytes;
   if (bytes > MAX_TRANSACTION_BYTES) {
     throw validationException(`Transaction payload size cannot exceed 4MB. Payload Size: ${bytes}`);
   }
