@@ -1,12 +1,24 @@
 import { type Item, itemsEqual } from './compareValues.js';
 
-/** Why an item changed: a request, or the TTL sweep the world triggered. */
+/**
+ * Why an item changed: a request, or the TTL sweep the world triggered.
+ *
+ * @example
+ * ```ts
+ * const cause: ChangeCause = 'ttl';
+ * ```
+ */
 export type ChangeCause = 'write' | 'ttl';
 
 /**
  * One applied change of one item, in the order the simulator applied them: the basis of a
  * Streams model and of the invariant "business state is the fold of committed transactions".
  * Images are frozen wire items; `oldImage` is absent for a creation, `newImage` for a delete.
+ *
+ * @example
+ * ```ts
+ * const credits = dynamo.changes.filter((change) => change.tableName === 'accounts');
+ * ```
  */
 export interface ChangeRecord {
   /** 1, 2, 3… across all tables. */

@@ -1,4 +1,11 @@
-/** DynamoDB's messages for an update that cannot apply to the item it finds. */
+/**
+ * DynamoDB's messages for an update that cannot apply to the item it finds.
+ *
+ * @example
+ * ```ts
+ * throw new RuntimeValidationError(RuntimeValidation.WrongType);
+ * ```
+ */
 export const RuntimeValidation = {
   MissingAttribute:
     'The provided expression refers to an attribute that does not exist in the item',

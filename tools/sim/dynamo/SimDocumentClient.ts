@@ -6,6 +6,11 @@ import type { SimDynamoDB } from './SimDynamoDB.js';
  * One request on its way to the simulated server: the DynamoDB operation (`'GetItem'`,
  * `'TransactWriteItems'`…), the tables it touches, and `apply`, which applies it at the server
  * and returns the wire output (or throws the server's exception).
+ *
+ * @example
+ * ```ts
+ * const operation: DynamoOperation = { name: 'GetItem', tableNames: ['inbox'], apply: () => dynamo.getItem(input) };
+ * ```
  */
 export interface DynamoOperation {
   readonly name: string;
@@ -17,6 +22,12 @@ export interface DynamoOperation {
  * Carries a request to the server and its answer back. The default applies at once; a
  * simulation replaces it to split a request into send / apply / respond steps, delay, drop
  * (apply without answering), or answer with an injected fault instead of applying.
+ *
+ * @example
+ * ```ts
+ * const held: Array<() => void> = [];
+ * const transport: Transport = (operation) => new Promise((resolve) => held.push(() => resolve(operation.apply())));
+ * ```
  */
 export type Transport = (operation: DynamoOperation) => Promise<unknown>;
 

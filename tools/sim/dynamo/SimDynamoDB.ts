@@ -26,7 +26,6 @@ import type {
   UpdateTimeToLiveOutput,
 } from '@aws-sdk/client-dynamodb';
 import { type ChangeCause, ChangeLog, type ChangeRecord } from './ChangeLog.js';
-import { checkParameters } from './checkParameters.js';
 import type { Item } from './compareValues.js';
 import type { Database } from './Database.js';
 import {
@@ -37,7 +36,7 @@ import {
   throttled,
 } from './dynamoExceptions.js';
 import { batchGetItem, deleteItem, getItem, putItem, updateItem } from './itemOperations.js';
-import { SimTable } from './SimTable.js';
+import { SimTable, tableNameOf } from './SimTable.js';
 import * as ttl from './timeToLive.js';
 import { transactWriteItems } from './transactWriteItems.js';
 
@@ -50,8 +49,6 @@ export {
   SimDocumentClient,
   type Transport,
 } from './SimDocumentClient.js';
-
-const TABLE_ARN = /^arn:aws[\w-]*:dynamodb:[^:]*:\d*:table\/(.+)$/;
 
 /**
  * An in-process DynamoDB for deterministic simulations: the subset sqs-inbox and its
@@ -83,15 +80,15 @@ export class SimDynamoDB {
     return this.#log.records;
   }
 
-  /** @example `dynamo.createTable({ TableName: 't', KeySchema, AttributeDefinitions })` */
+  /**
+   * Creates a table (HASH and optional RANGE key of S, N or B), ACTIVE at once.
+   *
+   * @example
+   * ```ts
+   * dynamo.createTable({ TableName: 't', KeySchema, AttributeDefinitions })
+   * ```
+   */
   createTable(input: CreateTableInput): CreateTableOutput {
-    checkParameters('CreateTable', input, [
-      'TableName',
-      'KeySchema',
-      'AttributeDefinitions',
-      'BillingMode',
-      'ProvisionedThroughput',
-    ]);
     const name = input.TableName ?? '';
     if (this.#tables.has(name)) throw resourceInUse(name);
     const table = SimTable.create(input);
@@ -99,14 +96,28 @@ export class SimDynamoDB {
     return { TableDescription: table.description };
   }
 
-  /** @example `dynamo.deleteTable({ TableName: 't' })` */
+  /**
+   * Deletes a table and its items (no change records: nothing was deleted item by item).
+   *
+   * @example
+   * ```ts
+   * dynamo.deleteTable({ TableName: 't' })
+   * ```
+   */
   deleteTable(input: DeleteTableInput): DeleteTableOutput {
     const table = this.#table(input.TableName);
     this.#tables.delete(table.name);
     return { TableDescription: { ...table.description, TableStatus: 'DELETING' } };
   }
 
-  /** @example `dynamo.describeTable({ TableName: 't' }).Table?.KeySchema` */
+  /**
+   * Describes a table: name, ARN, key schema (HASH first), definitions, ACTIVE.
+   *
+   * @example
+   * ```ts
+   * dynamo.describeTable({ TableName: 't' }).Table?.KeySchema
+   * ```
+   */
   describeTable(input: DescribeTableInput): DescribeTableOutput {
     const name = input.TableName ?? '';
     const table = this.#tables.get(tableNameOf(name));
@@ -115,42 +126,98 @@ export class SimDynamoDB {
     return { Table: table.description };
   }
 
-  /** @example `dynamo.updateTimeToLive({ TableName: 't', TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } })` */
+  /**
+   * Enables or disables TTL on an attribute; it applies at once.
+   *
+   * @example
+   * ```ts
+   * dynamo.updateTimeToLive({ TableName: 't', TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } })
+   * ```
+   */
   updateTimeToLive(input: UpdateTimeToLiveInput): UpdateTimeToLiveOutput {
     return ttl.updateTimeToLive(this.#table(input.TableName), input);
   }
 
-  /** @example `dynamo.describeTimeToLive({ TableName: 't' }).TimeToLiveDescription?.TimeToLiveStatus` */
+  /**
+   * Describes TTL: ENABLED with its attribute, or DISABLED.
+   *
+   * @example
+   * ```ts
+   * dynamo.describeTimeToLive({ TableName: 't' }).TimeToLiveDescription?.TimeToLiveStatus
+   * ```
+   */
   describeTimeToLive(input: DescribeTimeToLiveInput): DescribeTimeToLiveOutput {
     return ttl.describeTimeToLive(this.#table(input.TableName));
   }
 
-  /** @example `dynamo.getItem({ TableName: 't', Key: { pk: { S: 'a' } } }).Item` */
+  /**
+   * Reads an item (always consistent); no `Item` when absent.
+   *
+   * @example
+   * ```ts
+   * dynamo.getItem({ TableName: 't', Key: { pk: { S: 'a' } } }).Item
+   * ```
+   */
   getItem(input: GetItemInput): GetItemOutput {
     return getItem(this.#database, input);
   }
 
-  /** @example `dynamo.batchGetItem({ RequestItems: { t: { Keys: [{ pk: { S: 'a' } }] } } }).Responses` */
+  /**
+   * Reads up to 100 keys across tables; absent ones are left out, none is left unprocessed.
+   *
+   * @example
+   * ```ts
+   * dynamo.batchGetItem({ RequestItems: { t: { Keys: [{ pk: { S: 'a' } }] } } }).Responses
+   * ```
+   */
   batchGetItem(input: BatchGetItemInput): BatchGetItemOutput {
     return batchGetItem(this.#database, input);
   }
 
-  /** @example `dynamo.putItem({ TableName: 't', Item: { pk: { S: 'a' } }, ConditionExpression: 'attribute_not_exists(pk)' })` */
+  /**
+   * Writes an item if its condition holds (`ReturnValues`: NONE or ALL_OLD).
+   *
+   * @example
+   * ```ts
+   * dynamo.putItem({ TableName: 't', Item: { pk: { S: 'a' } }, ConditionExpression: 'attribute_not_exists(pk)' })
+   * ```
+   */
   putItem(input: PutItemInput): PutItemOutput {
     return putItem(this.#database, input);
   }
 
-  /** @example `dynamo.updateItem({ TableName: 't', Key, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } })` */
+  /**
+   * Applies an update expression (creating the item) if its condition holds.
+   *
+   * @example
+   * ```ts
+   * dynamo.updateItem({ TableName: 't', Key, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } })
+   * ```
+   */
   updateItem(input: UpdateItemInput): UpdateItemOutput {
     return updateItem(this.#database, input);
   }
 
-  /** @example `dynamo.deleteItem({ TableName: 't', Key: { pk: { S: 'a' } } })` */
+  /**
+   * Deletes an item if its condition holds; an absent item is no error.
+   *
+   * @example
+   * ```ts
+   * dynamo.deleteItem({ TableName: 't', Key: { pk: { S: 'a' } } })
+   * ```
+   */
   deleteItem(input: DeleteItemInput): DeleteItemOutput {
     return deleteItem(this.#database, input);
   }
 
-  /** @example `dynamo.transactWriteItems({ TransactItems: [{ Put: { TableName: 't', Item } }] })` */
+  /**
+   * Applies up to 100 writes all or none, with positional cancellation reasons.
+   *
+   * @example
+   * ```ts
+   * dynamo.transactWriteItems({ TransactItems: [{ Put: { TableName: 't', Item } }] })
+   * ```
+   */
   transactWriteItems(input: TransactWriteItemsInput): TransactWriteItemsOutput {
     return transactWriteItems(this.#database, input);
   }
@@ -159,7 +226,10 @@ export class SimDynamoDB {
    * The items of a table that TTL may delete at `nowEpochSeconds` (see `timeToLive.ts`);
    * they stay readable until the world calls {@link SimDynamoDB.deleteExpired}.
    *
-   * @example `for (const item of dynamo.expiredItems('inbox', now)) dynamo.deleteExpired('inbox', item, now);`
+   * @example
+   * ```ts
+   * for (const item of dynamo.expiredItems('inbox', now)) dynamo.deleteExpired('inbox', item, now);
+   * ```
    */
   expiredItems(tableName: string, nowEpochSeconds: number): readonly Item[] {
     return ttl.expiredItems(this.#table(tableName), nowEpochSeconds);
@@ -169,7 +239,10 @@ export class SimDynamoDB {
    * Deletes an item as TTL does (change cause `ttl`); only if still expired when
    * `nowEpochSeconds` is given. Returns whether it deleted.
    *
-   * @example `dynamo.deleteExpired('inbox', { pk: { S: 'ledger#evt-1' } })`
+   * @example
+   * ```ts
+   * dynamo.deleteExpired('inbox', { pk: { S: 'ledger#evt-1' } })
+   * ```
    */
   deleteExpired(tableName: string, key: Item, nowEpochSeconds?: number): boolean {
     return ttl.deleteExpired(this.#database, this.#table(tableName), key, nowEpochSeconds);
@@ -178,7 +251,10 @@ export class SimDynamoDB {
   /**
    * An injected cancellation (reasons `None` but `code` at `index`); applies nothing.
    *
-   * @example `throw dynamo.cancelledBy(input, 0, 'TransactionConflict')`
+   * @example
+   * ```ts
+   * throw dynamo.cancelledBy(input, 0, 'TransactionConflict')
+   * ```
    */
   cancelledBy(
     transactInput: { readonly TransactItems?: readonly unknown[] | undefined },
@@ -191,7 +267,10 @@ export class SimDynamoDB {
   /**
    * An injected throttling error for an operation (`'TransactWriteItems'`, `'GetItem'`…).
    *
-   * @example `throw dynamo.throttled('GetItem')`
+   * @example
+   * ```ts
+   * throw dynamo.throttled('GetItem')
+   * ```
    */
   throttled(operationName: string): ThrottlingException | ProvisionedThroughputExceededException {
     return throttled(operationName);
@@ -223,9 +302,4 @@ export class SimDynamoDB {
       cause,
     });
   }
-}
-
-/** A table's name, whether given as a name or as an ARN (`…:table/<name>`). */
-function tableNameOf(nameOrArn: string): string {
-  return TABLE_ARN.exec(nameOrArn)?.[1] ?? nameOrArn;
 }

@@ -5,16 +5,31 @@ import type {
   KeySchemaElement,
   TableDescription,
 } from '@aws-sdk/client-dynamodb';
+import { checkParameters } from './checkParameters.js';
 import { contentOf, type Item } from './compareValues.js';
 import { validationException } from './dynamoExceptions.js';
 
-/** A key attribute of a table: its name and scalar type. */
+/**
+ * A key attribute of a table: its name and scalar type.
+ *
+ * @example
+ * ```ts
+ * const hash: KeyAttribute = { name: 'pk', type: 'S' };
+ * ```
+ */
 export interface KeyAttribute {
   readonly name: string;
   readonly type: 'S' | 'N' | 'B';
 }
 
-/** An item's place in its table: a canonical id and the key attributes in wire form. */
+/**
+ * An item's place in its table: a canonical id and the key attributes in wire form.
+ *
+ * @example
+ * ```ts
+ * const { id, key }: ItemKey = table.keyOfKey({ pk: { S: 'a' } });
+ * ```
+ */
 export interface ItemKey {
   readonly id: string;
   readonly key: Item;
@@ -48,6 +63,13 @@ export class SimTable {
 
   /** A table from a `CreateTable` request, after checking its key schema. */
   static create(input: CreateTableInput): SimTable {
+    checkParameters('CreateTable', input, [
+      'TableName',
+      'KeySchema',
+      'AttributeDefinitions',
+      'BillingMode',
+      'ProvisionedThroughput',
+    ]);
     const name = input.TableName ?? '';
     const keys = keyAttributes(input.KeySchema ?? [], input.AttributeDefinitions ?? []);
     return new SimTable(name, keys, {
@@ -148,4 +170,18 @@ function keyAttributes(
     );
   }
   return keys;
+}
+
+const TABLE_ARN = /^arn:aws[\w-]*:dynamodb:[^:]*:\d*:table\/(.+)$/;
+
+/**
+ * A table's name, whether given as a name or as an ARN (`…:table/<name>`).
+ *
+ * @example
+ * ```ts
+ * tableNameOf('arn:aws:dynamodb:eu-west-1:123456789012:table/inbox') // => 'inbox'
+ * ```
+ */
+export function tableNameOf(nameOrArn: string): string {
+  return TABLE_ARN.exec(nameOrArn)?.[1] ?? nameOrArn;
 }

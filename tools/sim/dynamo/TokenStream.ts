@@ -1,10 +1,24 @@
 import type { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { validationException } from './dynamoExceptions.js';
 
-/** Which request parameter an expression came from: DynamoDB names it in its messages. */
+/**
+ * Which request parameter an expression came from: DynamoDB names it in its messages.
+ *
+ * @example
+ * ```ts
+ * const kind: ExpressionKind = 'UpdateExpression';
+ * ```
+ */
 export type ExpressionKind = 'ConditionExpression' | 'UpdateExpression';
 
-/** One lexical token of an expression, with its place in the text. */
+/**
+ * One lexical token of an expression, with its place in the text.
+ *
+ * @example
+ * ```ts
+ * const token: Token = { type: 'valueRef', text: ':v', start: 4, end: 6 };
+ * ```
+ */
 export interface Token {
   readonly type: 'identifier' | 'nameRef' | 'valueRef' | 'integer' | 'symbol' | 'invalid' | 'eof';
   readonly text: string;

@@ -4,11 +4,32 @@ import { RuntimeValidation, RuntimeValidationError } from './RuntimeValidationEr
 import { isReservedWord, isSyntaxKeyword } from './reservedWords.js';
 import type { TokenStream } from './TokenStream.js';
 
-/** A step of a document path: an attribute or map key name, a `#name` placeholder, a list index. */
+/**
+ * A step of a document path: an attribute or map key name, a `#name` placeholder, a list index.
+ *
+ * @example
+ * ```ts
+ * const steps: PathElement[] = ['lines', 0, '#sku'];
+ * ```
+ */
 export type PathElement = string | number;
-/** A document path as written: `#name` placeholders not yet replaced. Never empty. */
+/**
+ * A document path as written: `#name` placeholders not yet replaced. Never empty.
+ *
+ * @example
+ * ```ts
+ * const spec: PathSpec = ['#m', 'k'];
+ * ```
+ */
 export type PathSpec = readonly PathElement[];
-/** A document path with every placeholder replaced by its attribute name. */
+/**
+ * A document path with every placeholder replaced by its attribute name.
+ *
+ * @example
+ * ```ts
+ * const path: ResolvedPath = resolvePath(['#m', 'k'], { '#m': 'meta' }); // ['meta', 'k']
+ * ```
+ */
 export type ResolvedPath = readonly PathElement[];
 
 /**

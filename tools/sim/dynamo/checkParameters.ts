@@ -25,7 +25,14 @@ export function checkParameters(
   );
 }
 
-/** Parameters every item operation may carry and the simulator ignores (no capacity model). */
+/**
+ * Parameters every item operation may carry and the simulator ignores (no capacity model).
+ *
+ * @example
+ * ```ts
+ * checkParameters('GetItem', input, ['TableName', 'Key', ...IGNORED_PARAMETERS]);
+ * ```
+ */
 export const IGNORED_PARAMETERS = [
   'ReturnConsumedCapacity',
   'ReturnItemCollectionMetrics',

@@ -2,7 +2,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { validationException } from './dynamoExceptions.js';
 import type { ExpressionKind } from './TokenStream.js';
 
-/** A parsed expression of a request, with the placeholders it uses. */
+/**
+ * A parsed expression of a request, with the placeholders it uses.
+ *
+ * @example
+ * ```ts
+ * const used: UsedPlaceholders = { kind: 'ConditionExpression', nameRefs: new Set(['#a']), valueRefs: new Set([':v']) };
+ * ```
+ */
 export interface UsedPlaceholders {
   readonly kind: ExpressionKind;
   readonly nameRefs: ReadonlySet<string>;

@@ -1,10 +1,24 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { compareNumbers } from './normalizeNumber.js';
 
-/** An item in DynamoDB's wire form. */
+/**
+ * An item in DynamoDB's wire form.
+ *
+ * @example
+ * ```ts
+ * const item: Item = { pk: { S: 'ledger#evt-1' }, expiresAt: { N: '1700000000' } };
+ * ```
+ */
 export type Item = Record<string, AttributeValue>;
 
-/** DynamoDB's attribute type names, as `attribute_type` takes them. */
+/**
+ * DynamoDB's attribute type names, as `attribute_type` takes them.
+ *
+ * @example
+ * ```ts
+ * if (typeOf(value) === AttributeType.NS) console.log('a number set');
+ * ```
+ */
 export const AttributeType = {
   S: 'S',
   N: 'N',
@@ -17,7 +31,14 @@ export const AttributeType = {
   NS: 'NS',
   BS: 'BS',
 } as const;
-/** One of {@link AttributeType}. */
+/**
+ * One of {@link AttributeType}.
+ *
+ * @example
+ * ```ts
+ * if (typeOf(value) === AttributeType.NS) console.log('a number set');
+ * ```
+ */
 export type AttributeType = (typeof AttributeType)[keyof typeof AttributeType];
 
 const TYPES = Object.values(AttributeType);

@@ -17,13 +17,27 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from './compareValues.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
 
-/** The document client's own option, as the inbox store's client sets it. */
+/**
+ * The document client's own option, as the inbox store's client sets it.
+ *
+ * @example
+ * ```ts
+ * marshall(item, MARSHALL_OPTIONS);
+ * ```
+ */
 export const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 
 type Native = Record<string, unknown>;
 type Loose = Record<string, unknown>;
 
-/** How one command class reaches the simulator: its operation, wire input and output. */
+/**
+ * How one command class reaches the simulator: its operation, wire input and output.
+ *
+ * @example
+ * ```ts
+ * const route = DOCUMENT_ROUTES.find((candidate) => command instanceof candidate.command);
+ * ```
+ */
 export interface DocumentRoute {
   readonly command: abstract new (...args: never[]) => { readonly input: object };
   readonly operation: string;

@@ -99,12 +99,26 @@ export function transactionCanceled(
   });
 }
 
-/** The transient cancellation codes a simulation injects. */
+/**
+ * The transient cancellation codes a simulation injects.
+ *
+ * @example
+ * ```ts
+ * throw dynamo.cancelledBy(input, 0, InjectedCancellation.ThrottlingError);
+ * ```
+ */
 export const InjectedCancellation = {
   TransactionConflict: 'TransactionConflict',
   ThrottlingError: 'ThrottlingError',
 } as const;
-/** One of {@link InjectedCancellation}. */
+/**
+ * One of {@link InjectedCancellation}.
+ *
+ * @example
+ * ```ts
+ * throw dynamo.cancelledBy(input, 0, InjectedCancellation.ThrottlingError);
+ * ```
+ */
 export type InjectedCancellation = (typeof InjectedCancellation)[keyof typeof InjectedCancellation];
 
 // The reason messages of real DynamoDB (unconfirmed wording: no emulator produces them).

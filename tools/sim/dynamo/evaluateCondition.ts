@@ -3,7 +3,14 @@ import { readPath, resolvePath } from './attributePath.js';
 import { compareBytes, compareOrdered, type Item, typeOf, valuesEqual } from './compareValues.js';
 import type { Comparator, Condition, Operand } from './parseCondition.js';
 
-/** The placeholders of a request, all known to be defined and values normalized. */
+/**
+ * The placeholders of a request, all known to be defined and values normalized.
+ *
+ * @example
+ * ```ts
+ * const placeholders: Placeholders = { names: { '#s': 'status' }, values: { ':v': { S: 'DONE' } } };
+ * ```
+ */
 export interface Placeholders {
   readonly names: Readonly<Record<string, string>> | undefined;
   readonly values: Readonly<Record<string, AttributeValue>> | undefined;

@@ -2,9 +2,23 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from './compareValues.js';
 import { significantDigits } from './normalizeNumber.js';
 
-/** DynamoDB's item size limit, 400 KB. */
+/**
+ * DynamoDB's item size limit, 400 KB.
+ *
+ * @example
+ * ```ts
+ * if (itemBytes(item) > MAX_ITEM_BYTES) throw validationException('Item size has exceeded the maximum allowed size');
+ * ```
+ */
 export const MAX_ITEM_BYTES = 400 * 1024;
-/** DynamoDB's transaction payload limit, 4 MB. */
+/**
+ * DynamoDB's transaction payload limit, 4 MB.
+ *
+ * @example
+ * ```ts
+ * if (payloadBytes > MAX_TRANSACTION_BYTES) throw validationException('Transaction payload size cannot exceed 4MB');
+ * ```
+ */
 export const MAX_TRANSACTION_BYTES = 4 * 1024 * 1024;
 
 /**

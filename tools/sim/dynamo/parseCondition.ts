@@ -1,16 +1,37 @@
 import { type PathSpec, parsePath } from './attributePath.js';
 import { TokenStream } from './TokenStream.js';
 
-/** A value in a condition: a document path, a `:value` placeholder, or `size(operand)`. */
+/**
+ * A value in a condition: a document path, a `:value` placeholder, or `size(operand)`.
+ *
+ * @example
+ * ```ts
+ * const operand: Operand = { kind: 'size', operand: { kind: 'path', path: ['lines'] } };
+ * ```
+ */
 export type Operand =
   | { readonly kind: 'path'; readonly path: PathSpec }
   | { readonly kind: 'value'; readonly ref: string }
   | { readonly kind: 'size'; readonly operand: Operand };
 
-/** The comparators of DynamoDB's condition grammar. */
+/**
+ * The comparators of DynamoDB's condition grammar.
+ *
+ * @example
+ * ```ts
+ * const comparator: Comparator = '<=';
+ * ```
+ */
 export type Comparator = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
-/** The functions that are conditions by themselves. */
+/**
+ * The functions that are conditions by themselves.
+ *
+ * @example
+ * ```ts
+ * const name: ConditionFunction = 'begins_with';
+ * ```
+ */
 export type ConditionFunction =
   | 'attribute_exists'
   | 'attribute_not_exists'
@@ -18,7 +39,14 @@ export type ConditionFunction =
   | 'begins_with'
   | 'contains';
 
-/** A parsed condition expression. */
+/**
+ * A parsed condition expression.
+ *
+ * @example
+ * ```ts
+ * const condition: Condition = parseCondition('NOT attribute_exists(pk)').root; // { kind: 'not', … }
+ * ```
+ */
 export type Condition =
   | {
       readonly kind: 'compare';
@@ -41,7 +69,14 @@ export type Condition =
       readonly args: readonly Operand[];
     };
 
-/** A condition with the placeholders it uses, cached by its text. */
+/**
+ * A condition with the placeholders it uses, cached by its text.
+ *
+ * @example
+ * ```ts
+ * const { root, valueRefs }: ParsedCondition = parseCondition('#expiresAt < :now');
+ * ```
+ */
 export interface ParsedCondition {
   readonly root: Condition;
   readonly nameRefs: ReadonlySet<string>;

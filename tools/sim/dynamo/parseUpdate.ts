@@ -1,14 +1,28 @@
 import { type PathSpec, parsePath } from './attributePath.js';
 import { TokenStream } from './TokenStream.js';
 
-/** An operand of a `SET` value: a path, a `:value`, or one of the update functions. */
+/**
+ * An operand of a `SET` value: a path, a `:value`, or one of the update functions.
+ *
+ * @example
+ * ```ts
+ * const operand: UpdateOperand = { kind: 'if_not_exists', path: ['n'], fallback: { kind: 'value', ref: ':zero' } };
+ * ```
+ */
 export type UpdateOperand =
   | { readonly kind: 'path'; readonly path: PathSpec }
   | { readonly kind: 'value'; readonly ref: string }
   | { readonly kind: 'if_not_exists'; readonly path: PathSpec; readonly fallback: UpdateOperand }
   | { readonly kind: 'list_append'; readonly first: UpdateOperand; readonly second: UpdateOperand };
 
-/** What `SET path = …` writes: an operand, or the sum or difference of two. */
+/**
+ * What `SET path = …` writes: an operand, or the sum or difference of two.
+ *
+ * @example
+ * ```ts
+ * const value: UpdateValue = { kind: 'arithmetic', operator: '+', left: { kind: 'path', path: ['n'] }, right: { kind: 'value', ref: ':one' } };
+ * ```
+ */
 export type UpdateValue =
   | UpdateOperand
   | {
@@ -18,13 +32,27 @@ export type UpdateValue =
       readonly right: UpdateOperand;
     };
 
-/** One action of an update expression, in the order written. */
+/**
+ * One action of an update expression, in the order written.
+ *
+ * @example
+ * ```ts
+ * const action: UpdateAction = { kind: 'ADD', path: ['balanceCents'], ref: ':amount' };
+ * ```
+ */
 export type UpdateAction =
   | { readonly kind: 'SET'; readonly path: PathSpec; readonly value: UpdateValue }
   | { readonly kind: 'REMOVE'; readonly path: PathSpec }
   | { readonly kind: 'ADD' | 'DELETE'; readonly path: PathSpec; readonly ref: string };
 
-/** An update expression with the placeholders it uses, cached by its text. */
+/**
+ * An update expression with the placeholders it uses, cached by its text.
+ *
+ * @example
+ * ```ts
+ * const { actions }: ParsedUpdate = parseUpdate('SET a = :v REMOVE b');
+ * ```
+ */
 export interface ParsedUpdate {
   readonly actions: readonly UpdateAction[];
   readonly nameRefs: ReadonlySet<string>;

@@ -14,10 +14,24 @@ import { type ParsedUpdate, parseUpdate } from './parseUpdate.js';
 import { RuntimeValidation, RuntimeValidationError } from './RuntimeValidationError.js';
 import type { SimTable } from './SimTable.js';
 
-/** The four kinds of item write, as `TransactWriteItems` names them. */
+/**
+ * The four kinds of item write, as `TransactWriteItems` names them.
+ *
+ * @example
+ * ```ts
+ * const kind: WriteKind = 'ConditionCheck';
+ * ```
+ */
 export type WriteKind = 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
 
-/** The parameters of one item write, whichever operation carries it. */
+/**
+ * The parameters of one item write, whichever operation carries it.
+ *
+ * @example
+ * ```ts
+ * const input: WriteInput = { TableName: 'stock', Key: { sku: { S: 'a' } }, ConditionExpression: 'available >= :q', ExpressionAttributeValues: { ':q': { N: '2' } } };
+ * ```
+ */
 export interface WriteInput {
   readonly TableName?: string | undefined;
   readonly Key?: Record<string, AttributeValue> | undefined;
@@ -29,7 +43,14 @@ export interface WriteInput {
   readonly ReturnValuesOnConditionCheckFailure?: string | undefined;
 }
 
-/** A write checked against everything DynamoDB checks before it reads the item. */
+/**
+ * A write checked against everything DynamoDB checks before it reads the item.
+ *
+ * @example
+ * ```ts
+ * const write: PreparedWrite = prepareWrite('Delete', { TableName: 't', Key: key }, tableOf);
+ * ```
+ */
 export interface PreparedWrite {
   readonly kind: WriteKind;
   readonly table: SimTable;
@@ -45,7 +66,15 @@ export interface PreparedWrite {
   readonly returnOldOnFailure: boolean;
 }
 
-/** What a prepared write does to the item it finds. */
+/**
+ * What a prepared write does to the item it finds.
+ *
+ * @example
+ * ```ts
+ * const outcome: WriteOutcome = evaluateWrite(write, current);
+ * if (!outcome.ok) console.log(outcome.code);
+ * ```
+ */
 export type WriteOutcome =
   | { readonly ok: true; readonly next: Item | undefined }
   | {
