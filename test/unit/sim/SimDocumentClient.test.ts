@@ -174,6 +174,13 @@ describe('SimDocumentClient', () => {
     });
   });
 
+  it('answers an empty output when the transport resolves with nothing', async () => {
+    const { client } = await clientWithTable(() => Promise.resolve(undefined));
+    expect(await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))).toEqual({
+      $metadata: { httpStatusCode: 200 },
+    });
+  });
+
   it('answers without any timer, even with the clock frozen', async () => {
     vi.useFakeTimers();
     const { client } = await clientWithTable();

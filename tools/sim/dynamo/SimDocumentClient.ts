@@ -95,10 +95,9 @@ export class SimDocumentClient {
       tableNames: tableNamesOf(wireInput),
       apply: () => route.apply(this.#dynamo, wireInput),
     });
-    return {
-      ...route.fromWire(output as Record<string, unknown>),
-      $metadata: { httpStatusCode: 200 },
-    };
+    // A transport that answers without applying (a faked success) may resolve with nothing.
+    const wireOutput = (output ?? {}) as Record<string, unknown>;
+    return { ...route.fromWire(wireOutput), $metadata: { httpStatusCode: 200 } };
   }
 
   /** Nothing to release; here so that code written for the SDK client can call it. */
