@@ -1,0 +1,28 @@
+import type { ChangeCause } from './ChangeLog.js';
+import type { Item } from './compareValues.js';
+import type { SimTable } from './SimTable.js';
+
+/**
+ * What the operations of the simulator need from it: its tables and one way to change an item
+ * (which stores and logs the change). Implemented by `SimDynamoDB`.
+ *
+ * @example
+ * ```ts
+ * db.write(table, id, key, nextItem, 'write');
+ * ```
+ */
+export interface Database {
+  /** The table of a name or ARN; throws `ResourceNotFoundException` when missing. */
+  table(nameOrArn: string | undefined): SimTable;
+  /** Stores `next` as the item (deletes it when `undefined`) and logs the change. */
+  write(
+    table: SimTable,
+    id: string,
+    key: Item,
+    next: Item | undefined,
+    cause: ChangeCause,
+    transactionId?: string,
+  ): void;
+  /** A fresh id shared by the changes of one transaction. */
+  nextTransactionId(): string;
+}

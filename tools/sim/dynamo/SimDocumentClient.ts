@@ -1,0 +1,105 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DOCUMENT_ROUTES, MARSHALL_OPTIONS, tableNamesOf } from './documentRoutes.js';
+import type { SimDynamoDB } from './SimDynamoDB.js';
+
+/**
+ * One request on its way to the simulated server: the DynamoDB operation (`'GetItem'`,
+ * `'TransactWriteItems'`…), the tables it touches, and `apply`, which applies it at the server
+ * and returns the wire output (or throws the server's exception).
+ *
+ * @example
+ * ```ts
+ * const operation: DynamoOperation = { name: 'GetItem', tableNames: ['inbox'], apply: () => dynamo.getItem(input) };
+ * ```
+ */
+export interface DynamoOperation {
+  readonly name: string;
+  readonly tableNames: readonly string[];
+  readonly apply: () => unknown;
+}
+
+/**
+ * Carries a request to the server and its answer back. The default applies at once; a
+ * simulation replaces it to split a request into send / apply / respond steps, delay, drop
+ * (apply without answering), or answer with an injected fault instead of applying.
+ *
+ * @example
+ * ```ts
+ * const held: Array<() => void> = [];
+ * const transport: Transport = (operation) => new Promise((resolve) => held.push(() => resolve(operation.apply())));
+ * ```
+ */
+export type Transport = (operation: DynamoOperation) => Promise<unknown>;
+
+/**
+ * Applies the operation synchronously and resolves (or rejects) with its result, without
+ * timers.
+ *
+ * @example
+ * ```ts
+ * new SimDocumentClient({ dynamo, transport: applyAtOnce });
+ * ```
+ */
+export const applyAtOnce: Transport = (operation) => {
+  try {
+    return Promise.resolve(operation.apply());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
+
+/**
+ * A stand-in for lib-dynamodb's `DynamoDBDocumentClient` over a {@link SimDynamoDB}: `send`
+ * takes the same command objects, marshals as the inbox store's client does
+ * (`removeUndefinedValues`), passes the request through the `transport`, and unmarshals the
+ * answer. `DynamoDBInboxStore` accepts it as a document client (it has `config.translateConfig`);
+ * `documentClient` gives it the SDK's type for code that wants one.
+ *
+ * @example
+ * ```ts
+ * const client = new SimDocumentClient({ dynamo: new SimDynamoDB() });
+ * const store = new DynamoDBInboxStore({ tableName: 'inbox', client: client.documentClient });
+ * ```
+ */
+export class SimDocumentClient {
+  readonly config = {
+    translateConfig: { marshallOptions: MARSHALL_OPTIONS, unmarshallOptions: {} },
+  };
+  readonly #dynamo: SimDynamoDB;
+  readonly #transport: Transport;
+
+  constructor({ dynamo, transport = applyAtOnce }: { dynamo: SimDynamoDB; transport?: Transport }) {
+    this.#dynamo = dynamo;
+    this.#transport = transport;
+  }
+
+  /**
+   * This client typed as the SDK's document client, for the store and handlers. Only `send`
+   * (with the commands listed in `documentRoutes.ts`), `config` and `destroy` exist.
+   */
+  get documentClient(): DynamoDBDocumentClient {
+    return this as unknown as DynamoDBDocumentClient;
+  }
+
+  /** Sends a command; a command the simulator does not model rejects with an `Error` naming it. */
+  async send(command: object): Promise<Record<string, unknown>> {
+    const route = DOCUMENT_ROUTES.find((candidate) => command instanceof candidate.command);
+    if (route === undefined) {
+      const name = command.constructor?.name ?? typeof command;
+      const known = DOCUMENT_ROUTES.map((candidate) => candidate.command.name).join(', ');
+      throw new Error(`SimDocumentClient does not model ${name}; it sends ${known}.`);
+    }
+    const wireInput = route.toWire((command as { input: Record<string, unknown> }).input);
+    const output = await this.#transport({
+      name: route.operation,
+      tableNames: tableNamesOf(wireInput),
+      apply: () => route.apply(this.#dynamo, wireInput),
+    });
+    // A transport that answers without applying (a faked success) may resolve with nothing.
+    const wireOutput = (output ?? {}) as Record<string, unknown>;
+    return { ...route.fromWire(wireOutput), $metadata: { httpStatusCode: 200 } };
+  }
+
+  /** Nothing to release; here so that code written for the SDK client can call it. */
+  destroy(): void {}
+}

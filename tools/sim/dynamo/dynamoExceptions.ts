@@ -1,0 +1,191 @@
+import {
+  type AttributeValue,
+  type CancellationReason,
+  ConditionalCheckFailedException,
+  DynamoDBServiceException,
+  ProvisionedThroughputExceededException,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  ThrottlingException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+
+/** What the SDK puts in `$metadata` of a 400 answer; the simulator has no request id. */
+const clientFault = () => ({ httpStatusCode: 400 });
+
+/**
+ * A `ValidationException` as the SDK builds it: DynamoDB's model has no class for it, so the
+ * SDK throws its service base class with that `name`.
+ *
+ * @example
+ * ```ts
+ * throw validationException('Transaction request cannot include multiple operations on one item');
+ * ```
+ */
+export function validationException(message: string): DynamoDBServiceException {
+  return new DynamoDBServiceException({
+    name: 'ValidationException',
+    $fault: 'client',
+    $metadata: clientFault(),
+    message,
+  });
+}
+
+/**
+ * The `ResourceNotFoundException` of a missing table, in real DynamoDB's wording.
+ *
+ * @example
+ * ```ts
+ * throw resourceNotFound();
+ * ```
+ */
+export function resourceNotFound(
+  message = 'Requested resource not found',
+): ResourceNotFoundException {
+  return new ResourceNotFoundException({ message, $metadata: clientFault() });
+}
+
+/**
+ * The `ResourceInUseException` of a `CreateTable` for a table that exists.
+ *
+ * @example
+ * ```ts
+ * throw resourceInUse('orders');
+ * ```
+ */
+export function resourceInUse(tableName: string): ResourceInUseException {
+  return new ResourceInUseException({
+    message: `Table already exists: ${tableName}`,
+    $metadata: clientFault(),
+  });
+}
+
+/**
+ * The `ConditionalCheckFailedException` of a single-item write; `Item` (wire form) only when
+ * the request asked `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and the item exists.
+ *
+ * @example
+ * ```ts
+ * throw conditionalCheckFailed(current);
+ * ```
+ */
+export function conditionalCheckFailed(
+  item?: Record<string, AttributeValue>,
+): ConditionalCheckFailedException {
+  return new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    $metadata: clientFault(),
+    ...(item === undefined ? {} : { Item: item }),
+  });
+}
+
+/**
+ * The `TransactionCanceledException` DynamoDB throws with one reason per request item, in
+ * request order; its message lists the codes.
+ *
+ * @example
+ * ```ts
+ * throw transactionCanceled([{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: '…' }]);
+ * ```
+ */
+export function transactionCanceled(
+  reasons: readonly CancellationReason[],
+): TransactionCanceledException {
+  const codes = reasons.map((reason) => reason.Code ?? 'None').join(', ');
+  return new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes}]`,
+    $metadata: clientFault(),
+    CancellationReasons: [...reasons],
+  });
+}
+
+/**
+ * The transient cancellation codes a simulation injects.
+ *
+ * @example
+ * ```ts
+ * throw dynamo.cancelledBy(input, 0, InjectedCancellation.ThrottlingError);
+ * ```
+ */
+export const InjectedCancellation = {
+  TransactionConflict: 'TransactionConflict',
+  ThrottlingError: 'ThrottlingError',
+} as const;
+/**
+ * One of {@link InjectedCancellation}.
+ *
+ * @example
+ * ```ts
+ * throw dynamo.cancelledBy(input, 0, InjectedCancellation.ThrottlingError);
+ * ```
+ */
+export type InjectedCancellation = (typeof InjectedCancellation)[keyof typeof InjectedCancellation];
+
+// The reason messages of real DynamoDB (unconfirmed wording: no emulator produces them).
+const INJECTED_MESSAGES: Record<InjectedCancellation, string> = {
+  TransactionConflict: 'Transaction is ongoing for the item',
+  ThrottlingError: 'Throughput exceeds the current capacity of your table or index.',
+};
+
+/**
+ * A cancellation no emulator produces, for a simulation to throw instead of applying a
+ * transaction: every reason `None` except `code` at `index`. Nothing is applied.
+ *
+ * @example
+ * ```ts
+ * throw cancelledBy(input, 1, 'TransactionConflict');
+ * ```
+ */
+export function cancelledBy(
+  transactInput: { readonly TransactItems?: readonly unknown[] | undefined },
+  index: number,
+  code: InjectedCancellation,
+): TransactionCanceledException {
+  const count = transactInput.TransactItems?.length ?? 0;
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new RangeError(
+      `index must be an item of the transaction: 0 to ${count - 1} (given ${index})`,
+    );
+  }
+  const reasons = Array.from(
+    { length: count },
+    (_, at): CancellationReason =>
+      at === index ? { Code: code, Message: INJECTED_MESSAGES[code] } : { Code: 'None' },
+  );
+  return transactionCanceled(reasons);
+}
+
+const CONTROL_PLANE = new Set([
+  'CreateTable',
+  'DeleteTable',
+  'DescribeTable',
+  'UpdateTimeToLive',
+  'DescribeTimeToLive',
+]);
+
+/**
+ * The throttling error of an operation: `ThrottlingException` for table management (as
+ * DynamoDB answers control-plane calls), `ProvisionedThroughputExceededException` for item
+ * reads and writes.
+ *
+ * @example
+ * ```ts
+ * throw throttled('TransactWriteItems');
+ * ```
+ */
+export function throttled(
+  operationName: string,
+): ThrottlingException | ProvisionedThroughputExceededException {
+  if (CONTROL_PLANE.has(operationName)) {
+    return new ThrottlingException({
+      message: 'Rate of requests exceeds the allowed throughput.',
+      $metadata: clientFault(),
+    });
+  }
+  return new ProvisionedThroughputExceededException({
+    message:
+      'The level of configured provisioned throughput for the table was exceeded. ' +
+      'Consider increasing your provisioning level with the UpdateTable API.',
+    $metadata: clientFault(),
+  });
+}

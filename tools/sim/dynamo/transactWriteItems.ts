@@ -1,0 +1,133 @@
+import type {
+  CancellationReason,
+  TransactWriteItem,
+  TransactWriteItemsInput,
+  TransactWriteItemsOutput,
+} from '@aws-sdk/client-dynamodb';
+import { checkParameters, IGNORED_PARAMETERS } from './checkParameters.js';
+import type { Item } from './compareValues.js';
+import type { Database } from './Database.js';
+import { transactionCanceled, validationException } from './dynamoExceptions.js';
+import { MAX_TRANSACTION_BYTES } from './itemBytes.js';
+import {
+  evaluateWrite,
+  type PreparedWrite,
+  prepareWrite,
+  type WriteKind,
+  type WriteOutcome,
+} from './prepareWrite.js';
+
+const MAX_ITEMS = 100;
+const KINDS: readonly WriteKind[] = ['Put', 'Update', 'Delete', 'ConditionCheck'];
+const EXPRESSIONS = [
+  'ConditionExpression',
+  'ExpressionAttributeNames',
+  'ExpressionAttributeValues',
+];
+const COMMON = ['TableName', ...EXPRESSIONS, 'ReturnValuesOnConditionCheckFailure'];
+const PARAMETERS: Record<WriteKind, readonly string[]> = {
+  Put: ['Item', ...COMMON],
+  Update: ['Key', 'UpdateExpression', ...COMMON],
+  Delete: ['Key', ...COMMON],
+  ConditionCheck: ['Key', ...COMMON],
+};
+
+/**
+ * `TransactWriteItems`: checks every item as DynamoDB does before reading anything (count,
+ * one operation per item, 4 MB, each write's own checks), evaluates every condition and
+ * update against the items as they are, then applies all the writes or none. A failure
+ * cancels the whole transaction with one reason per item in request order: `None`,
+ * `ConditionalCheckFailed` (with the item, in wire form, when that item asked
+ * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and exists) or `ValidationError`.
+ *
+ * @example
+ * ```ts
+ * transactWriteItems(db, { TransactItems: [{ Put: { TableName: 'inbox', Item: entry } }] });
+ * ```
+ */
+export function transactWriteItems(
+  db: Database,
+  input: TransactWriteItemsInput,
+): TransactWriteItemsOutput {
+  checkParameters('TransactWriteItems', input, ['TransactItems', ...IGNORED_PARAMETERS]);
+  const writes = checkCount(input.TransactItems ?? []).map((item) => prepareItem(db, item));
+  checkDistinctItems(writes);
+  checkPayload(writes);
+  const currents = writes.map((write) => write.table.items.get(write.id));
+  const outcomes = writes.map((write, at) => evaluateWrite(write, currents[at]));
+  if (outcomes.some((outcome) => !outcome.ok)) {
+    throw transactionCanceled(
+      outcomes.map((outcome, at) => reasonOf(outcome, writes[at], currents[at])),
+    );
+  }
+  const transactionId = db.nextTransactionId();
+  for (const [at, write] of writes.entries()) {
+    const outcome = outcomes[at];
+    if (write.kind === 'ConditionCheck' || !outcome?.ok) continue;
+    db.write(write.table, write.id, write.key, outcome.next, 'write', transactionId);
+  }
+  return {};
+}
+
+function checkCount(items: readonly TransactWriteItem[]): readonly TransactWriteItem[] {
+  if (items.length === 0) {
+    throw validationException(
+      "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    );
+  }
+  if (items.length > MAX_ITEMS) {
+    throw validationException(
+      "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
+    );
+  }
+  return items;
+}
+
+function prepareItem(db: Database, item: TransactWriteItem): PreparedWrite {
+  const kinds = KINDS.filter((kind) => item[kind] !== undefined);
+  const [kind] = kinds;
+  if (kinds.length !== 1 || kind === undefined) {
+    throw validationException('TransactItems can only contain one of Check, Put, Update or Delete');
+  }
+  const input = item[kind] as NonNullable<TransactWriteItem[typeof kind]>;
+  checkParameters(`TransactWriteItems ${kind}`, input, PARAMETERS[kind]);
+  if (kind === 'Update' && !('UpdateExpression' in input && input.UpdateExpression !== undefined)) {
+    throw validationException(
+      "1 validation error detected: Value null at 'updateExpression' failed to satisfy constraint: Member must not be null",
+    );
+  }
+  return prepareWrite(kind, input, (name) => db.table(name));
+}
+
+function checkDistinctItems(writes: readonly PreparedWrite[]): void {
+  const seen = new Set<string>();
+  for (const write of writes) {
+    const identity = `${write.table.name}\u0001${write.id}`;
+    if (seen.has(identity)) {
+      throw validationException(
+        'Transaction request cannot include multiple operations on one item',
+      );
+    }
+    seen.add(identity);
+  }
+}
+
+/** DynamoDB Local counts the Put items; keys and values stand for the other writes. */
+function checkPayload(writes: readonly PreparedWrite[]): void {
+  let bytes = 0;
+  for (const write of writes) bytes += write.payloadBytes;
+  if (bytes > MAX_TRANSACTION_BYTES) {
+    throw validationException(`Transaction payload size cannot exceed 4MB. Payload Size: ${bytes}`);
+  }
+}
+
+function reasonOf(
+  outcome: WriteOutcome | undefined,
+  write: PreparedWrite | undefined,
+  current: Item | undefined,
+): CancellationReason {
+  if (outcome === undefined || outcome.ok) return { Code: 'None' };
+  const withItem =
+    outcome.code === 'ConditionalCheckFailed' && write?.returnOldOnFailure && current;
+  return { Code: outcome.code, Message: outcome.message, ...(withItem ? { Item: current } : {}) };
+}
