@@ -15,6 +15,8 @@ import type { SimDynamoDB } from './SimDynamoDB.js';
 export interface DynamoOperation {
   readonly name: string;
   readonly tableNames: readonly string[];
+  /** The request in wire form (to build an injected answer from, such as a cancellation). */
+  readonly input: Readonly<Record<string, unknown>>;
   readonly apply: () => unknown;
 }
 
@@ -93,6 +95,7 @@ export class SimDocumentClient {
     const output = await this.#transport({
       name: route.operation,
       tableNames: tableNamesOf(wireInput),
+      input: wireInput,
       apply: () => route.apply(this.#dynamo, wireInput),
     });
     // A transport that answers without applying (a faked success) may resolve with nothing.

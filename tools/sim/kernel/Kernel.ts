@@ -2,7 +2,7 @@ import type { Prng } from './Prng.js';
 import { Trace } from './Trace.js';
 
 // Captured when this module loads, before any determinism trap replaces the global.
-const yieldToMicrotasks = globalThis.setImmediate;
+const nextMacrotask = globalThis.setImmediate;
 
 /**
  * One pending step of a world: something that happens at a simulated time, on behalf of an
@@ -23,9 +23,12 @@ export interface StepSpec {
   readonly run: () => void;
 }
 
-interface Step extends StepSpec {
-  readonly id: number;
+interface Step {
+  readonly actor: string;
+  readonly label: string;
+  readonly run: () => void;
   readonly atMillis: number;
+  cancelled: boolean;
 }
 
 /**
@@ -65,7 +68,6 @@ export class Kernel {
   readonly trace: Trace;
   readonly #random: Prng;
   #nowMillis = 0;
-  #nextId = 1;
   #pending: Step[] = [];
   readonly #killed = new Set<string>();
 
@@ -82,14 +84,16 @@ export class Kernel {
   /** Adds a step; returns what cancels it. A step of a killed actor is dropped. */
   schedule(spec: StepSpec): () => void {
     if (this.#killed.has(spec.actor)) return () => {};
-    const step = {
-      ...spec,
-      id: this.#nextId++,
+    const step: Step = {
+      actor: spec.actor,
+      label: spec.label,
+      run: spec.run,
       atMillis: this.#nowMillis + (spec.delayMillis ?? 0),
+      cancelled: false,
     };
     this.#pending.push(step);
     return () => {
-      this.#pending = this.#pending.filter((pending) => pending !== step);
+      step.cancelled = true;
     };
   }
 
@@ -116,7 +120,7 @@ export class Kernel {
 
   /** Whether a step of `actor` (or of any actor matching it) is pending. */
   hasPending(actor: (name: string) => boolean): boolean {
-    return this.#pending.some((step) => actor(step.actor));
+    return this.#pending.some((step) => !step.cancelled && actor(step.actor));
   }
 
   /** Runs steps until `done()` holds, nothing is pending, or a limit is reached. */
@@ -133,19 +137,41 @@ export class Kernel {
       this.#nowMillis = Math.max(this.#nowMillis, step.atMillis);
       this.trace.record(this.#nowMillis, step.actor, step.label);
       step.run();
-      await new Promise((resolve) => yieldToMicrotasks(resolve));
+      // Every continuation the step set off runs to its next wait before the next step.
+      await new Promise((resolve) => nextMacrotask(resolve));
     }
   }
 
   /** The next step: a seeded pick among those due at the earliest pending time. */
   #takeNext(): Step | undefined {
+    const pending = this.#pending;
     let earliest = Number.POSITIVE_INFINITY;
-    for (const step of this.#pending) earliest = Math.min(earliest, step.atMillis);
-    const due = Math.max(earliest, this.#nowMillis);
-    const ready = this.#pending.filter((step) => step.atMillis <= due);
-    if (ready.length === 0) return undefined;
-    const step = ready.length === 1 ? ready[0] : this.#random.pick(ready);
-    this.#pending = this.#pending.filter((pending) => pending !== step);
-    return step;
+    let due = 0;
+    for (let i = 0; i < pending.length; ) {
+      const step = pending[i] as Step;
+      if (step.cancelled) {
+        pending[i] = pending[pending.length - 1] as Step;
+        pending.pop();
+        continue;
+      }
+      if (step.atMillis < earliest) {
+        earliest = step.atMillis;
+        due = 1;
+      } else if (step.atMillis === earliest) {
+        due++;
+      }
+      i++;
+    }
+    if (due === 0) return undefined;
+    // The k-th of the steps due, in the pool's order (itself a function of the seed).
+    let k = due === 1 ? 0 : Math.floor(this.#random.next() * due);
+    for (let i = 0; i < pending.length; i++) {
+      const step = pending[i] as Step;
+      if (step.atMillis !== earliest || k-- > 0) continue;
+      pending[i] = pending[pending.length - 1] as Step;
+      pending.pop();
+      return step;
+    }
+    return undefined;
   }
 }

@@ -6,8 +6,6 @@ import type { SimQueue } from '../sqs/SimQueue.js';
 import type { FaultRates } from '../world/WorldConfig.js';
 import type { SimLambda } from './SimLambda.js';
 
-const EMPTY_POLL_MILLIS = 1_000;
-
 /**
  * The Lambda event source mapping of an SQS queue: `pollers` loops that each receive up to
  * `batchSize` messages, invoke the function with them, and delete the records its partial batch
@@ -27,6 +25,8 @@ export class EventSourceMapping {
   readonly #batchSize: number;
   readonly #pollers: number;
   readonly #faults: FaultRates;
+  /** Pollers waiting in a long poll, woken by a send. */
+  #waiting: Array<() => void> = [];
 
   constructor(
     kernel: Kernel,
@@ -46,6 +46,9 @@ export class EventSourceMapping {
     this.#batchSize = options.batchSize;
     this.#pollers = options.pollers;
     this.#faults = options.faults;
+    this.#queue.onSend(() => {
+      for (const wake of this.#waiting.splice(0)) wake();
+    });
   }
 
   /** Starts the pollers; they poll for as long as the world runs. */
@@ -53,12 +56,41 @@ export class EventSourceMapping {
     for (let poller = 1; poller <= this.#pollers; poller++) void this.#poll(`esm-${poller}`);
   }
 
+  /**
+   * Waits until a message is sent or a hidden one becomes visible again. Real pollers repeat
+   * 20-second long polls on an empty queue; those empty answers change nothing, so they are not
+   * simulated.
+   */
+  #longPoll(actor: string): Promise<void> {
+    const now = this.#kernel.nowMillis;
+    const visibleAtMillis = this.#queue.nextVisibleAtMillis(now);
+    return new Promise((resolve) => {
+      const wake = () => {
+        cancel();
+        this.#kernel.schedule({ actor, label: 'long poll gets a message', run: resolve });
+      };
+      const cancel =
+        visibleAtMillis === undefined
+          ? () => {}
+          : this.#kernel.schedule({
+              actor,
+              label: 'long poll ends',
+              delayMillis: visibleAtMillis - now,
+              run: () => {
+                this.#waiting = this.#waiting.filter((waiting) => waiting !== wake);
+                resolve();
+              },
+            });
+      this.#waiting.push(wake);
+    });
+  }
+
   async #poll(actor: string): Promise<void> {
     for (;;) {
       await this.#kernel.sleep(actor, this.#random.latencyMillis(5, 50), 'receives');
       const messages = this.#queue.receive(this.#batchSize, this.#kernel.nowMillis);
       if (messages.length === 0) {
-        await this.#kernel.sleep(actor, EMPTY_POLL_MILLIS, 'finds the queue empty');
+        await this.#longPoll(actor);
         continue;
       }
       const event: SQSEvent = { Records: messages.map((message) => this.#queue.toRecord(message)) };

@@ -99,17 +99,18 @@ export class SimLambda {
     container.slow = this.#faulty() && this.#random.chance(this.#config.faults.slowInvocation);
     if (container.slow) invocation.faults.add(FaultKind.Slow);
     return new Promise((resolve) => {
+      let disarm = () => {};
       const finish = (end: Invocation['end'], failed?: readonly string[]) => {
         if (invocation.end !== 'running') return;
+        disarm();
         invocation.end = end;
         invocation.endedMillis = this.#kernel.nowMillis;
         if (failed !== undefined) invocation.failedMessageIds = failed;
         resolve(invocation);
       };
-      this.#armKills(container, invocation, finish);
-      const context = this.#context(invocation);
+      disarm = this.#armKills(container, invocation, finish);
       container
-        .handler(event, context)
+        .handler(event, this.#context(invocation))
         .then((response) => {
           finish('response', failedIds(response, invocation.messageIds));
           this.#idle.push(container);
@@ -118,37 +119,37 @@ export class SimLambda {
     });
   }
 
+  /** The function timeout and the chaos kill of an invocation; returns what cancels both. */
   #armKills(
     container: ContainerState,
     invocation: Invocation,
     finish: (end: Invocation['end']) => void,
-  ): void {
-    const kill = (end: Invocation['end'], fault: FaultKind) => {
-      invocation.faults.add(fault);
+  ): () => void {
+    const kill = (end: Invocation['end'], fault: FaultKind | undefined) => {
+      if (fault !== undefined) invocation.faults.add(fault);
       this.#kernel.kill(container.actor);
       finish(end);
     };
-    const timeout = this.#kernel.schedule({
+    const cancelTimeout = this.#kernel.schedule({
       actor: 'lambda',
       label: `times out ${container.actor}`,
       delayMillis: this.#config.functionTimeoutMillis,
-      run: () => {
-        if (invocation.end === 'running') kill('timed out', FaultKind.TimedOut);
-      },
+      // A timeout is no fault of its own: without one that explains it, the oracle flags it.
+      run: () => kill('timed out', undefined),
     });
+    let cancelKill = () => {};
     if (this.#faulty() && this.#random.chance(this.#config.faults.killPerInvocation)) {
-      this.#kernel.schedule({
+      cancelKill = this.#kernel.schedule({
         actor: 'chaos',
         label: `kills ${container.actor}`,
         delayMillis: this.#random.int(0, this.#config.functionTimeoutMillis - 1),
-        run: () => {
-          if (invocation.end === 'running') kill('killed', FaultKind.Killed);
-        },
+        run: () => kill('killed', FaultKind.Killed),
       });
     }
-    container.onKilled = () => {
-      timeout();
-      finish('killed');
+    container.onKilled = () => finish('killed');
+    return () => {
+      cancelTimeout();
+      cancelKill();
     };
   }
 

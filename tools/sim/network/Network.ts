@@ -22,7 +22,6 @@ export const FaultKind = {
   Throttling: 'throttling',
   Killed: 'killed',
   CrashPoint: 'crash point',
-  TimedOut: 'function timeout',
   Slow: 'slow',
   StaleDeleteKept: 'stale delete kept',
 } as const;

@@ -78,6 +78,7 @@ export class SimQueue {
   /** Every message this queue ever held (sent here or moved here), in order. */
   readonly history: QueuedMessage[] = [];
   readonly #random: Prng;
+  readonly #onSend: Array<() => void> = [];
   readonly #deduplicatedUntil = new Map<string, number>();
   #sent = 0;
   #receipts = 0;
@@ -121,6 +122,7 @@ export class SimQueue {
     };
     this.messages.push(queued);
     this.history.push(queued);
+    for (const listener of this.#onSend) listener();
     return queued;
   }
 
@@ -153,6 +155,21 @@ export class SimQueue {
     if (message === undefined) return;
     if (message.receiptHandle !== receiptHandle && keepStale) return;
     this.messages = this.messages.filter((m) => m !== message);
+  }
+
+  /** Calls `listener` after each send (a long poll wakes up). */
+  onSend(listener: () => void): void {
+    this.#onSend.push(listener);
+  }
+
+  /** When the next hidden message becomes visible again, if one is hidden. */
+  nextVisibleAtMillis(nowMillis: number): number | undefined {
+    let next: number | undefined;
+    for (const message of this.messages) {
+      if (message.visibleAtMillis > nowMillis)
+        next = Math.min(next ?? message.visibleAtMillis, message.visibleAtMillis);
+    }
+    return next;
   }
 
   /** Removes every message (a redrive moves them elsewhere). */
