@@ -1,0 +1,137 @@
+import type { Prng } from '../kernel/Prng.js';
+import type { WorldConfig } from './WorldConfig.js';
+
+/**
+ * What the workload planted in an event, and so how it must end.
+ *
+ * @example
+ * ```ts
+ * if (event.planted === Planted.Poison) expect(dlqReason).toBe('MessageParseError');
+ * ```
+ */
+export const Planted = {
+  None: 'none',
+  /** A body that is not JSON: dead-lettered with MessageParseError. */
+  Poison: 'poison',
+  /** A payment the schema refuses: dead-lettered with SchemaValidationError. */
+  Invalid: 'invalid',
+  /** A payment in another currency than its account's: dead-lettered with PermanentError. */
+  CurrencyMismatch: 'currency mismatch',
+  /** Two events for one payment: one commits, the other fails its condition until dead-lettered. */
+  PaymentCollision: 'payment collision',
+} as const;
+/** One of the values of {@link Planted}. */
+export type Planted = (typeof Planted)[keyof typeof Planted];
+
+/**
+ * One event the producer sends, with when and what it should come to.
+ *
+ * @example
+ * ```ts
+ * const expectedCents = events.filter((e) => e.planted === Planted.None).reduce((s, e) => s + e.amountCents, 0);
+ * ```
+ */
+export interface PlannedEvent {
+  readonly eventId: string;
+  readonly accountId: string;
+  readonly paymentId: string;
+  readonly amountCents: number;
+  readonly planted: Planted;
+  readonly body: string;
+  readonly sendAtMillis: number;
+  /** When the upstream delivers it again (a new SQS message), if it does. */
+  readonly againAtMillis: number | undefined;
+}
+
+/**
+ * The ledger's payments for one world.
+ *
+ * @example
+ * ```ts
+ * const { accounts, events } = planLedgerWorkload(config, random.derive('workload'));
+ * ```
+ */
+export interface LedgerWorkload {
+  readonly accounts: ReadonlyArray<{ readonly accountId: string; readonly currency: string }>;
+  readonly events: readonly PlannedEvent[];
+}
+
+const SEND_SPREAD_MILLIS = 20_000;
+
+/**
+ * Plans the payments of a world: accounts with a fixed currency, events spread over the first
+ * seconds, some delivered twice by their upstream, some planted to fail.
+ *
+ * @example
+ * ```ts
+ * const workload = planLedgerWorkload(drawWorldConfig(random), random.derive('workload'));
+ * ```
+ */
+export function planLedgerWorkload(config: WorldConfig, random: Prng): LedgerWorkload {
+  const accounts = Array.from({ length: config.accounts }, (_, n) => ({
+    accountId: `acct-${n + 1}`,
+    currency: n % 3 === 2 ? 'USD' : 'EUR',
+  }));
+  const events: PlannedEvent[] = [];
+  for (let n = 1; n <= config.events; n++) {
+    const account = random.pick(accounts);
+    const planted = drawPlanted(config, random, events);
+    const collidesWith =
+      planted === Planted.PaymentCollision ? pickCollision(events, random) : undefined;
+    const accountId = collidesWith?.accountId ?? account.accountId;
+    const currency = accounts.find((a) => a.accountId === accountId)?.currency ?? 'EUR';
+    const payment = {
+      eventId: `evt-${n}`,
+      accountId,
+      paymentId: collidesWith?.paymentId ?? `pay-${n}`,
+      amountCents: planted === Planted.Invalid ? -random.int(1, 100) : random.int(1, 10_000),
+      currency:
+        planted === Planted.CurrencyMismatch ? (currency === 'EUR' ? 'USD' : 'EUR') : currency,
+    };
+    const sendAtMillis = random.int(0, SEND_SPREAD_MILLIS);
+    events.push({
+      ...payment,
+      planted,
+      body:
+        planted === Planted.Poison
+          ? `{"eventId":"${payment.eventId}", not json`
+          : JSON.stringify(payment),
+      sendAtMillis,
+      againAtMillis: random.chance(config.upstreamDuplicateRate)
+        ? sendAtMillis + random.int(1, 600_000)
+        : undefined,
+    });
+  }
+  return { accounts, events: markCollidedOriginals(events) };
+}
+
+function drawPlanted(config: WorldConfig, random: Prng, earlier: readonly PlannedEvent[]): Planted {
+  const roll = random.next();
+  let edge = config.poisonRate;
+  if (roll < edge) return Planted.Poison;
+  edge += config.invalidRate;
+  if (roll < edge) return Planted.Invalid;
+  edge += config.currencyMismatchRate;
+  if (roll < edge) return Planted.CurrencyMismatch;
+  edge += config.paymentCollisionRate;
+  if (roll < edge && earlier.some((event) => event.planted === Planted.None)) {
+    return Planted.PaymentCollision;
+  }
+  return Planted.None;
+}
+
+function pickCollision(events: readonly PlannedEvent[], random: Prng): PlannedEvent {
+  return random.pick(events.filter((event) => event.planted === Planted.None));
+}
+
+/** The first event of a collided payment is planted too: either of the two may be the one that fails. */
+function markCollidedOriginals(events: readonly PlannedEvent[]): PlannedEvent[] {
+  const collided = new Set(
+    events.filter((e) => e.planted === Planted.PaymentCollision).map((e) => e.paymentId),
+  );
+  return events.map((event) =>
+    event.planted === Planted.None && collided.has(event.paymentId)
+      ? { ...event, planted: Planted.PaymentCollision }
+      : event,
+  );
+}

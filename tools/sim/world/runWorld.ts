@@ -1,0 +1,280 @@
+import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import { Kernel, RunEnd } from '../kernel/Kernel.js';
+import { Prng } from '../kernel/Prng.js';
+import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
+import { SimLambda, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
+import { Network } from '../network/Network.js';
+import { SimQueue } from '../sqs/SimQueue.js';
+import { checkLedgerWorld, type WorldObservation } from './checkLedgerWorld.js';
+import { LedgerTables, ledgerFunction } from './ledgerFunction.js';
+import { planLedgerWorkload } from './ledgerWorkload.js';
+import { drawWorldConfig, type WorldConfig } from './WorldConfig.js';
+
+/**
+ * How one world ended.
+ *
+ * @example
+ * ```ts
+ * const result = await runWorld({ seed: 7 });
+ * if (result.failures.length > 0) console.log(result.failures);
+ * ```
+ */
+export interface WorldResult {
+  readonly seed: number;
+  readonly config: WorldConfig;
+  /** Broken invariants, each one line; empty when the world passed. */
+  readonly failures: readonly string[];
+  readonly traceHash: string;
+  readonly trace: readonly string[];
+  readonly steps: number;
+  readonly simulatedMillis: number;
+  readonly invocations: number;
+}
+
+/**
+ * Options of {@link runWorld}.
+ *
+ * @example
+ * ```ts
+ * await runWorld({ seed: 7, keepTrace: true, config: { ...drawn, fifo: true } });
+ * ```
+ */
+export interface WorldOptions {
+  readonly seed: number;
+  /** Keep the trace's lines (to print a replay), not only its hash. */
+  readonly keepTrace?: boolean;
+  /** Overrides the configuration the seed draws (to replay or shrink). */
+  readonly config?: WorldConfig;
+}
+
+const MAX_STEPS = 200_000;
+/** How often the simulated TTL process looks for expired entries. */
+const SWEEP_EVERY_MILLIS = 60_000;
+
+/**
+ * Builds and runs one seeded world: the reference ledger consumer (the real library code) fed
+ * by a producer through a simulated SQS queue and the Lambda event source mapping, over a
+ * simulated DynamoDB and network, with the seed's faults, until it quiesces; then checks the
+ * invariants.
+ *
+ * @example
+ * ```ts
+ * const { failures, traceHash } = await runWorld({ seed: 42 });
+ * ```
+ */
+export async function runWorld(options: WorldOptions): Promise<WorldResult> {
+  const random = new Prng(options.seed);
+  const config = options.config ?? drawWorldConfig(random.derive('config'));
+  const kernel = new Kernel(random.derive('schedule'), options.keepTrace ?? false);
+  const dynamo = createTables(new SimDynamoDB());
+  const deadLetterQueue = new SimQueue({
+    name: config.fifo ? 'ledger-dlq.fifo' : 'ledger-dlq',
+    fifo: config.fifo,
+    visibilityTimeoutMillis: 30_000,
+    random: random.derive('dlq'),
+  });
+  const queue = new SimQueue({
+    name: config.fifo ? 'ledger.fifo' : 'ledger',
+    fifo: config.fifo,
+    visibilityTimeoutMillis: config.visibilityTimeoutMillis,
+    random: random.derive('queue'),
+    redrive: { deadLetterQueue, maxReceiveCount: config.maxReceiveCount },
+  });
+  const workload = planLedgerWorkload(config, random.derive('workload'));
+  for (const account of workload.accounts) {
+    dynamo.putItem({
+      TableName: LedgerTables.Accounts,
+      Item: {
+        accountId: { S: account.accountId },
+        currency: { S: account.currency },
+        balanceCents: { N: '0' },
+      },
+    });
+  }
+  const changesBefore = dynamo.changes.length;
+  const network = new Network(kernel, random.derive('network'), config.faults);
+  const lambda = new SimLambda(
+    kernel,
+    random.derive('lambda'),
+    config,
+    ledgerFunction({ kernel, dynamo, network, deadLetterQueue, config }),
+  );
+  new EventSourceMapping(kernel, random.derive('esm'), {
+    queue,
+    lambda,
+    batchSize: config.batchSize,
+    pollers: config.pollers,
+    faults: config.faults,
+  }).start();
+  const upstream = produce(kernel, queue, workload, config);
+  const redrives = scheduleRedrives(
+    kernel,
+    random.derive('redrive'),
+    queue,
+    deadLetterQueue,
+    config,
+  );
+  sweepTtl(kernel, random.derive('ttl'), dynamo, config);
+  const quiet = () =>
+    upstream.done() &&
+    redrives.done() &&
+    queue.messages.length === 0 &&
+    !lambda.busy &&
+    !kernel.hasPending((actor) => actor === 'dynamodb' || actor === 'sqs');
+  const end = await kernel.run(quiet, {
+    maxMillis: livenessBoundMillis(config),
+    maxSteps: MAX_STEPS,
+  });
+  const observation: WorldObservation = {
+    config,
+    workload,
+    dynamo,
+    changesBefore,
+    queue,
+    deadLetterQueue,
+    invocations: lambda.invocations,
+    redriven: redrives.moved,
+    quiesced: end === RunEnd.Done,
+    end,
+    nowEpochSeconds: Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000),
+  };
+  return {
+    seed: options.seed,
+    config,
+    failures: checkLedgerWorld(observation),
+    traceHash: kernel.trace.hash,
+    trace: kernel.trace.lines,
+    steps: kernel.trace.steps,
+    simulatedMillis: kernel.nowMillis,
+    invocations: lambda.invocations.length,
+  };
+}
+
+function createTables(dynamo: SimDynamoDB): SimDynamoDB {
+  const table = (TableName: string, key: string) =>
+    dynamo.createTable({
+      TableName,
+      KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
+    });
+  table(LedgerTables.Inbox, 'pk');
+  dynamo.updateTimeToLive({
+    TableName: LedgerTables.Inbox,
+    TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+  });
+  table(LedgerTables.Accounts, 'accountId');
+  table(LedgerTables.Entries, 'paymentId');
+  return dynamo;
+}
+
+/** After faults stop, every message is settled within its receives, late requests included. */
+function livenessBoundMillis(config: WorldConfig): number {
+  const perReceiveMillis = config.visibilityTimeoutMillis + config.functionTimeoutMillis;
+  const lateRequestsMillis = 10 * 60_000;
+  return (
+    config.faults.untilMillis +
+    lateRequestsMillis +
+    (config.maxReceiveCount + 3) * perReceiveMillis * (config.redrives + 1)
+  );
+}
+
+/** The upstream: each event sent at its time, and again (a new SQS message) when planned. */
+function produce(
+  kernel: Kernel,
+  queue: SimQueue,
+  workload: ReturnType<typeof planLedgerWorkload>,
+  config: WorldConfig,
+) {
+  let pending = 0;
+  const send = (event: (typeof workload.events)[number], copy: number) => {
+    pending--;
+    queue.send(
+      {
+        body: event.body,
+        ...(config.fifo
+          ? { groupId: event.accountId, deduplicationId: `${event.eventId}#${copy}` }
+          : {}),
+      },
+      kernel.nowMillis,
+    );
+  };
+  for (const event of workload.events) {
+    pending++;
+    kernel.schedule({
+      actor: 'upstream',
+      label: `sends ${event.eventId}`,
+      delayMillis: event.sendAtMillis,
+      run: () => send(event, 1),
+    });
+    if (event.againAtMillis === undefined) continue;
+    pending++;
+    kernel.schedule({
+      actor: 'upstream',
+      label: `sends ${event.eventId} again`,
+      delayMillis: event.againAtMillis,
+      run: () => send(event, 2),
+    });
+  }
+  return { done: () => pending === 0 };
+}
+
+/** Console-like redrives: every DLQ message back to the queue, each with a new messageId. */
+function scheduleRedrives(
+  kernel: Kernel,
+  random: Prng,
+  queue: SimQueue,
+  deadLetterQueue: SimQueue,
+  config: WorldConfig,
+) {
+  let pending = config.redrives;
+  const moved: string[] = [];
+  for (let n = 1; n <= config.redrives; n++) {
+    kernel.schedule({
+      actor: 'operator',
+      label: `redrives the DLQ (${n})`,
+      delayMillis: random.int(30_000, config.faults.untilMillis + 600_000),
+      run: () => {
+        pending--;
+        for (const message of deadLetterQueue.takeAll()) {
+          const sent = queue.send(
+            {
+              body: message.body,
+              attributes: message.attributes,
+              ...(config.fifo
+                ? { groupId: message.groupId, deduplicationId: `redrive-${n}-${message.messageId}` }
+                : {}),
+            },
+            kernel.nowMillis,
+          );
+          if (sent) moved.push(sent.messageId);
+        }
+      },
+    });
+  }
+  return { done: () => pending === 0, moved };
+}
+
+/** DynamoDB's TTL: expired entries deleted in the background, each after a seeded lag. */
+function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: WorldConfig): void {
+  if (config.ttlSeconds > 86_400) return;
+  const scheduled = new Set<string>();
+  const sweep = () => {
+    const nowEpochSeconds = Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000);
+    for (const item of dynamo.expiredItems(LedgerTables.Inbox, nowEpochSeconds)) {
+      const pk = item.pk?.S ?? '';
+      if (scheduled.has(pk)) continue;
+      scheduled.add(pk);
+      kernel.schedule({
+        actor: 'ttl',
+        label: `deletes expired ${pk}`,
+        delayMillis: random.int(0, config.ttlSweepLagMillis),
+        run: () => {
+          scheduled.delete(pk);
+          dynamo.deleteExpired(LedgerTables.Inbox, { pk: { S: pk } });
+        },
+      });
+    }
+    kernel.schedule({ actor: 'ttl', label: 'sweeps', delayMillis: SWEEP_EVERY_MILLIS, run: sweep });
+  };
+  kernel.schedule({ actor: 'ttl', label: 'sweeps', delayMillis: SWEEP_EVERY_MILLIS, run: sweep });
+}
