@@ -32,6 +32,14 @@ export default defineConfig({
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 },
       },
       { extends: true, test: { name: 'integration', ...integration } },
+      {
+        extends: true,
+        test: {
+          name: 'simulation',
+          include: ['test/simulation/**/*.test.ts'],
+          testTimeout: 1_200_000,
+        },
+      },
       { extends: true, test: { name: 'conformance', ...integration } },
       {
         extends: true,

@@ -13,6 +13,11 @@ const COMMANDS = [
   { script: 'deploy:local', args: [], ready: /\[deploy:local\] deploying/ },
   { script: 'chaos', args: ['--crashes', '50'], ready: /\d+ s: \d+ crashes/ },
   { script: 'bench', args: ['--messages', '4000'], ready: /sqs-inbox benchmark on/ },
+  {
+    script: 'sim',
+    args: ['--seeds', '1000000'],
+    ready: /^simulating [\d,]+ seeds on \d+ workers/m,
+  },
 ] as const;
 
 /**

@@ -140,18 +140,18 @@ export class Network {
       if (struck) caller.noteFault(kind);
       return struck;
     };
-    const sentMillis = this.#kernel.nowMillis;
-    const timeOut = () =>
-      this.#kernel.schedule({
-        actor: caller.actor,
-        label: `${name} times out`,
-        delayMillis: Math.max(0, sentMillis + REQUEST_TIMEOUT_MILLIS - this.#kernel.nowMillis),
-        run: () => respond({ ok: false, error: timeoutError(name) }),
-      });
-    if (fault(this.#faults.requestLost, FaultKind.RequestLost)) {
-      timeOut();
-      return;
-    }
+    // The SDK gives up after its request timeout, whatever happens to the request meanwhile.
+    let answered = false;
+    const cancelTimeout = this.#kernel.schedule({
+      actor: caller.actor,
+      label: `${name} times out`,
+      delayMillis: REQUEST_TIMEOUT_MILLIS,
+      run: () => {
+        answered = true;
+        respond({ ok: false, error: timeoutError(name) });
+      },
+    });
+    if (fault(this.#faults.requestLost, FaultKind.RequestLost)) return;
     const clogged = fault(this.#faults.requestClogged, FaultKind.RequestClogged);
     const duplicated = fault(this.#faults.requestDuplicated, FaultKind.RequestDuplicated);
     this.#kernel.schedule({
@@ -163,15 +163,17 @@ export class Network {
       run: () => {
         let outcome = apply();
         if (duplicated) outcome = apply();
-        if (clogged || fault(this.#faults.responseLost, FaultKind.ResponseLost)) {
-          timeOut();
-          return;
-        }
+        if (answered || fault(this.#faults.responseLost, FaultKind.ResponseLost)) return;
         this.#kernel.schedule({
           actor: caller.actor,
           label: `receives ${name}${outcome.ok ? '' : ` ${outcome.error.name}`}`,
           delayMillis: this.#latencyMillis(caller),
-          run: () => respond(outcome),
+          run: () => {
+            if (answered) return;
+            answered = true;
+            cancelTimeout();
+            respond(outcome);
+          },
         });
       },
     });

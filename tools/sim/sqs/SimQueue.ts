@@ -27,6 +27,8 @@ export interface SentMessage {
   readonly attributes?: Readonly<Record<string, SentAttribute>>;
   readonly groupId?: string;
   readonly deduplicationId?: string;
+  /** When the sender sent the request (it may reach the queue later): for the oracle. */
+  readonly requestedAtMillis?: number;
 }
 
 /**

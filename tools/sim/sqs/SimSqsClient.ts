@@ -29,6 +29,7 @@ export function simSqsClient(
     const input = command.input;
     const queue = queues.find((candidate) => candidate.url === input.QueueUrl);
     if (queue === undefined) throw new Error(`no simulated queue at ${input.QueueUrl}`);
+    const requestedAtMillis = nowMillis();
     return network.call(caller, 'sqs', `SendMessage to ${queue.name}`, () => {
       const sent = queue.send(
         {
@@ -36,6 +37,7 @@ export function simSqsClient(
           attributes: input.MessageAttributes,
           groupId: input.MessageGroupId,
           deduplicationId: input.MessageDeduplicationId,
+          requestedAtMillis,
         },
         nowMillis(),
       );

@@ -5,10 +5,10 @@ import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
 import { SimLambda, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
-import { checkLedgerWorld, type WorldObservation } from './checkLedgerWorld.js';
-import { LedgerTables, ledgerFunction } from './ledgerFunction.js';
-import { planLedgerWorkload } from './ledgerWorkload.js';
-import { drawWorldConfig, type WorldConfig } from './WorldConfig.js';
+import { checkWorld, type WorldObservation } from './checkWorld.js';
+import { consumerFunction, WorldTables } from './consumerFunction.js';
+import { type PaymentWorkload, planPaymentWorkload } from './paymentWorkload.js';
+import { drawWorldConfig, type WorldConfig, WorldConsumer } from './WorldConfig.js';
 
 /**
  * How one world ended.
@@ -52,7 +52,7 @@ const MAX_STEPS = 200_000;
 const SWEEP_EVERY_MILLIS = 60_000;
 
 /**
- * Builds and runs one seeded world: the reference ledger consumer (the real library code) fed
+ * Builds and runs one seeded world: a consumer (the real library code and handler) fed
  * by a producer through a simulated SQS queue and the Lambda event source mapping, over a
  * simulated DynamoDB and network, with the seed's faults, until it quiesces; then checks the
  * invariants.
@@ -80,10 +80,10 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     random: random.derive('queue'),
     redrive: { deadLetterQueue, maxReceiveCount: config.maxReceiveCount },
   });
-  const workload = planLedgerWorkload(config, random.derive('workload'));
-  for (const account of workload.accounts) {
+  const workload = planPaymentWorkload(config, random.derive('workload'));
+  for (const account of config.consumer === WorldConsumer.Ledger ? workload.accounts : []) {
     dynamo.putItem({
-      TableName: LedgerTables.Accounts,
+      TableName: WorldTables.Accounts,
       Item: {
         accountId: { S: account.accountId },
         currency: { S: account.currency },
@@ -97,7 +97,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     kernel,
     random.derive('lambda'),
     config,
-    ledgerFunction({ kernel, dynamo, network, deadLetterQueue, config }),
+    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config }),
   );
   new EventSourceMapping(kernel, random.derive('esm'), {
     queue,
@@ -141,7 +141,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   return {
     seed: options.seed,
     config,
-    failures: checkLedgerWorld(observation),
+    failures: checkWorld(observation),
     traceHash: kernel.trace.hash,
     trace: kernel.trace.lines,
     steps: kernel.trace.steps,
@@ -157,34 +157,36 @@ function createTables(dynamo: SimDynamoDB): SimDynamoDB {
       KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
       AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
     });
-  table(LedgerTables.Inbox, 'pk');
+  table(WorldTables.Inbox, 'pk');
   dynamo.updateTimeToLive({
-    TableName: LedgerTables.Inbox,
+    TableName: WorldTables.Inbox,
     TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
   });
-  table(LedgerTables.Accounts, 'accountId');
-  table(LedgerTables.Entries, 'paymentId');
+  table(WorldTables.Accounts, 'accountId');
+  table(WorldTables.Entries, 'paymentId');
+  table(WorldTables.Counters, 'counterId');
   return dynamo;
 }
 
-/** After faults stop, every message is settled within its receives, late requests included. */
+/**
+ * After faults stop, every message is settled within its receives, late requests included. On a
+ * FIFO queue the messages of a group that keep failing (copies past a short TTL, a collided
+ * payment) wait for each other, so the bound grows with the messages a group can hold.
+ */
 function livenessBoundMillis(config: WorldConfig): number {
-  const perReceiveMillis = config.visibilityTimeoutMillis + config.functionTimeoutMillis;
+  const perMessageMillis =
+    (config.maxReceiveCount + 2) * (config.visibilityTimeoutMillis + config.functionTimeoutMillis);
   const lateRequestsMillis = 10 * 60_000;
+  const inLine = config.fifo ? 2 * config.events : 1;
   return (
     config.faults.untilMillis +
     lateRequestsMillis +
-    (config.maxReceiveCount + 3) * perReceiveMillis * (config.redrives + 1)
+    (config.redrives + 1) * inLine * perMessageMillis
   );
 }
 
 /** The upstream: each event sent at its time, and again (a new SQS message) when planned. */
-function produce(
-  kernel: Kernel,
-  queue: SimQueue,
-  workload: ReturnType<typeof planLedgerWorkload>,
-  config: WorldConfig,
-) {
+function produce(kernel: Kernel, queue: SimQueue, workload: PaymentWorkload, config: WorldConfig) {
   let pending = 0;
   const send = (event: (typeof workload.events)[number], copy: number) => {
     pending--;
@@ -260,7 +262,7 @@ function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: Wor
   const scheduled = new Set<string>();
   const sweep = () => {
     const nowEpochSeconds = Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000);
-    for (const item of dynamo.expiredItems(LedgerTables.Inbox, nowEpochSeconds)) {
+    for (const item of dynamo.expiredItems(WorldTables.Inbox, nowEpochSeconds)) {
       const pk = item.pk?.S ?? '';
       if (scheduled.has(pk)) continue;
       scheduled.add(pk);
@@ -270,7 +272,7 @@ function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: Wor
         delayMillis: random.int(0, config.ttlSweepLagMillis),
         run: () => {
           scheduled.delete(pk);
-          dynamo.deleteExpired(LedgerTables.Inbox, { pk: { S: pk } });
+          dynamo.deleteExpired(WorldTables.Inbox, { pk: { S: pk } });
         },
       });
     }

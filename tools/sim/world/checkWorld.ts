@@ -3,21 +3,21 @@ import type { ChangeRecord, SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
-import { LedgerTables } from './ledgerFunction.js';
-import { type LedgerWorkload, type PlannedEvent, Planted } from './ledgerWorkload.js';
-import type { WorldConfig } from './WorldConfig.js';
+import { WorldTables } from './consumerFunction.js';
+import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
+import { type WorldConfig, WorldConsumer } from './WorldConfig.js';
 
 /**
  * What a world left behind, for the oracle.
  *
  * @example
  * ```ts
- * const failures = checkLedgerWorld(observation);
+ * const failures = checkWorld(observation);
  * ```
  */
 export interface WorldObservation {
   readonly config: WorldConfig;
-  readonly workload: LedgerWorkload;
+  readonly workload: PaymentWorkload;
   readonly dynamo: SimDynamoDB;
   /** Changes before this index set the world up (the accounts). */
   readonly changesBefore: number;
@@ -41,23 +41,25 @@ const PLANTED_ERROR: Record<Planted, string | undefined> = {
 };
 
 /**
- * The invariants of the ledger world, each failure one line naming what broke:
+ * The invariants of a world, each failure one line naming what broke:
  * - every key is committed once while its entry lives, and no business write is made outside
  *   the transaction of an inbox entry;
- * - balances and ledger entries are exactly the effects of the committed events;
+ * - balances and ledger entries (or counter totals) are exactly the effects of the committed
+ *   events;
  * - nothing is lost: every event committed, or in the DLQ with the reason it was planted with
  *   (or after receives that all met a fault);
  * - no unexplained failure: a record fails only in an invocation a fault struck, for a planted
  *   event, or behind one in its FIFO group;
+ * - one place: a record its batch reported failed is not also dead-lettered afterwards;
  * - FIFO: each account's events commit in the order they were sent;
  * - liveness: once faults stop, the world quiesces within its bound.
  *
  * @example
  * ```ts
- * expect(checkLedgerWorld(observation)).toEqual([]);
+ * expect(checkWorld(observation)).toEqual([]);
  * ```
  */
-export function checkLedgerWorld(world: WorldObservation): string[] {
+export function checkWorld(world: WorldObservation): string[] {
   const failures: string[] = [];
   if (!world.quiesced) failures.push(notQuiescent(world));
   const changes = world.dynamo.changes.slice(world.changesBefore);
@@ -67,6 +69,7 @@ export function checkLedgerWorld(world: WorldObservation): string[] {
   const byBody = new Map(world.workload.events.map((event) => [event.body, event]));
   checkNothingLost(world, commits, byBody, failures);
   checkFailuresExplained(world, commits, byBody, failures);
+  checkNotDeadLetteredAfterAnswer(world, failures);
   if (world.config.fifo) checkFifoOrder(world, commits, failures);
   return failures;
 }
@@ -83,7 +86,7 @@ function inboxCommits(
 ): Map<string, ChangeRecord[]> {
   const commits = new Map<string, ChangeRecord[]>();
   for (const change of changes) {
-    if (change.tableName !== LedgerTables.Inbox || change.newImage === undefined) continue;
+    if (change.tableName !== WorldTables.Inbox || change.newImage === undefined) continue;
     const key = text(change.newImage.key);
     commits.set(key, [...(commits.get(key) ?? []), change]);
     const old = change.oldImage;
@@ -104,11 +107,11 @@ function checkWritesInInboxTransactions(
 ): void {
   const withEntry = new Set(
     changes
-      .filter((c) => c.tableName === LedgerTables.Inbox && c.newImage)
+      .filter((c) => c.tableName === WorldTables.Inbox && c.newImage)
       .map((c) => c.transactionId),
   );
   for (const change of changes) {
-    if (change.tableName === LedgerTables.Inbox) continue;
+    if (change.tableName === WorldTables.Inbox) continue;
     if (change.transactionId === undefined || !withEntry.has(change.transactionId)) {
       failures.push(
         `atomicity: ${change.tableName} changed (change ${change.sequence}) outside an inbox entry's transaction`,
@@ -140,21 +143,24 @@ function checkEffects(
     );
     expectedEntries.add(event.paymentId);
   }
+  const ledger = world.config.consumer === WorldConsumer.Ledger;
   for (const [accountId, cents] of expectedCents) {
-    const item = world.dynamo.getItem({
-      TableName: LedgerTables.Accounts,
-      Key: { accountId: { S: accountId } },
-    }).Item;
-    const balance = Number(item?.balanceCents?.N);
-    if (balance !== cents) {
+    const item = world.dynamo.getItem(
+      ledger
+        ? { TableName: WorldTables.Accounts, Key: { accountId: { S: accountId } } }
+        : { TableName: WorldTables.Counters, Key: { counterId: { S: accountId } } },
+    ).Item;
+    const actual = Number((ledger ? item?.balanceCents?.N : item?.total?.N) ?? 0);
+    if (actual !== cents) {
       failures.push(
-        `effects: ${accountId} holds ${balance} cents, the committed payments make ${cents}`,
+        `effects: ${ledger ? 'account' : 'counter'} ${accountId} holds ${actual}, the committed events make ${cents}`,
       );
     }
   }
+  if (!ledger) return;
   for (const event of world.workload.events) {
     const item = world.dynamo.getItem({
-      TableName: LedgerTables.Entries,
+      TableName: WorldTables.Entries,
       Key: { paymentId: { S: event.paymentId } },
     }).Item;
     if ((item !== undefined) !== expectedEntries.has(event.paymentId)) {
@@ -269,6 +275,33 @@ function checkFailuresExplained(
         );
       }
       blockedGroups.add(message?.groupId);
+    }
+  }
+}
+
+/**
+ * A record its batch reported failed is delivered again by SQS: the library must not also have
+ * sent it to the DLQ after the batch answered (one message would then be in two places).
+ */
+function checkNotDeadLetteredAfterAnswer(world: WorldObservation, failures: string[]): void {
+  for (const message of world.deadLetterQueue.history) {
+    const id = message.attributes?.['inbox.originalMessageId']?.StringValue;
+    const requestedAt = message.requestedAtMillis;
+    if (id === undefined || requestedAt === undefined) continue;
+    const sender = world.invocations
+      .filter(
+        (invocation) =>
+          invocation.messageIds.includes(id) && invocation.startedMillis <= requestedAt,
+      )
+      .at(-1);
+    if (
+      sender?.end === 'response' &&
+      (sender.endedMillis ?? Number.POSITIVE_INFINITY) < requestedAt &&
+      sender.failedMessageIds.includes(id)
+    ) {
+      failures.push(
+        `one place: ${id} was dead-lettered after invocation ${sender.id} had answered and reported it failed`,
+      );
     }
   }
 }

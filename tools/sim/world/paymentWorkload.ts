@@ -1,5 +1,5 @@
 import type { Prng } from '../kernel/Prng.js';
-import type { WorldConfig } from './WorldConfig.js';
+import { type WorldConfig, WorldConsumer } from './WorldConfig.js';
 
 /**
  * What the workload planted in an event, and so how it must end.
@@ -44,14 +44,14 @@ export interface PlannedEvent {
 }
 
 /**
- * The ledger's payments for one world.
+ * The payments of one world (for the counter consumer, each an increment of its account's counter).
  *
  * @example
  * ```ts
- * const { accounts, events } = planLedgerWorkload(config, random.derive('workload'));
+ * const { accounts, events } = planPaymentWorkload(config, random.derive('workload'));
  * ```
  */
-export interface LedgerWorkload {
+export interface PaymentWorkload {
   readonly accounts: ReadonlyArray<{ readonly accountId: string; readonly currency: string }>;
   readonly events: readonly PlannedEvent[];
 }
@@ -64,10 +64,10 @@ const SEND_SPREAD_MILLIS = 20_000;
  *
  * @example
  * ```ts
- * const workload = planLedgerWorkload(drawWorldConfig(random), random.derive('workload'));
+ * const workload = planPaymentWorkload(drawWorldConfig(random), random.derive('workload'));
  * ```
  */
-export function planLedgerWorkload(config: WorldConfig, random: Prng): LedgerWorkload {
+export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentWorkload {
   const accounts = Array.from({ length: config.accounts }, (_, n) => ({
     accountId: `acct-${n + 1}`,
     currency: n % 3 === 2 ? 'USD' : 'EUR',
@@ -95,7 +95,7 @@ export function planLedgerWorkload(config: WorldConfig, random: Prng): LedgerWor
       body:
         planted === Planted.Poison
           ? `{"eventId":"${payment.eventId}", not json`
-          : JSON.stringify(payment),
+          : bodyOf(payment, config),
       sendAtMillis,
       againAtMillis: random.chance(config.upstreamDuplicateRate)
         ? sendAtMillis + random.int(1, 600_000)
@@ -103,6 +103,21 @@ export function planLedgerWorkload(config: WorldConfig, random: Prng): LedgerWor
     });
   }
   return { accounts, events: markCollidedOriginals(events) };
+}
+
+/** The event as its consumer's schema has it: a payment, or an increment of the account's counter. */
+function bodyOf(
+  payment: Omit<PlannedEvent, 'planted' | 'body' | 'sendAtMillis' | 'againAtMillis'> & {
+    currency: string;
+  },
+  config: WorldConfig,
+): string {
+  if (config.consumer === WorldConsumer.Ledger) return JSON.stringify(payment);
+  return JSON.stringify({
+    eventId: payment.eventId,
+    counterId: payment.accountId,
+    amount: payment.amountCents,
+  });
 }
 
 function drawPlanted(config: WorldConfig, random: Prng, earlier: readonly PlannedEvent[]): Planted {

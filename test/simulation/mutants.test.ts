@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { MUTANTS } from '../../tools/sim/runner/mutants.js';
+import { runSimulation } from '../../tools/sim/runner/runSimulation.js';
+
+const SEEDS = 2_000;
+
+describe('the simulation catches deliberate bugs in the library', () => {
+  it.each(Object.values(MUTANTS))('fails with the mutant $name: $description', async (mutant) => {
+    const summary = await runSimulation({
+      seeds: SEEDS,
+      from: 1,
+      corpus: true,
+      mutant,
+      print: false,
+    });
+
+    const bySeeds = summary.failed.filter((failure) => !failure.corpus);
+    const byCorpus = summary.failed.filter((failure) => failure.corpus);
+    const first = summary.failed[0];
+    console.log(
+      `[simulation] mutant ${mutant.name}: caught by ${bySeeds.length} of ${summary.seeds} seeds ` +
+        `(${((100 * bySeeds.length) / summary.seeds).toFixed(1)}%) and ${byCorpus.length} of ${summary.corpus} ` +
+        `corpus worlds; first: seed ${first?.seed}: ${first?.failures[0]}`,
+    );
+    expect(summary.failed.length).toBeGreaterThan(0);
+    expect(summary.nondeterministic).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { trackChild } from '../../cli/shutdown.js';
+import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
+
+/**
+ * Processes that run worlds from the bundled simulation worker, one request at a time each.
+ * They are tracked, so a signal that stops the command stops them too.
+ *
+ * @example
+ * ```ts
+ * const pool = await WorkerPool.start(workerPath, 2);
+ * const reply = await pool.run({ type: 'run', seeds: [1, 2], hashesOf: [], keepTrace: false });
+ * pool.stop();
+ * ```
+ */
+export class WorkerPool {
+  readonly #idle: ChildProcess[];
+  readonly #waiting: Array<(worker: ChildProcess) => void> = [];
+  readonly #all: ChildProcess[];
+
+  private constructor(workers: ChildProcess[]) {
+    this.#all = workers;
+    this.#idle = [...workers];
+  }
+
+  /** Forks `size` workers and waits until each is ready. */
+  static async start(workerPath: string, size: number): Promise<WorkerPool> {
+    const workers = Array.from({ length: size }, () =>
+      trackChild(
+        fork(workerPath, [], {
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+          serialization: 'advanced',
+        }),
+      ),
+    );
+    await Promise.all(workers.map((worker) => nextReply(worker)));
+    return new WorkerPool(workers);
+  }
+
+  get size(): number {
+    return this.#all.length;
+  }
+
+  /** Runs a request on the next free worker. */
+  async run(request: WorkerRequest): Promise<WorkerReply> {
+    const worker =
+      this.#idle.pop() ??
+      (await new Promise<ChildProcess>((resolve) => this.#waiting.push(resolve)));
+    try {
+      const reply = nextReply(worker);
+      worker.send(request);
+      return await reply;
+    } finally {
+      const waiter = this.#waiting.shift();
+      if (waiter) waiter(worker);
+      else this.#idle.push(worker);
+    }
+  }
+
+  stop(): void {
+    for (const worker of this.#all)
+      if (worker.connected) worker.send({ type: 'stop' } satisfies WorkerRequest);
+  }
+}
+
+function nextReply(worker: ChildProcess): Promise<WorkerReply> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`a simulation worker exited (code ${code})`));
+    worker.once('exit', onExit);
+    worker.once('message', (reply: WorkerReply) => {
+      worker.off('exit', onExit);
+      resolve(reply);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { projectRoot } from '../../emulator/paths.js';
+import type { Mutant } from './mutants.js';
+
+/**
+ * Bundles the simulation worker into one ES module with the library's source inside (so a run
+ * loads one file, fast), optionally with a {@link Mutant} applied to that source in memory.
+ *
+ * @example
+ * ```ts
+ * const workerPath = await bundleSimulation(); // /tmp/sqs-inbox-sim-…/simWorker.mjs
+ * ```
+ */
+export async function bundleSimulation(
+  options: { readonly mutant?: Mutant } = {},
+): Promise<string> {
+  const outfile = join(mkdtempSync(join(tmpdir(), 'sqs-inbox-sim-')), 'simWorker.mjs');
+  await build({
+    entryPoints: [join(projectRoot, 'tools', 'sim', 'runner', 'simWorker.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    alias: { 'sqs-inbox': join(projectRoot, 'src', 'index.ts') },
+    banner: {
+      js: "import { createRequire as simCreateRequire } from 'node:module'; const require = simCreateRequire(import.meta.url);",
+    },
+    plugins: options.mutant ? [applyMutant(options.mutant)] : [],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function applyMutant(mutant: Mutant): Plugin {
+  const path = join(projectRoot, mutant.file);
+  return {
+    name: `mutant-${mutant.name}`,
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path !== path) return undefined;
+        const source = readFileSync(path, 'utf8');
+        const at = source.indexOf(mutant.find);
+        if (at < 0 || source.indexOf(mutant.find, at + 1) >= 0) {
+          throw new Error(
+            `mutant ${mutant.name} no longer applies: its text must occur once in ${mutant.file}`,
+          );
+        }
+        return { contents: source.replace(mutant.find, mutant.replace), loader: 'ts' };
+      });
+    },
+  };
+}

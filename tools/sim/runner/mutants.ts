@@ -1,0 +1,66 @@
+/**
+ * A deliberate bug in the library, applied to its source in memory when the simulation is
+ * bundled, to prove the simulation catches it. `find` must occur exactly once in `file`, so a
+ * mutant that no longer applies fails loudly instead of testing nothing.
+ *
+ * @example
+ * ```ts
+ * await bundleSimulation({ mutant: MUTANTS.noInboxCondition });
+ * ```
+ */
+export interface Mutant {
+  readonly name: string;
+  readonly description: string;
+  /** Path from the project root. */
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+/** The named mutants of issue 16: each must make the simulation fail. */
+export const MUTANTS = {
+  noInboxCondition: {
+    name: 'noInboxCondition',
+    description: 'the inbox entry is written whether or not a live one exists',
+    file: 'src/aws/DynamoDBInboxStore.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED}`,',
+    replace:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+      'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR attribute_exists(#pk)`,',
+  },
+  acknowledgeEverything: {
+    name: 'acknowledgeEverything',
+    description: 'the batch response reports no failure, whatever happened to the records',
+    file: 'src/batch/createBatchProcessor.ts',
+    find: 'return { batchItemFailures: failed.map((outcome) => ({ itemIdentifier: outcome.messageId })) };',
+    replace:
+      'return { batchItemFailures: failed.slice(0, 0).map((outcome) => ({ itemIdentifier: outcome.messageId })) };',
+  },
+  commitWithoutBusinessWrites: {
+    name: 'commitWithoutBusinessWrites',
+    description: "the transaction holds the inbox entry but not the handler's writes",
+    file: 'src/aws/DynamoDBInboxStore.ts',
+    find: 'TransactItems: [this.#entryPut(request), ...request.operations],',
+    replace: 'TransactItems: [this.#entryPut(request)],',
+  },
+  noFifoSkip: {
+    name: 'noFifoSkip',
+    description: "a FIFO group's later records run after an earlier one failed",
+    file: 'src/batch/createBatchProcessor.ts',
+    find: 'const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);',
+    replace:
+      'const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed) && false;',
+  },
+  deadLetterAfterTheBatchAnswered: {
+    name: 'deadLetterAfterTheBatchAnswered',
+    description:
+      'a record still settling its failure when the batch answers at its deadline is dead-lettered too (the bug the simulation found)',
+    file: 'src/core/settleFailure.ts',
+    find: 'if (batchAnswered?.aborted) {\n    options.logger.warn(',
+    replace: 'if (batchAnswered?.aborted && false) {\n    options.logger.warn(',
+  },
+} as const satisfies Record<string, Mutant>;
+
+/** One of the names of {@link MUTANTS}. */
+export type MutantName = keyof typeof MUTANTS;
