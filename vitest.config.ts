@@ -37,6 +37,10 @@ export default defineConfig({
         test: {
           name: 'simulation',
           include: ['test/simulation/**/*.test.ts'],
+          // The 100,000 worlds start with the run (globalSetup) on idle CPU; these files run
+          // last, when the emulator tests are done, and wait for them.
+          globalSetup: ['test/simulation/globalSetup.ts'],
+          sequence: { groupOrder: 1 },
           testTimeout: 1_200_000,
         },
       },

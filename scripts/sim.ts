@@ -2,13 +2,16 @@
  * `npm run sim`: seeded worlds of the whole protocol — the real library in simulated Lambda,
  * SQS and DynamoDB, with faults — checked against the invariants (tools/sim does the work).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { numberIn } from '../tools/cli/optionParsers.js';
 import { CommandError, runCommand } from '../tools/cli/runCommand.js';
+import { projectRoot } from '../tools/emulator/paths.js';
 import { loadCorpus } from '../tools/sim/runner/corpus.js';
-import { MUTANTS, type MutantName } from '../tools/sim/runner/mutants.js';
+import { MUTANTS, type Mutant, type MutantName } from '../tools/sim/runner/mutants.js';
 import { replaySeed, runSimulation } from '../tools/sim/runner/runSimulation.js';
+import { shrinkWorld } from '../tools/sim/runner/shrinkWorld.js';
 import type { WorldConfig } from '../tools/sim/world/WorldConfig.js';
 
 const options = new Command('npm run sim --')
@@ -23,7 +26,18 @@ const options = new Command('npm run sim --')
     'also run the regression corpus (tools/sim/corpus.json); with --seed, replay that world of the corpus',
     false,
   )
+  .option(
+    '--shrink',
+    'with --seed: shrink its failing configuration (fast-check) and print the smallest',
+    false,
+  )
   .option('--config <file>', 'a JSON world configuration for every seed (as --seed prints it)')
+  .option(
+    '--nice <n>',
+    "lower the workers' CPU priority (0–19) to use only idle CPU",
+    numberIn('--nice', 0, 19),
+    0,
+  )
   .option('--workers <n>', 'processes (default: one per core)', numberIn('--workers', 1, 64))
   .addOption(
     new Option('--mutant <name>', 'run with a deliberate bug in the library').choices(
@@ -39,10 +53,20 @@ const options = new Command('npm run sim --')
     workers?: number;
     mutant?: MutantName;
     config?: string;
+    shrink: boolean;
+    nice: number;
   }>();
 
 await runCommand('npm run sim', async () => {
   const mutant = options.mutant === undefined ? undefined : MUTANTS[options.mutant];
+  if (options.seed !== undefined && options.shrink) {
+    const drawn = options.corpus ? corpusConfig(options.seed) : givenConfig();
+    return shrink(
+      options.seed,
+      drawn ?? (await replaySeed(options.seed, { mutant })).config,
+      mutant,
+    );
+  }
   if (options.seed !== undefined) {
     const config = options.corpus ? corpusConfig(options.seed) : givenConfig();
     const world = await replaySeed(options.seed, { mutant, config });
@@ -54,7 +78,12 @@ await runCommand('npm run sim', async () => {
     );
     return world.failures.length === 0 ? 0 : 1;
   }
-  const summary = await runSimulation({ ...options, mutant, config: givenConfig() });
+  const summary = await runSimulation({
+    ...options,
+    mutant,
+    config: givenConfig(),
+    niceness: options.nice,
+  });
   return summary.failed.length > 0 || summary.nondeterministic.length > 0 ? 1 : 0;
 });
 
@@ -75,4 +104,24 @@ function givenConfig(): WorldConfig | undefined {
       `--config ${options.config}: not a readable JSON file (${(error as Error).message}).`,
     );
   }
+}
+
+async function shrink(
+  seed: number,
+  config: WorldConfig,
+  mutant: Mutant | undefined,
+): Promise<number> {
+  const shrunk = await shrinkWorld(seed, config, { mutant });
+  const path = join(projectRoot, '.cache', `sim-shrunk-${seed}.json`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(shrunk.config, null, 2)}\n`);
+  console.log(
+    `shrunk in ${shrunk.worlds} worlds; the smallest failing configuration is in ${path}:`,
+  );
+  console.log(JSON.stringify(shrunk.config));
+  console.log(`failure: ${shrunk.failure}`);
+  console.log(
+    `replay: npm run sim -- --seed ${seed} --config ${path}${mutant ? ` --mutant ${mutant.name}` : ''}`,
+  );
+  return 1;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../tools/sim/runner/mutants.js';
-import { runSimulation } from '../../tools/sim/runner/runSimulation.js';
+import { replaySeed, runSimulation } from '../../tools/sim/runner/runSimulation.js';
+import { shrinkWorld } from '../../tools/sim/runner/shrinkWorld.js';
 
 const SEEDS = 2_000;
 
@@ -24,5 +25,20 @@ describe('the simulation catches deliberate bugs in the library', () => {
     );
     expect(summary.failed.length).toBeGreaterThan(0);
     expect(summary.nondeterministic).toEqual([]);
+  });
+});
+
+describe('shrinking', () => {
+  it('shrinks a failing world with fast-check to a smaller configuration that still fails', async () => {
+    const failing = await replaySeed(4, { mutant: MUTANTS.noInboxCondition });
+    expect(failing.failures).not.toEqual([]);
+
+    const shrunk = await shrinkWorld(4, failing.config, { mutant: MUTANTS.noInboxCondition });
+
+    console.log(
+      `[simulation] seed 4 (mutant noInboxCondition) shrunk in ${shrunk.worlds} worlds from ${failing.config.events} events to ${shrunk.config.events}: ${shrunk.failure}`,
+    );
+    expect(shrunk.config.events).toBeLessThan(failing.config.events);
+    expect(shrunk.failure).toMatch(/exactly-once|effects/);
   });
 });

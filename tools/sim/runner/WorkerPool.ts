@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { trackChild } from '../../cli/shutdown.js';
 import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
 
@@ -23,8 +24,11 @@ export class WorkerPool {
     this.#idle = [...workers];
   }
 
-  /** Forks `size` workers and waits until each is ready. */
-  static async start(workerPath: string, size: number): Promise<WorkerPool> {
+  /**
+   * Forks `size` workers and waits until each is ready. A `niceness` above 0 lowers their CPU
+   * priority, so that they use only what other work on the machine leaves idle.
+   */
+  static async start(workerPath: string, size: number, niceness = 0): Promise<WorkerPool> {
     const workers = Array.from({ length: size }, () =>
       trackChild(
         fork(workerPath, [], {
@@ -33,6 +37,7 @@ export class WorkerPool {
         }),
       ),
     );
+    if (niceness > 0) for (const worker of workers) lowerPriority(worker, niceness);
     await Promise.all(workers.map((worker) => nextReply(worker)));
     return new WorkerPool(workers);
   }
@@ -73,4 +78,12 @@ function nextReply(worker: ChildProcess): Promise<WorkerReply> {
       resolve(reply);
     });
   });
+}
+
+function lowerPriority(worker: ChildProcess, niceness: number): void {
+  try {
+    if (worker.pid !== undefined) setPriority(worker.pid, niceness);
+  } catch {
+    // Not allowed here (some containers): the workers then run at normal priority.
+  }
 }

@@ -24,6 +24,8 @@ export interface SimulationOptions {
   readonly mutant?: Mutant;
   /** One configuration for every seed, instead of the one each seed draws. */
   readonly config?: WorldConfig;
+  /** Lower the workers' CPU priority (0–19), to use only the CPU other work leaves idle. */
+  readonly niceness?: number;
   /** Print the progress line and the summary (default true). */
   readonly print?: boolean;
 }
@@ -78,6 +80,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const pool = await WorkerPool.start(
     await bundleSimulation({ mutant: options.mutant }),
     options.workers ?? availableParallelism(),
+    options.niceness,
   );
   const startedMillis = performance.now();
   if (print) printStart(seeds.length, corpus.length, pool.size, options.mutant);

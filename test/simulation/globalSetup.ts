@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { projectRoot } from '../../tools/emulator/paths.js';
+
+/** Seeds of the default mix that every `npm test` runs, with the regression corpus. */
+export const SIMULATION_SEEDS = 100_000;
+
+/** Where the background simulation writes its output, and the file its exit code lands in. */
+export interface SimulationRun {
+  readonly logPath: string;
+  readonly exitPath: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    simulationRun: SimulationRun;
+  }
+}
+
+/**
+ * Starts `npm run sim -- --seeds 100000 --corpus` when the test run starts, with its workers at
+ * a low CPU priority: it uses the CPU the emulator tests leave idle, and the simulation project
+ * (ordered last) only waits for its answer. Stopped at the end of the run if still going.
+ */
+export default function setup(project: TestProject): () => void {
+  const logs = join(projectRoot, '.cache', 'logs');
+  mkdirSync(logs, { recursive: true });
+  const logPath = join(logs, `simulation-${process.pid}.log`);
+  const exitPath = `${logPath}.exit`;
+  const output = openSync(logPath, 'w');
+  const child = spawn(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'sim',
+      '--',
+      '--seeds',
+      String(SIMULATION_SEEDS),
+      '--corpus',
+      '--nice',
+      '10',
+    ],
+    { cwd: projectRoot, stdio: ['ignore', output, output] },
+  );
+  child.once('exit', (code, signal) => writeFileSync(exitPath, String(code ?? signal)));
+  project.provide('simulationRun', { logPath, exitPath });
+  return () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+}
