@@ -15,6 +15,8 @@ import { shrinkWorld } from '../tools/sim/runner/shrinkWorld.js';
 import type { WorldConfig } from '../tools/sim/world/WorldConfig.js';
 
 const options = new Command('npm run sim --')
+  // One line for an unknown option, as every command here: no "(Did you mean --corpus?)".
+  .showSuggestionAfterError(false)
   .description(
     'Run seeded simulated worlds (the real library, simulated AWS, injected faults) and check the invariants; --seed replays one world and prints its trace.',
   )

@@ -75,7 +75,7 @@ const withoutNpmWarnings = (output: string) =>
     .filter((line) => line.trim() !== '' && !line.startsWith('npm warn'))
     .join('\n');
 
-const SCRIPTS = ['emulator', 'start', 'deploy:local', 'chaos', 'bench', 'send', 'build'];
+const SCRIPTS = ['emulator', 'start', 'deploy:local', 'chaos', 'sim', 'bench', 'send', 'build'];
 
 describe('every command', () => {
   it.each(SCRIPTS)('npm run %s -- --help prints its usage and exits 0', async (script) => {

@@ -58,6 +58,28 @@ function clientWithLate(commandName: string, delayMillis: number) {
   return client;
 }
 
+/**
+ * A processor for records on their last receive (`maxReceiveCount` 3) with a DLQ and no
+ * deadline margin, on the shared store unless `overrides` say otherwise.
+ */
+function lastReceiveProcessor(
+  deadLetterQueueUrl: string,
+  handler: MessageHandler<unknown>,
+  overrides: { store?: DynamoDBInboxStore; precheck?: boolean } = {},
+) {
+  return createBatchProcessor(handler, {
+    store: ledger.store,
+    consumer: 'deadline',
+    key: ({ messageId }) => messageId,
+    maxReceiveCount: 3,
+    deadLetterQueueUrl,
+    sqsClient: aws.sqs,
+    deadlineMarginMillis: 0,
+    logger: recordingLogger(),
+    ...overrides,
+  });
+}
+
 const release: Array<() => void> = [];
 afterAll(() => {
   for (const resolve of release) resolve();
@@ -151,22 +173,10 @@ describe('a record whose commit lands after the deadline', () => {
 
   it('is never dead-lettered when it fails after the batch answered, even on its last receive', async () => {
     const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
-    const processor = createBatchProcessor(
-      async () => {
-        await sleep(300);
-        throw new Error('the partner API timed out');
-      },
-      {
-        store: ledger.store,
-        consumer: 'deadline',
-        key: ({ messageId }) => messageId,
-        maxReceiveCount: 3,
-        deadLetterQueueUrl: dlq.url,
-        sqsClient: aws.sqs,
-        deadlineMarginMillis: 0,
-        logger: recordingLogger(),
-      },
-    );
+    const processor = lastReceiveProcessor(dlq.url, async () => {
+      await sleep(300);
+      throw new Error('the partner API timed out');
+    });
 
     const [outcome] = await processor.processRecords(
       sqsEvent(sqsRecord({ n: 1 }, { receiveCount: 3 })),
@@ -182,20 +192,14 @@ describe('a record whose commit lands after the deadline', () => {
     const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
     // The read before dead-lettering (whether the key committed) answers after the deadline.
     const client = clientWithLate('GetItemCommand', 400);
-    const processor = createBatchProcessor(
+    const processor = lastReceiveProcessor(
+      dlq.url,
       async () => {
         throw new Error('the partner API refused');
       },
       {
         store: new DynamoDBInboxStore({ tableName: ledger.store.tableName, client }),
-        consumer: 'deadline',
-        key: ({ messageId }) => messageId,
         precheck: false,
-        maxReceiveCount: 3,
-        deadLetterQueueUrl: dlq.url,
-        sqsClient: aws.sqs,
-        deadlineMarginMillis: 0,
-        logger: recordingLogger(),
       },
     );
 

@@ -21,7 +21,7 @@ declare module 'vitest' {
 
 /**
  * Starts `npm run sim -- --seeds 100000 --corpus` when the test run starts, with its workers at
- * a low CPU priority: it uses the CPU the emulator tests leave idle, and the simulation project
+ * the lowest CPU priority: it uses the CPU the emulator tests leave idle, and the simulation project
  * (ordered last) only waits for its answer. Stopped at the end of the run if still going.
  */
 export default function setup(project: TestProject): () => void {
@@ -41,7 +41,7 @@ export default function setup(project: TestProject): () => void {
       String(SIMULATION_SEEDS),
       '--corpus',
       '--nice',
-      '10',
+      '19',
     ],
     { cwd: projectRoot, stdio: ['ignore', output, output] },
   );

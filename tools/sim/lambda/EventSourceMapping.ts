@@ -1,7 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
-import { FaultKind } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import type { FaultRates } from '../world/WorldConfig.js';
 import type { SimLambda } from './SimLambda.js';
@@ -103,7 +102,7 @@ export class EventSourceMapping {
         const keepStale =
           this.#kernel.nowMillis < this.#faults.untilMillis &&
           this.#random.chance(this.#faults.staleDeleteKept);
-        if (keepStale) invocation.faults.add(FaultKind.StaleDeleteKept);
+        // Not a fault of the invocation: it answered already, and it explains no failure of it.
         this.#queue.delete(record.receiptHandle, keepStale);
       }
     }

@@ -81,7 +81,7 @@ export class SimLambda {
 
   /** Invokes the function with an SQS event and resolves when it answers or dies. */
   invoke(event: SQSEvent): Promise<Invocation> {
-    const container = this.#idle.pop() ?? this.#coldStart();
+    const container = this.#warmContainer() ?? this.#coldStart();
     const invocation: Invocation = {
       id: this.invocations.length + 1,
       actor: container.actor,
@@ -111,11 +111,15 @@ export class SimLambda {
       disarm = this.#armKills(container, invocation, finish);
       container
         .handler(event, this.#context(invocation))
-        .then((response) => {
-          finish('response', failedIds(response, invocation.messageIds));
+        .then(
+          (response) => finish('response', failedIds(response, invocation.messageIds)),
+          () => finish('response'),
+        )
+        .then(() => {
+          // Work left running after the answer is not this invocation's: no crash point of its own.
+          container.crashAtRequest = undefined;
           this.#idle.push(container);
-        })
-        .catch(() => finish('response'));
+        });
     });
   }
 
@@ -151,6 +155,14 @@ export class SimLambda {
       cancelTimeout();
       cancelKill();
     };
+  }
+
+  /** An idle container that is still alive (a kill may have struck one after it answered). */
+  #warmContainer(): ContainerState | undefined {
+    for (let container = this.#idle.pop(); container !== undefined; container = this.#idle.pop()) {
+      if (!this.#kernel.isKilled(container.actor)) return container;
+    }
+    return undefined;
   }
 
   #coldStart(): ContainerState {

@@ -23,7 +23,6 @@ export const FaultKind = {
   Killed: 'killed',
   CrashPoint: 'crash point',
   Slow: 'slow',
-  StaleDeleteKept: 'stale delete kept',
 } as const;
 /** One of the values of {@link FaultKind}. */
 export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];

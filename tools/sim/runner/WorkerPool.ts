@@ -34,6 +34,8 @@ export class WorkerPool {
         fork(workerPath, [], {
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
           serialization: 'advanced',
+          // The bundle is plain JavaScript: no TypeScript loader (tsx) in the workers.
+          execArgv: [],
         }),
       ),
     );

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
+import { bundleForNode } from '../../cli/bundleForNode.js';
 import { projectRoot } from '../../emulator/paths.js';
 import type { Mutant } from './mutants.js';
 
@@ -14,26 +14,10 @@ import type { Mutant } from './mutants.js';
  * const workerPath = await bundleSimulation(); // /tmp/sqs-inbox-sim-…/simWorker.mjs
  * ```
  */
-export async function bundleSimulation(
-  options: { readonly mutant?: Mutant } = {},
-): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'sqs-inbox-sim-')), 'simWorker.mjs');
-  await build({
-    entryPoints: [join(projectRoot, 'tools', 'sim', 'runner', 'simWorker.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    alias: { 'sqs-inbox': join(projectRoot, 'src', 'index.ts') },
-    banner: {
-      js: "import { createRequire as simCreateRequire } from 'node:module'; const require = simCreateRequire(import.meta.url);",
-    },
+export function bundleSimulation(options: { readonly mutant?: Mutant } = {}): Promise<string> {
+  return bundleForNode('tools/sim/runner/simWorker.ts', {
     plugins: options.mutant ? [applyMutant(options.mutant)] : [],
-    logLevel: 'warning',
   });
-  return outfile;
 }
 
 function applyMutant(mutant: Mutant): Plugin {

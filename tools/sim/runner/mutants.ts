@@ -15,12 +15,15 @@ export interface Mutant {
   readonly file: string;
   readonly find: string;
   readonly replace: string;
+  /** The invariant that must catch it (the start of its failure line). */
+  readonly invariant: string;
 }
 
 /** The named mutants of issue 16: each must make the simulation fail. */
 export const MUTANTS = {
   noInboxCondition: {
     name: 'noInboxCondition',
+    invariant: 'exactly-once',
     description: 'the inbox entry is written whether or not a live one exists',
     file: 'src/aws/DynamoDBInboxStore.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
@@ -31,6 +34,7 @@ export const MUTANTS = {
   },
   acknowledgeEverything: {
     name: 'acknowledgeEverything',
+    invariant: 'nothing lost',
     description: 'the batch response reports no failure, whatever happened to the records',
     file: 'src/batch/createBatchProcessor.ts',
     find: 'return { batchItemFailures: failed.map((outcome) => ({ itemIdentifier: outcome.messageId })) };',
@@ -39,6 +43,7 @@ export const MUTANTS = {
   },
   commitWithoutBusinessWrites: {
     name: 'commitWithoutBusinessWrites',
+    invariant: 'effects',
     description: "the transaction holds the inbox entry but not the handler's writes",
     file: 'src/aws/DynamoDBInboxStore.ts',
     find: 'TransactItems: [this.#entryPut(request), ...request.operations],',
@@ -46,6 +51,7 @@ export const MUTANTS = {
   },
   noFifoSkip: {
     name: 'noFifoSkip',
+    invariant: 'FIFO',
     description: "a FIFO group's later records run after an earlier one failed",
     file: 'src/batch/createBatchProcessor.ts',
     find: 'const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);',
@@ -54,6 +60,7 @@ export const MUTANTS = {
   },
   deadLetterAfterTheBatchAnswered: {
     name: 'deadLetterAfterTheBatchAnswered',
+    invariant: 'one place',
     description:
       'a record still settling its failure when the batch answers at its deadline is dead-lettered too (the bug the simulation found)',
     file: 'src/core/settleFailure.ts',

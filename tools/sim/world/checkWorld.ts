@@ -31,6 +31,8 @@ export interface WorldObservation {
   readonly nowEpochSeconds: number;
 }
 
+const FAILS_BEFORE_ANY_REQUEST: ReadonlySet<Planted> = new Set([Planted.Poison, Planted.Invalid]);
+
 /** The reason each planted failure must be dead-lettered with. */
 const PLANTED_ERROR: Record<Planted, string | undefined> = {
   [Planted.None]: undefined,
@@ -63,7 +65,7 @@ export function checkWorld(world: WorldObservation): string[] {
   const failures: string[] = [];
   if (!world.quiesced) failures.push(notQuiescent(world));
   const changes = world.dynamo.changes.slice(world.changesBefore);
-  const commits = inboxCommits(changes, failures);
+  const commits = inboxCommits(changes, world.config.ttlSeconds, failures);
   checkWritesInInboxTransactions(changes, failures);
   checkEffects(world, commits, failures);
   const byBody = new Map(world.workload.events.map((event) => [event.body, event]));
@@ -82,17 +84,32 @@ function notQuiescent(world: WorldObservation): string {
 /** Each inbox entry write, as the commit of a key, with I1 checked on overwrites. */
 function inboxCommits(
   changes: readonly ChangeRecord[],
+  ttlSeconds: number,
   failures: string[],
 ): Map<string, ChangeRecord[]> {
   const commits = new Map<string, ChangeRecord[]>();
   for (const change of changes) {
-    if (change.tableName !== WorldTables.Inbox || change.newImage === undefined) continue;
-    const key = text(change.newImage.key);
+    if (change.tableName !== WorldTables.Inbox) continue;
+    const entry = change.newImage;
+    if (entry === undefined) {
+      // Only DynamoDB's TTL removes an entry (and only an expired one): nothing else may.
+      if (change.cause !== 'ttl') {
+        failures.push(
+          `exactly-once: inbox entry ${text(change.keys.pk)} deleted by a write (change ${change.sequence})`,
+        );
+      }
+      continue;
+    }
+    const key = text(entry.key);
     commits.set(key, [...(commits.get(key) ?? []), change]);
+    const committedAtSeconds = Math.floor(Date.parse(text(entry.processedAt)) / 1000);
+    if (Number(entry.expiresAt?.N) !== committedAtSeconds + ttlSeconds) {
+      failures.push(
+        `exactly-once: the entry of ${key} expires at ${entry.expiresAt?.N}, not its commit time plus ttlSeconds (${committedAtSeconds + ttlSeconds})`,
+      );
+    }
     const old = change.oldImage;
-    if (old === undefined) continue;
-    const committedAtSeconds = Math.floor(Date.parse(text(change.newImage.processedAt)) / 1000);
-    if (Number(old.expiresAt?.N) >= committedAtSeconds) {
+    if (old !== undefined && Number(old.expiresAt?.N) >= committedAtSeconds) {
       failures.push(
         `exactly-once: key ${key} committed again (change ${change.sequence}) while its entry lived`,
       );
@@ -197,6 +214,14 @@ function checkNothingLost(
     for (const message of deadLettered) {
       const reason = message.attributes?.['inbox.error']?.StringValue;
       if (reason !== undefined && reason === PLANTED_ERROR[event.planted]) continue;
+      // A body that is not JSON or that the schema refuses fails before any request: no fault
+      // can give the library another reason for it.
+      if (reason !== undefined && FAILS_BEFORE_ANY_REQUEST.has(event.planted)) {
+        failures.push(
+          `DLQ: ${event.eventId} (${event.planted}) dead-lettered with ${reason}, not ${PLANTED_ERROR[event.planted]}`,
+        );
+        continue;
+      }
       const deliveries = finalDeliveries(world, message);
       if (deliveries.some((invocation) => explain(invocation, event))) continue;
       failures.push(

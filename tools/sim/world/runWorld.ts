@@ -261,8 +261,7 @@ function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: Wor
   if (config.ttlSeconds > 86_400) return;
   const scheduled = new Set<string>();
   const sweep = () => {
-    const nowEpochSeconds = Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000);
-    for (const item of dynamo.expiredItems(WorldTables.Inbox, nowEpochSeconds)) {
+    for (const item of dynamo.expiredItems(WorldTables.Inbox, epochSeconds(kernel))) {
       const pk = item.pk?.S ?? '';
       if (scheduled.has(pk)) continue;
       scheduled.add(pk);
@@ -272,11 +271,17 @@ function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: Wor
         delayMillis: random.int(0, config.ttlSweepLagMillis),
         run: () => {
           scheduled.delete(pk);
-          dynamo.deleteExpired(WorldTables.Inbox, { pk: { S: pk } });
+          // As DynamoDB's TTL does, only if the entry is still expired (it may have been written again).
+          dynamo.deleteExpired(WorldTables.Inbox, { pk: { S: pk } }, epochSeconds(kernel));
         },
       });
     }
     kernel.schedule({ actor: 'ttl', label: 'sweeps', delayMillis: SWEEP_EVERY_MILLIS, run: sweep });
   };
   kernel.schedule({ actor: 'ttl', label: 'sweeps', delayMillis: SWEEP_EVERY_MILLIS, run: sweep });
+}
+
+/** The world's true time in epoch seconds. */
+function epochSeconds(kernel: Kernel): number {
+  return Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000);
 }
