@@ -108,6 +108,35 @@ describe('determinism traps', () => {
     ]);
     expect(Date.now()).toBeGreaterThan(0);
   });
+
+  it('trap the clock read through new Date(), Date() and hrtime, and randomBytes and getRandomValues, but not a date built from a time', async () => {
+    const nodeCrypto = await import('node:crypto');
+    const traps = installDeterminismTraps();
+    let fromTime: Date | undefined;
+    try {
+      expect(() => new Date()).toThrow(SimulationLeakError);
+      expect(() => (Date as unknown as () => string)()).toThrow(SimulationLeakError);
+      expect(() => process.hrtime()).toThrow(SimulationLeakError);
+      expect(() => process.hrtime.bigint()).toThrow(SimulationLeakError);
+      expect(() => nodeCrypto.randomBytes(4)).toThrow(SimulationLeakError);
+      expect(() => crypto.getRandomValues(new Uint8Array(4))).toThrow(SimulationLeakError);
+      fromTime = new Date(Date.UTC(2026, 10, 1));
+    } finally {
+      traps.restore();
+    }
+
+    expect(traps.leaks.map((leak) => leak.global)).toEqual([
+      'new Date()',
+      'Date()',
+      'process.hrtime',
+      'process.hrtime.bigint',
+      'crypto.randomBytes',
+      'crypto.getRandomValues',
+    ]);
+    expect(fromTime?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+    expect(fromTime).toBeInstanceOf(Date);
+    expect(new Date().getTime()).toBeGreaterThan(0);
+  });
 });
 
 describe('Prng', () => {

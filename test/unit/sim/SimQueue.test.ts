@@ -83,4 +83,23 @@ describe('SimQueue', () => {
     expect(queue.send({ body: 'x', groupId: 'g', deduplicationId: 'd' }, 299_999)).toBeUndefined();
     expect(queue.send({ body: 'x', groupId: 'g', deduplicationId: 'd' }, 300_000)).toBeDefined();
   });
+
+  it('refuses, as SQS does, a FIFO message without a group or deduplication id and more than 10 attributes', () => {
+    const { queue } = queues(true);
+    const attributes = Object.fromEntries(
+      Array.from({ length: 11 }, (_, n) => [`a${n}`, { DataType: 'String', StringValue: 'v' }]),
+    );
+
+    expect(() => queue.send({ body: 'm', deduplicationId: 'd' }, 0)).toThrow(/MessageGroupId/);
+    expect(() => queue.send({ body: 'm', groupId: 'g' }, 0)).toThrow(
+      expect.objectContaining({
+        name: 'InvalidParameterValue',
+        message: expect.stringMatching(/MessageDeduplicationId/),
+      }),
+    );
+    expect(() =>
+      queue.send({ body: 'm', groupId: 'g', deduplicationId: 'd', attributes }, 0),
+    ).toThrow(/11 message attributes exceed the allowed maximum of 10/);
+    expect(queue.messages).toEqual([]);
+  });
 });

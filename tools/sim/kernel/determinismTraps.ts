@@ -29,8 +29,10 @@ type Patch = readonly [target: Record<string, unknown>, name: string, label: str
 
 /**
  * Replaces, for the whole process, every global through which a run could stop being a function
- * of its seed: `Date.now`, `Math.random`, `crypto.randomUUID`, `performance.now`, and the
- * timers (the globals, `node:timers` and `node:timers/promises`). Calling one throws a
+ * of its seed: the clock (`Date.now`, `new Date()` and `Date()` without a time,
+ * `performance.now`, `process.hrtime`), randomness (`Math.random`, `crypto.randomUUID`,
+ * `randomBytes`, `getRandomValues`), and the timers (the globals, `node:timers` and
+ * `node:timers/promises`). Calling one throws a
  * {@link SimulationLeakError} and records it. Meant for the processes that only run worlds
  * (`npm run sim`); the kernel captured what it needs before. Returns what restores them.
  *
@@ -51,7 +53,14 @@ export function installDeterminismTraps(): { leaks: SimulationLeakError[]; resto
     [Math as unknown as Record<string, unknown>, 'random', 'Math.random'],
     [globalThis.crypto as unknown as Record<string, unknown>, 'randomUUID', 'crypto.randomUUID'],
     [crypto, 'randomUUID', 'crypto.randomUUID'],
+    [crypto, 'randomBytes', 'crypto.randomBytes'],
+    [
+      globalThis.crypto as unknown as Record<string, unknown>,
+      'getRandomValues',
+      'crypto.getRandomValues',
+    ],
     [globalThis.performance as unknown as Record<string, unknown>, 'now', 'performance.now'],
+    [process as unknown as Record<string, unknown>, 'hrtime', 'process.hrtime'],
     ...['setTimeout', 'setInterval', 'setImmediate'].flatMap((name): Patch[] => [
       [globalThis as unknown as Record<string, unknown>, name, name],
       [timers, name, `node:timers ${name}`],
@@ -59,13 +68,23 @@ export function installDeterminismTraps(): { leaks: SimulationLeakError[]; resto
     ]),
   ];
   const originals = patches.map(([target, name]) => target[name]);
+  const leak = (label: string) => {
+    const error = new SimulationLeakError(label);
+    leaks.push(error);
+    return error;
+  };
   for (const [target, name, label] of patches) {
     target[name] = () => {
-      const leak = new SimulationLeakError(label);
-      leaks.push(leak);
-      throw leak;
+      throw leak(label);
     };
   }
+  Object.assign(process.hrtime, {
+    bigint: () => {
+      throw leak('process.hrtime.bigint');
+    },
+  });
+  const OriginalDate = globalThis.Date;
+  globalThis.Date = trappedDate(OriginalDate, leak);
   syncBuiltinESMExports();
   return {
     leaks,
@@ -73,7 +92,27 @@ export function installDeterminismTraps(): { leaks: SimulationLeakError[]; resto
       patches.forEach(([target, name], index) => {
         target[name] = originals[index];
       });
+      globalThis.Date = OriginalDate;
       syncBuiltinESMExports();
     },
   };
+}
+
+/**
+ * `Date` that refuses to read the clock: `new Date()` and `Date()` throw, while a date built
+ * from a time, `Date.UTC`, `Date.parse` and `instanceof Date` work as before.
+ */
+function trappedDate(
+  OriginalDate: DateConstructor,
+  leak: (label: string) => SimulationLeakError,
+): DateConstructor {
+  return new Proxy(OriginalDate, {
+    construct(target, args, newTarget) {
+      if (args.length === 0) throw leak('new Date()');
+      return Reflect.construct(target, args, newTarget);
+    },
+    apply() {
+      throw leak('Date()');
+    },
+  });
 }

@@ -31,17 +31,23 @@ export type FunctionFactory = (
  *
  * @example
  * ```ts
- * const unexplained = invocations.filter((i) => i.failedMessageIds.length > 0 && i.faults.size === 0);
+ * const killed = invocations.filter((i) => i.faults.has(FaultKind.Killed));
  * ```
  */
 export interface Invocation {
   readonly id: number;
   readonly actor: string;
   readonly messageIds: readonly string[];
+  /** Each record's `ApproximateReceiveCount` in this invocation's event. */
+  readonly receiveCounts: ReadonlyMap<string, number>;
   readonly startedMillis: number;
   endedMillis: number | undefined;
-  /** Faults that struck it: what may explain a failure. */
+  /** Faults that struck the whole invocation (a kill, a slowed container), or a request for no record. */
   readonly faults: Set<FaultKind>;
+  /** Faults that struck a request made for one record, by its key or messageId. */
+  readonly recordFaults: Map<string, Set<FaultKind>>;
+  /** When the batch deadline passed (the library's timer fired), if it did. */
+  deadlineMillis: number | undefined;
   /** `response`: the function answered; otherwise it was killed or timed out. */
   end: 'running' | 'response' | 'killed' | 'timed out';
   /** The records the event source mapping will not delete (all of them unless it answered). */
@@ -86,9 +92,17 @@ export class SimLambda {
       id: this.invocations.length + 1,
       actor: container.actor,
       messageIds: event.Records.map((record) => record.messageId),
+      receiveCounts: new Map(
+        event.Records.map((record) => [
+          record.messageId,
+          Number(record.attributes.ApproximateReceiveCount),
+        ]),
+      ),
       startedMillis: this.#kernel.nowMillis,
       endedMillis: undefined,
       faults: new Set(),
+      recordFaults: new Map(),
+      deadlineMillis: undefined,
       end: 'running',
       failedMessageIds: event.Records.map((record) => record.messageId),
     };
@@ -187,7 +201,13 @@ export class SimLambda {
       get slow() {
         return state.slow;
       },
-      noteFault: (kind) => state.current?.faults.add(kind),
+      get invocationId() {
+        return state.current?.id;
+      },
+      request: (subjects) => {
+        const invocation = state.current;
+        return { noteFault: (kind) => noteFault(invocation, subjects, kind) };
+      },
       beforeSend: () => {
         state.requests++;
         const crash = state.crashAtRequest;
@@ -201,8 +221,18 @@ export class SimLambda {
       now: () => WORLD_EPOCH_MILLIS + kernel.nowMillis + skewMillis,
       sleep: (millis) => kernel.sleep(actor, millis, `backs off ${Math.round(millis)} ms`),
       random: () => random.next(),
-      startTimer: (millis, callback) =>
-        kernel.schedule({ actor, label: 'deadline passes', delayMillis: millis, run: callback }),
+      startTimer: (millis, callback) => {
+        const invocation = state.current;
+        return kernel.schedule({
+          actor,
+          label: 'deadline passes',
+          delayMillis: millis,
+          run: () => {
+            if (invocation !== undefined) invocation.deadlineMillis = kernel.nowMillis;
+            callback();
+          },
+        });
+      },
     };
     state.handler = this.#factory({ actor, runtime, caller });
     return state;
@@ -227,6 +257,27 @@ export class SimLambda {
 
   #faulty(): boolean {
     return this.#kernel.nowMillis < this.#config.faults.untilMillis;
+  }
+}
+
+/**
+ * Notes a fault on the invocation that sent the request: on the records it was for, or on the
+ * whole invocation (a crash point, or a request for no record).
+ */
+function noteFault(
+  invocation: Invocation | undefined,
+  subjects: readonly string[],
+  kind: FaultKind,
+): void {
+  if (invocation === undefined) return;
+  if (kind === FaultKind.CrashPoint || subjects.length === 0) {
+    invocation.faults.add(kind);
+    return;
+  }
+  for (const subject of subjects) {
+    const faults = invocation.recordFaults.get(subject) ?? new Set<FaultKind>();
+    faults.add(kind);
+    invocation.recordFaults.set(subject, faults);
   }
 }
 

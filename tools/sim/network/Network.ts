@@ -10,7 +10,7 @@ export const REQUEST_TIMEOUT_MILLIS = 5_000;
  *
  * @example
  * ```ts
- * caller.noteFault(FaultKind.ResponseLost);
+ * request.noteFault(FaultKind.ResponseLost);
  * ```
  */
 export const FaultKind = {
@@ -23,26 +23,62 @@ export const FaultKind = {
   Killed: 'killed',
   CrashPoint: 'crash point',
   Slow: 'slow',
+  /** The SDK's timeout fired: the request was lost, held back or slowed. */
+  TimedOut: 'request timed out',
 } as const;
 /** One of the values of {@link FaultKind}. */
 export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];
+
+/**
+ * One request as its sender sees it: where the faults that strike it are noted. Taken when
+ * the request is sent, so a fault that strikes it late (applied after its invocation ended)
+ * is noted on the invocation that sent it, not on whichever runs in the container by then.
+ *
+ * @example
+ * ```ts
+ * const request = caller.request(['evt-1']);
+ * request.noteFault(FaultKind.RequestLost);
+ * ```
+ */
+export interface RequestFaults {
+  noteFault(kind: FaultKind): void;
+}
 
 /**
  * Who sends a request: a Lambda container during one invocation.
  *
  * @example
  * ```ts
- * const caller: Caller = { actor: 'lambda-2', slow: false, noteFault: () => {}, beforeSend: () => 'send' };
+ * const caller: Caller = { actor: 'lambda-2', slow: false, invocationId: 1, request: () => ({ noteFault: () => {} }), beforeSend: () => 'send' };
  * ```
  */
 export interface Caller {
   readonly actor: string;
   /** Its round trips take seconds (a slowed invocation). */
   readonly slow: boolean;
-  /** Told of each fault that struck one of its requests: what explains its failures. */
-  noteFault(kind: FaultKind): void;
+  /** The invocation running in the container now, if any. */
+  readonly invocationId: number | undefined;
+  /**
+   * Opens a request on behalf of the current invocation and the records it is for
+   * (`subjects`: keys or messageIds; none when it serves the whole batch): the faults that
+   * strike it explain the failures of those records only.
+   */
+  request(subjects: readonly string[]): RequestFaults;
   /** Asked before each request: a crash point may kill the caller before or after sending. */
   beforeSend(): CrashPoint;
+}
+
+/**
+ * What a request carries besides its operation: the errors a fault may answer it with, and the
+ * records it is for (see {@link Caller.request}).
+ *
+ * @example
+ * ```ts
+ * await network.call(caller, 'sqs', 'SendMessage', apply, { subjects: [messageId] });
+ * ```
+ */
+export interface RequestOptions extends Injectable {
+  readonly subjects?: readonly string[];
 }
 
 /**
@@ -103,10 +139,11 @@ export class Network {
     service: string,
     name: string,
     apply: () => T,
-    injectable: Injectable = {},
+    options: RequestOptions = {},
   ): Promise<T> {
+    const request = caller.request(options.subjects ?? []);
     const crash = caller.beforeSend();
-    if (crash !== CrashPoint.None) caller.noteFault(FaultKind.CrashPoint);
+    if (crash !== CrashPoint.None) request.noteFault(FaultKind.CrashPoint);
     if (crash === CrashPoint.BeforeSend) {
       this.#kernel.kill(caller.actor);
       return new Promise<T>(() => {});
@@ -116,9 +153,10 @@ export class Network {
         outcome.ok ? resolve(outcome.value) : reject(outcome.error);
       this.#send(
         caller,
+        request,
         service,
         name,
-        () => this.#applyAtService(caller, apply, injectable),
+        () => this.#applyAtService(request, apply, options),
         respond,
       );
     });
@@ -128,6 +166,7 @@ export class Network {
 
   #send<T>(
     caller: Caller,
+    request: RequestFaults,
     service: string,
     name: string,
     apply: () => Outcome<T>,
@@ -136,7 +175,7 @@ export class Network {
     const faulty = this.#kernel.nowMillis < this.#faults.untilMillis;
     const fault = (rate: number, kind: FaultKind) => {
       const struck = faulty && this.#random.chance(rate);
-      if (struck) caller.noteFault(kind);
+      if (struck) request.noteFault(kind);
       return struck;
     };
     // The SDK gives up after its request timeout, whatever happens to the request meanwhile.
@@ -147,6 +186,7 @@ export class Network {
       delayMillis: REQUEST_TIMEOUT_MILLIS,
       run: () => {
         answered = true;
+        request.noteFault(FaultKind.TimedOut);
         respond({ ok: false, error: timeoutError(name) });
       },
     });
@@ -160,32 +200,47 @@ export class Network {
         ? this.#random.int(REQUEST_TIMEOUT_MILLIS, 10 * 60_000)
         : this.#latencyMillis(caller),
       run: () => {
-        let outcome = apply();
-        if (duplicated) outcome = apply();
-        if (answered || fault(this.#faults.responseLost, FaultKind.ResponseLost)) return;
+        const outcome = apply();
+        if (!duplicated) return answer(outcome);
+        // A copy of the request is applied again later: a retry of the SDK's (the caller gets
+        // the copy's answer) or a stray retransmission (the caller gets the first answer).
+        const retried = this.#random.chance(0.5);
+        if (!retried) answer(outcome);
         this.#kernel.schedule({
-          actor: caller.actor,
-          label: `receives ${name}${outcome.ok ? '' : ` ${outcome.error.name}`}`,
-          delayMillis: this.#latencyMillis(caller),
+          actor: service,
+          label: `applies ${name} of ${caller.actor} again`,
+          delayMillis: this.#random.int(1, 30_000),
           run: () => {
-            if (answered) return;
-            answered = true;
-            cancelTimeout();
-            respond(outcome);
+            const again = apply();
+            if (retried) answer(again);
           },
         });
       },
     });
+    const answer = (outcome: Outcome<T>) => {
+      if (answered || fault(this.#faults.responseLost, FaultKind.ResponseLost)) return;
+      this.#kernel.schedule({
+        actor: caller.actor,
+        label: `receives ${name}${outcome.ok ? '' : ` ${outcome.error.name}`}`,
+        delayMillis: this.#latencyMillis(caller),
+        run: () => {
+          if (answered) return;
+          answered = true;
+          cancelTimeout();
+          respond(outcome);
+        },
+      });
+    };
   }
 
-  #applyAtService<T>(caller: Caller, apply: () => T, injectable: Injectable): Outcome<T> {
+  #applyAtService<T>(request: RequestFaults, apply: () => T, injectable: Injectable): Outcome<T> {
     const faulty = this.#kernel.nowMillis < this.#faults.untilMillis;
     if (faulty && injectable.conflict && this.#random.chance(this.#faults.transactionConflict)) {
-      caller.noteFault(FaultKind.TransactionConflict);
+      request.noteFault(FaultKind.TransactionConflict);
       return { ok: false, error: injectable.conflict() };
     }
     if (faulty && injectable.throttle && this.#random.chance(this.#faults.throttling)) {
-      caller.noteFault(FaultKind.Throttling);
+      request.noteFault(FaultKind.Throttling);
       return { ok: false, error: injectable.throttle() };
     }
     try {

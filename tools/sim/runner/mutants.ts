@@ -67,6 +67,56 @@ export const MUTANTS = {
     find: 'if (batchAnswered?.aborted) {\n    options.logger.warn(',
     replace: 'if (batchAnswered?.aborted && false) {\n    options.logger.warn(',
   },
+  deadLetterTransientAtOnce: {
+    name: 'deadLetterTransientAtOnce',
+    invariant: 'DLQ',
+    description: 'a retryable failure is dead-lettered at its first receive, not its last',
+    file: 'src/core/settleFailure.ts',
+    find: 'return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount;',
+    replace: 'return Number.isFinite(receiveCount) || receiveCount >= options.maxReceiveCount;',
+  },
+  nothingPermanent: {
+    name: 'nothingPermanent',
+    invariant: 'explained failures',
+    description: 'a permanent failure is retried like a transient one until its last receive',
+    file: 'src/core/settleFailure.ts',
+    find: 'const permanent = error instanceof PermanentError;',
+    replace: 'const permanent = error instanceof PermanentError && false;',
+  },
+  noCommittedAlreadyRead: {
+    name: 'noCommittedAlreadyRead',
+    invariant: 'one place',
+    description:
+      'a record is dead-lettered without reading the inbox for a commit of its key first',
+    file: 'src/core/settleFailure.ts',
+    find: 'if (identity === undefined || error instanceof InboxTableSchemaError) return undefined;',
+    replace:
+      'if (identity === undefined || error instanceof InboxTableSchemaError || true) return undefined;',
+  },
+  wrongDeadLetterReason: {
+    name: 'wrongDeadLetterReason',
+    invariant: 'DLQ',
+    description: 'a dead-lettered message carries a generic reason, not its error',
+    file: 'src/aws/DeadLetterPublisher.ts',
+    find: "text(error instanceof Error ? error.name : 'Error')",
+    replace: "text(error instanceof Error ? 'Error' : 'Error')",
+  },
+  noBatchDeadline: {
+    name: 'noBatchDeadline',
+    invariant: 'liveness',
+    description: 'the batch never answers early: a slow batch runs into the function timeout',
+    file: 'src/batch/startDeadline.ts',
+    find: "if (typeof context?.getRemainingTimeInMillis !== 'function') return undefined;",
+    replace: "if (typeof context?.getRemainingTimeInMillis !== 'object') return undefined;",
+  },
+  entryExpiresAtOnce: {
+    name: 'entryExpiresAtOnce',
+    invariant: 'exactly-once',
+    description: 'the inbox entry expires one second after its commit, whatever ttlSeconds says',
+    file: 'src/core/inboxEntry.ts',
+    find: 'expiresAt: toEpochSeconds(input.nowMillis) + input.ttlSeconds,',
+    replace: 'expiresAt: toEpochSeconds(input.nowMillis) + 1,',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

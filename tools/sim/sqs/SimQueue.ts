@@ -29,6 +29,8 @@ export interface SentMessage {
   readonly deduplicationId?: string;
   /** When the sender sent the request (it may reach the queue later): for the oracle. */
   readonly requestedAtMillis?: number;
+  /** The invocation whose code sent it (the library's DLQ messages): for the oracle. */
+  readonly sentBy?: number | undefined;
 }
 
 /**
@@ -52,6 +54,27 @@ export interface QueuedMessage extends SentMessage {
 }
 
 const FIFO_DEDUPLICATION_MILLIS = 5 * 60_000;
+/** SQS takes at most this many message attributes on a message. */
+const MAX_MESSAGE_ATTRIBUTES = 10;
+
+/** What SQS refuses to send, as it refuses it (these queues have no content-based dedup). */
+function checkSend(queue: { readonly name: string; readonly fifo: boolean }, message: SentMessage) {
+  const refuse = (why: string) => {
+    const error = new Error(`SendMessage to ${queue.name}: ${why}`);
+    error.name = 'InvalidParameterValue';
+    throw error;
+  };
+  if (queue.fifo && message.groupId === undefined) refuse('a FIFO queue needs a MessageGroupId');
+  if (queue.fifo && message.deduplicationId === undefined) {
+    refuse('a FIFO queue without content-based deduplication needs a MessageDeduplicationId');
+  }
+  const attributes = Object.keys(message.attributes ?? {}).length;
+  if (attributes > MAX_MESSAGE_ATTRIBUTES) {
+    refuse(
+      `${attributes} message attributes exceed the allowed maximum of ${MAX_MESSAGE_ATTRIBUTES}`,
+    );
+  }
+}
 
 /**
  * A simulated SQS queue, standard or FIFO: visibility timeout, receive count, redrive to a
@@ -103,9 +126,7 @@ export class SimQueue {
 
   /** Enqueues a message; a FIFO duplicate within five minutes is dropped (undefined). */
   send(message: SentMessage, nowMillis: number): QueuedMessage | undefined {
-    if (this.fifo && message.groupId === undefined) {
-      throw new Error(`SendMessage to FIFO queue ${this.name} needs a MessageGroupId`);
-    }
+    checkSend(this, message);
     const dedup = message.deduplicationId;
     if (this.fifo && dedup !== undefined) {
       if ((this.#deduplicatedUntil.get(dedup) ?? -1) > nowMillis) return undefined;

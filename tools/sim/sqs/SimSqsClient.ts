@@ -30,19 +30,29 @@ export function simSqsClient(
     const queue = queues.find((candidate) => candidate.url === input.QueueUrl);
     if (queue === undefined) throw new Error(`no simulated queue at ${input.QueueUrl}`);
     const requestedAtMillis = nowMillis();
-    return network.call(caller, 'sqs', `SendMessage to ${queue.name}`, () => {
-      const sent = queue.send(
-        {
-          body: input.MessageBody ?? '',
-          attributes: input.MessageAttributes,
-          groupId: input.MessageGroupId,
-          deduplicationId: input.MessageDeduplicationId,
-          requestedAtMillis,
-        },
-        nowMillis(),
-      );
-      return { MessageId: sent?.messageId };
-    });
+    const sentBy = caller.invocationId;
+    // A dead-lettered record is named by the messageId it had on the source queue.
+    const original = input.MessageAttributes?.['inbox.originalMessageId']?.StringValue;
+    return network.call(
+      caller,
+      'sqs',
+      `SendMessage to ${queue.name}`,
+      () => {
+        const sent = queue.send(
+          {
+            body: input.MessageBody ?? '',
+            attributes: input.MessageAttributes,
+            groupId: input.MessageGroupId,
+            deduplicationId: input.MessageDeduplicationId,
+            requestedAtMillis,
+            sentBy,
+          },
+          nowMillis(),
+        );
+        return { MessageId: sent?.messageId };
+      },
+      { subjects: original === undefined ? [] : [original] },
+    );
   };
   return { send } as unknown as SQSClient;
 }

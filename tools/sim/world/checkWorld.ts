@@ -1,9 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ChangeRecord, SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { RunEnd } from '../kernel/Kernel.js';
-import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
+import type { Invocation } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
+import { checkDeadLetters } from './checkDeadLetters.js';
 import { WorldTables } from './consumerFunction.js';
+import { anyFault, FailureExplainer } from './explainFailure.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
 import { type WorldConfig, WorldConsumer } from './WorldConfig.js';
 
@@ -24,6 +26,8 @@ export interface WorldObservation {
   readonly queue: SimQueue;
   readonly deadLetterQueue: SimQueue;
   readonly invocations: readonly Invocation[];
+  /** When each change was applied (world millis), by its sequence less one. */
+  readonly changeMillis: readonly number[];
   /** Messages a redrive put back on the queue. */
   readonly redriven: readonly string[];
   readonly quiesced: boolean;
@@ -31,28 +35,19 @@ export interface WorldObservation {
   readonly nowEpochSeconds: number;
 }
 
-const FAILS_BEFORE_ANY_REQUEST: ReadonlySet<Planted> = new Set([Planted.Poison, Planted.Invalid]);
-
-/** The reason each planted failure must be dead-lettered with. */
-const PLANTED_ERROR: Record<Planted, string | undefined> = {
-  [Planted.None]: undefined,
-  [Planted.Poison]: 'MessageParseError',
-  [Planted.Invalid]: 'SchemaValidationError',
-  [Planted.CurrencyMismatch]: 'PermanentError',
-  [Planted.PaymentCollision]: 'BusinessConditionFailedError',
-};
-
 /**
  * The invariants of a world, each failure one line naming what broke:
  * - every key is committed once while its entry lives, and no business write is made outside
  *   the transaction of an inbox entry;
  * - balances and ledger entries (or counter totals) are exactly the effects of the committed
  *   events;
- * - nothing is lost: every event committed, or in the DLQ with the reason it was planted with
- *   (or after receives that all met a fault);
- * - no unexplained failure: a record fails only in an invocation a fault struck, for a planted
- *   event, or behind one in its FIFO group;
- * - one place: a record its batch reported failed is not also dead-lettered afterwards;
+ * - nothing is lost: every event committed or in the DLQ;
+ * - dead letters (see `checkDeadLetters`): a planted permanent failure with its own reason,
+ *   anything else only on its last receive after a fault of its own; never a key that had
+ *   committed; never a record its batch had already reported failed (one place);
+ * - no unexplained failure: a record is reported failed only after a fault struck one of its
+ *   own requests, at a batch deadline a fault caused, behind a failure in its FIFO group, or
+ *   refused by its business condition; no invocation reaches the function timeout;
  * - FIFO: each account's events commit in the order they were sent;
  * - liveness: once faults stop, the world quiesces within its bound.
  *
@@ -69,9 +64,10 @@ export function checkWorld(world: WorldObservation): string[] {
   checkWritesInInboxTransactions(changes, failures);
   checkEffects(world, commits, failures);
   const byBody = new Map(world.workload.events.map((event) => [event.body, event]));
+  const explain = new FailureExplainer(world.config, commits);
   checkNothingLost(world, commits, byBody, failures);
-  checkFailuresExplained(world, commits, byBody, failures);
-  checkNotDeadLetteredAfterAnswer(world, failures);
+  checkDeadLetters(world, { commits, byBody, explain }, failures);
+  checkFailuresExplained(world, byBody, explain, failures);
   if (world.config.fifo) checkFifoOrder(world, commits, failures);
   return failures;
 }
@@ -194,98 +190,49 @@ function checkNothingLost(
   byBody: Map<string, PlannedEvent>,
   failures: string[],
 ): void {
-  const dead = new Map<string, QueuedMessage[]>();
+  const dead = new Set<string>();
   for (const message of world.deadLetterQueue.messages) {
     const event = byBody.get(message.body);
-    if (event === undefined) {
-      failures.push(`DLQ: ${message.messageId} carries no event's body`);
-      continue;
-    }
-    dead.set(event.eventId, [...(dead.get(event.eventId) ?? []), message]);
+    if (event === undefined) failures.push(`DLQ: ${message.messageId} carries no event's body`);
+    else dead.add(event.eventId);
   }
-  const explain = explanations(world, commits);
   for (const event of world.workload.events) {
-    const deadLettered = dead.get(event.eventId) ?? [];
-    if (!commits.has(event.eventId) && deadLettered.length === 0) {
+    if (!commits.has(event.eventId) && !dead.has(event.eventId)) {
       failures.push(
         `nothing lost: ${event.eventId} (${event.planted}) neither committed nor in the DLQ`,
       );
     }
-    for (const message of deadLettered) {
-      const reason = message.attributes?.['inbox.error']?.StringValue;
-      if (reason !== undefined && reason === PLANTED_ERROR[event.planted]) continue;
-      // A body that is not JSON or that the schema refuses fails before any request: no fault
-      // can give the library another reason for it.
-      if (reason !== undefined && FAILS_BEFORE_ANY_REQUEST.has(event.planted)) {
-        failures.push(
-          `DLQ: ${event.eventId} (${event.planted}) dead-lettered with ${reason}, not ${PLANTED_ERROR[event.planted]}`,
-        );
-        continue;
-      }
-      const deliveries = finalDeliveries(world, message);
-      if (deliveries.some((invocation) => explain(invocation, event))) continue;
-      failures.push(
-        `DLQ: ${event.eventId} (${event.planted}) dead-lettered with ${reason ?? 'no reason'} ` +
-          `(${originalId(message)}) after a receive that met no fault`,
-      );
-    }
   }
 }
 
-/** The messageId the message had on the source queue (the library's DLQ message says it). */
-function originalId(message: QueuedMessage): string {
-  return message.attributes?.['inbox.originalMessageId']?.StringValue ?? message.messageId;
-}
-
 /**
- * The invocation whose receive put a message in the DLQ: the last to receive it before the
- * library sent it there, or (moved by the redrive policy) the last to receive it at all.
+ * Every invocation answers before the function timeout (the batch deadline sees to it), its
+ * deadline passes only when a fault slowed it, and each record it reports failed met a fault
+ * of its own, was cut off by that deadline, waited behind a failure in its FIFO group, or was
+ * refused by its business condition. A planted permanent failure is never reported failed
+ * without one of those: it is dead-lettered at once.
  */
-function finalDeliveries(world: WorldObservation, message: QueuedMessage): Invocation[] {
-  const id = originalId(message);
-  // A message the redrive policy moved keeps its messageId and its first send time.
-  const movedByPolicy = id === message.messageId;
-  const receives = world.invocations.filter(
-    (invocation) =>
-      invocation.messageIds.includes(id) &&
-      (movedByPolicy || invocation.startedMillis <= message.sentAtMillis),
-  );
-  return receives.slice(-1);
-}
-
-/**
- * Whether a record of `event` may fail in `invocation`: a fault struck the invocation, or the
- * event is planted to fail, or it committed before and its entry had expired by then (a copy
- * past the TTL, which the short-TTL worlds make on purpose: the business conditions answer it).
- */
-function explanations(
-  world: WorldObservation,
-  commits: Map<string, ChangeRecord[]>,
-): (invocation: Invocation, event: PlannedEvent | undefined) => boolean {
-  return (invocation, event) => {
-    if (invocation.faults.size > 0 || event === undefined || event.planted !== Planted.None)
-      return true;
-    const expiresAtSeconds = Number(commits.get(event.eventId)?.[0]?.newImage?.expiresAt?.N);
-    const receivedMillis =
-      WORLD_EPOCH_MILLIS + invocation.startedMillis + world.config.clockSkewMillis;
-    return expiresAtSeconds * 1000 < receivedMillis;
-  };
-}
-
 function checkFailuresExplained(
   world: WorldObservation,
-  commits: Map<string, ChangeRecord[]>,
   byBody: Map<string, PlannedEvent>,
+  explain: FailureExplainer,
   failures: string[],
 ): void {
   const sent = new Map<string, QueuedMessage>(world.queue.history.map((m) => [m.messageId, m]));
-  const explain = explanations(world, commits);
   for (const invocation of world.invocations) {
-    if (invocation.faults.size > 0 || invocation.end === 'running') continue;
-    if (invocation.end !== 'response') {
+    if (invocation.end === 'timed out') {
       failures.push(
-        `explained failures: invocation ${invocation.id} ${invocation.end} without a fault`,
+        `liveness: invocation ${invocation.id} reached the function timeout: its batch deadline did not answer first`,
       );
+      continue;
+    }
+    if (invocation.end !== 'response') continue;
+    if (invocation.deadlineMillis !== undefined) {
+      if (!anyFault(invocation)) {
+        failures.push(
+          `explained failures: the batch deadline passed in invocation ${invocation.id}, which met no fault`,
+        );
+      }
       continue;
     }
     const failed = new Set(invocation.failedMessageIds);
@@ -293,40 +240,17 @@ function checkFailuresExplained(
     for (const messageId of invocation.messageIds) {
       if (!failed.has(messageId)) continue;
       const message = sent.get(messageId);
-      const behindFailure = world.config.fifo && blockedGroups.has(message?.groupId);
-      if (!behindFailure && !explain(invocation, byBody.get(message?.body ?? ''))) {
+      const event = byBody.get(message?.body ?? '');
+      const explained =
+        (world.config.fifo && blockedGroups.has(message?.groupId)) ||
+        explain.metFault(invocation, messageId, event) ||
+        explain.refusedByItsCondition(invocation, event);
+      if (!explained) {
         failures.push(
-          `explained failures: ${messageId} failed in invocation ${invocation.id}, which met no fault`,
+          `explained failures: ${messageId} (${event?.eventId ?? 'no event'}, ${event?.planted ?? 'unknown'}) reported failed by invocation ${invocation.id}, though none of its requests met a fault`,
         );
       }
       blockedGroups.add(message?.groupId);
-    }
-  }
-}
-
-/**
- * A record its batch reported failed is delivered again by SQS: the library must not also have
- * sent it to the DLQ after the batch answered (one message would then be in two places).
- */
-function checkNotDeadLetteredAfterAnswer(world: WorldObservation, failures: string[]): void {
-  for (const message of world.deadLetterQueue.history) {
-    const id = message.attributes?.['inbox.originalMessageId']?.StringValue;
-    const requestedAt = message.requestedAtMillis;
-    if (id === undefined || requestedAt === undefined) continue;
-    const sender = world.invocations
-      .filter(
-        (invocation) =>
-          invocation.messageIds.includes(id) && invocation.startedMillis <= requestedAt,
-      )
-      .at(-1);
-    if (
-      sender?.end === 'response' &&
-      (sender.endedMillis ?? Number.POSITIVE_INFINITY) < requestedAt &&
-      sender.failedMessageIds.includes(id)
-    ) {
-      failures.push(
-        `one place: ${id} was dead-lettered after invocation ${sender.id} had answered and reported it failed`,
-      );
     }
   }
 }

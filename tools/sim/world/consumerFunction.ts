@@ -1,6 +1,11 @@
 import { ledgerConsumer } from '../../../functions/ledger/paymentCaptured.js';
 import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefinition.js';
-import { createBatchProcessor, DynamoDBInboxStore, type InboxLogger } from '../../../src/index.js';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  type InboxLogger,
+  type MessageHandler,
+} from '../../../src/index.js';
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
 import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
@@ -40,22 +45,31 @@ export function consumerFunction(world: {
   readonly network: Network;
   readonly deadLetterQueue: SimQueue;
   readonly config: WorldConfig;
+  /** Called after each request is applied at DynamoDB (to time its changes). */
+  readonly applied: () => void;
 }): FunctionFactory {
-  const { kernel, dynamo, network, deadLetterQueue, config } = world;
+  const { kernel, dynamo, network, deadLetterQueue, config, applied } = world;
   const definition = DEFINITIONS[config.consumer];
   return ({ actor, runtime, caller }) => {
-    const client = new SimDocumentClient({
-      dynamo,
-      transport: (operation) =>
-        network.call(caller, 'dynamodb', operation.name, operation.apply, {
-          ...(operation.name === 'TransactWriteItems'
-            ? { conflict: () => dynamo.cancelledBy(operation.input, 0, 'TransactionConflict') }
-            : {}),
-          throttle: () => dynamo.throttled(operation.name),
-        }),
-    });
+    // The library's requests name their record by the inbox key they carry; the handler's by
+    // the record it runs for (it gets a client of its own).
+    const clientFor = (recordKey?: string) =>
+      new SimDocumentClient({
+        dynamo,
+        transport: (operation) =>
+          network.call(caller, 'dynamodb', operation.name, applyThen(operation.apply, applied), {
+            ...(operation.name === 'TransactWriteItems'
+              ? { conflict: () => dynamo.cancelledBy(operation.input, 0, 'TransactionConflict') }
+              : {}),
+            throttle: () => dynamo.throttled(operation.name),
+            subjects: recordKey === undefined ? inboxKeysOf(operation.input) : [recordKey],
+          }),
+      });
+    const client = clientFor();
     const table = (name: string) => name;
-    const processor = createBatchProcessor(definition.handler(table, client.documentClient), {
+    const handler: MessageHandler<never> = (message, tx) =>
+      definition.handler(table, clientFor(message.key).documentClient)(message, tx);
+    const processor = createBatchProcessor(handler, {
       store: new DynamoDBInboxStore({
         tableName: WorldTables.Inbox,
         client: client.documentClient,
@@ -75,6 +89,36 @@ export function consumerFunction(world: {
     });
     return processor.process;
   };
+}
+
+function applyThen<T>(apply: () => T, after: () => void): () => T {
+  return () => {
+    try {
+      return apply();
+    } finally {
+      after();
+    }
+  };
+}
+
+/** The keys of the inbox entries a request reads or writes (`pk` is `consumer#key`). */
+function inboxKeysOf(input: Readonly<Record<string, unknown>>): string[] {
+  const requests = Array.isArray(input.TransactItems)
+    ? (input.TransactItems as Array<Record<string, WireRequest>>).flatMap((item) =>
+        Object.values(item),
+      )
+    : [input as WireRequest];
+  return requests.flatMap((request) => {
+    if (request.TableName !== WorldTables.Inbox) return [];
+    const pk = request.Key?.pk?.S ?? request.Item?.pk?.S;
+    return pk === undefined ? [] : [pk.slice(pk.indexOf('#') + 1)];
+  });
+}
+
+interface WireRequest {
+  readonly TableName?: string;
+  readonly Key?: Record<string, { readonly S?: string }>;
+  readonly Item?: Record<string, { readonly S?: string }>;
 }
 
 /** Warnings and errors go into the trace (they explain a replay); the rest is dropped. */

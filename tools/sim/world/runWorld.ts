@@ -92,12 +92,17 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     });
   }
   const changesBefore = dynamo.changes.length;
+  const changeMillis: number[] = [];
+  const stampChanges = () => {
+    while (changeMillis.length < dynamo.changes.length) changeMillis.push(kernel.nowMillis);
+  };
+  stampChanges();
   const network = new Network(kernel, random.derive('network'), config.faults);
   const lambda = new SimLambda(
     kernel,
     random.derive('lambda'),
     config,
-    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config }),
+    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config, applied: stampChanges }),
   );
   new EventSourceMapping(kernel, random.derive('esm'), {
     queue,
@@ -114,7 +119,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     deadLetterQueue,
     config,
   );
-  sweepTtl(kernel, random.derive('ttl'), dynamo, config);
+  sweepTtl(kernel, random.derive('ttl'), dynamo, config, stampChanges);
   const quiet = () =>
     upstream.done() &&
     redrives.done() &&
@@ -133,6 +138,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     queue,
     deadLetterQueue,
     invocations: lambda.invocations,
+    changeMillis,
     redriven: redrives.moved,
     quiesced: end === RunEnd.Done,
     end,
@@ -257,7 +263,13 @@ function scheduleRedrives(
 }
 
 /** DynamoDB's TTL: expired entries deleted in the background, each after a seeded lag. */
-function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: WorldConfig): void {
+function sweepTtl(
+  kernel: Kernel,
+  random: Prng,
+  dynamo: SimDynamoDB,
+  config: WorldConfig,
+  deleted: () => void,
+): void {
   if (config.ttlSeconds > 86_400) return;
   const scheduled = new Set<string>();
   const sweep = () => {
@@ -273,6 +285,7 @@ function sweepTtl(kernel: Kernel, random: Prng, dynamo: SimDynamoDB, config: Wor
           scheduled.delete(pk);
           // As DynamoDB's TTL does, only if the entry is still expired (it may have been written again).
           dynamo.deleteExpired(WorldTables.Inbox, { pk: { S: pk } }, epochSeconds(kernel));
+          deleted();
         },
       });
     }
