@@ -57,7 +57,25 @@ export interface WorldConfig {
   /** Largest clock skew of a Lambda container, either way. */
   readonly clockSkewMillis: number;
   readonly faults: FaultRates;
+  /**
+   * Where the queue's messages come from: sent to SQS directly (the default), or published to
+   * an SNS topic that delivers them to the queue in its envelope.
+   */
+  readonly source?: WorldSource;
 }
+
+/**
+ * How events reach the queue: as SQS messages, or as SNS notifications (an SNS retry delivers
+ * the same notification again; a publisher's retry publishes a new one).
+ *
+ * @example
+ * ```ts
+ * if (config.source === WorldSource.Sns) body = envelope(body);
+ * ```
+ */
+export const WorldSource = { Sqs: 'sqs', Sns: 'sns' } as const;
+/** One of the values of {@link WorldSource}. */
+export type WorldSource = (typeof WorldSource)[keyof typeof WorldSource];
 
 /**
  * How often each fault strikes while faults are on (they stop at `untilMillis`, after which the
@@ -145,5 +163,6 @@ export function drawWorldConfig(random: Prng): WorldConfig {
       slowInvocation: rate(0.4),
       staleDeleteKept: rate(0.5),
     },
+    source: random.chance(0.3) ? WorldSource.Sns : WorldSource.Sqs,
   };
 }

@@ -1,11 +1,11 @@
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';
-import type { WorldObservation } from './checkWorld.js';
+import type { EventOf, WorldObservation } from './checkWorld.js';
 import {
   BUSINESS_CONDITION_FAILED,
   type FailureExplainer,
-  PERMANENT_REASON,
+  permanentReason,
 } from './explainFailure.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';
 
@@ -14,12 +14,12 @@ import { type PlannedEvent, Planted } from './paymentWorkload.js';
  *
  * @example
  * ```ts
- * checkDeadLetters(world, { commits, byBody, explain }, failures);
+ * checkDeadLetters(world, { commits, eventOf, explain }, failures);
  * ```
  */
 export interface DeadLetterEvidence {
   readonly commits: ReadonlyMap<string, readonly ChangeRecord[]>;
-  readonly byBody: ReadonlyMap<string, PlannedEvent>;
+  readonly eventOf: EventOf;
   readonly explain: FailureExplainer;
 }
 
@@ -47,7 +47,7 @@ export function checkDeadLetters(
   for (const message of world.deadLetterQueue.history) {
     if (message.sentBy === undefined) continue;
     const id = attribute(message, 'inbox.originalMessageId') ?? message.messageId;
-    const event = evidence.byBody.get(message.body);
+    const event = evidence.eventOf(message.body);
     const sender = senderOf(world, message, id);
     if (sender === undefined) {
       failures.push(`DLQ: ${id} dead-lettered by an invocation that never received it`);
@@ -74,7 +74,7 @@ function checkReason(
   failures: string[],
 ): void {
   const reason = attribute(message, 'inbox.error') ?? 'no reason';
-  const permanent = PERMANENT_REASON[event.planted];
+  const permanent = permanentReason(event.planted, world.config.source);
   if (permanent !== undefined && reason === permanent) return;
   const what = `DLQ: ${event.eventId} (${event.planted}) dead-lettered with ${reason}`;
   // A body that is not JSON, or that the schema refuses, fails before any request: no fault

@@ -7,6 +7,7 @@ import { checkDeadLetters } from './checkDeadLetters.js';
 import { WorldTables } from './consumerFunction.js';
 import { anyFault, FailureExplainer } from './explainFailure.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
+import { publishedText } from './snsEnvelope.js';
 import { type WorldConfig, WorldConsumer } from './WorldConfig.js';
 
 /**
@@ -36,6 +37,16 @@ export interface WorldObservation {
 }
 
 /**
+ * The planned event a record's body carries (in an SNS envelope or as is), if any.
+ *
+ * @example
+ * ```ts
+ * const event = eventOf(message.body);
+ * ```
+ */
+export type EventOf = (body: string) => PlannedEvent | undefined;
+
+/**
  * The invariants of a world, each failure one line naming what broke:
  * - every key is committed once while its entry lives, and no business write is made outside
  *   the transaction of an inbox entry;
@@ -63,12 +74,13 @@ export function checkWorld(world: WorldObservation): string[] {
   const commits = inboxCommits(changes, world.config.ttlSeconds, failures);
   checkWritesInInboxTransactions(changes, failures);
   checkEffects(world, commits, failures);
-  const byBody = new Map(world.workload.events.map((event) => [event.body, event]));
+  const published = new Map(world.workload.events.map((event) => [event.body, event]));
+  const eventOf: EventOf = (body) => published.get(publishedText(body));
   const explain = new FailureExplainer(world.config, commits);
-  checkNothingLost(world, commits, byBody, failures);
-  checkDeadLetters(world, { commits, byBody, explain }, failures);
-  checkFailuresExplained(world, byBody, explain, failures);
-  if (world.config.fifo) checkFifoOrder(world, commits, failures);
+  checkNothingLost(world, commits, eventOf, failures);
+  checkDeadLetters(world, { commits, eventOf, explain }, failures);
+  checkFailuresExplained(world, eventOf, explain, failures);
+  if (world.config.fifo) checkFifoOrder(world, commits, eventOf, failures);
   return failures;
 }
 
@@ -187,12 +199,12 @@ function checkEffects(
 function checkNothingLost(
   world: WorldObservation,
   commits: Map<string, ChangeRecord[]>,
-  byBody: Map<string, PlannedEvent>,
+  eventOf: EventOf,
   failures: string[],
 ): void {
   const dead = new Set<string>();
   for (const message of world.deadLetterQueue.messages) {
-    const event = byBody.get(message.body);
+    const event = eventOf(message.body);
     if (event === undefined) failures.push(`DLQ: ${message.messageId} carries no event's body`);
     else dead.add(event.eventId);
   }
@@ -214,7 +226,7 @@ function checkNothingLost(
  */
 function checkFailuresExplained(
   world: WorldObservation,
-  byBody: Map<string, PlannedEvent>,
+  eventOf: EventOf,
   explain: FailureExplainer,
   failures: string[],
 ): void {
@@ -240,7 +252,7 @@ function checkFailuresExplained(
     for (const messageId of invocation.messageIds) {
       if (!failed.has(messageId)) continue;
       const message = sent.get(messageId);
-      const event = byBody.get(message?.body ?? '');
+      const event = eventOf(message?.body ?? '');
       const explained =
         (world.config.fifo && blockedGroups.has(message?.groupId)) ||
         explain.metFault(invocation, messageId, event) ||
@@ -258,16 +270,18 @@ function checkFailuresExplained(
 function checkFifoOrder(
   world: WorldObservation,
   commits: Map<string, ChangeRecord[]>,
+  eventOf: EventOf,
   failures: string[],
 ): void {
-  const everDead = new Set(world.deadLetterQueue.history.map((m) => m.body));
-  const firstSent = new Map<string, number>();
+  const everDead = new Set(world.deadLetterQueue.history.map((m) => eventOf(m.body)?.eventId));
+  const firstSent = new Map<string | undefined, number>();
   for (const message of world.queue.history) {
-    if (!firstSent.has(message.body)) firstSent.set(message.body, message.sequence);
+    const eventId = eventOf(message.body)?.eventId;
+    if (!firstSent.has(eventId)) firstSent.set(eventId, message.sequence);
   }
   const ordered = world.workload.events
-    .filter((e) => e.planted === Planted.None && !everDead.has(e.body) && commits.has(e.eventId))
-    .sort((a, b) => (firstSent.get(a.body) ?? 0) - (firstSent.get(b.body) ?? 0));
+    .filter((e) => e.planted === Planted.None && !everDead.has(e.eventId) && commits.has(e.eventId))
+    .sort((a, b) => (firstSent.get(a.eventId) ?? 0) - (firstSent.get(b.eventId) ?? 0));
   const lastByAccount = new Map<string, { eventId: string; sequence: number }>();
   for (const event of ordered) {
     const sequence = commits.get(event.eventId)?.[0]?.sequence ?? 0;

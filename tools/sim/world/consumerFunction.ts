@@ -1,10 +1,13 @@
 import { ledgerConsumer } from '../../../functions/ledger/paymentCaptured.js';
 import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefinition.js';
 import {
+  businessTableVariable,
   createBatchProcessor,
-  DynamoDBInboxStore,
+  InboxEnvironment,
   type InboxLogger,
+  inboxConfigFromEnvironment,
   type MessageHandler,
+  MessageSource,
 } from '../../../src/index.js';
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
@@ -14,7 +17,7 @@ import type { FunctionFactory } from '../lambda/SimLambda.js';
 import type { Network } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
-import { type WorldConfig, WorldConsumer } from './WorldConfig.js';
+import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
 /** The tables of a world: the inbox and the consumers' business tables. */
 export const WorldTables = {
@@ -65,22 +68,19 @@ export function consumerFunction(world: {
             subjects: recordKey === undefined ? inboxKeysOf(operation.input) : [recordKey],
           }),
       });
-    const client = clientFor();
-    const table = (name: string) => name;
+    // As the reference function does it: the options the construct's environment fixes, read
+    // back by the library, then the consumer's schema and key.
+    const inbox = inboxConfigFromEnvironment({
+      env: deployedEnvironment(config, deadLetterQueue.url),
+      dynamoDBClient: clientFor().documentClient,
+      sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
+    });
     const handler: MessageHandler<never> = (message, tx) =>
-      definition.handler(table, clientFor(message.key).documentClient)(message, tx);
+      definition.handler(inbox.table, clientFor(message.key).documentClient)(message, tx);
     const processor = createBatchProcessor(handler, {
-      store: new DynamoDBInboxStore({
-        tableName: WorldTables.Inbox,
-        client: client.documentClient,
-      }),
-      consumer: config.consumer,
+      ...inbox.options,
       schema: definition.schema,
       key: definition.key,
-      deadLetterQueueUrl: deadLetterQueue.url,
-      sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
-      maxReceiveCount: config.maxReceiveCount,
-      ttlSeconds: config.ttlSeconds,
       transactionAttempts: config.transactionAttempts,
       concurrency: config.recordConcurrency,
       precheck: config.precheck,
@@ -88,6 +88,24 @@ export function consumerFunction(world: {
       runtime,
     });
     return processor.process;
+  };
+}
+
+/** The variables the `InboxConsumer` construct gives the function, for this world. */
+function deployedEnvironment(
+  config: WorldConfig,
+  deadLetterQueueUrl: string,
+): Record<string, string> {
+  const tables = [WorldTables.Accounts, WorldTables.Entries, WorldTables.Counters];
+  return {
+    [InboxEnvironment.TableName]: WorldTables.Inbox,
+    [InboxEnvironment.Consumer]: config.consumer,
+    [InboxEnvironment.TtlSeconds]: String(config.ttlSeconds),
+    [InboxEnvironment.DeadLetterQueueUrl]: deadLetterQueueUrl,
+    [InboxEnvironment.MaxReceiveCount]: String(config.maxReceiveCount),
+    [InboxEnvironment.Sources]:
+      config.source === WorldSource.Sns ? MessageSource.Sns : MessageSource.Sqs,
+    ...Object.fromEntries(tables.map((table) => [businessTableVariable(table), table])),
   };
 }
 

@@ -1,22 +1,33 @@
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';
-import type { WorldConfig } from './WorldConfig.js';
+import { type WorldConfig, WorldSource } from './WorldConfig.js';
 
 /**
- * Planted failures the library must dead-letter at the first receive that meets no fault
- * (a retry cannot change them), with the reason each must carry.
+ * The reason the library must dead-letter a planted permanent failure with, at the first
+ * receive that meets no fault (a retry cannot change it); undefined for the other events. A
+ * published SNS message that is not JSON is given to the schema as text, which refuses it.
  *
  * @example
  * ```ts
- * PERMANENT_REASON[Planted.Poison]; // 'MessageParseError'
+ * permanentReason(Planted.Poison, WorldSource.Sqs); // 'MessageParseError'
  * ```
  */
-export const PERMANENT_REASON: Partial<Record<Planted, string>> = {
-  [Planted.Poison]: 'MessageParseError',
-  [Planted.Invalid]: 'SchemaValidationError',
-  [Planted.CurrencyMismatch]: 'PermanentError',
-};
+export function permanentReason(
+  planted: Planted,
+  source: WorldSource | undefined,
+): string | undefined {
+  switch (planted) {
+    case Planted.Poison:
+      return source === WorldSource.Sns ? 'SchemaValidationError' : 'MessageParseError';
+    case Planted.Invalid:
+      return 'SchemaValidationError';
+    case Planted.CurrencyMismatch:
+      return 'PermanentError';
+    default:
+      return undefined;
+  }
+}
 
 /** The reason a record fails when its ledger entry's condition refuses it (a retryable failure). */
 export const BUSINESS_CONDITION_FAILED = 'BusinessConditionFailedError';

@@ -1,14 +1,15 @@
 import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import { Kernel, RunEnd } from '../kernel/Kernel.js';
-import { Prng } from '../kernel/Prng.js';
+import { hash32, Prng } from '../kernel/Prng.js';
 import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
 import { SimLambda, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { checkWorld, type WorldObservation } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
-import { type PaymentWorkload, planPaymentWorkload } from './paymentWorkload.js';
-import { drawWorldConfig, type WorldConfig, WorldConsumer } from './WorldConfig.js';
+import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
+import { snsNotification } from './snsEnvelope.js';
+import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
 /**
  * How one world ended.
@@ -144,16 +145,36 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     end,
     nowEpochSeconds: Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000),
   };
+  const failures = checkWorld(observation);
+  noteOutcome(kernel, observation, failures);
   return {
     seed: options.seed,
     config,
-    failures: checkWorld(observation),
+    failures,
     traceHash: kernel.trace.hash,
     trace: kernel.trace.lines,
     steps: kernel.trace.steps,
     simulatedMillis: kernel.nowMillis,
     invocations: lambda.invocations.length,
   };
+}
+
+/**
+ * Puts what the world left behind into its trace, so that two runs of a seed that took the same
+ * steps but ended in another state (a change, a DLQ message, a verdict) have different traces.
+ */
+function noteOutcome(kernel: Kernel, world: WorldObservation, failures: readonly string[]): void {
+  let state = hash32(failures.join('\n'));
+  for (const change of world.dynamo.changes) {
+    state = hash32(JSON.stringify([change.tableName, change.keys, change.newImage]), state);
+  }
+  for (const message of world.deadLetterQueue.history) {
+    state = hash32(JSON.stringify([message.messageId, message.body, message.attributes]), state);
+  }
+  kernel.trace.note(
+    kernel.nowMillis,
+    `ends with ${world.dynamo.changes.length} changes, ${world.deadLetterQueue.history.length} DLQ messages, ${failures.length} failures (state ${state.toString(16).padStart(8, '0')})`,
+  );
 }
 
 function createTables(dynamo: SimDynamoDB): SimDynamoDB {
@@ -198,7 +219,7 @@ function produce(kernel: Kernel, queue: SimQueue, workload: PaymentWorkload, con
     pending--;
     queue.send(
       {
-        body: event.body,
+        body: config.source === WorldSource.Sns ? published(event, copy, kernel) : event.body,
         ...(config.fifo
           ? { groupId: event.accountId, deduplicationId: `${event.eventId}#${copy}` }
           : {}),
@@ -224,6 +245,15 @@ function produce(kernel: Kernel, queue: SimQueue, workload: PaymentWorkload, con
     });
   }
   return { done: () => pending === 0 };
+}
+
+/**
+ * The SNS notification of an event: its second delivery is an SNS retry of the same notification
+ * for even-numbered events, and a new publish (a publisher's retry) for odd ones.
+ */
+function published(event: PlannedEvent, copy: number, kernel: Kernel): string {
+  const publish = Number(event.eventId.replace(/\D/g, '')) % 2 === 0 ? 1 : copy;
+  return snsNotification(event.body, `sns-${event.eventId}-${publish}`, kernel.nowMillis);
 }
 
 /** Console-like redrives: every DLQ message back to the queue, each with a new messageId. */
