@@ -72,7 +72,7 @@ export function checkWorld(world: WorldObservation): string[] {
   if (!world.quiesced) failures.push(notQuiescent(world));
   const changes = world.dynamo.changes.slice(world.changesBefore);
   const commits = inboxCommits(changes, world.config.ttlSeconds, failures);
-  checkWritesInInboxTransactions(changes, failures);
+  checkWritesInInboxTransactions(world, changes, failures);
   checkEffects(world, commits, failures);
   const published = new Map(world.workload.events.map((event) => [event.body, event]));
   const eventOf: EventOf = (body) => published.get(publishedText(body));
@@ -126,22 +126,57 @@ function inboxCommits(
   return commits;
 }
 
+/**
+ * Every business change is made in the transaction of an inbox entry, and is the change of
+ * that entry's event: its account (or counter) credited with its amount, its payment's entry.
+ */
 function checkWritesInInboxTransactions(
+  world: WorldObservation,
   changes: readonly ChangeRecord[],
   failures: string[],
 ): void {
-  const withEntry = new Set(
+  const events = new Map(world.workload.events.map((event) => [event.eventId, event]));
+  const entryKeys = new Map(
     changes
       .filter((c) => c.tableName === WorldTables.Inbox && c.newImage)
-      .map((c) => c.transactionId),
+      .map((c) => [c.transactionId, text(c.newImage?.key)]),
   );
   for (const change of changes) {
     if (change.tableName === WorldTables.Inbox) continue;
-    if (change.transactionId === undefined || !withEntry.has(change.transactionId)) {
+    const key = entryKeys.get(change.transactionId);
+    if (change.transactionId === undefined || key === undefined) {
       failures.push(
         `atomicity: ${change.tableName} changed (change ${change.sequence}) outside an inbox entry's transaction`,
       );
+      continue;
     }
+    const event = events.get(key);
+    if (event !== undefined && !isChangeOf(change, event)) {
+      failures.push(
+        `atomicity: ${change.tableName} change ${change.sequence} is not ${key}'s, though it committed with ${key}'s entry`,
+      );
+    }
+  }
+}
+
+/** Whether a business change is what the event's handler writes. */
+function isChangeOf(change: ChangeRecord, event: PlannedEvent): boolean {
+  const delta = (name: string) =>
+    Number(change.newImage?.[name]?.N ?? 0) - Number(change.oldImage?.[name]?.N ?? 0);
+  switch (change.tableName) {
+    case WorldTables.Accounts:
+      return (
+        text(change.keys.accountId) === event.accountId &&
+        delta('balanceCents') === event.amountCents
+      );
+    case WorldTables.Counters:
+      return (
+        text(change.keys.counterId) === event.accountId && delta('total') === event.amountCents
+      );
+    case WorldTables.Entries:
+      return text(change.keys.paymentId) === event.paymentId && change.oldImage === undefined;
+    default:
+      return false;
   }
 }
 
