@@ -88,6 +88,59 @@ describe('Kernel', () => {
   });
 });
 
+describe('freezing an actor', () => {
+  it('holds its steps while time goes on, and runs the overdue ones first when it thaws', async () => {
+    const kernel = new Kernel(new Prng(3), true);
+    const ran: string[] = [];
+    kernel.schedule({
+      actor: 'lambda-1',
+      label: 'backs off',
+      delayMillis: 100,
+      run: () => ran.push('lambda at ' + kernel.nowMillis),
+    });
+    kernel.freeze('lambda-1');
+    kernel.schedule({
+      actor: 'lambda-1',
+      label: 'receives',
+      delayMillis: 200,
+      run: () => ran.push('answer at ' + kernel.nowMillis),
+    });
+    kernel.schedule({
+      actor: 'esm',
+      label: 'polls',
+      delayMillis: 5_000,
+      run: () => ran.push('esm at ' + kernel.nowMillis),
+    });
+    kernel.schedule({
+      actor: 'esm',
+      label: 'invokes',
+      delayMillis: 9_000,
+      run: () => kernel.thaw('lambda-1'),
+    });
+
+    expect(await kernel.run(() => false, { maxMillis: 60_000, maxSteps: 100 })).toBe(RunEnd.Idle);
+
+    expect(ran).toEqual(['esm at 5000', 'lambda at 9000', 'answer at 9000']);
+  });
+
+  it('drops the held steps of an actor killed while frozen', async () => {
+    const kernel = new Kernel(new Prng(3), false);
+    const ran: string[] = [];
+    kernel.schedule({
+      actor: 'lambda-1',
+      label: 'backs off',
+      delayMillis: 100,
+      run: () => ran.push('lambda'),
+    });
+    kernel.freeze('lambda-1');
+    kernel.kill('lambda-1');
+    kernel.thaw('lambda-1');
+
+    expect(await kernel.run(() => false, { maxMillis: 60_000, maxSteps: 100 })).toBe(RunEnd.Idle);
+    expect(ran).toEqual([]);
+  });
+});
+
 describe('determinism traps', () => {
   it('make reading the clock, randomness or a timer inside a world an error that is recorded', () => {
     const traps = installDeterminismTraps();

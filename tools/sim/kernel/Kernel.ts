@@ -70,6 +70,8 @@ export class Kernel {
   #nowMillis = 0;
   #pending: Step[] = [];
   readonly #killed = new Set<string>();
+  /** The steps of frozen actors, held until they thaw. */
+  readonly #frozen = new Map<string, Step[]>();
 
   constructor(random: Prng, keepTrace: boolean) {
     this.#random = random;
@@ -91,7 +93,7 @@ export class Kernel {
       atMillis: this.#nowMillis + (spec.delayMillis ?? 0),
       cancelled: false,
     };
-    this.#pending.push(step);
+    (this.#frozen.get(spec.actor) ?? this.#pending).push(step);
     return () => {
       step.cancelled = true;
     };
@@ -111,7 +113,29 @@ export class Kernel {
    */
   kill(actor: string): void {
     this.#killed.add(actor);
+    this.#frozen.delete(actor);
     this.#pending = this.#pending.filter((step) => step.actor !== actor);
+  }
+
+  /**
+   * Holds the actor's steps, pending and new, until {@link thaw}: a Lambda execution
+   * environment frozen after its invocation answered. Time goes on meanwhile.
+   */
+  freeze(actor: string): void {
+    if (this.#killed.has(actor) || this.#frozen.has(actor)) return;
+    this.#frozen.set(
+      actor,
+      this.#pending.filter((step) => step.actor === actor),
+    );
+    this.#pending = this.#pending.filter((step) => step.actor !== actor);
+  }
+
+  /** Lets a frozen actor's held steps run again; those already due run first. */
+  thaw(actor: string): void {
+    const held = this.#frozen.get(actor);
+    if (held === undefined) return;
+    this.#frozen.delete(actor);
+    this.#pending.push(...held);
   }
 
   isKilled(actor: string): boolean {

@@ -88,6 +88,7 @@ export class SimLambda {
   /** Invokes the function with an SQS event and resolves when it answers or dies. */
   invoke(event: SQSEvent): Promise<Invocation> {
     const container = this.#warmContainer() ?? this.#coldStart();
+    this.#kernel.thaw(container.actor);
     const invocation: Invocation = {
       id: this.invocations.length + 1,
       actor: container.actor,
@@ -130,8 +131,10 @@ export class SimLambda {
           () => finish('response'),
         )
         .then(() => {
-          // Work left running after the answer is not this invocation's: no crash point of its own.
+          // Lambda freezes the environment once it answered: work left running there (a record
+          // the deadline gave up on) resumes only when the container is invoked again, if ever.
           container.crashAtRequest = undefined;
+          this.#kernel.freeze(container.actor);
           this.#idle.push(container);
         });
     });
@@ -208,10 +211,13 @@ export class SimLambda {
         const invocation = state.current;
         return { noteFault: (kind) => noteFault(invocation, subjects, kind) };
       },
-      beforeSend: () => {
+      beforeSend: (name) => {
         state.requests++;
         const crash = state.crashAtRequest;
-        if (crash === undefined || crash.request !== state.requests) return CrashPoint.None;
+        if (crash === undefined) return CrashPoint.None;
+        const struck =
+          'request' in crash ? crash.request === state.requests : name.startsWith(crash.operation);
+        if (!struck) return CrashPoint.None;
         // The kill happens in the network; the invocation ends with it.
         queueMicrotask(() => state.onKilled());
         return crash.point;
@@ -243,7 +249,9 @@ export class SimLambda {
       return undefined;
     }
     const point = this.#random.chance(0.5) ? CrashPoint.BeforeSend : CrashPoint.AfterSend;
-    return { request: this.#random.int(1, 8), point };
+    if (this.#random.chance(0.5)) return { request: this.#random.int(1, 8), point };
+    // A named point: the first commit, inbox read or DLQ send of the invocation.
+    return { operation: this.#random.pick(NAMED_CRASH_POINTS), point };
   }
 
   #context(invocation: Invocation): Context {
@@ -281,13 +289,21 @@ function noteFault(
   }
 }
 
+/** Where a crash point strikes: at the invocation's n-th request, or its first of an operation. */
+type CrashAt =
+  | { readonly request: number; readonly point: CrashPoint }
+  | { readonly operation: string; readonly point: CrashPoint };
+
+/** The requests a named crash point strikes around: the commit, an inbox read, a DLQ send. */
+const NAMED_CRASH_POINTS = ['TransactWriteItems', 'GetItem', 'SendMessage'] as const;
+
 /** The simulated world's time 0 as an epoch (2026-11-01T00:00:00Z). */
 export const WORLD_EPOCH_MILLIS = Date.UTC(2026, 10, 1);
 
 interface ContainerState {
   readonly actor: string;
   current: Invocation | undefined;
-  crashAtRequest: { readonly request: number; readonly point: CrashPoint } | undefined;
+  crashAtRequest: CrashAt | undefined;
   requests: number;
   slow: boolean;
   onKilled: () => void;

@@ -64,8 +64,8 @@ export interface Caller {
    * strike it explain the failures of those records only.
    */
   request(subjects: readonly string[]): RequestFaults;
-  /** Asked before each request: a crash point may kill the caller before or after sending. */
-  beforeSend(): CrashPoint;
+  /** Asked before each request: a crash point may kill the caller before or after sending it. */
+  beforeSend(name: string): CrashPoint;
 }
 
 /**
@@ -142,7 +142,7 @@ export class Network {
     options: RequestOptions = {},
   ): Promise<T> {
     const request = caller.request(options.subjects ?? []);
-    const crash = caller.beforeSend();
+    const crash = caller.beforeSend(name);
     if (crash !== CrashPoint.None) request.noteFault(FaultKind.CrashPoint);
     if (crash === CrashPoint.BeforeSend) {
       this.#kernel.kill(caller.actor);
