@@ -96,20 +96,20 @@ describe('freezing an actor', () => {
       actor: 'lambda-1',
       label: 'backs off',
       delayMillis: 100,
-      run: () => ran.push('lambda at ' + kernel.nowMillis),
+      run: () => ran.push(`lambda at ${kernel.nowMillis}`),
     });
     kernel.freeze('lambda-1');
     kernel.schedule({
       actor: 'lambda-1',
       label: 'receives',
       delayMillis: 200,
-      run: () => ran.push('answer at ' + kernel.nowMillis),
+      run: () => ran.push(`answer at ${kernel.nowMillis}`),
     });
     kernel.schedule({
       actor: 'esm',
       label: 'polls',
       delayMillis: 5_000,
-      run: () => ran.push('esm at ' + kernel.nowMillis),
+      run: () => ran.push(`esm at ${kernel.nowMillis}`),
     });
     kernel.schedule({
       actor: 'esm',
@@ -188,7 +188,7 @@ describe('determinism traps', () => {
     ]);
     expect(fromTime?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
     expect(fromTime).toBeInstanceOf(Date);
-    expect(new Date().getTime()).toBeGreaterThan(0);
+    expect(new Date().toISOString()).toMatch(/^20/);
   });
 });
 
