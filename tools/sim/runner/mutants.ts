@@ -75,6 +75,16 @@ export const MUTANTS = {
     find: 'return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount;',
     replace: 'return Number.isFinite(receiveCount) || receiveCount >= options.maxReceiveCount;',
   },
+  noLastReceiveDeadLetter: {
+    name: 'noLastReceiveDeadLetter',
+    invariant: 'DLQ',
+    description:
+      'a record failing on its last receive is reported failed, for SQS to move without a reason (holding its FIFO group)',
+    file: 'src/core/settleFailure.ts',
+    find: 'return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount;',
+    replace:
+      'return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount && false;',
+  },
   nothingPermanent: {
     name: 'nothingPermanent',
     invariant: 'explained failures',

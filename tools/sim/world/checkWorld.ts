@@ -288,16 +288,20 @@ function checkFailuresExplained(
       if (!failed.has(messageId)) continue;
       const message = sent.get(messageId);
       const event = eventOf(message?.body ?? '');
-      const explained =
-        (world.config.fifo && blockedGroups.has(message?.groupId)) ||
-        explain.metFault(invocation, messageId, event) ||
-        explain.refusedByItsCondition(invocation, event);
-      if (!explained) {
+      const what = `${messageId} (${event?.eventId ?? 'no event'}, ${event?.planted ?? 'unknown'})`;
+      const behindFailure = world.config.fifo && blockedGroups.has(message?.groupId);
+      blockedGroups.add(message?.groupId);
+      if (behindFailure || explain.metFault(invocation, messageId, event)) continue;
+      if (!explain.refusedByItsCondition(invocation, event)) {
         failures.push(
-          `explained failures: ${messageId} (${event?.eventId ?? 'no event'}, ${event?.planted ?? 'unknown'}) reported failed by invocation ${invocation.id}, though none of its requests met a fault`,
+          `explained failures: ${what} reported failed by invocation ${invocation.id}, though none of its requests met a fault`,
+        );
+      } else if ((invocation.receiveCounts.get(messageId) ?? 0) >= world.config.maxReceiveCount) {
+        // Its last receive: SQS would move it without a reason (and hold its FIFO group).
+        failures.push(
+          `DLQ: ${what} reported failed on its last receive by invocation ${invocation.id} without a fault, instead of dead-lettered with its reason`,
         );
       }
-      blockedGroups.add(message?.groupId);
     }
   }
 }
