@@ -103,6 +103,16 @@ export const MUTANTS = {
     replace:
       'if (identity === undefined || error instanceof InboxTableSchemaError || true) return undefined;',
   },
+  duplicateWhateverTheBody: {
+    name: 'duplicateWhateverTheBody',
+    invariant: 'nothing lost',
+    description:
+      'a key committed with another body is acknowledged as a duplicate, not refused as PayloadMismatchError',
+    file: 'src/core/processRecord.ts',
+    find: 'if (existing.payloadHash !== hashes.payloadHash && existing.payloadHash !== hashes.bodyHash) {',
+    replace:
+      'if (existing.payloadHash !== hashes.payloadHash && existing.payloadHash !== hashes.bodyHash && false) {',
+  },
   wrongDeadLetterReason: {
     name: 'wrongDeadLetterReason',
     invariant: 'DLQ',

@@ -62,6 +62,8 @@ export interface WorldConfig {
    * an SNS topic that delivers them to the queue in its envelope.
    */
   readonly source?: WorldSource;
+  /** A second event with an earlier one's eventId and another payment (default none). */
+  readonly keyReuseRate?: number;
 }
 
 /**
@@ -164,5 +166,6 @@ export function drawWorldConfig(random: Prng): WorldConfig {
       staleDeleteKept: rate(0.5),
     },
     source: random.chance(0.3) ? WorldSource.Sns : WorldSource.Sqs,
+    keyReuseRate: random.pick([0, 0, 0.1]),
   };
 }

@@ -1,4 +1,3 @@
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';
 import type { EventOf, WorldObservation } from './checkWorld.js';
@@ -8,17 +7,18 @@ import {
   permanentReason,
 } from './explainFailure.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';
+import type { EventCommits } from './WorldEvents.js';
 
 /**
  * What {@link checkDeadLetters} reads besides the world.
  *
  * @example
  * ```ts
- * checkDeadLetters(world, { commits, eventOf, explain }, failures);
+ * checkDeadLetters(world, { committed, eventOf, explain }, failures);
  * ```
  */
 export interface DeadLetterEvidence {
-  readonly commits: ReadonlyMap<string, readonly ChangeRecord[]>;
+  readonly committed: EventCommits;
   readonly eventOf: EventOf;
   readonly explain: FailureExplainer;
 }
@@ -56,7 +56,7 @@ export function checkDeadLetters(
     checkAnswered(sender, id, message, failures);
     if (event === undefined) continue;
     checkReason(world, evidence.explain, { message, id, event, sender }, failures);
-    checkNotCommitted(world, evidence.commits, { message, id, event, sender }, failures);
+    checkNotCommitted(world, evidence.committed, { message, id, event, sender }, failures);
   }
 }
 
@@ -106,14 +106,14 @@ function checkReason(
  */
 function checkNotCommitted(
   world: WorldObservation,
-  commits: ReadonlyMap<string, readonly ChangeRecord[]>,
+  committed: EventCommits,
   { message, event, sender }: DeadLetter,
   failures: string[],
 ): void {
   if (attribute(message, 'inbox.error') === undefined) return;
   const sentMillis = message.requestedAtMillis ?? message.sentAtMillis;
   const marginMillis = world.config.clockSkewMillis + 1_000;
-  for (const change of commits.get(event.eventId) ?? []) {
+  for (const change of committed.byEvent.get(event) ?? []) {
     const committedMillis = world.changeMillis[change.sequence - 1] ?? Number.POSITIVE_INFINITY;
     const expiresMillis = Number(change.newImage?.expiresAt?.N) * 1000 - WORLD_EPOCH_MILLIS;
     if (committedMillis < sender.startedMillis && expiresMillis > sentMillis + marginMillis) {

@@ -4,11 +4,12 @@ import type { RunEnd } from '../kernel/Kernel.js';
 import type { Invocation } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
+import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
 import { WorldTables } from './consumerFunction.js';
 import { anyFault, FailureExplainer } from './explainFailure.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
-import { publishedText } from './snsEnvelope.js';
-import { type WorldConfig, WorldConsumer } from './WorldConfig.js';
+import type { WorldConfig } from './WorldConfig.js';
+import { type EventCommits, WorldEvents } from './WorldEvents.js';
 
 /**
  * What a world left behind, for the oracle.
@@ -72,15 +73,16 @@ export function checkWorld(world: WorldObservation): string[] {
   if (!world.quiesced) failures.push(notQuiescent(world));
   const changes = world.dynamo.changes.slice(world.changesBefore);
   const commits = inboxCommits(changes, world.config.ttlSeconds, failures);
-  checkWritesInInboxTransactions(world, changes, failures);
-  checkEffects(world, commits, failures);
-  const published = new Map(world.workload.events.map((event) => [event.body, event]));
-  const eventOf: EventOf = (body) => published.get(publishedText(body));
+  const events = new WorldEvents(world.workload.events);
+  const committed = events.commits(changes, failures);
+  checkWritesInInboxTransactions(changes, committed, failures);
+  checkEffects(world, committed, failures);
+  const eventOf: EventOf = (body) => events.ofBody(body);
   const explain = new FailureExplainer(world.config, commits);
-  checkNothingLost(world, commits, eventOf, failures);
-  checkDeadLetters(world, { commits, eventOf, explain }, failures);
+  checkNothingLost(world, committed, eventOf, failures);
+  checkDeadLetters(world, { committed, eventOf, explain }, failures);
   checkFailuresExplained(world, eventOf, explain, failures);
-  if (world.config.fifo) checkFifoOrder(world, commits, eventOf, failures);
+  if (world.config.fifo) checkFifoOrder(world, committed, eventOf, failures);
   return failures;
 }
 
@@ -126,125 +128,20 @@ function inboxCommits(
   return commits;
 }
 
-/**
- * Every business change is made in the transaction of an inbox entry, and is the change of
- * that entry's event: its account (or counter) credited with its amount, its payment's entry.
- */
-function checkWritesInInboxTransactions(
-  world: WorldObservation,
-  changes: readonly ChangeRecord[],
-  failures: string[],
-): void {
-  const events = new Map(world.workload.events.map((event) => [event.eventId, event]));
-  const entryKeys = new Map(
-    changes
-      .filter((c) => c.tableName === WorldTables.Inbox && c.newImage)
-      .map((c) => [c.transactionId, text(c.newImage?.key)]),
-  );
-  for (const change of changes) {
-    if (change.tableName === WorldTables.Inbox) continue;
-    const key = entryKeys.get(change.transactionId);
-    if (change.transactionId === undefined || key === undefined) {
-      failures.push(
-        `atomicity: ${change.tableName} changed (change ${change.sequence}) outside an inbox entry's transaction`,
-      );
-      continue;
-    }
-    const event = events.get(key);
-    if (event !== undefined && !isChangeOf(change, event)) {
-      failures.push(
-        `atomicity: ${change.tableName} change ${change.sequence} is not ${key}'s, though it committed with ${key}'s entry`,
-      );
-    }
-  }
-}
-
-/** Whether a business change is what the event's handler writes. */
-function isChangeOf(change: ChangeRecord, event: PlannedEvent): boolean {
-  const delta = (name: string) =>
-    Number(change.newImage?.[name]?.N ?? 0) - Number(change.oldImage?.[name]?.N ?? 0);
-  switch (change.tableName) {
-    case WorldTables.Accounts:
-      return (
-        text(change.keys.accountId) === event.accountId &&
-        delta('balanceCents') === event.amountCents
-      );
-    case WorldTables.Counters:
-      return (
-        text(change.keys.counterId) === event.accountId && delta('total') === event.amountCents
-      );
-    case WorldTables.Entries:
-      return text(change.keys.paymentId) === event.paymentId && change.oldImage === undefined;
-    default:
-      return false;
-  }
-}
-
-function checkEffects(
-  world: WorldObservation,
-  commits: Map<string, ChangeRecord[]>,
-  failures: string[],
-): void {
-  const events = new Map(world.workload.events.map((event) => [event.eventId, event]));
-  const expectedCents = new Map(world.workload.accounts.map((a) => [a.accountId, 0]));
-  const expectedEntries = new Set<string>();
-  for (const [key, writes] of commits) {
-    const event = events.get(key);
-    if (event === undefined) {
-      failures.push(`effects: key ${key} committed but no event has it`);
-      continue;
-    }
-    if (event.planted !== Planted.None && event.planted !== Planted.PaymentCollision) {
-      failures.push(`effects: ${event.eventId} (${event.planted}) committed`);
-    }
-    expectedCents.set(
-      event.accountId,
-      (expectedCents.get(event.accountId) ?? 0) + event.amountCents * writes.length,
-    );
-    expectedEntries.add(event.paymentId);
-  }
-  const ledger = world.config.consumer === WorldConsumer.Ledger;
-  for (const [accountId, cents] of expectedCents) {
-    const item = world.dynamo.getItem(
-      ledger
-        ? { TableName: WorldTables.Accounts, Key: { accountId: { S: accountId } } }
-        : { TableName: WorldTables.Counters, Key: { counterId: { S: accountId } } },
-    ).Item;
-    const actual = Number((ledger ? item?.balanceCents?.N : item?.total?.N) ?? 0);
-    if (actual !== cents) {
-      failures.push(
-        `effects: ${ledger ? 'account' : 'counter'} ${accountId} holds ${actual}, the committed events make ${cents}`,
-      );
-    }
-  }
-  if (!ledger) return;
-  for (const event of world.workload.events) {
-    const item = world.dynamo.getItem({
-      TableName: WorldTables.Entries,
-      Key: { paymentId: { S: event.paymentId } },
-    }).Item;
-    if ((item !== undefined) !== expectedEntries.has(event.paymentId)) {
-      failures.push(
-        `effects: ledger entry of ${event.paymentId} ${item ? 'exists without' : 'missing despite'} a committed event`,
-      );
-    }
-  }
-}
-
 function checkNothingLost(
   world: WorldObservation,
-  commits: Map<string, ChangeRecord[]>,
+  committed: EventCommits,
   eventOf: EventOf,
   failures: string[],
 ): void {
-  const dead = new Set<string>();
+  const dead = new Set<PlannedEvent>();
   for (const message of world.deadLetterQueue.messages) {
     const event = eventOf(message.body);
     if (event === undefined) failures.push(`DLQ: ${message.messageId} carries no event's body`);
-    else dead.add(event.eventId);
+    else dead.add(event);
   }
   for (const event of world.workload.events) {
-    if (!commits.has(event.eventId) && !dead.has(event.eventId)) {
+    if (!committed.byEvent.has(event) && !dead.has(event)) {
       failures.push(
         `nothing lost: ${event.eventId} (${event.planted}) neither committed nor in the DLQ`,
       );
@@ -308,22 +205,22 @@ function checkFailuresExplained(
 
 function checkFifoOrder(
   world: WorldObservation,
-  commits: Map<string, ChangeRecord[]>,
+  committed: EventCommits,
   eventOf: EventOf,
   failures: string[],
 ): void {
-  const everDead = new Set(world.deadLetterQueue.history.map((m) => eventOf(m.body)?.eventId));
-  const firstSent = new Map<string | undefined, number>();
+  const everDead = new Set(world.deadLetterQueue.history.map((m) => eventOf(m.body)));
+  const firstSent = new Map<PlannedEvent | undefined, number>();
   for (const message of world.queue.history) {
-    const eventId = eventOf(message.body)?.eventId;
-    if (!firstSent.has(eventId)) firstSent.set(eventId, message.sequence);
+    const event = eventOf(message.body);
+    if (!firstSent.has(event)) firstSent.set(event, message.sequence);
   }
   const ordered = world.workload.events
-    .filter((e) => e.planted === Planted.None && !everDead.has(e.eventId) && commits.has(e.eventId))
-    .sort((a, b) => (firstSent.get(a.eventId) ?? 0) - (firstSent.get(b.eventId) ?? 0));
+    .filter((e) => e.planted === Planted.None && !everDead.has(e) && committed.byEvent.has(e))
+    .sort((a, b) => (firstSent.get(a) ?? 0) - (firstSent.get(b) ?? 0));
   const lastByAccount = new Map<string, { eventId: string; sequence: number }>();
   for (const event of ordered) {
-    const sequence = commits.get(event.eventId)?.[0]?.sequence ?? 0;
+    const sequence = committed.byEvent.get(event)?.[0]?.sequence ?? 0;
     const last = lastByAccount.get(event.accountId);
     if (last !== undefined && sequence < last.sequence) {
       failures.push(

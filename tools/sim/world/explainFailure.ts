@@ -5,7 +5,8 @@ import { type WorldConfig, WorldSource } from './WorldConfig.js';
 
 /**
  * The reason the library must dead-letter a planted permanent failure with, at the first
- * receive that meets no fault (a retry cannot change it); undefined for the other events. A
+ * receive that meets no fault (a retry cannot change it); undefined for the other events (of two
+ * events sharing an id, the one that does not commit is dead-lettered with this reason). A
  * published SNS message that is not JSON is given to the schema as text, which refuses it.
  *
  * @example
@@ -24,6 +25,8 @@ export function permanentReason(
       return 'SchemaValidationError';
     case Planted.CurrencyMismatch:
       return 'PermanentError';
+    case Planted.KeyReused:
+      return 'PayloadMismatchError';
     default:
       return undefined;
   }
@@ -69,7 +72,7 @@ export class FailureExplainer {
   refusedByItsCondition(invocation: Invocation, event: PlannedEvent | undefined): boolean {
     if (event === undefined) return false;
     if (event.planted === Planted.PaymentCollision) return true;
-    if (event.planted !== Planted.None) return false;
+    if (event.planted !== Planted.None && event.planted !== Planted.KeyReused) return false;
     const expiresAtSeconds = Number(this.#commits.get(event.eventId)?.[0]?.newImage?.expiresAt?.N);
     const receivedMillis =
       WORLD_EPOCH_MILLIS + invocation.startedMillis + this.#config.clockSkewMillis;

@@ -19,6 +19,11 @@ export const Planted = {
   CurrencyMismatch: 'currency mismatch',
   /** Two events for one payment: one commits, the other fails its condition until dead-lettered. */
   PaymentCollision: 'payment collision',
+  /**
+   * Two events with one eventId (a producer reusing an id) but other payments: one commits, the
+   * other is dead-lettered with PayloadMismatchError.
+   */
+  KeyReused: 'key reused',
 } as const;
 /** One of the values of {@link Planted}. */
 export type Planted = (typeof Planted)[keyof typeof Planted];
@@ -73,18 +78,26 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
     currency: n % 3 === 2 ? 'USD' : 'EUR',
   }));
   const events: PlannedEvent[] = [];
+  // Events another one collides with or reuses the id of: each is the target of one at most.
+  const targeted = new Set<string>();
   for (let n = 1; n <= config.events; n++) {
     const account = random.pick(accounts);
-    const planted = drawPlanted(config, random, events);
-    const collidesWith =
-      planted === Planted.PaymentCollision ? pickCollision(events, random) : undefined;
+    const planted = drawPlanted(config, random, events, targeted);
+    const target =
+      planted === Planted.PaymentCollision || planted === Planted.KeyReused
+        ? pickTarget(events, targeted, random)
+        : undefined;
+    const collidesWith = planted === Planted.PaymentCollision ? target : undefined;
     const accountId = collidesWith?.accountId ?? account.accountId;
     const currency = accounts.find((a) => a.accountId === accountId)?.currency ?? 'EUR';
     const payment = {
-      eventId: `evt-${n}`,
+      eventId: planted === Planted.KeyReused ? (target?.eventId ?? `evt-${n}`) : `evt-${n}`,
       accountId,
       paymentId: collidesWith?.paymentId ?? `pay-${n}`,
-      amountCents: planted === Planted.Invalid ? -random.int(1, 100) : random.int(1, 10_000),
+      amountCents: otherThan(
+        planted === Planted.Invalid ? -random.int(1, 100) : random.int(1, 10_000),
+        planted === Planted.KeyReused ? target?.amountCents : undefined,
+      ),
       currency:
         planted === Planted.CurrencyMismatch ? (currency === 'EUR' ? 'USD' : 'EUR') : currency,
     };
@@ -102,7 +115,7 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
         : undefined,
     });
   }
-  return { accounts, events: markCollidedOriginals(events) };
+  return { accounts, events: markTargets(events) };
 }
 
 /** The event as its consumer's schema has it: a payment, or an increment of the account's counter. */
@@ -120,7 +133,12 @@ function bodyOf(
   });
 }
 
-function drawPlanted(config: WorldConfig, random: Prng, earlier: readonly PlannedEvent[]): Planted {
+function drawPlanted(
+  config: WorldConfig,
+  random: Prng,
+  earlier: readonly PlannedEvent[],
+  targeted: ReadonlySet<string>,
+): Planted {
   const roll = random.next();
   let edge = config.poisonRate;
   if (roll < edge) return Planted.Poison;
@@ -128,25 +146,46 @@ function drawPlanted(config: WorldConfig, random: Prng, earlier: readonly Planne
   if (roll < edge) return Planted.Invalid;
   edge += config.currencyMismatchRate;
   if (roll < edge) return Planted.CurrencyMismatch;
+  const targetable = earlier.some((e) => e.planted === Planted.None && !targeted.has(e.eventId));
   edge += config.paymentCollisionRate;
-  if (roll < edge && earlier.some((event) => event.planted === Planted.None)) {
-    return Planted.PaymentCollision;
-  }
+  if (roll < edge && targetable) return Planted.PaymentCollision;
+  edge += config.keyReuseRate ?? 0;
+  if (roll < edge && targetable) return Planted.KeyReused;
   return Planted.None;
 }
 
-function pickCollision(events: readonly PlannedEvent[], random: Prng): PlannedEvent {
-  return random.pick(events.filter((event) => event.planted === Planted.None));
+/** The amount, made to differ from a reused id's first event so that the two bodies differ. */
+function otherThan(amountCents: number, reused: number | undefined): number {
+  return amountCents === reused ? amountCents + 1 : amountCents;
 }
 
-/** The first event of a collided payment is planted too: either of the two may be the one that fails. */
-function markCollidedOriginals(events: readonly PlannedEvent[]): PlannedEvent[] {
+function pickTarget(
+  events: readonly PlannedEvent[],
+  targeted: Set<string>,
+  random: Prng,
+): PlannedEvent {
+  const target = random.pick(
+    events.filter((event) => event.planted === Planted.None && !targeted.has(event.eventId)),
+  );
+  targeted.add(target.eventId);
+  return target;
+}
+
+/**
+ * The first event of a collided payment, or of a reused id, is planted too: either of the two
+ * may be the one that commits.
+ */
+function markTargets(events: readonly PlannedEvent[]): PlannedEvent[] {
   const collided = new Set(
     events.filter((e) => e.planted === Planted.PaymentCollision).map((e) => e.paymentId),
   );
-  return events.map((event) =>
-    event.planted === Planted.None && collided.has(event.paymentId)
-      ? { ...event, planted: Planted.PaymentCollision }
-      : event,
+  const reused = new Set(
+    events.filter((e) => e.planted === Planted.KeyReused).map((e) => e.eventId),
   );
+  return events.map((event) => {
+    if (event.planted !== Planted.None) return event;
+    if (collided.has(event.paymentId)) return { ...event, planted: Planted.PaymentCollision };
+    if (reused.has(event.eventId)) return { ...event, planted: Planted.KeyReused };
+    return event;
+  });
 }

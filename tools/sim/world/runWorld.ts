@@ -221,7 +221,11 @@ function produce(kernel: Kernel, queue: SimQueue, workload: PaymentWorkload, con
       {
         body: config.source === WorldSource.Sns ? published(event, copy, kernel) : event.body,
         ...(config.fifo
-          ? { groupId: event.accountId, deduplicationId: `${event.eventId}#${copy}` }
+          ? // Unique per planned event (two may share an eventId, or a paymentId).
+            {
+              groupId: event.accountId,
+              deduplicationId: `${event.eventId}/${event.paymentId}#${copy}`,
+            }
           : {}),
       },
       kernel.nowMillis,

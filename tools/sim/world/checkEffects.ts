@@ -1,0 +1,137 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { WorldObservation } from './checkWorld.js';
+import { WorldTables } from './consumerFunction.js';
+import { type PlannedEvent, Planted } from './paymentWorkload.js';
+import { WorldConsumer } from './WorldConfig.js';
+import type { EventCommits } from './WorldEvents.js';
+
+/** Planted events that may commit: one of two colliding payments, one of two events sharing an id. */
+const MAY_COMMIT: ReadonlySet<Planted> = new Set([
+  Planted.None,
+  Planted.PaymentCollision,
+  Planted.KeyReused,
+]);
+
+/**
+ * Every business change is made in the transaction of an inbox entry, and is the change of
+ * that entry's event: its account (or counter) credited with its amount, its payment's entry.
+ *
+ * @example
+ * ```ts
+ * checkWritesInInboxTransactions(changes, committed, failures);
+ * ```
+ */
+export function checkWritesInInboxTransactions(
+  changes: readonly ChangeRecord[],
+  committed: EventCommits,
+  failures: string[],
+): void {
+  const withEntry = new Set(
+    changes
+      .filter((c) => c.tableName === WorldTables.Inbox && c.newImage)
+      .map((c) => c.transactionId),
+  );
+  for (const change of changes) {
+    if (change.tableName === WorldTables.Inbox) continue;
+    if (change.transactionId === undefined || !withEntry.has(change.transactionId)) {
+      failures.push(
+        `atomicity: ${change.tableName} changed (change ${change.sequence}) outside an inbox entry's transaction`,
+      );
+      continue;
+    }
+    const event = committed.byTransaction.get(change.transactionId);
+    if (event !== undefined && !isChangeOf(change, event)) {
+      failures.push(
+        `atomicity: ${change.tableName} change ${change.sequence} is not ${event.eventId}'s, though it committed with ${event.eventId}'s entry`,
+      );
+    }
+  }
+}
+
+/** Whether a business change is what the event's handler writes. */
+function isChangeOf(change: ChangeRecord, event: PlannedEvent): boolean {
+  const delta = (name: string) =>
+    Number(change.newImage?.[name]?.N ?? 0) - Number(change.oldImage?.[name]?.N ?? 0);
+  switch (change.tableName) {
+    case WorldTables.Accounts:
+      return (
+        text(change.keys.accountId) === event.accountId &&
+        delta('balanceCents') === event.amountCents
+      );
+    case WorldTables.Counters:
+      return (
+        text(change.keys.counterId) === event.accountId && delta('total') === event.amountCents
+      );
+    case WorldTables.Entries:
+      return text(change.keys.paymentId) === event.paymentId && change.oldImage === undefined;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Balances and ledger entries (or counter totals) are exactly the effects of the committed
+ * events, each applied once per commit (a key committed again after its entry expired counts
+ * twice), and no event planted to fail committed.
+ *
+ * @example
+ * ```ts
+ * checkEffects(world, committed, failures);
+ * ```
+ */
+export function checkEffects(
+  world: WorldObservation,
+  committed: EventCommits,
+  failures: string[],
+): void {
+  const expectedCents = new Map(world.workload.accounts.map((a) => [a.accountId, 0]));
+  const expectedEntries = new Set<string>();
+  for (const [event, writes] of committed.byEvent) {
+    if (!MAY_COMMIT.has(event.planted)) {
+      failures.push(`effects: ${event.eventId} (${event.planted}) committed`);
+    }
+    expectedCents.set(
+      event.accountId,
+      (expectedCents.get(event.accountId) ?? 0) + event.amountCents * writes.length,
+    );
+    expectedEntries.add(event.paymentId);
+  }
+  const ledger = world.config.consumer === WorldConsumer.Ledger;
+  for (const [accountId, cents] of expectedCents) {
+    const item = world.dynamo.getItem(
+      ledger
+        ? { TableName: WorldTables.Accounts, Key: { accountId: { S: accountId } } }
+        : { TableName: WorldTables.Counters, Key: { counterId: { S: accountId } } },
+    ).Item;
+    const actual = Number((ledger ? item?.balanceCents?.N : item?.total?.N) ?? 0);
+    if (actual !== cents) {
+      failures.push(
+        `effects: ${ledger ? 'account' : 'counter'} ${accountId} holds ${actual}, the committed events make ${cents}`,
+      );
+    }
+  }
+  if (ledger) checkLedgerEntries(world, expectedEntries, failures);
+}
+
+function checkLedgerEntries(
+  world: WorldObservation,
+  expectedEntries: ReadonlySet<string>,
+  failures: string[],
+): void {
+  for (const event of world.workload.events) {
+    const item = world.dynamo.getItem({
+      TableName: WorldTables.Entries,
+      Key: { paymentId: { S: event.paymentId } },
+    }).Item;
+    if ((item !== undefined) !== expectedEntries.has(event.paymentId)) {
+      failures.push(
+        `effects: ledger entry of ${event.paymentId} ${item ? 'exists without' : 'missing despite'} a committed event`,
+      );
+    }
+  }
+}
+
+function text(value: AttributeValue | undefined): string {
+  return value?.S ?? '';
+}
