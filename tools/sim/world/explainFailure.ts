@@ -32,7 +32,14 @@ export function permanentReason(
   }
 }
 
-/** The reason a record fails when its ledger entry's condition refuses it (a retryable failure). */
+/**
+ * The reason a record fails when its ledger entry's condition refuses it (a retryable failure).
+ *
+ * @example
+ * ```ts
+ * if (reason === BUSINESS_CONDITION_FAILED && explain.refusedByItsCondition(invocation, event)) return;
+ * ```
+ */
 export const BUSINESS_CONDITION_FAILED = 'BusinessConditionFailedError';
 
 /**
