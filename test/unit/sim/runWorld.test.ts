@@ -61,6 +61,8 @@ describe('a simulated world', () => {
 
     const result = await runWorld({ seed: 6, config });
 
-    expect(result.failures.join('\n')).toMatch(/without a fault|met no fault/);
+    expect(result.failures.join('\n')).toMatch(
+      /no fault slowed|reached the function timeout|do not explain/,
+    );
   });
 });

@@ -1,8 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { InboxRuntime } from '../../../src/index.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
-import { type Caller, CrashPoint, FaultKind } from '../network/Network.js';
+import {
+  type Caller,
+  CrashPoint,
+  FaultKind,
+  type RequestFaults,
+  type RequestTag,
+} from '../network/Network.js';
 import type { WorldConfig } from '../world/WorldConfig.js';
 
 /**
@@ -42,10 +49,13 @@ export interface Invocation {
   readonly receiveCounts: ReadonlyMap<string, number>;
   readonly startedMillis: number;
   endedMillis: number | undefined;
-  /** Faults that struck the whole invocation (a kill, a slowed container), or a request for no record. */
+  /**
+   * Faults that struck the whole invocation (a kill, a slowed container, a crash point), a
+   * request for no record, or that cannot fail one (a request applied twice).
+   */
   readonly faults: Set<FaultKind>;
-  /** Faults that struck a request made for one record, by its key or messageId. */
-  readonly recordFaults: Map<string, Set<FaultKind>>;
+  /** Each request made for records (by key or messageId) that a fault struck. */
+  readonly faultedRequests: FaultedRequest[];
   /** When the batch deadline passed (the library's timer fired), if it did. */
   deadlineMillis: number | undefined;
   /** `response`: the function answered; otherwise it was killed or timed out. */
@@ -102,7 +112,7 @@ export class SimLambda {
       startedMillis: this.#kernel.nowMillis,
       endedMillis: undefined,
       faults: new Set(),
-      recordFaults: new Map(),
+      faultedRequests: [],
       deadlineMillis: undefined,
       end: 'running',
       failedMessageIds: event.Records.map((record) => record.messageId),
@@ -124,8 +134,10 @@ export class SimLambda {
         resolve(invocation);
       };
       disarm = this.#armKills(container, invocation, finish);
-      container
-        .handler(event, this.#context(invocation))
+      // Work the invocation sets off stays its own, even when it resumes in a later one (a
+      // frozen container thawed): every request is charged to the invocation that began it.
+      running
+        .run(invocation, () => container.handler(event, this.#context(invocation)))
         .then(
           (response) => finish('response', failedIds(response, invocation.messageIds)),
           () => finish('response'),
@@ -205,12 +217,9 @@ export class SimLambda {
         return state.slow;
       },
       get invocationId() {
-        return state.current?.id;
+        return (running.getStore() ?? state.current)?.id;
       },
-      request: (subjects) => {
-        const invocation = state.current;
-        return { noteFault: (kind) => noteFault(invocation, subjects, kind) };
-      },
+      request: (tag, operation) => faultsOf(running.getStore() ?? state.current, tag, operation),
       beforeSend: (name) => {
         state.requests++;
         const crash = state.crashAtRequest;
@@ -228,7 +237,7 @@ export class SimLambda {
       sleep: (millis) => kernel.sleep(actor, millis, `backs off ${Math.round(millis)} ms`),
       random: () => random.next(),
       startTimer: (millis, callback) => {
-        const invocation = state.current;
+        const invocation = running.getStore() ?? state.current;
         return kernel.schedule({
           actor,
           label: 'deadline passes',
@@ -269,24 +278,49 @@ export class SimLambda {
 }
 
 /**
- * Notes a fault on the invocation that sent the request: on the records it was for, or on the
- * whole invocation (a crash point, or a request for no record).
+ * A request made for records that a fault struck: which code sent it, for which records, and
+ * what struck it.
+ *
+ * @example
+ * ```ts
+ * const storeFaults = invocation.faultedRequests.filter((r) => r.channel === RequestChannel.Store);
+ * ```
  */
-function noteFault(
+export interface FaultedRequest extends RequestTag {
+  readonly operation: string;
+  readonly kinds: Set<FaultKind>;
+}
+
+/** Faults that strike the whole invocation, or that cannot fail the request they strike. */
+const INVOCATION_FAULTS: ReadonlySet<FaultKind> = new Set([
+  FaultKind.CrashPoint,
+  FaultKind.RequestDuplicated,
+]);
+
+/**
+ * Where the faults of one request are noted: on the invocation that sent it, as one faulted
+ * request of its records, or on the whole invocation.
+ */
+function faultsOf(
   invocation: Invocation | undefined,
-  subjects: readonly string[],
-  kind: FaultKind,
-): void {
-  if (invocation === undefined) return;
-  if (kind === FaultKind.CrashPoint || subjects.length === 0) {
-    invocation.faults.add(kind);
-    return;
-  }
-  for (const subject of subjects) {
-    const faults = invocation.recordFaults.get(subject) ?? new Set<FaultKind>();
-    faults.add(kind);
-    invocation.recordFaults.set(subject, faults);
-  }
+  tag: RequestTag | undefined,
+  operation: string,
+): RequestFaults {
+  let faulted: FaultedRequest | undefined;
+  return {
+    noteFault: (kind) => {
+      if (invocation === undefined) return;
+      if (tag === undefined || tag.subjects.length === 0 || INVOCATION_FAULTS.has(kind)) {
+        invocation.faults.add(kind);
+        return;
+      }
+      if (faulted === undefined) {
+        faulted = { ...tag, operation, kinds: new Set() };
+        invocation.faultedRequests.push(faulted);
+      }
+      faulted.kinds.add(kind);
+    },
+  };
 }
 
 /** Where a crash point strikes: at the invocation's n-th request, or its first of an operation. */
@@ -296,6 +330,9 @@ type CrashAt =
 
 /** The requests a named crash point strikes around: the commit, an inbox read, a DLQ send. */
 const NAMED_CRASH_POINTS = ['TransactWriteItems', 'GetItem', 'SendMessage'] as const;
+
+/** The invocation whose work is running (its code and every continuation of it). */
+const running = new AsyncLocalStorage<Invocation>();
 
 /** The simulated world's time 0 as an epoch (2026-11-01T00:00:00Z). */
 export const WORLD_EPOCH_MILLIS = Date.UTC(2026, 10, 1);

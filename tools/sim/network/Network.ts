@@ -30,13 +30,43 @@ export const FaultKind = {
 export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];
 
 /**
+ * Which code sent a request for a record: the library's store (an inbox read or a commit, one
+ * per attempt), the consumer's handler, or the library's dead-letter publisher.
+ *
+ * @example
+ * ```ts
+ * const tag: RequestTag = { channel: RequestChannel.Store, subjects: ['evt-1'] };
+ * ```
+ */
+export const RequestChannel = {
+  Store: 'store',
+  Handler: 'handler',
+  DeadLetter: 'dead letter',
+} as const;
+/** One of the values of {@link RequestChannel}. */
+export type RequestChannel = (typeof RequestChannel)[keyof typeof RequestChannel];
+
+/**
+ * The records a request is for (keys or messageIds) and the code that sent it.
+ *
+ * @example
+ * ```ts
+ * await network.call(caller, 'sqs', 'SendMessage', apply, { tag: { channel: RequestChannel.DeadLetter, subjects: [messageId] } });
+ * ```
+ */
+export interface RequestTag {
+  readonly channel: RequestChannel;
+  readonly subjects: readonly string[];
+}
+
+/**
  * One request as its sender sees it: where the faults that strike it are noted. Taken when
  * the request is sent, so a fault that strikes it late (applied after its invocation ended)
  * is noted on the invocation that sent it, not on whichever runs in the container by then.
  *
  * @example
  * ```ts
- * const request = caller.request(['evt-1']);
+ * const request = caller.request({ channel: RequestChannel.Store, subjects: ['evt-1'] }, 'GetItem');
  * request.noteFault(FaultKind.RequestLost);
  * ```
  */
@@ -59,11 +89,11 @@ export interface Caller {
   /** The invocation running in the container now, if any. */
   readonly invocationId: number | undefined;
   /**
-   * Opens a request on behalf of the current invocation and the records it is for
-   * (`subjects`: keys or messageIds; none when it serves the whole batch): the faults that
-   * strike it explain the failures of those records only.
+   * Opens a request on behalf of the current invocation and the records it is for (none when
+   * it serves the whole batch): the faults that strike it explain the failures of those
+   * records only.
    */
-  request(subjects: readonly string[]): RequestFaults;
+  request(tag: RequestTag | undefined, operation: string): RequestFaults;
   /** Asked before each request: a crash point may kill the caller before or after sending it. */
   beforeSend(name: string): CrashPoint;
 }
@@ -74,11 +104,11 @@ export interface Caller {
  *
  * @example
  * ```ts
- * await network.call(caller, 'sqs', 'SendMessage', apply, { subjects: [messageId] });
+ * await network.call(caller, 'dynamodb', 'GetItem', apply, { throttle: () => throttled('GetItem') });
  * ```
  */
 export interface RequestOptions extends Injectable {
-  readonly subjects?: readonly string[];
+  readonly tag?: RequestTag;
 }
 
 /**
@@ -141,7 +171,7 @@ export class Network {
     apply: () => T,
     options: RequestOptions = {},
   ): Promise<T> {
-    const request = caller.request(options.subjects ?? []);
+    const request = caller.request(options.tag, name);
     const crash = caller.beforeSend(name);
     if (crash !== CrashPoint.None) request.noteFault(FaultKind.CrashPoint);
     if (crash === CrashPoint.BeforeSend) {

@@ -85,6 +85,35 @@ export const MUTANTS = {
     replace:
       'return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount && false;',
   },
+  noRetry: {
+    name: 'noRetry',
+    invariant: 'explained failures',
+    description:
+      'a transient store error fails the record at once, whatever transactionAttempts says',
+    file: 'src/core/processRecord.ts',
+    find: 'const retry = error instanceof TransientStoreError && attempt < options.transactionAttempts;',
+    replace: 'const retry = error instanceof TransientStoreError && attempt < 1;',
+  },
+  lastReceiveDeadLetterOnlyRefusals: {
+    name: 'lastReceiveDeadLetterOnlyRefusals',
+    invariant: 'DLQ',
+    description:
+      'on its last receive only a record its business condition refused is dead-lettered; one that failed under faults is left to the redrive policy',
+    file: 'src/core/settleFailure.ts',
+    find: 'if (batchAnswered?.aborted || (!permanent && !isLastReceive(record, options))) {',
+    replace:
+      "if (batchAnswered?.aborted || (!permanent && (!isLastReceive(record, options) || (error as Error)?.name !== 'BusinessConditionFailedError'))) {",
+  },
+  slowBackoff: {
+    name: 'slowBackoff',
+    invariant: 'explained failures',
+    description:
+      'the retry backoff waits a thousand times too long, so one conflict stalls the batch to its deadline',
+    file: 'src/core/processRecord.ts',
+    find: 'return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);',
+    replace:
+      'return 1000 * random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);',
+  },
   nothingPermanent: {
     name: 'nothingPermanent',
     invariant: 'explained failures',

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { Caller, Network } from '../network/Network.js';
+import { type Caller, type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from './SimQueue.js';
 
 /**
@@ -51,7 +51,12 @@ export function simSqsClient(
         );
         return { MessageId: sent?.messageId };
       },
-      { subjects: original === undefined ? [] : [original] },
+      {
+        tag: {
+          channel: RequestChannel.DeadLetter,
+          subjects: original === undefined ? [] : [original],
+        },
+      },
     );
   };
   return { send } as unknown as SQSClient;

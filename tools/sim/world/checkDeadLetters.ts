@@ -92,17 +92,17 @@ function checkReason(
   }
   const refused =
     reason === BUSINESS_CONDITION_FAILED && explain.refusedByItsCondition(sender, event);
-  if (!refused && !explain.metFault(sender, id, event)) {
+  if (!refused && !explain.causedByFaults(sender, id, event)) {
     failures.push(
-      `${what} on its last receive (invocation ${sender.id}), though none of its requests met a fault`,
+      `${what} on its last receive (invocation ${sender.id}), though the faults on its requests do not explain its failure`,
     );
   }
 }
 
 /**
- * The library reads the inbox before it dead-letters: a key that committed before the last
- * receive began, with an entry still live (clock skew aside) when the DLQ message was sent,
- * is a duplicate.
+ * The library reads the inbox before it dead-letters: an event that had committed when that
+ * read was applied (the sender's last read of the key before the send; the invocation's start
+ * if none was applied), its entry still live then (clock skew aside), is a duplicate.
  */
 function checkNotCommitted(
   world: WorldObservation,
@@ -112,13 +112,22 @@ function checkNotCommitted(
 ): void {
   if (attribute(message, 'inbox.error') === undefined) return;
   const sentMillis = message.requestedAtMillis ?? message.sentAtMillis;
+  const readMillis =
+    world.inboxReads
+      .filter(
+        (read) =>
+          read.invocationId === sender.id &&
+          read.key === event.eventId &&
+          read.atMillis <= sentMillis,
+      )
+      .at(-1)?.atMillis ?? sender.startedMillis;
   const marginMillis = world.config.clockSkewMillis + 1_000;
   for (const change of committed.byEvent.get(event) ?? []) {
     const committedMillis = world.changeMillis[change.sequence - 1] ?? Number.POSITIVE_INFINITY;
     const expiresMillis = Number(change.newImage?.expiresAt?.N) * 1000 - WORLD_EPOCH_MILLIS;
-    if (committedMillis < sender.startedMillis && expiresMillis > sentMillis + marginMillis) {
+    if (committedMillis < readMillis && expiresMillis > readMillis + marginMillis) {
       failures.push(
-        `one place: ${event.eventId} dead-lettered with ${attribute(message, 'inbox.error')} by invocation ${sender.id}, though its entry had committed (change ${change.sequence}) before that invocation began and still lived`,
+        `one place: ${event.eventId} dead-lettered with ${attribute(message, 'inbox.error')} by invocation ${sender.id}, though its entry had committed (change ${change.sequence}) before that invocation's last read of the inbox and still lived`,
       );
       return;
     }

@@ -6,7 +6,7 @@ import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
 import { WorldTables } from './consumerFunction.js';
-import { anyFault, FailureExplainer } from './explainFailure.js';
+import { FailureExplainer, slowedByFaults } from './explainFailure.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
 import type { WorldConfig } from './WorldConfig.js';
 import { type EventCommits, WorldEvents } from './WorldEvents.js';
@@ -30,11 +30,28 @@ export interface WorldObservation {
   readonly invocations: readonly Invocation[];
   /** When each change was applied (world millis), by its sequence less one. */
   readonly changeMillis: readonly number[];
+  /** Each inbox read a function made, when DynamoDB applied it. */
+  readonly inboxReads: readonly InboxRead[];
   /** Messages a redrive put back on the queue. */
   readonly redriven: readonly string[];
   readonly quiesced: boolean;
   readonly end: RunEnd;
   readonly nowEpochSeconds: number;
+}
+
+/**
+ * An inbox read (`GetItem` of an entry) as DynamoDB applied it: by which invocation, of which
+ * key, when.
+ *
+ * @example
+ * ```ts
+ * const lastRead = world.inboxReads.filter((read) => read.invocationId === sender.id).at(-1);
+ * ```
+ */
+export interface InboxRead {
+  readonly invocationId: number;
+  readonly key: string;
+  readonly atMillis: number;
 }
 
 /**
@@ -172,9 +189,9 @@ function checkFailuresExplained(
     }
     if (invocation.end !== 'response') continue;
     if (invocation.deadlineMillis !== undefined) {
-      if (!anyFault(invocation)) {
+      if (!slowedByFaults(invocation)) {
         failures.push(
-          `explained failures: the batch deadline passed in invocation ${invocation.id}, which met no fault`,
+          `explained failures: the batch deadline passed in invocation ${invocation.id}, which no fault slowed`,
         );
       }
       continue;
@@ -188,17 +205,17 @@ function checkFailuresExplained(
       const what = `${messageId} (${event?.eventId ?? 'no event'}, ${event?.planted ?? 'unknown'})`;
       const behindFailure = world.config.fifo && blockedGroups.has(message?.groupId);
       blockedGroups.add(message?.groupId);
-      if (behindFailure || explain.metFault(invocation, messageId, event)) continue;
-      if (!explain.refusedByItsCondition(invocation, event)) {
-        failures.push(
-          `explained failures: ${what} reported failed by invocation ${invocation.id}, though none of its requests met a fault`,
-        );
-      } else if ((invocation.receiveCounts.get(messageId) ?? 0) >= world.config.maxReceiveCount) {
-        // Its last receive: SQS would move it without a reason (and hold its FIFO group).
-        failures.push(
-          `DLQ: ${what} reported failed on its last receive by invocation ${invocation.id} without a fault, instead of dead-lettered with its reason`,
-        );
+      const lastReceive =
+        (invocation.receiveCounts.get(messageId) ?? 0) >= world.config.maxReceiveCount;
+      if (behindFailure || explain.reportedFailed(invocation, messageId, event, lastReceive)) {
+        continue;
       }
+      failures.push(
+        lastReceive
+          ? // SQS would move it without a reason (and hold its FIFO group behind it).
+            `DLQ: ${what} reported failed on its last receive by invocation ${invocation.id}, though no fault struck its inbox read or DLQ send, instead of dead-lettered with its reason`
+          : `explained failures: ${what} reported failed by invocation ${invocation.id}, though the faults on its requests do not explain it`,
+      );
     }
   }
 }

@@ -10,11 +10,11 @@ import {
   MessageSource,
 } from '../../../src/index.js';
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
-import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
+import { type DynamoOperation, SimDocumentClient } from '../dynamo/SimDocumentClient.js';
 import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { FunctionFactory } from '../lambda/SimLambda.js';
-import type { Network } from '../network/Network.js';
+import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
@@ -48,25 +48,37 @@ export function consumerFunction(world: {
   readonly network: Network;
   readonly deadLetterQueue: SimQueue;
   readonly config: WorldConfig;
-  /** Called after each request is applied at DynamoDB (to time its changes). */
-  readonly applied: () => void;
+  /**
+   * Called after each request is applied at DynamoDB, with the invocation that sent it (to
+   * time its changes and its inbox reads).
+   */
+  readonly applied: (operation: DynamoOperation, invocationId: number | undefined) => void;
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied } = world;
   const definition = DEFINITIONS[config.consumer];
   return ({ actor, runtime, caller }) => {
-    // The library's requests name their record by the inbox key they carry; the handler's by
-    // the record it runs for (it gets a client of its own).
-    const clientFor = (recordKey?: string) =>
+    // The library's requests name their record by the inbox entry they carry; the handler's
+    // by the record it runs for (it gets a client of its own).
+    const clientFor = (messageId?: string) =>
       new SimDocumentClient({
         dynamo,
         transport: (operation) =>
-          network.call(caller, 'dynamodb', operation.name, applyThen(operation.apply, applied), {
-            ...(operation.name === 'TransactWriteItems'
-              ? { conflict: () => dynamo.cancelledBy(operation.input, 0, 'TransactionConflict') }
-              : {}),
-            throttle: () => dynamo.throttled(operation.name),
-            subjects: recordKey === undefined ? inboxKeysOf(operation.input) : [recordKey],
-          }),
+          network.call(
+            caller,
+            'dynamodb',
+            operation.name,
+            applyThen(operation, applied, caller.invocationId),
+            {
+              ...(operation.name === 'TransactWriteItems'
+                ? { conflict: () => dynamo.cancelledBy(operation.input, 0, 'TransactionConflict') }
+                : {}),
+              throttle: () => dynamo.throttled(operation.name),
+              tag:
+                messageId === undefined
+                  ? { channel: RequestChannel.Store, subjects: inboxRecordsOf(operation.input) }
+                  : { channel: RequestChannel.Handler, subjects: [messageId] },
+            },
+          ),
       });
     // As the reference function does it: the options the construct's environment fixes, read
     // back by the library, then the consumer's schema and key.
@@ -76,7 +88,7 @@ export function consumerFunction(world: {
       sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
     });
     const handler: MessageHandler<never> = (message, tx) =>
-      definition.handler(inbox.table, clientFor(message.key).documentClient)(message, tx);
+      definition.handler(inbox.table, clientFor(message.messageId).documentClient)(message, tx);
     const processor = createBatchProcessor(handler, {
       ...inbox.options,
       schema: definition.schema,
@@ -109,18 +121,25 @@ function deployedEnvironment(
   };
 }
 
-function applyThen<T>(apply: () => T, after: () => void): () => T {
+function applyThen(
+  operation: DynamoOperation,
+  after: (operation: DynamoOperation, invocationId: number | undefined) => void,
+  invocationId: number | undefined,
+): () => unknown {
   return () => {
     try {
-      return apply();
+      return operation.apply();
     } finally {
-      after();
+      after(operation, invocationId);
     }
   };
 }
 
-/** The keys of the inbox entries a request reads or writes (`pk` is `consumer#key`). */
-function inboxKeysOf(input: Readonly<Record<string, unknown>>): string[] {
+/**
+ * The records an inbox request is for: a commit by the messageId its entry holds, a read by
+ * the key it reads (`pk` is `consumer#key`).
+ */
+function inboxRecordsOf(input: Readonly<Record<string, unknown>>): string[] {
   const requests = Array.isArray(input.TransactItems)
     ? (input.TransactItems as Array<Record<string, WireRequest>>).flatMap((item) =>
         Object.values(item),
@@ -128,7 +147,9 @@ function inboxKeysOf(input: Readonly<Record<string, unknown>>): string[] {
     : [input as WireRequest];
   return requests.flatMap((request) => {
     if (request.TableName !== WorldTables.Inbox) return [];
-    const pk = request.Key?.pk?.S ?? request.Item?.pk?.S;
+    const messageId = request.Item?.messageId?.S;
+    if (messageId !== undefined) return [messageId];
+    const pk = request.Key?.pk?.S;
     return pk === undefined ? [] : [pk.slice(pk.indexOf('#') + 1)];
   });
 }

@@ -1,7 +1,8 @@
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
+import { FaultKind, RequestChannel } from '../network/Network.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';
-import { type WorldConfig, WorldSource } from './WorldConfig.js';
+import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
 /**
  * The reason the library must dead-letter a planted permanent failure with, at the first
@@ -43,12 +44,16 @@ export function permanentReason(
 export const BUSINESS_CONDITION_FAILED = 'BusinessConditionFailedError';
 
 /**
- * What the oracle knows to explain one record's failure in one invocation.
+ * What the oracle knows to explain one record's failure in one invocation, from the requests
+ * made for it that a fault struck, by the code that sent them: the store (one inbox read or
+ * commit failing per attempt, `transactionAttempts` of them before a retryable failure, one
+ * more for the inbox read before dead-lettering), the handler (its error fails the record at
+ * once), the dead-letter publisher.
  *
  * @example
  * ```ts
  * const explain = new FailureExplainer(world.config, commits);
- * if (!explain.metFault(invocation, messageId, event)) failures.push('…');
+ * if (!explain.reportedFailed(invocation, messageId, event, false)) failures.push('…');
  * ```
  */
 export class FailureExplainer {
@@ -61,41 +66,102 @@ export class FailureExplainer {
   }
 
   /**
-   * Whether a fault struck one of the requests made for this record in this invocation (by its
-   * key or its messageId), or the whole invocation died.
+   * Whether faults made the record fail (before any dead-lettering): one struck a request of
+   * its handler, or every attempt's store request.
    */
-  metFault(invocation: Invocation, messageId: string, event: PlannedEvent | undefined): boolean {
-    if (invocation.end !== 'response' && invocation.end !== 'running') return true;
-    const byId = invocation.recordFaults.get(messageId)?.size ?? 0;
-    const byKey = event === undefined ? 0 : (invocation.recordFaults.get(event.eventId)?.size ?? 0);
-    return byId + byKey > 0;
+  causedByFaults(invocation: Invocation, messageId: string, event: PlannedEvent | undefined) {
+    const faulted = faultedRequests(invocation, messageId, event);
+    return faulted.handler > 0 || faulted.store >= this.#config.transactionAttempts;
+  }
+
+  /**
+   * Whether the record may be reported failed (left for SQS to deliver again) by an invocation
+   * that answered, on its last receive or not: the faults that made it fail, and (when the
+   * library would dead-letter it instead) one that struck the inbox read or the DLQ send; or
+   * its business condition refusing it, before its last receive.
+   */
+  reportedFailed(
+    invocation: Invocation,
+    messageId: string,
+    event: PlannedEvent | undefined,
+    lastReceive: boolean,
+  ): boolean {
+    const faulted = faultedRequests(invocation, messageId, event);
+    if (faulted.deadLetter > 0) return true;
+    const permanent =
+      event !== undefined && permanentReason(event.planted, this.#config.source) !== undefined;
+    const refused = this.refusedByItsCondition(invocation, event);
+    const attempts = this.#config.transactionAttempts;
+    if (!lastReceive) {
+      if (faulted.handler > 0 || refused) return true;
+      return faulted.store >= (permanent ? 1 : attempts);
+    }
+    const failedWithoutAttempts = faulted.handler > 0 || permanent || refused;
+    return faulted.store >= (failedWithoutAttempts ? 0 : attempts) + 1;
   }
 
   /**
    * Whether the record may fail, retryably, without a fault of its own: its payment collided
-   * with another event's, or it is a copy received after its committed entry expired, which
-   * the ledger entry's condition refuses (the short-TTL worlds make those on purpose).
+   * with another event's, or (the ledger's entry condition refusing it) it is a copy that ran
+   * after its committed entry expired — the short-TTL worlds make those on purpose. The
+   * counter has no condition: such a copy commits again.
    */
   refusedByItsCondition(invocation: Invocation, event: PlannedEvent | undefined): boolean {
-    if (event === undefined) return false;
+    if (event === undefined || this.#config.consumer !== WorldConsumer.Ledger) return false;
     if (event.planted === Planted.PaymentCollision) return true;
     if (event.planted !== Planted.None && event.planted !== Planted.KeyReused) return false;
     const expiresAtSeconds = Number(this.#commits.get(event.eventId)?.[0]?.newImage?.expiresAt?.N);
-    const receivedMillis =
-      WORLD_EPOCH_MILLIS + invocation.startedMillis + this.#config.clockSkewMillis;
-    return expiresAtSeconds * 1000 < receivedMillis;
+    const lastRanMillis =
+      WORLD_EPOCH_MILLIS +
+      (invocation.endedMillis ?? Number.POSITIVE_INFINITY) +
+      this.#config.clockSkewMillis;
+    return expiresAtSeconds * 1000 < lastRanMillis;
   }
 }
 
+/** How many requests made for a record in an invocation a fault struck, by the code that sent them. */
+function faultedRequests(
+  invocation: Invocation,
+  messageId: string,
+  event: PlannedEvent | undefined,
+): { store: number; handler: number; deadLetter: number } {
+  const counts = { store: 0, handler: 0, deadLetter: 0 };
+  for (const request of invocation.faultedRequests) {
+    const forRecord =
+      request.subjects.includes(messageId) ||
+      (event !== undefined && request.subjects.includes(event.eventId));
+    if (!forRecord) continue;
+    if (request.channel === RequestChannel.Store) counts.store++;
+    else if (request.channel === RequestChannel.Handler) counts.handler++;
+    else counts.deadLetter++;
+  }
+  return counts;
+}
+
+/** Faults that cost an invocation seconds: a slowed container, a request the SDK gave up on. */
+const SLOWING: ReadonlySet<FaultKind> = new Set([
+  FaultKind.Slow,
+  FaultKind.TimedOut,
+  FaultKind.RequestLost,
+  FaultKind.ResponseLost,
+  FaultKind.RequestClogged,
+]);
+
 /**
- * Whether anything struck the invocation at all: a fault of its own (a slowed container) or of
- * one of its requests. A batch deadline needs one to pass.
+ * Whether a fault slowed the invocation enough to explain its batch deadline: a slowed
+ * container, or a request it waited the SDK's timeout for. Injected conflicts and throttling
+ * cost backoffs of at most a second and do not.
  *
  * @example
  * ```ts
- * if (invocation.deadlineMillis !== undefined && !anyFault(invocation)) failures.push('…');
+ * if (invocation.deadlineMillis !== undefined && !slowedByFaults(invocation)) failures.push('…');
  * ```
  */
-export function anyFault(invocation: Invocation): boolean {
-  return invocation.faults.size > 0 || invocation.recordFaults.size > 0;
+export function slowedByFaults(invocation: Invocation): boolean {
+  return (
+    [...invocation.faults].some((kind) => SLOWING.has(kind)) ||
+    invocation.faultedRequests.some((request) =>
+      [...request.kinds].some((kind) => SLOWING.has(kind)),
+    )
+  );
 }

@@ -1,3 +1,4 @@
+import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
 import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import { Kernel, RunEnd } from '../kernel/Kernel.js';
 import { hash32, Prng } from '../kernel/Prng.js';
@@ -5,7 +6,7 @@ import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
 import { SimLambda, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
-import { checkWorld, type WorldObservation } from './checkWorld.js';
+import { checkWorld, type InboxRead, type WorldObservation } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { snsNotification } from './snsEnvelope.js';
@@ -98,12 +99,24 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     while (changeMillis.length < dynamo.changes.length) changeMillis.push(kernel.nowMillis);
   };
   stampChanges();
+  const inboxReads: InboxRead[] = [];
+  const applied = (operation: DynamoOperation, invocationId: number | undefined) => {
+    stampChanges();
+    const pk = (operation.input.Key as { pk?: { S?: string } } | undefined)?.pk?.S;
+    if (operation.name === 'GetItem' && pk !== undefined && invocationId !== undefined) {
+      inboxReads.push({
+        invocationId,
+        key: pk.slice(pk.indexOf('#') + 1),
+        atMillis: kernel.nowMillis,
+      });
+    }
+  };
   const network = new Network(kernel, random.derive('network'), config.faults);
   const lambda = new SimLambda(
     kernel,
     random.derive('lambda'),
     config,
-    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config, applied: stampChanges }),
+    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config, applied }),
   );
   new EventSourceMapping(kernel, random.derive('esm'), {
     queue,
@@ -140,6 +153,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     deadLetterQueue,
     invocations: lambda.invocations,
     changeMillis,
+    inboxReads,
     redriven: redrives.moved,
     quiesced: end === RunEnd.Done,
     end,
