@@ -32,11 +32,8 @@ export interface WorldObservation {
   readonly changeMillis: readonly number[];
   /** Each inbox read a function made, when DynamoDB applied it. */
   readonly inboxReads: readonly InboxRead[];
-  /** Messages a redrive put back on the queue. */
-  readonly redriven: readonly string[];
   readonly quiesced: boolean;
   readonly end: RunEnd;
-  readonly nowEpochSeconds: number;
 }
 
 /**

@@ -154,10 +154,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     invocations: lambda.invocations,
     changeMillis,
     inboxReads,
-    redriven: redrives.moved,
     quiesced: end === RunEnd.Done,
     end,
-    nowEpochSeconds: Math.floor((WORLD_EPOCH_MILLIS + kernel.nowMillis) / 1000),
   };
   const failures = checkWorld(observation);
   noteOutcome(kernel, observation, failures);
@@ -283,7 +281,6 @@ function scheduleRedrives(
   config: WorldConfig,
 ) {
   let pending = config.redrives;
-  const moved: string[] = [];
   for (let n = 1; n <= config.redrives; n++) {
     kernel.schedule({
       actor: 'operator',
@@ -292,7 +289,7 @@ function scheduleRedrives(
       run: () => {
         pending--;
         for (const message of deadLetterQueue.takeAll()) {
-          const sent = queue.send(
+          queue.send(
             {
               body: message.body,
               attributes: message.attributes,
@@ -302,12 +299,11 @@ function scheduleRedrives(
             },
             kernel.nowMillis,
           );
-          if (sent) moved.push(sent.messageId);
         }
       },
     });
   }
-  return { done: () => pending === 0, moved };
+  return { done: () => pending === 0 };
 }
 
 /** DynamoDB's TTL: expired entries deleted in the background, each after a seeded lag. */
