@@ -842,6 +842,18 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
     });
     const balanceOf = async (accountId: string) =>
       (await get({ accountId }, t.accounts))?.balanceCents;
+    /** Commits a new entry that credits a new account 100, and returns what it committed. */
+    const committedOnce = async () => {
+      const entry = entryOf();
+      const accountId = uniqueKey('acc');
+      const request = {
+        entry,
+        operations: [credit(accountId)],
+        nowEpochSeconds: NOW_EPOCH_SECONDS,
+      };
+      await store().commit(request);
+      return { entry, accountId, request };
+    };
 
     it('commits the entry and the business writes when the entry is absent, and finds it', async () => {
       const entry = entryOf();
@@ -864,14 +876,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
     });
 
     it('answers a duplicate of a live entry with the entry it found, writing nothing', async () => {
-      const entry = entryOf();
-      const accountId = uniqueKey('acc');
-      const request = {
-        entry,
-        operations: [credit(accountId)],
-        nowEpochSeconds: NOW_EPOCH_SECONDS,
-      };
-      await store().commit(request);
+      const { entry, accountId, request } = await committedOnce();
       const duplicate = await store().commit({
         ...request,
         entry: { ...entry, messageId: 'another' },
@@ -881,14 +886,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
     });
 
     it('treats an entry that expires at the very second of the commit as live', async () => {
-      const entry = entryOf();
-      const accountId = uniqueKey('acc');
-      const request = {
-        entry,
-        operations: [credit(accountId)],
-        nowEpochSeconds: NOW_EPOCH_SECONDS,
-      };
-      await store().commit(request);
+      const { entry, accountId, request } = await committedOnce();
       const atExpiry = {
         ...request,
         entry: { ...entry, messageId: 'late' },
@@ -899,13 +897,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
     });
 
     it('overwrites an expired entry and applies the writes again', async () => {
-      const entry = entryOf();
-      const accountId = uniqueKey('acc');
-      await store().commit({
-        entry,
-        operations: [credit(accountId)],
-        nowEpochSeconds: NOW_EPOCH_SECONDS,
-      });
+      const { entry, accountId } = await committedOnce();
       const later = { ...entry, messageId: 'later', expiresAt: entry.expiresAt + 7200 };
       const result = await store().commit({
         entry: later,
