@@ -1,7 +1,9 @@
 /**
- * The states an inbox entry can be in. Today an entry is only ever written inside the
- * committing transaction, so it is always `COMPLETED`; the attribute exists so that a
- * lease mode for non-transactional side effects can add states without a data migration.
+ * The states an inbox entry can be in. A handler without steps writes its entry only inside
+ * the committing transaction, so it is always `COMPLETED`. A handler with steps claims the
+ * entry at its first step (`IN_PROGRESS`, under a lease), journals each step on it, and either
+ * commits it (`COMPLETED`) or releases it on failure (`FAILED`, the journal kept). Only a
+ * `COMPLETED` entry makes a message a duplicate.
  *
  * @example
  * ```ts
@@ -9,7 +11,9 @@
  * ```
  */
 export const InboxStatus = {
+  InProgress: 'IN_PROGRESS',
   Completed: 'COMPLETED',
+  Failed: 'FAILED',
 } as const;
 /** One of the values of {@link InboxStatus}. */
 export type InboxStatus = (typeof InboxStatus)[keyof typeof InboxStatus];
@@ -72,6 +76,34 @@ export const DEFAULT_CONCURRENCY = 10;
 export const DEFAULT_TRANSACTION_ATTEMPTS = 3;
 
 /**
+ * Limits of steps. A step's name is 1-64 characters from `A-Z a-z 0-9 . _ : -`; its result,
+ * as JSON, at most 32 KiB; the journal of one message at most 256 KiB, so the entry stays well
+ * under DynamoDB's 400 KB item limit. Keep a large result elsewhere (S3) and journal its address.
+ *
+ * @example
+ * ```ts
+ * if (Buffer.byteLength(JSON.stringify(result)) > STEP_LIMITS.resultBytes) storeInS3(result);
+ * ```
+ */
+export const STEP_LIMITS = {
+  namePattern: /^[A-Za-z0-9._:-]{1,64}$/,
+  resultBytes: 32 * 1024,
+  journalBytes: 256 * 1024,
+} as const;
+
+/**
+ * The shortest lease `leaseMillis` may set, and the heartbeat's share of it: the lease is
+ * renewed every third of its length while a step runs, so two renewals can be lost before it
+ * lapses.
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { store, consumer: 'mailer', key, leaseMillis: 60_000 });
+ * ```
+ */
+export const LEASE_LIMITS = { minMillis: 1_000, heartbeatShare: 1 / 3 } as const;
+
+/**
  * DynamoDB's limits for one `TransactWriteItems` call. One slot is the inbox entry's, so
  * the business operations may use the rest.
  *
@@ -112,6 +144,14 @@ export const InboxMetric = {
   PermanentFailures: 'InboxPermanentFailures',
   DeadLettered: 'InboxDeadLettered',
   HandlerLatency: 'InboxHandlerLatency',
+  /** Steps whose function ran (handlers with steps). */
+  StepsRun: 'InboxStepsRun',
+  /** Steps answered from the journal without running. */
+  StepsReplayed: 'InboxStepsReplayed',
+  /** Copies reported failed because another attempt held the message's lease. */
+  LeasesHeld: 'InboxLeasesHeld',
+  /** Attempts that found their lease taken over, and stopped. */
+  LeasesLost: 'InboxLeasesLost',
 } as const;
 /** One of the values of {@link InboxMetric}. */
 export type InboxMetric = (typeof InboxMetric)[keyof typeof InboxMetric];

@@ -2,7 +2,8 @@
  * Every error the library throws or reports, in one place to import from. `InboxError` is the
  * base; the classes live in `errors/` by when they arise: configuration and event shape
  * (`configurationErrors.ts`), a message that can never succeed (`messageErrors.ts`, all
- * `PermanentError`s), and processing (`processingErrors.ts`). `errorText.ts` renders values for
+ * `PermanentError`s), processing (`processingErrors.ts`), and steps and their lease
+ * (`stepErrors.ts`). `errorText.ts` renders values for
  * their messages without quoting message content.
  */
 export {
@@ -30,3 +31,10 @@ export {
   TransactionClosedError,
   TransientStoreError,
 } from './errors/processingErrors.js';
+export {
+  LeaseHeldError,
+  LeaseLostError,
+  LeaseOperation,
+  StepNameError,
+  StepResultError,
+} from './errors/stepErrors.js';

@@ -22,14 +22,24 @@ export {
   InboxEnvironment,
   InboxMetric,
   InboxStatus,
+  LEASE_LIMITS,
   RecordStatus,
+  STEP_LIMITS,
   TRANSACTION_LIMITS,
   TransactionLimit,
   TransientReason,
 } from './constants.js';
 export { createConsoleLogger } from './core/consoleLogger.js';
 export type { DeadLetterSink } from './core/DeadLetterSink.js';
-export type { CommitRequest, CommitResult, InboxStore } from './core/InboxStore.js';
+export type {
+  ClaimRequest,
+  ClaimResult,
+  CommitRequest,
+  CommitResult,
+  InboxStore,
+  JournaledStep,
+  LeaseToken,
+} from './core/InboxStore.js';
 export { type InboxEntry, inboxPk } from './core/inboxEntry.js';
 export { keyHash, type LoggedKey } from './core/loggedKey.js';
 export { redriveUnsafeMessageIdKey } from './core/redriveUnsafeMessageIdKey.js';
@@ -64,6 +74,9 @@ export {
   InboxTableSchemaError,
   InvalidConfigurationError,
   KeyDerivationError,
+  LeaseHeldError,
+  LeaseLostError,
+  LeaseOperation,
   MalformedEventError,
   MessageParseError,
   PayloadMismatchError,
@@ -71,6 +84,8 @@ export {
   RecordDeadlineError,
   type SchemaIssue,
   SchemaValidationError,
+  StepNameError,
+  StepResultError,
   TransactionClosedError,
   TransactionLimitError,
   TransientStoreError,
@@ -85,3 +100,5 @@ export {
   type SnsEnvelope,
   type SnsMessageAttribute,
 } from './sources/MessageSource.js';
+export type { StepContext, StepFunction } from './steps/StepFunction.js';
+export { stepIdempotencyKey } from './steps/stepIdempotencyKey.js';

@@ -1,25 +1,40 @@
 import {
   type CancellationReason,
   DescribeTableCommand,
-  DynamoDBClient,
-  type DynamoDBClientConfig,
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { InboxAttribute, InboxStatus, TransactionLimit, TransientReason } from '../constants.js';
-import { checkOptionsObject } from '../core/checkOptionsObject.js';
-import type { CommitRequest, CommitResult, InboxStore } from '../core/InboxStore.js';
-import type { InboxEntry } from '../core/inboxEntry.js';
+import type {
+  ClaimRequest,
+  ClaimResult,
+  CommitRequest,
+  CommitResult,
+  InboxStore,
+  JournaledStep,
+  LeaseToken,
+} from '../core/InboxStore.js';
+import { type InboxEntry, isCommitted, toEpochSeconds } from '../core/inboxEntry.js';
 import {
   BusinessConditionFailedError,
-  InboxError,
   InboxTableSchemaError,
-  InvalidConfigurationError,
+  LeaseLostError,
+  LeaseOperation,
   TransactionLimitError,
   TransientStoreError,
 } from '../errors.js';
 import { checkTransaction, describeOperation, locate } from './checkTransaction.js';
+import {
+  type DynamoDBInboxStoreOptions,
+  documentClientFor,
+  validateStoreOptions,
+} from './documentClientFor.js';
 import {
   DynamoDBException,
   isException,
@@ -27,43 +42,23 @@ import {
   transientReasonOf,
   translate,
 } from './dynamoDBErrors.js';
+import { ENTRY_CONDITION, ENTRY_UPDATE } from './entryExpressions.js';
+import { leaseOf, namesIn, toEntry, toJournal } from './inboxItem.js';
 
-/**
- * Options of {@link DynamoDBInboxStore}.
- *
- * @example
- * ```ts
- * const options: DynamoDBInboxStoreOptions = { tableName: 'inbox', clientConfig: { maxAttempts: 5 } };
- * ```
- */
-export interface DynamoDBInboxStoreOptions {
-  /** The inbox table: partition key `pk` (string), TTL on `expiresAt`. */
-  readonly tableName: string;
-  /** A client to use; a plain `DynamoDBClient` is wrapped in a document client. */
-  readonly client?: DynamoDBDocumentClient | DynamoDBClient;
-  /** Configuration of the client built lazily when `client` is not given. */
-  readonly clientConfig?: DynamoDBClientConfig;
-}
+export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
 
-const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
-// The SDK waits forever on a stalled socket by default; a bounded wait turns it into a
-// retryable TimeoutError. A commit whose response was lost is then seen as its own duplicate.
-const DEFAULT_REQUEST_HANDLER = {
-  connectionTimeout: 3_000,
-  requestTimeout: 10_000,
-  throwOnRequestTimeout: true,
-};
-/** The SDK's own pool size, kept as the floor. */
-const DEFAULT_MAX_SOCKETS = 50;
-// Absent, or present but expired and not yet swept by TTL: both let the entry be (re)written.
-const ENTRY_IS_ABSENT = 'attribute_not_exists(#pk)';
-const ENTRY_HAS_EXPIRED = '#expiresAt < :nowEpochSeconds';
+const {
+  absent: ENTRY_IS_ABSENT,
+  expired: ENTRY_HAS_EXPIRED,
+  free: ENTRY_IS_FREE,
+} = ENTRY_CONDITION;
 
 /**
  * The DynamoDB persistence of the inbox: the only module that talks to DynamoDB. It commits a
  * message's business operations together with its inbox entry in one `TransactWriteItems`,
- * the entry's Put first and conditioned on the entry being absent or expired, and translates
- * DynamoDB's answers into inbox results and errors.
+ * and writes the lease and journal of handlers with steps, each write but the claim fenced by
+ * the attempt's owner token and counter. It translates DynamoDB's answers into inbox results
+ * and errors.
  *
  * @example
  * ```ts
@@ -86,7 +81,7 @@ export class DynamoDBInboxStore implements InboxStore {
 
   /** The document client, built on first use so that importing creates no client. */
   get client(): DynamoDBDocumentClient {
-    this.#client ??= toDocumentClient(this.#options, this.#concurrency);
+    this.#client ??= documentClientFor(this.#options, this.#concurrency);
     return this.#client;
   }
 
@@ -127,7 +122,7 @@ export class DynamoDBInboxStore implements InboxStore {
       this.#keyAttributeNames(tableName),
     );
     const command = new TransactWriteCommand({
-      TransactItems: [this.#entryPut(request), ...request.operations],
+      TransactItems: [this.#entryWrite(request), ...request.operations],
     });
     try {
       await this.client.send(command);
@@ -142,6 +137,155 @@ export class DynamoDBInboxStore implements InboxStore {
     }
   }
 
+  async claim(request: ClaimRequest): Promise<ClaimResult> {
+    const { absent, resumable, expired } = ENTRY_CONDITION;
+    const first = await this.#claimWith(ENTRY_UPDATE.claim, `${absent} OR ${resumable}`, request);
+    if (first.claimed || first.existing.expiresAt >= toEpochSeconds(request.nowMillis)) {
+      return first;
+    }
+    // Past its TTL, not yet swept: the key is free again, and its journal belongs to the past.
+    return this.#claimWith(ENTRY_UPDATE.claimAfresh, expired, request);
+  }
+
+  async journal(request: {
+    pk: string;
+    lease: LeaseToken;
+    stepName: string;
+    step: JournaledStep;
+  }): Promise<void> {
+    await this.#fenced(LeaseOperation.Journal, request, ENTRY_UPDATE.journal, {
+      ':step': request.step,
+    });
+  }
+
+  async heartbeat(request: {
+    pk: string;
+    lease: LeaseToken;
+    leaseUntilMillis: number;
+    expiresAt: number;
+  }): Promise<void> {
+    await this.#fenced(LeaseOperation.Heartbeat, request, ENTRY_UPDATE.heartbeat, {
+      ':leaseUntil': request.leaseUntilMillis,
+      ':expiresAt': request.expiresAt,
+    });
+  }
+
+  async release(request: {
+    pk: string;
+    lease: LeaseToken;
+    lastError: { name: string; at: string };
+  }): Promise<void> {
+    await this.#fenced(LeaseOperation.Release, request, ENTRY_UPDATE.release, {
+      ':failed': InboxStatus.Failed,
+      ':lastError': request.lastError,
+    });
+  }
+
+  /** One claim: the update under its condition; refused, the entry that refused it. */
+  async #claimWith(update: string, condition: string, request: ClaimRequest): Promise<ClaimResult> {
+    const { entry } = request;
+    const bodyHash =
+      request.payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
+    const input = this.#input(entry.pk, update, condition, {
+      ':inProgress': InboxStatus.InProgress,
+      ':completed': InboxStatus.Completed,
+      ':owner': request.owner,
+      ':leaseUntil': request.leaseUntilMillis,
+      ':consumer': entry.consumer,
+      ':key': entry.key,
+      ':messageId': entry.messageId,
+      ':payloadHash': entry.payloadHash,
+      ':bodyHash': bodyHash,
+      ':expiresAt': entry.expiresAt,
+      ':noSteps': {},
+      ':one': 1,
+      ':nowEpochSeconds': toEpochSeconds(request.nowMillis),
+      ':nowMillis': request.nowMillis,
+    });
+    try {
+      const { Attributes = {} } = await this.client.send(
+        new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }),
+      );
+      return claimedFrom(Attributes);
+    } catch (error) {
+      const item = await this.#refusedItem(error, entry.pk);
+      // A claim applied whose answer was lost, retried: the lease found is this attempt's own.
+      if (leaseOf(item)?.owner === request.owner) return claimedFrom(item);
+      return { claimed: false, existing: toEntry(item, this.tableName) };
+    }
+  }
+
+  /** A write of the attempt that holds the lease, refused with `LeaseLostError` once it does not. */
+  async #fenced(
+    operation: LeaseOperation,
+    request: { pk: string; lease: LeaseToken; stepName?: string },
+    update: string,
+    values: Record<string, NativeAttributeValue>,
+  ): Promise<void> {
+    const input = this.#input(request.pk, update, ENTRY_CONDITION.fenced, {
+      ...values,
+      ':owner': request.lease.owner,
+      ':epoch': request.lease.epoch,
+    });
+    const step: Record<string, string> =
+      request.stepName === undefined ? {} : { '#step': request.stepName };
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          ...input,
+          ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...step },
+        }),
+      );
+    } catch (error) {
+      if (!isException(error, DynamoDBException.ConditionalCheckFailed)) throw translate(error);
+      throw new LeaseLostError(operation, request.stepName, error);
+    }
+  }
+
+  /** An UpdateItem's input on an entry, with exactly the names and values its expressions use. */
+  #input(
+    pk: string,
+    update: string,
+    condition: string,
+    values: Record<string, NativeAttributeValue>,
+  ): EntryUpdate {
+    const text = `${update} ${condition}`;
+    return {
+      TableName: this.tableName,
+      Key: { [InboxAttribute.PartitionKey]: pk },
+      UpdateExpression: update,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: namesIn([text]),
+      ExpressionAttributeValues: Object.fromEntries(
+        Object.entries(values).filter(([placeholder]) =>
+          new RegExp(`${placeholder}\\b`).test(text),
+        ),
+      ),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    };
+  }
+
+  /** The item a refused condition found (read again if DynamoDB did not return it). */
+  async #refusedItem(error: unknown, pk: string): Promise<Record<string, unknown>> {
+    if (!isException(error, DynamoDBException.ConditionalCheckFailed)) throw translate(error);
+    const { Item } = error as { Item?: Record<string, never> };
+    if (Item !== undefined) return unmarshall(Item);
+    const { Item: read } = await this.#call(() =>
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { [InboxAttribute.PartitionKey]: pk },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    // Gone between the refusal and the read: a conflict, which the caller retries.
+    if (read === undefined) {
+      throw new TransientStoreError(TransientReason.TransactionConflict, error);
+    }
+    return read;
+  }
+
   /** The key attribute names of a table (partition key first), looked up once per table. */
   #keyAttributeNames(tableName: string): Promise<readonly string[]> {
     let names = this.#keySchemas.get(tableName);
@@ -153,20 +297,39 @@ export class DynamoDBInboxStore implements InboxStore {
     return names;
   }
 
-  #entryPut(request: CommitRequest) {
+  /**
+   * The entry's write in the commit: without a lease, a Put on an absent, expired or free
+   * entry; with one, an Update that completes the entry the attempt owns.
+   */
+  #entryWrite(request: CommitRequest) {
+    if (request.lease !== undefined) return { Update: this.#completion(request, request.lease) };
     return {
       Put: {
         TableName: this.tableName,
         Item: request.entry as unknown as Record<string, NativeAttributeValue>,
-        ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED}`,
-        ExpressionAttributeNames: {
-          '#pk': InboxAttribute.PartitionKey,
-          '#expiresAt': InboxAttribute.ExpiresAt,
+        ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,
+        ExpressionAttributeNames: namesIn([ENTRY_IS_ABSENT, ENTRY_HAS_EXPIRED, ENTRY_IS_FREE]),
+        ExpressionAttributeValues: {
+          ':nowEpochSeconds': request.nowEpochSeconds,
+          ':completed': InboxStatus.Completed,
+          ':nowMillis': request.nowEpochSeconds * 1000,
         },
-        ExpressionAttributeValues: { ':nowEpochSeconds': request.nowEpochSeconds },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },
     };
+  }
+
+  #completion(request: CommitRequest, lease: LeaseToken) {
+    const { entry } = request;
+    return this.#input(entry.pk, ENTRY_UPDATE.commit, ENTRY_CONDITION.fenced, {
+      ':completed': InboxStatus.Completed,
+      ':messageId': entry.messageId,
+      ':payloadHash': entry.payloadHash,
+      ':processedAt': entry.processedAt,
+      ':expiresAt': entry.expiresAt,
+      ':owner': lease.owner,
+      ':epoch': lease.epoch,
+    });
   }
 
   async #cancelled(
@@ -179,6 +342,13 @@ export class DynamoDBInboxStore implements InboxStore {
       const existing = entryReason.Item
         ? toEntry(unmarshall(entryReason.Item), this.tableName)
         : await this.find(request.entry.pk);
+      if (
+        request.lease !== undefined &&
+        !(existing && isCommitted(existing, request.nowEpochSeconds))
+      ) {
+        // Not completed by this attempt's own earlier try: the lease is someone else's now.
+        throw new LeaseLostError(LeaseOperation.Commit, undefined, error);
+      }
       if (existing !== undefined) return { committed: false, existing };
       // The entry vanished between the failed condition and the read: let the caller retry.
       throw new TransientStoreError(TransientReason.TransactionConflict, error);
@@ -233,78 +403,21 @@ function rejectedTransaction(
   );
 }
 
-function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
-  if (client instanceof DynamoDBDocumentClient) return true;
-  const config = (client as { config?: { translateConfig?: unknown } } | undefined)?.config;
-  return config?.translateConfig !== undefined;
+/** An entry's UpdateItem, alone or inside the commit's transaction. */
+interface EntryUpdate {
+  readonly TableName: string;
+  readonly Key: Record<string, NativeAttributeValue>;
+  readonly UpdateExpression: string;
+  readonly ConditionExpression: string;
+  readonly ExpressionAttributeNames: Record<string, string>;
+  readonly ExpressionAttributeValues: Record<string, NativeAttributeValue>;
+  readonly ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
 }
 
-function toDocumentClient(
-  options: DynamoDBInboxStoreOptions,
-  concurrency: number,
-): DynamoDBDocumentClient {
-  if (isDocumentClient(options.client)) return options.client;
-  const pool = { maxSockets: Math.max(DEFAULT_MAX_SOCKETS, concurrency) };
-  const requestHandler = { ...DEFAULT_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
-  const base = options.client ?? new DynamoDBClient({ requestHandler, ...options.clientConfig });
-  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
-}
-
-function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
-  const { pk, consumer, key, messageId, status, payloadHash, processedAt } = item;
-  // A caller's document client may unmarshall numbers as NumberValue or bigint (wrapNumbers).
-  const expiresAt = Number(
-    typeof item.expiresAt === 'object' && item.expiresAt !== null && 'value' in item.expiresAt
-      ? item.expiresAt.value
-      : item.expiresAt,
-  );
-  if (
-    typeof pk !== 'string' ||
-    typeof payloadHash !== 'string' ||
-    !Number.isFinite(expiresAt) ||
-    status !== InboxStatus.Completed
-  ) {
-    throw new InboxError(
-      `An item in ${tableName} is not an sqs-inbox entry (needs string pk and ` +
-        `payloadHash, numeric expiresAt, status ${InboxStatus.Completed}); give the inbox its own table.`,
-    );
-  }
-  return {
-    pk,
-    consumer: String(consumer),
-    key: String(key),
-    messageId: String(messageId),
-    status,
-    payloadHash,
-    processedAt: String(processedAt),
-    expiresAt,
-  };
-}
-
-const STORE_OPTIONS = ['tableName', 'client', 'clientConfig'];
-
-function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
-  checkOptionsObject(options, STORE_OPTIONS, "{ tableName: 'inbox' }");
-  if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
-    throw new InvalidConfigurationError(
-      'tableName',
-      options.tableName,
-      'a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -',
-    );
-  }
-  const client = options.client as { send?: unknown } | undefined;
-  if (client !== undefined && typeof client?.send !== 'function') {
-    throw new InvalidConfigurationError(
-      'client',
-      options.client,
-      'a DynamoDBClient or DynamoDBDocumentClient',
-    );
-  }
-  if (client !== undefined && options.clientConfig !== undefined) {
-    throw new InvalidConfigurationError(
-      'clientConfig',
-      options.clientConfig,
-      'to be left out when a client is given (configure that client instead)',
-    );
-  }
+/** The claim's answer from the entry it wrote (or found already written by this attempt). */
+function claimedFrom(item: Record<string, unknown>): ClaimResult {
+  const lease = leaseOf(item);
+  if (lease === undefined)
+    throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
+  return { claimed: true, lease, attempts: Number(item.attempts), journal: toJournal(item) };
 }

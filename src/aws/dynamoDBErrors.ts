@@ -15,6 +15,7 @@ import { InboxError, TransactionLimitError, TransientStoreError } from '../error
  */
 export const DynamoDBException = {
   TransactionCanceled: 'TransactionCanceledException',
+  ConditionalCheckFailed: 'ConditionalCheckFailedException',
   Validation: 'ValidationException',
   ProvisionedThroughputExceeded: 'ProvisionedThroughputExceededException',
   Throttling: 'ThrottlingException',

@@ -15,7 +15,77 @@ export interface CommitRequest {
   readonly operations: readonly TransactItem[];
   /** Entries whose `expiresAt` is before this count as absent. */
   readonly nowEpochSeconds: number;
+  /** The lease of the attempt when its handler ran steps: the commit is fenced by it. */
+  readonly lease?: LeaseToken;
 }
+
+/**
+ * An attempt's hold on an entry: the owner token it wrote and the fencing counter its claim
+ * set. Every later write of the attempt is conditioned on both.
+ *
+ * @example
+ * ```ts
+ * await store.heartbeat({ pk, lease: { owner: 'a1b2…', epoch: 3 }, leaseUntilMillis });
+ * ```
+ */
+export interface LeaseToken {
+  readonly owner: string;
+  readonly epoch: number;
+}
+
+/**
+ * A journaled step: its result's JSON text (absent when it returned nothing) and when it
+ * finished (ISO-8601).
+ *
+ * @example
+ * ```ts
+ * const journaled: JournaledStep = { result: '{"chargeId":"ch_1"}', at: '2026-11-24T10:00:00.000Z' };
+ * ```
+ */
+export interface JournaledStep {
+  readonly result?: string;
+  readonly at: string;
+}
+
+/**
+ * What an attempt asks to claim: the entry it would write, the payload hashes a journal it
+ * may resume must carry, its owner token, and its lease.
+ *
+ * @example
+ * ```ts
+ * await store.claim({ entry, payloadHashes: [hash], owner, nowMillis, leaseUntilMillis });
+ * ```
+ */
+export interface ClaimRequest {
+  /** `expiresAt` must cover the lease: the entry outlives its lease. */
+  readonly entry: Pick<
+    InboxEntry,
+    'pk' | 'consumer' | 'key' | 'messageId' | 'payloadHash' | 'expiresAt'
+  >;
+  readonly payloadHashes: readonly string[];
+  readonly owner: string;
+  readonly nowMillis: number;
+  readonly leaseUntilMillis: number;
+}
+
+/**
+ * The claim's answer: the lease with the attempt count and the journal to resume from, or the
+ * entry that refused it (committed, leased by another attempt, or for another payload).
+ *
+ * @example
+ * ```ts
+ * const claim = await store.claim(request);
+ * if (claim.claimed) console.log(claim.attempts, Object.keys(claim.journal));
+ * ```
+ */
+export type ClaimResult =
+  | {
+      readonly claimed: true;
+      readonly lease: LeaseToken;
+      readonly attempts: number;
+      readonly journal: Readonly<Record<string, JournaledStep>>;
+    }
+  | { readonly claimed: false; readonly existing: InboxEntry };
 
 /**
  * The result of a commit: either everything was written, or the inbox already holds a live
@@ -50,6 +120,35 @@ export interface InboxStore {
    * before sending where it can be, so that nothing is sent that DynamoDB would reject).
    */
   commit(request: CommitRequest): Promise<CommitResult>;
+  /**
+   * Claims the entry for an attempt that runs steps: succeeds only if the entry is absent,
+   * expired, or not completed with a lapsed lease and the same payload; records the owner, adds
+   * one to the fencing counter and the attempts, and keeps the journal (cleared if expired).
+   */
+  claim(request: ClaimRequest): Promise<ClaimResult>;
+  /** Journals a step, fenced by the lease; `LeaseLostError` if the attempt no longer owns it. */
+  journal(request: {
+    pk: string;
+    lease: LeaseToken;
+    stepName: string;
+    step: JournaledStep;
+  }): Promise<void>;
+  /** Extends the lease, fenced by it; `LeaseLostError` if the attempt no longer owns it. */
+  heartbeat(request: {
+    pk: string;
+    lease: LeaseToken;
+    leaseUntilMillis: number;
+    expiresAt: number;
+  }): Promise<void>;
+  /**
+   * Releases the lease after a failure, fenced by it: the entry becomes `FAILED` with the
+   * error's class name and time, its journal kept. `LeaseLostError` if it no longer owns it.
+   */
+  release(request: {
+    pk: string;
+    lease: LeaseToken;
+    lastError: { name: string; at: string };
+  }): Promise<void>;
   /**
    * Told by each processor how many records it runs at once, before its first request, so a
    * store that builds its own client can size the connection pool to match. Optional.

@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { InboxStatus } from '../constants.js';
 
 /**
- * One inbox entry: the record that "consumer C has applied the message with key K". Written
- * in the same transaction as the business writes.
+ * One inbox entry: where consumer C stands with the message of key K. `COMPLETED` entries are
+ * written in the same transaction as the business writes and make later copies duplicates.
+ * A handler with steps also leaves `IN_PROGRESS` (leased) and `FAILED` (released) entries,
+ * which carry its attempts, its last error and its finished steps.
  *
  * @example
  * ```ts
  * const entry = await store.find(inboxPk('ledger', 'evt-1'));
- * if (entry) console.log(entry.processedAt, entry.expiresAt);
+ * if (entry) console.log(entry.status, entry.attempts, Object.keys(entry.steps ?? {}));
  * ```
  */
 export interface InboxEntry {
@@ -16,15 +18,23 @@ export interface InboxEntry {
   readonly pk: string;
   readonly consumer: string;
   readonly key: string;
-  /** The SQS messageId that was applied (a duplicate carries another one). */
+  /** The SQS messageId that committed, or of the last attempt (a duplicate carries another). */
   readonly messageId: string;
   readonly status: InboxStatus;
   /** SHA-256 (hex) of the raw message body, to detect a reused key with another body. */
   readonly payloadHash: string;
-  /** ISO-8601 time of the commit. */
-  readonly processedAt: string;
+  /** ISO-8601 time of the commit; absent until the entry is `COMPLETED`. */
+  readonly processedAt?: string;
   /** Epoch seconds after which the entry counts as absent; the table's TTL attribute. */
   readonly expiresAt: number;
+  /** Attempts that claimed the entry's lease (handlers with steps only). */
+  readonly attempts?: number;
+  /** Epoch milliseconds until which an `IN_PROGRESS` entry's lease holds. */
+  readonly leaseUntilMillis?: number;
+  /** The class name of the last attempt's error, and when it released the lease. */
+  readonly lastError?: { readonly name: string; readonly at: string };
+  /** The journaled steps by name, with the time each finished (results are not shown). */
+  readonly steps?: Readonly<Record<string, { readonly at: string }>>;
 }
 
 /**
@@ -64,6 +74,19 @@ export function hashPayload(rawBody: string): string {
  */
 export function isLive(entry: InboxEntry, nowEpochSeconds: number): boolean {
   return entry.expiresAt >= nowEpochSeconds;
+}
+
+/**
+ * Whether an entry says the message was applied: `COMPLETED` and live. Only then is another
+ * copy a duplicate; a leased or released entry only holds a journal.
+ *
+ * @example
+ * ```ts
+ * isCommitted({ status: 'FAILED', expiresAt: 200 } as InboxEntry, 100) // => false
+ * ```
+ */
+export function isCommitted(entry: InboxEntry, nowEpochSeconds: number): boolean {
+  return entry.status === InboxStatus.Completed && isLive(entry, nowEpochSeconds);
 }
 
 /**

@@ -1,17 +1,23 @@
 import type { Context, SQSRecord } from 'aws-lambda';
-import { InboxMetric, RecordStatus } from '../constants.js';
-import { PayloadMismatchError, TransientStoreError } from '../errors.js';
+import { InboxMetric, InboxStatus, RecordStatus, TransientReason } from '../constants.js';
+import { LeaseHeldError, PayloadMismatchError, TransientStoreError } from '../errors.js';
 import type { SourceNotice } from '../sources/MessageSource.js';
-import { buildEntry, type InboxEntry, inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
+import { MessageSteps } from '../steps/MessageSteps.js';
+import { backoffMillis } from './backoffMillis.js';
+import {
+  buildEntry,
+  type InboxEntry,
+  inboxPk,
+  isCommitted,
+  isLive,
+  toEpochSeconds,
+} from './inboxEntry.js';
 import { loggedKey } from './loggedKey.js';
 import { type ReadMessage, readMessage } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
-
-const BACKOFF_BASE_MILLIS = 50;
-const BACKOFF_CAP_MILLIS = 1000;
 
 /**
  * Runs one SQS record through the inbox: parse, validate, derive the key, skip a known
@@ -33,6 +39,7 @@ export async function processRecord(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<RecordOutcome> {
   let identity: MessageIdentity | undefined;
+  let steps: MessageSteps | undefined;
   try {
     const read = await readMessage(record, options, (key, payloadHashes) => {
       identity = { key, payloadHashes };
@@ -40,12 +47,18 @@ export async function processRecord(
     if ('notice' in read) return acknowledgeNotice(read, options);
     identity = { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] };
     const message = { ...read.message, key: read.key, context, signal };
-    return await processWithRetries(message, read, handler, options);
+    const target = { ...read, consumer: options.consumer, messageId: record.messageId };
+    steps = new MessageSteps(target, options, context, signal);
+    return await processWithRetries(message, read, handler, options, steps);
   } catch (error) {
+    // A lease this record holds is released with its journal kept, before the failure settles.
+    await steps?.release(error);
     // The batch answered at its deadline without this record (reported failed then): what it
     // ends with now is only logged, never dead-lettered, and not counted twice.
     if (signal.aborted) return settledLate(record, identity?.key, error, options);
     return settleFailure(record, identity, error, options, signal);
+  } finally {
+    steps?.stop();
   }
 }
 
@@ -74,15 +87,19 @@ function settledLate(
   return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
 }
 
+/** A message as the handler gets it, less the step function of each run. */
+type StepLessMessage = Omit<InboxMessage<unknown>, 'step'>;
+
 async function processWithRetries(
-  message: InboxMessage<unknown>,
+  message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
+  steps: MessageSteps,
 ): Promise<RecordOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await attemptOnce(message, hashes, handler, options);
+      return await attemptOnce(message, hashes, handler, options, steps);
     } catch (error) {
       const retry = error instanceof TransientStoreError && attempt < options.transactionAttempts;
       if (!retry || message.signal.aborted) throw error;
@@ -98,28 +115,36 @@ async function processWithRetries(
   }
 }
 
-/** Full jitter: a random wait up to an exponentially growing, capped bound. */
-function backoffMillis(attempt: number, random: number): number {
-  return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);
-}
-
 async function attemptOnce(
-  message: InboxMessage<unknown>,
+  message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
+  steps: MessageSteps,
 ): Promise<RecordOutcome> {
-  if (options.precheck) {
-    const existing = await findLive(message, options);
-    if (existing) return acknowledgeDuplicate(message, hashes, existing, options);
+  // The record's own lease (a retry after a transient commit failure) is no other's.
+  if (options.precheck && steps.lease === undefined) {
+    const existing = await options.store.find(inboxPk(options.consumer, message.key));
+    if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {
+      return acknowledgeDuplicate(message, hashes, existing, options);
+    }
+    if (existing) throwIfLeaseHeld(existing, options);
   }
   message.signal.throwIfAborted();
   const tx = new TransactionBuilder();
+  const run = steps.startRun();
   const startedMillis = options.runtime.now();
   try {
-    await handler(message, tx);
+    await handler({ ...message, step: run.step }, tx);
+  } catch (error) {
+    // A step's claim found the message committed: a duplicate, whatever the handler threw.
+    if (steps.committedEntry === undefined) throw error;
   } finally {
     tx.close(message.messageId);
+    run.close();
+  }
+  if (steps.committedEntry !== undefined) {
+    return acknowledgeDuplicate(message, hashes, steps.committedEntry, options);
   }
   options.metrics?.addMetric(
     InboxMetric.HandlerLatency,
@@ -128,6 +153,7 @@ async function attemptOnce(
   );
   // Past the batch's deadline the record was reported failed: do not commit it now.
   message.signal.throwIfAborted();
+  const lease = await steps.beforeCommit();
   const nowMillis = options.runtime.now();
   const entry = buildEntry({
     ...message,
@@ -140,7 +166,13 @@ async function attemptOnce(
     entry,
     operations: tx.operations,
     nowEpochSeconds: toEpochSeconds(nowMillis),
+    ...(lease === undefined ? {} : { lease }),
   });
+  if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {
+    throwIfLeaseHeld(result.existing, options);
+    // Taken and freed again between the condition and its answer: a conflict to retry.
+    throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
+  }
   if (!result.committed) return acknowledgeDuplicate(message, hashes, result.existing, options);
   options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
   options.logger.debug('message committed', {
@@ -152,12 +184,21 @@ async function attemptOnce(
   return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
 }
 
-async function findLive(
-  message: InboxMessage<unknown>,
-  options: ResolvedOptions,
-): Promise<InboxEntry | undefined> {
-  const existing = await options.store.find(inboxPk(options.consumer, message.key));
-  return existing && isLive(existing, toEpochSeconds(options.runtime.now())) ? existing : undefined;
+/**
+ * Another attempt's live lease on the entry makes this copy fail with `LeaseHeldError`: it
+ * runs nothing, and SQS delivers it again once the holder is done.
+ */
+function throwIfLeaseHeld(existing: InboxEntry, options: ResolvedOptions): void {
+  const nowMillis = options.runtime.now();
+  const { leaseUntilMillis } = existing;
+  const held =
+    existing.status === InboxStatus.InProgress &&
+    isLive(existing, toEpochSeconds(nowMillis)) &&
+    leaseUntilMillis !== undefined &&
+    leaseUntilMillis >= nowMillis;
+  if (!held) return;
+  options.metrics?.addMetric(InboxMetric.LeasesHeld, 'Count', 1);
+  throw new LeaseHeldError(leaseUntilMillis, existing.messageId);
 }
 
 /**
@@ -166,7 +207,7 @@ async function findLive(
  * counts as the same message too.
  */
 function acknowledgeDuplicate(
-  message: InboxMessage<unknown>,
+  message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
   existing: InboxEntry,
   options: ResolvedOptions,

@@ -6,6 +6,7 @@ import {
   DEFAULT_CONCURRENCY,
   DEFAULT_TRANSACTION_ATTEMPTS,
   DEFAULT_TTL_SECONDS,
+  LEASE_LIMITS,
   MAX_RECEIVE_COUNT_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
@@ -45,6 +46,8 @@ export interface ResolvedOptions {
   readonly transactionAttempts: number;
   readonly maxReceiveCount: number | undefined;
   readonly deadlineMarginMillis: number;
+  /** Undefined: a step's lease lasts the invocation's remaining time (60 s without a context). */
+  readonly leaseMillis: number | undefined;
   /** The clock, waiting, randomness and timers: the system's unless `runtime` or `now` is given. */
   readonly runtime: InboxRuntime;
   readonly logger: InboxLogger;
@@ -57,6 +60,7 @@ const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
 const DEFAULT_DEADLINE_MARGIN_MILLIS = 1_000;
 const DEADLINE_MARGIN_RANGE = { min: 0, max: 900_000 } as const;
 const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
+const LEASE_MILLIS_RANGE = { min: LEASE_LIMITS.minMillis, max: 43_200_000 } as const;
 const KNOWN_OPTIONS = [
   'store',
   'consumer',
@@ -73,6 +77,7 @@ const KNOWN_OPTIONS = [
   'transactionAttempts',
   'maxReceiveCount',
   'deadlineMarginMillis',
+  'leaseMillis',
   'now',
   'runtime',
   'logger',
@@ -139,6 +144,10 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
       DEFAULT_DEADLINE_MARGIN_MILLIS,
       DEADLINE_MARGIN_RANGE,
     ),
+    leaseMillis:
+      options.leaseMillis === undefined
+        ? undefined
+        : integerIn('leaseMillis', options.leaseMillis, 0, LEASE_MILLIS_RANGE),
     runtime: resolveRuntime(options.runtime, options.now),
     logger: guardLogger(options.logger ?? createConsoleLogger()),
     metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),

@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { InboxMetric, RecordStatus } from '../constants.js';
 import { InboxTableSchemaError, PermanentError } from '../errors.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
-import { inboxPk, isLive, toEpochSeconds } from './inboxEntry.js';
+import { inboxPk, isCommitted, toEpochSeconds } from './inboxEntry.js';
 import { type LoggedKey, loggedKey } from './loggedKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import type { RecordOutcome } from './types.js';
@@ -112,7 +112,7 @@ async function committedAlready(
   const { key, payloadHashes } = identity;
   try {
     const existing = await options.store.find(inboxPk(options.consumer, key));
-    const live = existing && isLive(existing, toEpochSeconds(options.runtime.now()));
+    const live = existing && isCommitted(existing, toEpochSeconds(options.runtime.now()));
     if (!live || !payloadHashes.includes(existing.payloadHash)) return undefined;
   } catch (findError) {
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);

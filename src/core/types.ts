@@ -4,6 +4,7 @@ import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } fr
 import type { RecordStatus } from '../constants.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageEnvelope, MessageSource } from '../sources/MessageSource.js';
+import type { StepFunction } from '../steps/StepFunction.js';
 import type { InboxStore } from './InboxStore.js';
 import type { TransactionBuilder } from './TransactionBuilder.js';
 
@@ -53,13 +54,21 @@ export interface InboxMessage<TBody> extends ParsedMessage<TBody> {
    * clients that take one (`fetch(url, { signal })`) so a hanging call stops too.
    */
   readonly signal: AbortSignal;
+  /**
+   * Wraps an effect outside DynamoDB (a payment, an email, an HTTP call, an S3 object) in a
+   * named step: journaled on the inbox entry under a fenced lease, skipped when the message
+   * comes again, and given an idempotency key stable across attempts. A handler that never
+   * calls it costs what it did before: one transaction, no lease. See {@link StepFunction}.
+   */
+  readonly step: StepFunction;
 }
 
 /**
  * The per-message function. It may read anything; every write it wants covered by the
- * exactly-once guarantee must go through `tx`. Writes made any other way happen again when
- * the message is redelivered. Throw {@link PermanentError} for a message that must not be
- * retried; any other error makes SQS redeliver the message.
+ * exactly-once guarantee must go through `tx`, and every effect elsewhere through `step`.
+ * Writes made any other way happen again when the message is redelivered. Throw
+ * {@link PermanentError} for a message that must not be retried; any other error makes SQS
+ * redeliver the message.
  *
  * @example
  * ```ts
@@ -171,6 +180,14 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
    * with a Lambda `context`.
    */
   readonly deadlineMarginMillis?: number;
+  /**
+   * How long a step's lease lasts before a heartbeat renews it, in milliseconds (1,000 to
+   * 43,200,000). Default: the invocation's remaining time, so no heartbeat is needed (60,000
+   * with a heartbeat when called without a Lambda context). A lease never outlasts the
+   * invocation; keep the queue's visibility timeout above it, so a copy redelivered after a
+   * timeout finds the lease lapsed.
+   */
+  readonly leaseMillis?: number;
   /** Attempts per record when DynamoDB answers with a transient error; default 3. */
   readonly transactionAttempts?: number;
   /** Clock in epoch milliseconds; default `Date.now`. Same as `runtime.now`; give one of them. */

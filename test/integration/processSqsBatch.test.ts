@@ -55,7 +55,9 @@ describe('first delivery', () => {
     expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Update', 'Put']);
     expect(items[0]?.Put).toMatchObject({
       TableName: ledger.tables.inbox,
-      ConditionExpression: 'attribute_not_exists(#pk) OR #expiresAt < :nowEpochSeconds',
+      ConditionExpression:
+        'attribute_not_exists(#pk) OR #expiresAt < :nowEpochSeconds OR ' +
+        '(#status <> :completed AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
     });
     expect(await ledger.balanceOf('acc-first')).toBe(event.amountCents);
     expect(await ledger.ledgerEntry(event.paymentId)).toMatchObject({

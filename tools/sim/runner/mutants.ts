@@ -27,10 +27,10 @@ export const MUTANTS = {
     description: 'the inbox entry is written whether or not a live one exists',
     file: 'src/aws/DynamoDBInboxStore.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
-    find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED}`,',
+    find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,',
     replace:
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
-      'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR attribute_exists(#pk)`,',
+      'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE} OR attribute_exists(#pk)`,',
   },
   acknowledgeEverything: {
     name: 'acknowledgeEverything',
@@ -46,8 +46,8 @@ export const MUTANTS = {
     invariant: 'effects',
     description: "the transaction holds the inbox entry but not the handler's writes",
     file: 'src/aws/DynamoDBInboxStore.ts',
-    find: 'TransactItems: [this.#entryPut(request), ...request.operations],',
-    replace: 'TransactItems: [this.#entryPut(request)],',
+    find: 'TransactItems: [this.#entryWrite(request), ...request.operations],',
+    replace: 'TransactItems: [this.#entryWrite(request)],',
   },
   noFifoSkip: {
     name: 'noFifoSkip',
@@ -109,7 +109,7 @@ export const MUTANTS = {
     invariant: 'explained failures',
     description:
       'the retry backoff waits a thousand times too long, so one conflict stalls the batch to its deadline',
-    file: 'src/core/processRecord.ts',
+    file: 'src/core/backoffMillis.ts',
     find: 'return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);',
     replace:
       'return 1000 * random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);',

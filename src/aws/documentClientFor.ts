@@ -1,0 +1,93 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { checkOptionsObject } from '../core/checkOptionsObject.js';
+import { InvalidConfigurationError } from '../errors.js';
+
+/**
+ * Options of {@link DynamoDBInboxStore}.
+ *
+ * @example
+ * ```ts
+ * const options: DynamoDBInboxStoreOptions = { tableName: 'inbox', clientConfig: { maxAttempts: 5 } };
+ * ```
+ */
+export interface DynamoDBInboxStoreOptions {
+  /** The inbox table: partition key `pk` (string), TTL on `expiresAt`. */
+  readonly tableName: string;
+  /** A client to use; a plain `DynamoDBClient` is wrapped in a document client. */
+  readonly client?: DynamoDBDocumentClient | DynamoDBClient;
+  /** Configuration of the client built lazily when `client` is not given. */
+  readonly clientConfig?: DynamoDBClientConfig;
+}
+
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+// The SDK waits forever on a stalled socket by default; a bounded wait turns it into a
+// retryable TimeoutError. A commit whose response was lost is then seen as its own duplicate.
+const DEFAULT_REQUEST_HANDLER = {
+  connectionTimeout: 3_000,
+  requestTimeout: 10_000,
+  throwOnRequestTimeout: true,
+};
+/** The SDK's own pool size, kept as the floor. */
+const DEFAULT_MAX_SOCKETS = 50;
+const STORE_OPTIONS = ['tableName', 'client', 'clientConfig'];
+
+/**
+ * The document client a store uses: the given one, a given plain client wrapped, or one built
+ * with bounded timeouts and a pool of at least `concurrency` sockets.
+ *
+ * @example
+ * ```ts
+ * const client = documentClientFor({ tableName: 'inbox' }, 100);
+ * ```
+ */
+export function documentClientFor(
+  options: DynamoDBInboxStoreOptions,
+  concurrency: number,
+): DynamoDBDocumentClient {
+  if (isDocumentClient(options.client)) return options.client;
+  const pool = { maxSockets: Math.max(DEFAULT_MAX_SOCKETS, concurrency) };
+  const requestHandler = { ...DEFAULT_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
+  const base = options.client ?? new DynamoDBClient({ requestHandler, ...options.clientConfig });
+  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
+  if (client instanceof DynamoDBDocumentClient) return true;
+  const config = (client as { config?: { translateConfig?: unknown } } | undefined)?.config;
+  return config?.translateConfig !== undefined;
+}
+
+/**
+ * Refuses options a store cannot work with, naming what to change.
+ *
+ * @example
+ * ```ts
+ * validateStoreOptions({ tableName: 'x' }); // throws InvalidConfigurationError (3-255 characters)
+ * ```
+ */
+export function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
+  checkOptionsObject(options, STORE_OPTIONS, "{ tableName: 'inbox' }");
+  if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
+    throw new InvalidConfigurationError(
+      'tableName',
+      options.tableName,
+      'a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -',
+    );
+  }
+  const client = options.client as { send?: unknown } | undefined;
+  if (client !== undefined && typeof client?.send !== 'function') {
+    throw new InvalidConfigurationError(
+      'client',
+      options.client,
+      'a DynamoDBClient or DynamoDBDocumentClient',
+    );
+  }
+  if (client !== undefined && options.clientConfig !== undefined) {
+    throw new InvalidConfigurationError(
+      'clientConfig',
+      options.clientConfig,
+      'to be left out when a client is given (configure that client instead)',
+    );
+  }
+}

@@ -1,0 +1,146 @@
+import { InboxStatus } from '../constants.js';
+import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
+import type { InboxEntry } from '../core/inboxEntry.js';
+import { InboxError } from '../errors.js';
+
+/**
+ * The attribute names of an inbox item behind the placeholders the store's expressions use.
+ * `#pk` and `#expiresAt` are the table's key and TTL attribute; the lease's owner and
+ * fencing counter are `leaseOwner` and `leaseEpoch`.
+ *
+ * @example
+ * ```ts
+ * namesIn('#owner = :owner') // => { '#owner': 'leaseOwner' }
+ * ```
+ */
+export const ITEM_ATTRIBUTES = {
+  '#pk': 'pk',
+  '#expiresAt': 'expiresAt',
+  '#consumer': 'consumer',
+  '#key': 'key',
+  '#messageId': 'messageId',
+  '#status': 'status',
+  '#payloadHash': 'payloadHash',
+  '#processedAt': 'processedAt',
+  '#owner': 'leaseOwner',
+  '#epoch': 'leaseEpoch',
+  '#leaseUntil': 'leaseUntil',
+  '#attempts': 'attempts',
+  '#lastError': 'lastError',
+  '#steps': 'steps',
+} as const;
+
+/**
+ * The `ExpressionAttributeNames` of expressions: the placeholders they use, and no other
+ * (DynamoDB refuses unused ones). `#step` is the journaled step's name.
+ *
+ * @example
+ * ```ts
+ * namesIn('SET #steps.#step = :step', { '#step': 'charge' })
+ * ```
+ */
+export function namesIn(
+  expressions: readonly string[],
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const text = expressions.join(' ');
+  const used = Object.entries(ITEM_ATTRIBUTES).filter(([placeholder]) =>
+    new RegExp(`${placeholder}\\b`).test(text),
+  );
+  return { ...Object.fromEntries(used), ...extra };
+}
+
+/**
+ * An inbox item as an entry. Throws {@link InboxError} for an item that is no sqs-inbox entry
+ * (another application's item in the table).
+ *
+ * @example
+ * ```ts
+ * const entry = toEntry(item, 'inbox');
+ * ```
+ */
+export function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
+  const { pk, consumer, key, messageId, status, payloadHash, processedAt } = item;
+  const expiresAt = toNumber(item.expiresAt);
+  if (
+    typeof pk !== 'string' ||
+    typeof payloadHash !== 'string' ||
+    !Number.isFinite(expiresAt) ||
+    !(Object.values(InboxStatus) as unknown[]).includes(status)
+  ) {
+    throw new InboxError(
+      `An item in ${tableName} is not an sqs-inbox entry (needs string pk and payloadHash, ` +
+        `numeric expiresAt, status one of ${Object.values(InboxStatus).join(', ')}); give the ` +
+        'inbox its own table.',
+    );
+  }
+  return {
+    pk,
+    consumer: String(consumer),
+    key: String(key),
+    messageId: String(messageId),
+    status: status as InboxStatus,
+    payloadHash,
+    ...(processedAt === undefined ? {} : { processedAt: String(processedAt) }),
+    expiresAt,
+    ...leaseFields(item),
+  };
+}
+
+function leaseFields(item: Record<string, unknown>): Partial<InboxEntry> {
+  const fields: { -readonly [K in keyof InboxEntry]?: InboxEntry[K] } = {};
+  if (item.attempts !== undefined) fields.attempts = toNumber(item.attempts);
+  if (item.leaseUntil !== undefined) fields.leaseUntilMillis = toNumber(item.leaseUntil);
+  const lastError = item.lastError as { name?: unknown; at?: unknown } | undefined;
+  if (lastError !== undefined) {
+    fields.lastError = { name: String(lastError.name), at: String(lastError.at) };
+  }
+  if (item.steps !== undefined) {
+    fields.steps = Object.fromEntries(
+      Object.entries(toJournal(item)).map(([name, step]) => [name, { at: step.at }]),
+    );
+  }
+  return fields;
+}
+
+/**
+ * The journal of an inbox item: its steps by name.
+ *
+ * @example
+ * ```ts
+ * toJournal({ steps: { charge: { result: '{}', at: '2026-11-24T10:00:00.000Z' } } })
+ * ```
+ */
+export function toJournal(item: Record<string, unknown>): Record<string, JournaledStep> {
+  const steps = (item.steps ?? {}) as Record<string, { result?: unknown; at?: unknown }>;
+  return Object.fromEntries(
+    Object.entries(steps).map(([name, step]) => [
+      name,
+      {
+        ...(typeof step.result === 'string' ? { result: step.result } : {}),
+        at: String(step.at),
+      },
+    ]),
+  );
+}
+
+/**
+ * The lease an inbox item records, if it has an owner.
+ *
+ * @example
+ * ```ts
+ * leaseOf({ leaseOwner: 'a1', leaseEpoch: 2 }) // => { owner: 'a1', epoch: 2 }
+ * ```
+ */
+export function leaseOf(item: Record<string, unknown>): LeaseToken | undefined {
+  const owner = item[ITEM_ATTRIBUTES['#owner']];
+  if (typeof owner !== 'string') return undefined;
+  return { owner, epoch: toNumber(item[ITEM_ATTRIBUTES['#epoch']]) };
+}
+
+/** A number attribute as a number: a caller's document client may wrap numbers (wrapNumbers). */
+function toNumber(value: unknown): number {
+  return Number(
+    typeof value === 'object' && value !== null && 'value' in value ? value.value : value,
+  );
+}

@@ -1,0 +1,126 @@
+import { InboxError } from './InboxError.js';
+import { PermanentError } from './messageErrors.js';
+
+/**
+ * Another attempt holds the message's lease: a copy of the message (an SQS duplicate, a
+ * re-publish) is running its steps now. This copy runs nothing and is reported failed, so SQS
+ * delivers it again after its visibility timeout; by then the holder has committed (this copy
+ * is then a duplicate) or released the lease.
+ *
+ * @example
+ * ```ts
+ * if (outcome.error instanceof LeaseHeldError) console.log(new Date(outcome.error.leaseUntilMillis));
+ * ```
+ */
+export class LeaseHeldError extends InboxError {
+  static override readonly errorName: string = 'LeaseHeldError';
+  /** When the holder's lease ends, in epoch milliseconds, unless it renews it. */
+  readonly leaseUntilMillis: number;
+  /** The SQS message id of the copy that holds the lease. */
+  readonly holderMessageId: string;
+  constructor(leaseUntilMillis: number, holderMessageId: string) {
+    super(
+      `Message ${holderMessageId} holds the lease of this message's key until ` +
+        `${new Date(leaseUntilMillis).toISOString()}; this copy runs nothing and SQS delivers it ` +
+        'again after its visibility timeout (keep that timeout above the lease).',
+    );
+    this.leaseUntilMillis = leaseUntilMillis;
+    this.holderMessageId = holderMessageId;
+  }
+}
+
+/**
+ * What an attempt was doing when it found its lease gone.
+ *
+ * @example
+ * ```ts
+ * if (error.operation === LeaseOperation.Commit) console.log('nothing was committed');
+ * ```
+ */
+export const LeaseOperation = {
+  Journal: 'journal',
+  Heartbeat: 'heartbeat',
+  Commit: 'commit',
+  Release: 'release',
+} as const;
+/** One of the values of {@link LeaseOperation}. */
+export type LeaseOperation = (typeof LeaseOperation)[keyof typeof LeaseOperation];
+
+/**
+ * This attempt no longer owns the message's lease: it expired while the handler ran (a slow
+ * step, a frozen container) and another attempt claimed it, or that attempt already finished.
+ * The write that found out was refused, and the attempt stops before its next one: it journals
+ * nothing more and never commits. The record is reported failed; when SQS delivers it again it
+ * is a duplicate, or it resumes from the journal.
+ *
+ * @example
+ * ```ts
+ * if (outcome.error instanceof LeaseLostError) console.log(outcome.error.operation);
+ * ```
+ */
+export class LeaseLostError extends InboxError {
+  static override readonly errorName: string = 'LeaseLostError';
+  readonly operation: LeaseOperation;
+  /** The step being journaled, when the journal write was refused. */
+  readonly stepName: string | undefined;
+  constructor(operation: LeaseOperation, stepName?: string, cause?: unknown) {
+    super(
+      `The attempt lost its lease on the message (its ${operation}${stepName ? ` of step ${stepName}` : ''} ` +
+        'was refused): another attempt took over after the lease expired, or finished. Nothing ' +
+        'more is written by this attempt. If this recurs, raise leaseMillis above your slowest ' +
+        'handler, or let the heartbeat run (leave leaseMillis below the Lambda timeout).',
+      { cause },
+    );
+    this.operation = operation;
+    this.stepName = stepName;
+  }
+}
+
+/**
+ * A step was named wrongly: the name is not 1-64 characters from `A-Z a-z 0-9 . _ : -`, or the
+ * handler used it twice in one run (each effect needs its own name, so that its journal entry
+ * and idempotency key are its own). A programming error: the message is dead-lettered.
+ *
+ * @example
+ * ```ts
+ * await step(`email:${recipient.id}`, send); // one name per effect, stable across attempts
+ * ```
+ */
+export class StepNameError extends PermanentError {
+  static override readonly errorName: string = 'StepNameError';
+  readonly stepName: string;
+  readonly reason: 'invalid' | 'repeated';
+  constructor(stepName: string, reason: 'invalid' | 'repeated', shown: string) {
+    super(
+      reason === 'invalid'
+        ? `Step name ${shown} is not 1-64 characters from A-Z a-z 0-9 . _ : -; give the step such a name.`
+        : `Step ${shown} ran twice in one handler run; give each effect its own step name ` +
+            '(email:<recipient id>), the same on every attempt.',
+    );
+    this.stepName = stepName;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A step's result cannot be journaled: it is not a JSON value (a `Date`, a `Map`, a class
+ * instance, `NaN`, a `bigint`…) or it is too large. The effect ran but was not journaled, so
+ * nothing later can skip it; the message is dead-lettered with this reason, the steps journaled
+ * before it kept. Return plain JSON (an id, a status), and keep large results elsewhere.
+ *
+ * @example
+ * ```ts
+ * await step('charge', async () => { const c = await psp.charge(); return { chargeId: c.id }; });
+ * ```
+ */
+export class StepResultError extends PermanentError {
+  static override readonly errorName: string = 'StepResultError';
+  readonly stepName: string;
+  /** Where in the result the problem is (`result.createdAt`), or the size that was too large. */
+  readonly problem: string;
+  constructor(stepName: string, problem: string, cause?: unknown) {
+    super(`The result of step ${stepName} cannot be journaled: ${problem}.`, { cause });
+    this.stepName = stepName;
+    this.problem = problem;
+  }
+}

@@ -1,0 +1,379 @@
+import type { Context } from 'aws-lambda';
+import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants.js';
+import { backoffMillis } from '../core/backoffMillis.js';
+import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
+import { type InboxEntry, inboxPk, isCommitted, toEpochSeconds } from '../core/inboxEntry.js';
+import { loggedKey } from '../core/loggedKey.js';
+import type { ResolvedOptions } from '../core/resolveOptions.js';
+import {
+  describe,
+  InboxError,
+  LeaseHeldError,
+  LeaseLostError,
+  PayloadMismatchError,
+  StepNameError,
+  StepResultError,
+  TransactionClosedError,
+  TransientStoreError,
+} from '../errors.js';
+import { decodeStepResult, encodeStepResult } from './encodeStepResult.js';
+import { LeaseHeartbeat } from './LeaseHeartbeat.js';
+import type { StepContext, StepFunction } from './StepFunction.js';
+import { stepIdempotencyKey } from './stepIdempotencyKey.js';
+
+/** Without a Lambda context nothing bounds the handler: the lease is this long, renewed. */
+const DEFAULT_LEASE_MILLIS = 60_000;
+
+/**
+ * Thrown by a step whose claim found the message already committed: the handler stops, and the
+ * record is acknowledged as a duplicate (or refused for another payload) after it.
+ */
+class AlreadyCommittedError extends InboxError {
+  static override readonly errorName: string = 'AlreadyCommittedError';
+  constructor() {
+    super('The message was committed by another copy; its steps do not run again.');
+  }
+}
+
+/** The message a record's steps belong to. */
+export interface StepTarget {
+  readonly consumer: string;
+  readonly key: string;
+  readonly messageId: string;
+  readonly payloadHash: string;
+  readonly bodyHash: string;
+}
+
+/** One run of the handler: the step function it is given, and the names it used. */
+export interface StepRun {
+  readonly step: StepFunction;
+  /** Called when the handler settled: a later step is refused before it runs anything. */
+  close(): void;
+}
+
+/**
+ * The steps of one record: the lease claimed at the first step, the journal it resumes, the
+ * heartbeat, and the fence every later write carries. It outlives a handler run: when a
+ * transient commit failure makes the record run its handler again, the lease and the journal
+ * stay, so the steps it finished are replayed, not run again.
+ *
+ * @example
+ * ```ts
+ * const steps = new MessageSteps(target, options, context, signal);
+ * const run = steps.startRun();
+ * try { await handler({ ...message, step: run.step }, tx); } finally { run.close(); }
+ * const lease = await steps.beforeCommit();
+ * ```
+ */
+export class MessageSteps {
+  readonly #target: StepTarget;
+  readonly #options: ResolvedOptions;
+  readonly #context: Context | undefined;
+  readonly #signal: AbortSignal;
+  readonly #pk: string;
+  readonly #journal = new Map<string, JournaledStep>();
+  readonly #lossSignal = new AbortController();
+  #claiming: Promise<void> | undefined;
+  #lease: LeaseToken | undefined;
+  #attempts = 0;
+  #lost: LeaseLostError | undefined;
+  #committed: InboxEntry | undefined;
+  #heartbeat: LeaseHeartbeat | undefined;
+  #lengthMillis = DEFAULT_LEASE_MILLIS;
+  #endMillis = Number.POSITIVE_INFINITY;
+
+  constructor(
+    target: StepTarget,
+    options: ResolvedOptions,
+    context: Context | undefined,
+    signal: AbortSignal,
+  ) {
+    this.#target = target;
+    this.#options = options;
+    this.#context = context;
+    this.#signal = signal;
+    this.#pk = inboxPk(target.consumer, target.key);
+  }
+
+  /** The lease the record holds, once a step claimed it. */
+  get lease(): LeaseToken | undefined {
+    return this.#lease;
+  }
+
+  /** The committed entry a claim found, when the message turned out to be a duplicate. */
+  get committedEntry(): InboxEntry | undefined {
+    return this.#committed;
+  }
+
+  /** A run of the handler, with the step function it is given. */
+  startRun(): StepRun {
+    const names = new Set<string>();
+    let closed = false;
+    if (this.#lease !== undefined && this.#lost === undefined) this.#heartbeat?.start();
+    const step = <T>(name: string, run: (context: StepContext) => Promise<T> | T) => {
+      try {
+        checkStepName(name, names);
+        if (closed) throw new TransactionClosedError(this.#target.messageId, `step ${name}`);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.#step(name, run) as Promise<T>;
+    };
+    return {
+      step,
+      close: () => {
+        closed = true;
+      },
+    };
+  }
+
+  /**
+   * Before the commit: stops the heartbeat (waiting for a beat in flight) and answers the
+   * lease to fence the commit with. Throws the `LeaseLostError` if the lease was lost.
+   */
+  async beforeCommit(): Promise<LeaseToken | undefined> {
+    await this.#heartbeat?.pause();
+    if (this.#lost !== undefined) throw this.#lost;
+    return this.#lease;
+  }
+
+  /**
+   * After a failure: releases the lease, keeping the journal, so the next attempt claims at
+   * once and resumes. A refused or failed release is logged only: the lease then lapses.
+   */
+  async release(error: unknown): Promise<void> {
+    this.#heartbeat?.stop();
+    const lease = this.#lease;
+    if (lease === undefined || this.#lost !== undefined || error instanceof LeaseLostError) return;
+    this.#lease = undefined;
+    const name = error instanceof Error ? error.name : 'NonErrorThrown';
+    const at = new Date(this.#options.runtime.now()).toISOString();
+    try {
+      await this.#options.store.release({ pk: this.#pk, lease, lastError: { name, at } });
+    } catch (releaseError) {
+      this.#log('debug', 'lease not released; it lapses at its end', { releaseError });
+    }
+  }
+
+  /** Stops the heartbeat for good (the record settled). */
+  stop(): void {
+    this.#heartbeat?.stop();
+  }
+
+  async #step(name: string, run: (context: StepContext) => unknown): Promise<unknown> {
+    this.#throwIfStopped();
+    this.#claiming ??= this.#claim();
+    await this.#claiming;
+    this.#throwIfStopped();
+    const journaled = this.#journal.get(name);
+    if (journaled !== undefined) {
+      this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
+      this.#log('debug', 'step replayed from the journal', { step: name });
+      return decodeStepResult(journaled.result);
+    }
+    const result = await run(this.#stepContext(name));
+    const encoded = encodeStepResult(name, result);
+    this.#checkJournalSize(name, encoded);
+    const step = {
+      ...(encoded === undefined ? {} : { result: encoded }),
+      at: new Date(this.#options.runtime.now()).toISOString(),
+    };
+    await this.#writeJournal(name, step);
+    this.#options.metrics?.addMetric(InboxMetric.StepsRun, 'Count', 1);
+    return decodeStepResult(encoded);
+  }
+
+  #stepContext(stepName: string): StepContext {
+    const { consumer, key } = this.#target;
+    return {
+      stepName,
+      idempotencyKey: stepIdempotencyKey(consumer, key, stepName),
+      attempt: this.#attempts,
+      signal: AbortSignal.any([this.#signal, this.#lossSignal.signal]),
+    };
+  }
+
+  async #claim(): Promise<void> {
+    const { runtime, store } = this.#options;
+    const nowMillis = runtime.now();
+    const remainingMillis = this.#context?.getRemainingTimeInMillis();
+    if (remainingMillis !== undefined) this.#endMillis = nowMillis + remainingMillis;
+    this.#lengthMillis = this.#options.leaseMillis ?? remainingMillis ?? DEFAULT_LEASE_MILLIS;
+    const leaseUntilMillis = this.#leaseUntil(nowMillis);
+    const { consumer, key, messageId, payloadHash, bodyHash } = this.#target;
+    const claim = await this.#withRetries(() =>
+      store.claim({
+        entry: {
+          pk: this.#pk,
+          consumer,
+          key,
+          messageId,
+          payloadHash,
+          expiresAt: this.#expiresAt(nowMillis, leaseUntilMillis),
+        },
+        payloadHashes: [payloadHash, bodyHash],
+        owner: ownerToken(runtime.random),
+        nowMillis,
+        leaseUntilMillis,
+      }),
+    );
+    if (!claim.claimed) throw this.#refused(claim.existing, nowMillis);
+    this.#lease = claim.lease;
+    this.#attempts = claim.attempts;
+    for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
+    this.#log('debug', 'lease claimed', {
+      attempt: claim.attempts,
+      journaledSteps: this.#journal.size,
+      leaseUntil: new Date(leaseUntilMillis).toISOString(),
+    });
+    if (leaseUntilMillis < this.#endMillis) this.#startHeartbeat();
+  }
+
+  /** Why a claim was refused, as the error the step throws. */
+  #refused(existing: InboxEntry, nowMillis: number): Error {
+    const { key, payloadHash, bodyHash } = this.#target;
+    if (isCommitted(existing, toEpochSeconds(nowMillis))) {
+      this.#committed = existing;
+      return new AlreadyCommittedError();
+    }
+    if (existing.payloadHash !== payloadHash && existing.payloadHash !== bodyHash) {
+      return new PayloadMismatchError(key, payloadHash, existing);
+    }
+    if (existing.leaseUntilMillis !== undefined && existing.leaseUntilMillis >= nowMillis) {
+      this.#options.metrics?.addMetric(InboxMetric.LeasesHeld, 'Count', 1);
+      return new LeaseHeldError(existing.leaseUntilMillis, existing.messageId);
+    }
+    // Free when read, taken when claimed: someone else's claim won in between.
+    return new TransientStoreError(TransientReason.TransactionConflict, undefined);
+  }
+
+  #startHeartbeat(): void {
+    const periodMillis = Math.max(1, Math.floor(this.#lengthMillis * LEASE_LIMITS.heartbeatShare));
+    this.#heartbeat = new LeaseHeartbeat(this.#options.runtime, periodMillis, () => this.#beat());
+    if (!this.#signal.aborted) this.#heartbeat.start();
+  }
+
+  /** One renewal; false once the lease is lost or reaches the invocation's end. */
+  async #beat(): Promise<boolean> {
+    const lease = this.#lease;
+    // Past the batch's deadline the record was reported failed: its lease is left to lapse.
+    if (lease === undefined || this.#lost !== undefined || this.#signal.aborted) return false;
+    const nowMillis = this.#options.runtime.now();
+    const leaseUntilMillis = this.#leaseUntil(nowMillis);
+    try {
+      await this.#options.store.heartbeat({
+        pk: this.#pk,
+        lease,
+        leaseUntilMillis,
+        expiresAt: this.#expiresAt(nowMillis, leaseUntilMillis),
+      });
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        this.#lose(error);
+        return false;
+      }
+      this.#log('debug', 'heartbeat failed; the next one tries again', { error });
+    }
+    return leaseUntilMillis < this.#endMillis;
+  }
+
+  async #writeJournal(name: string, step: JournaledStep): Promise<void> {
+    const lease = this.#lease;
+    if (lease === undefined) {
+      throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
+    }
+    try {
+      // Setting the same value twice is harmless: a write whose answer was lost is retried.
+      await this.#withRetries(() =>
+        this.#options.store.journal({ pk: this.#pk, lease, stepName: name, step }),
+      );
+    } catch (error) {
+      if (error instanceof LeaseLostError) this.#lose(error);
+      throw error;
+    }
+    this.#journal.set(name, step);
+  }
+
+  #lose(error: LeaseLostError): void {
+    if (this.#lost !== undefined) return;
+    this.#lost = error;
+    this.#heartbeat?.stop();
+    this.#options.metrics?.addMetric(InboxMetric.LeasesLost, 'Count', 1);
+    this.#log('warn', 'lease lost: this attempt stops and does not commit', {
+      operation: error.operation,
+    });
+    this.#lossSignal.abort(error);
+  }
+
+  #throwIfStopped(): void {
+    if (this.#lost !== undefined) throw this.#lost;
+    this.#signal.throwIfAborted();
+  }
+
+  #checkJournalSize(name: string, encoded: string | undefined): void {
+    let bytes = Buffer.byteLength(name) + Buffer.byteLength(encoded ?? '');
+    for (const [journaledName, step] of this.#journal) {
+      bytes += Buffer.byteLength(journaledName) + Buffer.byteLength(step.result ?? '');
+    }
+    if (bytes > STEP_LIMITS.journalBytes) {
+      throw new StepResultError(
+        name,
+        `the message's journal would be ${bytes} bytes, over the ${STEP_LIMITS.journalBytes}-byte limit; return smaller results (ids, statuses)`,
+      );
+    }
+  }
+
+  #leaseUntil(nowMillis: number): number {
+    return Math.min(nowMillis + this.#lengthMillis, this.#endMillis);
+  }
+
+  /** The entry outlives its lease, and lives its TTL from the latest claim or renewal. */
+  #expiresAt(nowMillis: number, leaseUntilMillis: number): number {
+    const ttlEnd = toEpochSeconds(nowMillis) + this.#options.ttlSeconds;
+    return Math.max(ttlEnd, Math.ceil(leaseUntilMillis / 1000));
+  }
+
+  async #withRetries<T>(request: () => Promise<T>): Promise<T> {
+    const { transactionAttempts, runtime } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await request();
+      } catch (error) {
+        const retry = error instanceof TransientStoreError && attempt < transactionAttempts;
+        if (!retry || this.#signal.aborted) throw error;
+        await runtime.sleep(backoffMillis(attempt, runtime.random()));
+      }
+    }
+  }
+
+  #log(level: 'debug' | 'warn', message: string, extra: Record<string, unknown>): void {
+    this.#options.logger[level](message, {
+      consumer: this.#target.consumer,
+      ...loggedKey(this.#target.key, this.#options.logKeys),
+      messageId: this.#target.messageId,
+      ...extra,
+    });
+  }
+}
+
+/**
+ * The step name checked: valid, and not used before in this run of the handler.
+ */
+function checkStepName(name: unknown, used: Set<string>): asserts name is string {
+  if (typeof name !== 'string' || !STEP_LIMITS.namePattern.test(name)) {
+    throw new StepNameError(String(name), 'invalid', describe(name));
+  }
+  if (used.has(name)) throw new StepNameError(name, 'repeated', name);
+  used.add(name);
+}
+
+/** A fresh owner token: 128 bits from the runtime's randomness, in hex. */
+function ownerToken(random: () => number): string {
+  let token = '';
+  for (let i = 0; i < 4; i++) {
+    token += Math.floor(random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
+  }
+  return token;
+}

@@ -1,0 +1,470 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  InboxMetric,
+  type InboxOptions,
+  InboxStatus,
+  inboxPk,
+  LeaseHeldError,
+  LeaseLostError,
+  type MessageHandler,
+  PermanentError,
+  RecordStatus,
+  StepNameError,
+  StepResultError,
+  stepIdempotencyKey,
+  TransactionClosedError,
+} from '../../src/index.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const { aws, ledger } = useLedger();
+const CONSUMER = 'mailer';
+
+/** A client that records the commands it sends, in order. */
+function recordingClient() {
+  const client = new DynamoDBClient({
+    endpoint: aws.endpoints.dynamodb,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  const commands: string[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String(context.commandName).replace(/Command$/, ''));
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCommands' },
+  );
+  return { store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }), commands };
+}
+
+function processor(
+  handler: MessageHandler<PaymentCaptured>,
+  overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
+) {
+  return createBatchProcessor(handler, {
+    store: ledger.store,
+    consumer: CONSUMER,
+    schema: PaymentCaptured,
+    key: ({ body }) => body.eventId,
+    logger: recordingLogger(),
+    ...overrides,
+  });
+}
+
+/** A handler that charges (a step), emails (a step) and credits the account (in `tx`). */
+function chargingHandler(
+  runs: { charge: string[]; email: string[] },
+  failAfterCharge: () => boolean,
+) {
+  const handler: MessageHandler<PaymentCaptured> = async ({ body, step }, tx) => {
+    const charge = await step('charge', ({ idempotencyKey }) => {
+      runs.charge.push(idempotencyKey);
+      return { chargeId: `ch-${runs.charge.length}` };
+    });
+    if (failAfterCharge()) throw new Error('the mail server is down');
+    await step('email', ({ idempotencyKey }) => {
+      runs.email.push(idempotencyKey);
+    });
+    tx.update({
+      TableName: ledger.tables.accounts,
+      Key: { accountId: body.accountId },
+      UpdateExpression: 'ADD balanceCents :a SET chargeId = :c',
+      ExpressionAttributeValues: { ':a': body.amountCents, ':c': charge.chargeId },
+    });
+  };
+  return handler;
+}
+
+const lambdaContext = (remainingMillis: number) =>
+  ({ getRemainingTimeInMillis: () => remainingMillis }) as unknown as Context;
+
+describe('steps', () => {
+  it('journals a finished step and replays its result, without running it, when the message comes again', async () => {
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    const runs = { charge: [] as string[], email: [] as string[] };
+    let failing = true;
+    const handler = chargingHandler(runs, () => failing);
+
+    const [first] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    expect(first?.status).toBe(RecordStatus.Failed);
+    expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
+      status: InboxStatus.Failed,
+      attempts: 1,
+      lastError: { name: 'Error' },
+      steps: { charge: {} },
+    });
+
+    failing = false;
+    const [second] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(second?.status).toBe(RecordStatus.Processed);
+    expect(runs.charge).toHaveLength(1);
+    expect(runs.email).toHaveLength(1);
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: ledger.tables.accounts, Key: { accountId: event.accountId } }),
+    );
+    expect(Item).toMatchObject({ balanceCents: event.amountCents, chargeId: 'ch-1' });
+    const entry = await ledger.store.find(inboxPk(CONSUMER, event.eventId));
+    expect(entry).toMatchObject({
+      status: InboxStatus.Completed,
+      attempts: 2,
+      steps: { charge: {}, email: {} },
+    });
+    expect(entry).not.toHaveProperty('leaseUntilMillis');
+  });
+
+  it('gives a step the same idempotency key on every attempt and redelivery, derived from consumer, key and step name only', async () => {
+    const event = payment();
+    const runs = { charge: [] as string[], email: [] as string[] };
+    let attempts = 0;
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      attempts += 1;
+      await step(`charge-${attempts}`, ({ idempotencyKey }) => {
+        runs.charge.push(idempotencyKey);
+      });
+      await step('email', ({ idempotencyKey }) => {
+        runs.email.push(idempotencyKey);
+        if (attempts < 3) throw new Error('smtp timeout');
+      });
+    };
+
+    for (let i = 0; i < 3; i++) {
+      await processor(handler).processRecords(
+        sqsEvent(sqsRecord(event, { messageId: randomUUID() })),
+      );
+    }
+
+    expect(runs.email).toEqual(Array(3).fill(stepIdempotencyKey(CONSUMER, event.eventId, 'email')));
+    expect(new Set(runs.charge).size).toBe(3);
+    expect(runs.charge[0]).toBe(stepIdempotencyKey(CONSUMER, event.eventId, 'charge-1'));
+  });
+
+  it('reports a copy that finds a live lease failed with LeaseHeldError: it runs nothing and is no duplicate', async () => {
+    const event = payment();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered: () => void = () => {};
+    const inStep = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const ran: string[] = [];
+    const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
+      await step('charge', async () => {
+        ran.push(messageId);
+        entered();
+        await held;
+      });
+    };
+    const metrics = countingMetrics();
+    const first = processor(handler).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'holder' })),
+    );
+    await inStep;
+
+    const [copy] = await processor(handler, { metrics }).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'copy' })),
+    );
+    release();
+
+    expect(copy?.status).toBe(RecordStatus.Failed);
+    expect(copy?.error).toBeInstanceOf(LeaseHeldError);
+    expect(copy?.error).toMatchObject({ holderMessageId: 'holder' });
+    expect(ran).toEqual(['holder']);
+    expect(metrics.count(InboxMetric.Duplicates)).toBe(0);
+    expect(metrics.count(InboxMetric.LeasesHeld)).toBe(1);
+    expect((await first)[0]?.status).toBe(RecordStatus.Processed);
+    const [later] = await processor(handler).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'copy' })),
+    );
+    expect(later?.status).toBe(RecordStatus.Duplicate);
+  });
+
+  it('finds a live lease at the claim too, when precheck is off', async () => {
+    const event = payment();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('charge', () => held);
+    };
+    const first = processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    await sleep(300);
+
+    const [copy] = await processor(handler, { precheck: false }).processRecords(
+      sqsEvent(sqsRecord(event)),
+    );
+    release();
+    await first;
+
+    expect(copy?.error).toBeInstanceOf(LeaseHeldError);
+  });
+
+  it("keeps a long handler's lease with heartbeats, and sends none once the commit is on its way", async () => {
+    const event = payment();
+    const { store, commands } = recordingClient();
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('slow', () => sleep(2_600));
+    };
+    const first = processor(handler, { store, leaseMillis: 1_000 }).processRecords(
+      sqsEvent(sqsRecord(event)),
+    );
+    await sleep(1_800);
+
+    const [copy] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    const [outcome] = await first;
+    await sleep(1_200);
+
+    expect(copy?.error).toBeInstanceOf(LeaseHeldError);
+    expect(outcome?.status).toBe(RecordStatus.Processed);
+    const heartbeats = commands.filter((name) => name === 'UpdateItem').length - 2; // claim + journal
+    expect(heartbeats).toBeGreaterThanOrEqual(5);
+    expect(commands.at(-1)).toBe('TransactWriteItems');
+  });
+
+  it("bounds the default lease by the invocation's remaining time, and needs no heartbeat then", async () => {
+    const event = payment();
+    const { store, commands } = recordingClient();
+    let leaseUntilMillis: number | undefined;
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('charge', async () => {
+        const entry = await ledger.store.find(inboxPk(CONSUMER, event.eventId));
+        leaseUntilMillis = entry?.leaseUntilMillis;
+        await sleep(400);
+      });
+    };
+    const startedMillis = Date.now();
+
+    await processor(handler, { store }).processRecords(
+      sqsEvent(sqsRecord(event)),
+      lambdaContext(30_000),
+    );
+
+    expect(leaseUntilMillis).toBeGreaterThanOrEqual(startedMillis + 29_000);
+    expect(leaseUntilMillis).toBeLessThanOrEqual(Date.now() + 30_000);
+    expect(commands).toEqual(['GetItem', 'UpdateItem', 'UpdateItem', 'TransactWriteItems']);
+  });
+
+  it('stops an attempt whose lease was taken over: its next step is refused, it never commits, and the owner commits once', async () => {
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    let clock = Date.now();
+    const runtime = { now: () => clock };
+    const steps: string[] = [];
+    let resumeStale: () => void = () => {};
+    const staleWaits = new Promise<void>((resolve) => {
+      resumeStale = resolve;
+    });
+    let staleInStep: () => void = () => {};
+    const staleReady = new Promise<void>((resolve) => {
+      staleInStep = resolve;
+    });
+    const handler: MessageHandler<PaymentCaptured> = async ({ body, step, messageId }, tx) => {
+      await step('charge', async () => {
+        steps.push(`${messageId}:charge`);
+        if (messageId === 'stale') {
+          staleInStep();
+          await staleWaits;
+        }
+      });
+      await step('email', () => {
+        steps.push(`${messageId}:email`);
+      });
+      tx.update({
+        TableName: ledger.tables.accounts,
+        Key: { accountId: body.accountId },
+        UpdateExpression: 'ADD balanceCents :a',
+        ExpressionAttributeValues: { ':a': body.amountCents },
+      });
+    };
+    const stale = processor(handler, { runtime, leaseMillis: 30_000 }).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'stale' })),
+    );
+    await staleReady;
+    clock += 31_000; // the stale attempt's lease lapses (its heartbeat is 10 s of real time away)
+
+    const [owner] = await processor(handler, { runtime, leaseMillis: 30_000 }).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'owner' })),
+    );
+    resumeStale();
+    const [staleOutcome] = await stale;
+
+    expect(owner?.status).toBe(RecordStatus.Processed);
+    expect(staleOutcome?.error).toBeInstanceOf(LeaseLostError);
+    expect(staleOutcome?.error).toMatchObject({ operation: 'journal', stepName: 'charge' });
+    expect(steps).toEqual(['stale:charge', 'owner:charge', 'owner:email']);
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+    expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
+      status: InboxStatus.Completed,
+      attempts: 2,
+    });
+  });
+
+  it('keeps the journal of a message that failed permanently after a step, so a redrive resumes it', async () => {
+    const event = payment();
+    const runs: string[] = [];
+    let refuse = true;
+    const dlq = await aws.createQueue(aws.uniqueName('steps-dlq'));
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('charge', () => {
+        runs.push('charge');
+        return 42;
+      });
+      if (refuse) throw new PermanentError('the account is closed');
+    };
+    const options = { deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs };
+
+    const [first] = await processor(handler, options).processRecords(sqsEvent(sqsRecord(event)));
+    expect(first?.status).toBe(RecordStatus.DeadLettered);
+    expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
+      status: InboxStatus.Failed,
+      lastError: { name: 'PermanentError' },
+      steps: { charge: {} },
+    });
+
+    refuse = false;
+    const [redriven] = await processor(handler, options).processRecords(sqsEvent(sqsRecord(event)));
+    expect(redriven?.status).toBe(RecordStatus.Processed);
+    expect(runs).toEqual(['charge']);
+  });
+
+  it('returns the same value from a step whether it ran or was replayed', async () => {
+    const event = payment();
+    const seen: unknown[] = [];
+    let fail = true;
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      seen.push(
+        await step('quote', () => ({
+          cents: 1250,
+          tags: ['a', 'b'],
+          nested: { ok: true, none: null },
+        })),
+      );
+      if (fail) throw new Error('later failure');
+    };
+
+    await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    fail = false;
+    await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]).toEqual({ cents: 1250, tags: ['a', 'b'], nested: { ok: true, none: null } });
+  });
+
+  it.each([
+    ['a Date', () => ({ at: new Date() }), 'the result.at is a Date'],
+    ['a bigint', () => ({ n: 1n }), 'the result.n is a bigint'],
+    ['NaN', () => [Number.NaN], 'the result[0] is a non-finite number'],
+    ['too large a result', () => 'x'.repeat(33 * 1024), 'over the 32768-byte limit'],
+  ])(
+    'refuses to journal %s with StepResultError, naming where, and keeps earlier steps',
+    async (_, result: () => unknown, problem) => {
+      const event = payment();
+      const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+        await step('first', () => 'fine');
+        await step('second', result);
+      };
+
+      const [outcome] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+      expect(outcome?.error).toBeInstanceOf(StepResultError);
+      expect((outcome?.error as StepResultError).problem).toContain(problem);
+      expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
+        status: InboxStatus.Failed,
+        steps: { first: {} },
+        lastError: { name: 'StepResultError' },
+      });
+    },
+  );
+
+  it.each([
+    [
+      'an empty name',
+      async (step: (n: string, f: () => void) => Promise<void>) => step('', () => {}),
+      'invalid',
+    ],
+    [
+      'a name with a space',
+      async (step: (n: string, f: () => void) => Promise<void>) => step('send email', () => {}),
+      'invalid',
+    ],
+    [
+      'a name used twice in a run',
+      async (step: (n: string, f: () => void) => Promise<void>) => {
+        await step('email', () => {});
+        await step('email', () => {});
+      },
+      'repeated',
+    ],
+  ])('refuses %s with StepNameError before running anything', async (_, use, reason) => {
+    const event = payment();
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await use(step);
+    };
+
+    const [outcome] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(outcome?.error).toBeInstanceOf(StepNameError);
+    expect(outcome?.error).toMatchObject({ reason });
+  });
+
+  it('acknowledges a duplicate whose claim found the message committed, without running the step', async () => {
+    const event = payment();
+    const ran: string[] = [];
+    const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
+      await step('charge', () => {
+        ran.push(messageId);
+      });
+    };
+    await processor(handler).processRecords(sqsEvent(sqsRecord(event, { messageId: 'first' })));
+
+    const [again] = await processor(handler, { precheck: false }).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'again' })),
+    );
+
+    expect(again?.status).toBe(RecordStatus.Duplicate);
+    expect(ran).toEqual(['first']);
+  });
+
+  it('refuses a step called after its handler settled, before running it', async () => {
+    const event = payment();
+    let late: Promise<unknown> | undefined;
+    const ran: string[] = [];
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('charge', () => {});
+      setTimeout(() => {
+        late = step('late', () => {
+          ran.push('late');
+        });
+        late.catch(() => {});
+      }, 50);
+    };
+
+    await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    await sleep(150);
+
+    await expect(late).rejects.toBeInstanceOf(TransactionClosedError);
+    expect(ran).toEqual([]);
+  });
+
+  it('costs a handler without steps one read and one transaction per message, as before steps existed', async () => {
+    const { store, commands } = recordingClient();
+    const records = [payment(), payment(), payment()].map((event) => sqsRecord(event));
+
+    await processor(ledger.applyPayment, { store }).processRecords(sqsEvent(...records));
+
+    expect(commands.filter((name) => name === 'GetItem')).toHaveLength(3);
+    expect(commands.filter((name) => name === 'TransactWriteItems')).toHaveLength(3);
+    expect(commands.filter((name) => name === 'UpdateItem')).toHaveLength(0);
+    expect(commands.filter((name) => name !== 'DescribeTable')).toHaveLength(6);
+  });
+});
