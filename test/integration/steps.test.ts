@@ -377,7 +377,7 @@ describe('steps', () => {
       const [outcome] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
 
       expect(outcome?.error).toBeInstanceOf(StepResultError);
-      expect((outcome?.error as StepResultError).problem).toContain(problem);
+      expect(outcome?.error).toMatchObject({ problem: expect.stringContaining(problem) });
       expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
         status: InboxStatus.Failed,
         steps: { first: {} },
