@@ -276,7 +276,7 @@ async function main(): Promise<number> {
     runInbox(client, events.slice(0, 5), tables, true),
   );
   const bare = await measure('(a) bare handler, no dedup', emulator.endpoint, (client, tables) =>
-    runBare(client, events, tables),
+    runBare(client, events, tables).then(() => 0),
   );
   const inbox = await measure('(b) sqs-inbox', emulator.endpoint, (client, tables) =>
     runInbox(client, events, tables, true),

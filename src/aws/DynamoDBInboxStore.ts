@@ -10,7 +10,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
-import { InboxAttribute, InboxStatus, TransactionLimit, TransientReason } from '../constants.js';
+import { InboxAttribute, InboxStatus, TransientReason } from '../constants.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -26,10 +26,9 @@ import {
   InboxTableSchemaError,
   LeaseLostError,
   LeaseOperation,
-  TransactionLimitError,
   TransientStoreError,
 } from '../errors.js';
-import { checkTransaction, describeOperation, locate } from './checkTransaction.js';
+import { checkTransaction, locate, rejectedTransaction } from './checkTransaction.js';
 import {
   type DynamoDBInboxStoreOptions,
   documentClientFor,
@@ -42,16 +41,10 @@ import {
   transientReasonOf,
   translate,
 } from './dynamoDBErrors.js';
-import { ENTRY_CONDITION, ENTRY_UPDATE } from './entryExpressions.js';
-import { leaseOf, namesIn, toEntry, toJournal } from './inboxItem.js';
+import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate, entryWrite } from './entryWrites.js';
+import { claimedFrom, leaseOf, toEntry } from './inboxItem.js';
 
 export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
-
-const {
-  absent: ENTRY_IS_ABSENT,
-  expired: ENTRY_HAS_EXPIRED,
-  free: ENTRY_IS_FREE,
-} = ENTRY_CONDITION;
 
 /**
  * The DynamoDB persistence of the inbox: the only module that talks to DynamoDB. It commits a
@@ -122,7 +115,7 @@ export class DynamoDBInboxStore implements InboxStore {
       this.#keyAttributeNames(tableName),
     );
     const command = new TransactWriteCommand({
-      TransactItems: [this.#entryWrite(request), ...request.operations],
+      TransactItems: [entryWrite(this.tableName, request), ...request.operations],
     });
     try {
       await this.client.send(command);
@@ -186,7 +179,7 @@ export class DynamoDBInboxStore implements InboxStore {
     const { entry } = request;
     const bodyHash =
       request.payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
-    const input = this.#input(entry.pk, update, condition, {
+    const input = entryUpdate(this.tableName, entry.pk, update, condition, {
       ':inProgress': InboxStatus.InProgress,
       ':completed': InboxStatus.Completed,
       ':owner': request.owner,
@@ -222,7 +215,7 @@ export class DynamoDBInboxStore implements InboxStore {
     update: string,
     values: Record<string, NativeAttributeValue>,
   ): Promise<void> {
-    const input = this.#input(request.pk, update, ENTRY_CONDITION.fenced, {
+    const input = entryUpdate(this.tableName, request.pk, update, ENTRY_CONDITION.fenced, {
       ...values,
       ':owner': request.lease.owner,
       ':epoch': request.lease.epoch,
@@ -240,29 +233,6 @@ export class DynamoDBInboxStore implements InboxStore {
       if (!isException(error, DynamoDBException.ConditionalCheckFailed)) throw translate(error);
       throw new LeaseLostError(operation, request.stepName, error);
     }
-  }
-
-  /** An UpdateItem's input on an entry, with exactly the names and values its expressions use. */
-  #input(
-    pk: string,
-    update: string,
-    condition: string,
-    values: Record<string, NativeAttributeValue>,
-  ): EntryUpdate {
-    const text = `${update} ${condition}`;
-    return {
-      TableName: this.tableName,
-      Key: { [InboxAttribute.PartitionKey]: pk },
-      UpdateExpression: update,
-      ConditionExpression: condition,
-      ExpressionAttributeNames: namesIn([text]),
-      ExpressionAttributeValues: Object.fromEntries(
-        Object.entries(values).filter(([placeholder]) =>
-          new RegExp(`${placeholder}\\b`).test(text),
-        ),
-      ),
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    };
   }
 
   /** The item a refused condition found (read again if DynamoDB did not return it). */
@@ -297,41 +267,6 @@ export class DynamoDBInboxStore implements InboxStore {
     return names;
   }
 
-  /**
-   * The entry's write in the commit: without a lease, a Put on an absent, expired or free
-   * entry; with one, an Update that completes the entry the attempt owns.
-   */
-  #entryWrite(request: CommitRequest) {
-    if (request.lease !== undefined) return { Update: this.#completion(request, request.lease) };
-    return {
-      Put: {
-        TableName: this.tableName,
-        Item: request.entry as unknown as Record<string, NativeAttributeValue>,
-        ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,
-        ExpressionAttributeNames: namesIn([ENTRY_IS_ABSENT, ENTRY_HAS_EXPIRED, ENTRY_IS_FREE]),
-        ExpressionAttributeValues: {
-          ':nowEpochSeconds': request.nowEpochSeconds,
-          ':completed': InboxStatus.Completed,
-          ':nowMillis': request.nowEpochSeconds * 1000,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-      },
-    };
-  }
-
-  #completion(request: CommitRequest, lease: LeaseToken) {
-    const { entry } = request;
-    return this.#input(entry.pk, ENTRY_UPDATE.commit, ENTRY_CONDITION.fenced, {
-      ':completed': InboxStatus.Completed,
-      ':messageId': entry.messageId,
-      ':payloadHash': entry.payloadHash,
-      ':processedAt': entry.processedAt,
-      ':expiresAt': entry.expiresAt,
-      ':owner': lease.owner,
-      ':epoch': lease.epoch,
-    });
-  }
-
   async #cancelled(
     error: Error,
     reasons: readonly CancellationReason[],
@@ -360,7 +295,7 @@ export class DynamoDBInboxStore implements InboxStore {
     if (operation !== undefined) {
       throw new BusinessConditionFailedError(locate(operation, failedIndex), error);
     }
-    throw rejectedTransaction(error, reasons, request);
+    throw rejectedTransaction(error, reasons, request.operations);
   }
 
   async #describeKey(tableName: string): Promise<readonly string[]> {
@@ -379,45 +314,4 @@ export class DynamoDBInboxStore implements InboxStore {
       throw translate(error);
     }
   }
-}
-
-/** A cancellation no retry fixes (a ValidationError on an item, say), naming each failing operation. */
-function rejectedTransaction(
-  error: Error,
-  reasons: readonly CancellationReason[],
-  request: CommitRequest,
-): TransactionLimitError {
-  const failures = reasons.flatMap((reason, index) => {
-    if (reason.Code === undefined || reason.Code === 'None') return [];
-    const operation = request.operations[index - 1];
-    const where = operation ? describeOperation(locate(operation, index - 1)) : 'the inbox entry';
-    return [`${where}: ${reason.Code}${reason.Message ? ` (${reason.Message})` : ''}`];
-  });
-  const detail = failures.length > 0 ? failures.join('; ') : error.message;
-  return new TransactionLimitError(
-    TransactionLimit.InvalidOperation,
-    `DynamoDB cancelled the transaction: ${detail}.`,
-    detail,
-    'a transaction DynamoDB accepts',
-    error,
-  );
-}
-
-/** An entry's UpdateItem, alone or inside the commit's transaction. */
-interface EntryUpdate {
-  readonly TableName: string;
-  readonly Key: Record<string, NativeAttributeValue>;
-  readonly UpdateExpression: string;
-  readonly ConditionExpression: string;
-  readonly ExpressionAttributeNames: Record<string, string>;
-  readonly ExpressionAttributeValues: Record<string, NativeAttributeValue>;
-  readonly ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
-}
-
-/** The claim's answer from the entry it wrote (or found already written by this attempt). */
-function claimedFrom(item: Record<string, unknown>): ClaimResult {
-  const lease = leaseOf(item);
-  if (lease === undefined)
-    throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
-  return { claimed: true, lease, attempts: Number(item.attempts), journal: toJournal(item) };
 }

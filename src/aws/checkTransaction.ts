@@ -1,3 +1,4 @@
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { InboxAttribute, TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
@@ -204,4 +205,34 @@ function canonicalNumber(text: string): string {
  */
 export function describeOperation(operation: Located): string {
   return `${operation.type} #${operation.index} on ${operation.tableName}`;
+}
+
+/**
+ * A cancellation no retry fixes (a ValidationError on an item, say), naming each failing
+ * operation; reason 0 is the inbox entry's.
+ *
+ * @example
+ * ```ts
+ * throw rejectedTransaction(error, error.CancellationReasons ?? [], request.operations);
+ * ```
+ */
+export function rejectedTransaction(
+  error: Error,
+  reasons: readonly CancellationReason[],
+  operations: readonly TransactItem[],
+): TransactionLimitError {
+  const failures = reasons.flatMap((reason, index) => {
+    if (reason.Code === undefined || reason.Code === 'None') return [];
+    const operation = operations[index - 1];
+    const where = operation ? describeOperation(locate(operation, index - 1)) : 'the inbox entry';
+    return [`${where}: ${reason.Code}${reason.Message ? ` (${reason.Message})` : ''}`];
+  });
+  const detail = failures.length > 0 ? failures.join('; ') : error.message;
+  return new TransactionLimitError(
+    TransactionLimit.InvalidOperation,
+    `DynamoDB cancelled the transaction: ${detail}.`,
+    detail,
+    'a transaction DynamoDB accepts',
+    error,
+  );
 }

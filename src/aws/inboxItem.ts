@@ -1,7 +1,7 @@
-import { InboxStatus } from '../constants.js';
-import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
+import { InboxStatus, TransientReason } from '../constants.js';
+import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
-import { InboxError } from '../errors.js';
+import { InboxError, TransientStoreError } from '../errors.js';
 
 /**
  * The attribute names of an inbox item behind the placeholders the store's expressions use.
@@ -143,4 +143,19 @@ function toNumber(value: unknown): number {
   return Number(
     typeof value === 'object' && value !== null && 'value' in value ? value.value : value,
   );
+}
+
+/**
+ * The claim's answer from the entry it wrote (or found already written by this attempt).
+ *
+ * @example
+ * ```ts
+ * const result = claimedFrom(Attributes);
+ * ```
+ */
+export function claimedFrom(item: Record<string, unknown>): ClaimResult {
+  const lease = leaseOf(item);
+  if (lease === undefined)
+    throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
+  return { claimed: true, lease, attempts: Number(item.attempts), journal: toJournal(item) };
 }

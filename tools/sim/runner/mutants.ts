@@ -25,7 +25,7 @@ export const MUTANTS = {
     name: 'noInboxCondition',
     invariant: 'exactly-once',
     description: 'the inbox entry is written whether or not a live one exists',
-    file: 'src/aws/DynamoDBInboxStore.ts',
+    file: 'src/aws/entryWrites.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
     find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,',
     replace:
@@ -46,8 +46,8 @@ export const MUTANTS = {
     invariant: 'effects',
     description: "the transaction holds the inbox entry but not the handler's writes",
     file: 'src/aws/DynamoDBInboxStore.ts',
-    find: 'TransactItems: [this.#entryWrite(request), ...request.operations],',
-    replace: 'TransactItems: [this.#entryWrite(request)],',
+    find: 'TransactItems: [entryWrite(this.tableName, request), ...request.operations],',
+    replace: 'TransactItems: [entryWrite(this.tableName, request)],',
   },
   noFifoSkip: {
     name: 'noFifoSkip',

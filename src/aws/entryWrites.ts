@@ -1,0 +1,146 @@
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { InboxAttribute, InboxStatus } from '../constants.js';
+import type { CommitRequest } from '../core/InboxStore.js';
+import { namesIn } from './inboxItem.js';
+
+/**
+ * The conditions and updates the store (the only module that sends them) writes inbox entries with, in one place so that each
+ * rule of the lease reads as one line. Placeholders are those of `ITEM_ATTRIBUTES`.
+ *
+ * @example
+ * ```ts
+ * const condition = ENTRY_CONDITION.fenced; // '#owner = :owner AND #epoch = :epoch'
+ * ```
+ */
+export const ENTRY_CONDITION = {
+  /** No entry at all. */
+  absent: 'attribute_not_exists(#pk)',
+  /** Present but past its TTL and not yet swept: it counts as absent. */
+  expired: '#expiresAt < :nowEpochSeconds',
+  /** Not completed and held by no live lease (released, or its lease lapsed). */
+  free: '(#status <> :completed AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
+  /** Resumable by a claim: free, live, and journaled for this payload. */
+  resumable:
+    '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND #payloadHash IN (:payloadHash, :bodyHash) ' +
+    'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
+  /** Owned by the attempt: its owner token and its fencing counter. */
+  fenced: '#owner = :owner AND #epoch = :epoch',
+} as const;
+
+const CLAIMED =
+  '#status = :inProgress, #owner = :owner, #leaseUntil = :leaseUntil, #consumer = :consumer, ' +
+  '#key = :key, #messageId = :messageId, #payloadHash = :payloadHash, #expiresAt = :expiresAt';
+
+/**
+ * The updates of the entry: a claim that keeps the journal, one that starts afresh (the entry
+ * had expired), a journal write, a heartbeat, a release and a commit.
+ *
+ * @example
+ * ```ts
+ * new UpdateCommand({ TableName, Key, UpdateExpression: ENTRY_UPDATE.heartbeat, ... });
+ * ```
+ */
+export const ENTRY_UPDATE = {
+  claim: `SET ${CLAIMED}, #steps = if_not_exists(#steps, :noSteps) ADD #epoch :one, #attempts :one`,
+  claimAfresh: `SET ${CLAIMED}, #steps = :noSteps, #attempts = :one REMOVE #lastError, #processedAt ADD #epoch :one`,
+  journal: 'SET #steps.#step = :step',
+  heartbeat: 'SET #leaseUntil = :leaseUntil, #expiresAt = :expiresAt',
+  release: 'SET #status = :failed, #lastError = :lastError REMOVE #owner, #leaseUntil',
+  commit:
+    'SET #status = :completed, #messageId = :messageId, #payloadHash = :payloadHash, ' +
+    '#processedAt = :processedAt, #expiresAt = :expiresAt REMOVE #owner, #leaseUntil',
+} as const;
+
+const {
+  absent: ENTRY_IS_ABSENT,
+  expired: ENTRY_HAS_EXPIRED,
+  free: ENTRY_IS_FREE,
+} = ENTRY_CONDITION;
+
+/**
+ * The entry's write in the commit: without a lease, a Put on an absent, expired or free
+ * entry; with one, an Update that completes the entry the attempt owns.
+ *
+ * @example
+ * ```ts
+ * new TransactWriteCommand({ TransactItems: [entryWrite('inbox', request), ...operations] });
+ * ```
+ */
+export function entryWrite(tableName: string, request: CommitRequest) {
+  const { entry, lease } = request;
+  if (lease !== undefined) {
+    return {
+      Update: entryUpdate(tableName, entry.pk, ENTRY_UPDATE.commit, ENTRY_CONDITION.fenced, {
+        ':completed': InboxStatus.Completed,
+        ':messageId': entry.messageId,
+        ':payloadHash': entry.payloadHash,
+        ':processedAt': entry.processedAt,
+        ':expiresAt': entry.expiresAt,
+        ':owner': lease.owner,
+        ':epoch': lease.epoch,
+      }),
+    };
+  }
+  return {
+    Put: {
+      TableName: tableName,
+      Item: entry as unknown as Record<string, NativeAttributeValue>,
+      ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,
+      ExpressionAttributeNames: namesIn([ENTRY_IS_ABSENT, ENTRY_HAS_EXPIRED, ENTRY_IS_FREE]),
+      ExpressionAttributeValues: {
+        ':nowEpochSeconds': request.nowEpochSeconds,
+        ':completed': InboxStatus.Completed,
+        ':nowMillis': request.nowEpochSeconds * 1000,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  };
+}
+
+/**
+ * An UpdateItem's input on an entry, with exactly the names and values its expressions use
+ * (DynamoDB refuses unused ones).
+ *
+ * @example
+ * ```ts
+ * entryUpdate('inbox', pk, ENTRY_UPDATE.heartbeat, ENTRY_CONDITION.fenced, values);
+ * ```
+ */
+export function entryUpdate(
+  tableName: string,
+  pk: string,
+  update: string,
+  condition: string,
+  values: Record<string, NativeAttributeValue>,
+): EntryUpdate {
+  const text = `${update} ${condition}`;
+  return {
+    TableName: tableName,
+    Key: { [InboxAttribute.PartitionKey]: pk },
+    UpdateExpression: update,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: namesIn([text]),
+    ExpressionAttributeValues: Object.fromEntries(
+      Object.entries(values).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)),
+    ),
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
+/**
+ * An entry's UpdateItem, alone or inside the commit's transaction.
+ *
+ * @example
+ * ```ts
+ * const update: EntryUpdate = entryUpdate('inbox', pk, update, condition, values);
+ * ```
+ */
+export interface EntryUpdate {
+  readonly TableName: string;
+  readonly Key: Record<string, NativeAttributeValue>;
+  readonly UpdateExpression: string;
+  readonly ConditionExpression: string;
+  readonly ExpressionAttributeNames: Record<string, string>;
+  readonly ExpressionAttributeValues: Record<string, NativeAttributeValue>;
+  readonly ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
+}
