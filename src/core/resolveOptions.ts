@@ -213,7 +213,7 @@ export function isQueueUrl(text: string): boolean {
 }
 
 function checkStore(store: unknown): void {
-  checkMethods('store', store, ['find', 'commit']);
+  checkMethods('store', store, ['find', 'commit', 'claim', 'journal', 'heartbeat', 'release']);
   if (store === undefined) {
     throw new InvalidConfigurationError(
       'store',
