@@ -13,8 +13,9 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Command } from 'commander';
-import { DeadLetterAttribute, inboxPk } from 'sqs-inbox';
+import { DeadLetterAttribute, DynamoDBInboxStore, inboxPk } from 'sqs-inbox';
 import { peekAll } from '../tools/local/checkInvariants.js';
+import { describeEntry } from '../tools/local/describeEntry.js';
 import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
 import type { Upstream } from '../tools/local/UpstreamDelivery.js';
 
@@ -117,19 +118,18 @@ program
 
 program
   .command('inbox')
-  .description('show the inbox entry of a consumer’s dedup key (the event id)')
+  .description(
+    'show where a consumer’s message stands: status, attempts, last error, finished steps (no payload)',
+  )
   .argument('<consumer>', 'ledger or inventory')
   .argument('<key>', 'the dedup key, e.g. evt-…')
   .action(async (consumer: string, key: string) => {
     const { target, dynamodb } = localRun(consumer);
-    const { Item } = await dynamodb.send(
-      new GetCommand({
-        TableName: target.inboxTable,
-        Key: { pk: inboxPk(consumer, key) },
-        ConsistentRead: true,
-      }),
+    const store = new DynamoDBInboxStore({ tableName: target.inboxTable, client: dynamodb });
+    const entry = await store.find(inboxPk(consumer, key));
+    console.log(
+      entry ? describeEntry(entry, Date.now()) : `no inbox entry for ${consumer} / ${key}`,
     );
-    console.log(Item ? JSON.stringify(Item, null, 2) : `no inbox entry for ${consumer} / ${key}`);
   });
 
 program
