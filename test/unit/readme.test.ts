@@ -17,6 +17,7 @@ describe('README', () => {
     { name: 'quick-start-app', file: 'examples/quickStart/app.ts' },
     { name: 'sources-app', file: 'examples/sources/app.ts' },
     { name: 'sources-handler', file: 'examples/sources/reservations.ts' },
+    { name: 'steps-handler', file: 'examples/steps/checkout.ts' },
   ])('shows exactly the $name that the typecheck compiles ($file)', ({ name, file }) => {
     expect(block(name)).toBe(readFileSync(new URL(file, root), 'utf8'));
   });
