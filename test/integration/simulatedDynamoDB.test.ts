@@ -936,6 +936,147 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
       expect(await balanceOf(accountId)).toBeUndefined();
     });
 
+    describe('the lease of a handler with steps', () => {
+      const T0 = NOW_EPOCH_SECONDS * 1000;
+      const claimOf = (key: string, owner: string, nowMillis: number, leaseMillis = 1_000) => ({
+        entry: {
+          pk: inboxPk('ledger', key),
+          consumer: 'ledger',
+          key,
+          messageId: `m-${owner}`,
+          payloadHash: 'hash',
+          expiresAt: Math.floor(nowMillis / 1000) + 3600,
+        },
+        payloadHashes: ['hash'],
+        owner,
+        nowMillis,
+        leaseUntilMillis: nowMillis + leaseMillis,
+      });
+      const claimed = async (request: ReturnType<typeof claimOf>) => {
+        const result = await store().claim(request);
+        if (!result.claimed) throw new Error('claim refused');
+        return result.lease;
+      };
+
+      it('claims an absent entry, refuses a claim under a live lease with the holder, and takes over a lapsed one keeping the journal', async () => {
+        const key = uniqueKey('evt');
+        const pk = inboxPk('ledger', key);
+        const first = await claimed(claimOf(key, 'a', T0));
+        expect(first).toEqual({ owner: 'a', epoch: 1 });
+        await store().journal({
+          pk,
+          lease: first,
+          stepName: 'charge',
+          step: { result: '1', at: 't' },
+        });
+
+        const refused = await store().claim(claimOf(key, 'b', T0 + 1_000));
+        expect(refused).toMatchObject({
+          claimed: false,
+          existing: { status: InboxStatus.InProgress, leaseUntilMillis: T0 + 1_000 },
+        });
+
+        const taken = await store().claim(claimOf(key, 'b', T0 + 1_001));
+        expect(taken).toEqual({
+          claimed: true,
+          lease: { owner: 'b', epoch: 2 },
+          attempts: 2,
+          journal: { charge: { result: '1', at: 't' } },
+        });
+      });
+
+      it('refuses a stale owner its journal write, heartbeat, commit (with its business write) and release', async () => {
+        const key = uniqueKey('evt');
+        const pk = inboxPk('ledger', key);
+        const stale = await claimed(claimOf(key, 'a', T0));
+        await claimed(claimOf(key, 'b', T0 + 2_000));
+        const accountId = uniqueKey('acc');
+        const entry = entryOf({ pk, key, messageId: 'm-a' });
+
+        const outcomes = await Promise.allSettled([
+          store().journal({ pk, lease: stale, stepName: 'charge', step: { at: 't' } }),
+          store().heartbeat({
+            pk,
+            lease: stale,
+            leaseUntilMillis: T0 + 9_000,
+            expiresAt: entry.expiresAt,
+          }),
+          store().commit({
+            entry,
+            operations: [credit(accountId)],
+            nowEpochSeconds: NOW_EPOCH_SECONDS,
+            lease: stale,
+          }),
+          store().release({ pk, lease: stale, lastError: { name: 'Error', at: 't' } }),
+        ]);
+
+        expect(
+          outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).name : 'applied')),
+        ).toEqual(Array(4).fill('LeaseLostError'));
+        expect(await balanceOf(accountId)).toBeUndefined();
+        expect(await get({ pk }, t.inbox)).toMatchObject({
+          leaseOwner: 'b',
+          leaseEpoch: 2,
+          leaseUntil: T0 + 3_000,
+          steps: {},
+        });
+      });
+
+      it('completes the entry with the business writes under the lease, and a released entry is claimed at once', async () => {
+        const key = uniqueKey('evt');
+        const pk = inboxPk('ledger', key);
+        const lease = await claimed(claimOf(key, 'a', T0, 60_000));
+        await store().release({ pk, lease, lastError: { name: 'TypeError', at: 't' } });
+        const next = await claimed(claimOf(key, 'b', T0 + 1));
+        const accountId = uniqueKey('acc');
+
+        const result = await store().commit({
+          entry: entryOf({ pk, key }),
+          operations: [credit(accountId)],
+          nowEpochSeconds: NOW_EPOCH_SECONDS,
+          lease: next,
+        });
+
+        expect(result).toEqual({ committed: true });
+        expect(await balanceOf(accountId)).toBe(100);
+        const item = await get({ pk }, t.inbox);
+        expect(item).toMatchObject({
+          status: InboxStatus.Completed,
+          attempts: 2,
+          leaseEpoch: 2,
+          lastError: { name: 'TypeError' },
+        });
+        expect(item).not.toHaveProperty('leaseOwner');
+        expect(item).not.toHaveProperty('leaseUntil');
+      });
+
+      it('refuses a step-less commit under a live lease, and starts afresh on an expired entry', async () => {
+        const key = uniqueKey('evt');
+        const pk = inboxPk('ledger', key);
+        const lease = await claimed(claimOf(key, 'a', T0, 60_000));
+        await store().journal({ pk, lease, stepName: 'charge', step: { at: 't' } });
+        const plain = await store().commit({
+          entry: entryOf({ pk, key }),
+          operations: [],
+          nowEpochSeconds: NOW_EPOCH_SECONDS,
+        });
+        expect(plain).toMatchObject({
+          committed: false,
+          existing: { status: InboxStatus.InProgress },
+        });
+
+        const later = T0 + 3_601_000;
+        const afresh = await store().claim(claimOf(key, 'b', later));
+
+        expect(afresh).toEqual({
+          claimed: true,
+          lease: { owner: 'b', epoch: 2 },
+          attempts: 1,
+          journal: {},
+        });
+      });
+    });
+
     it('runs the reference ledger and inventory handlers through the batch processor, applying each event once', async () => {
       const run = await ledgerAndInventoryRun(client, t);
       expect(run.statuses).toEqual(['processed', 'duplicate', 'processed', 'duplicate']);
