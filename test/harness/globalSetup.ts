@@ -23,7 +23,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started: RunningEmulator[] = [];
   try {
-    const emulator = await startEmulator(['dynamodb', 'sqs', 'sns', 'events', 's3']);
+    const emulator = await startEmulator(['dynamodb', 'sqs', 'sns', 'events', 's3', 'ses']);
     started.push(emulator);
     let dynamodb = emulator;
     if (project.name === 'conformance') {
