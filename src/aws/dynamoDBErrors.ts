@@ -15,6 +15,8 @@ import { InboxError, TransactionLimitError, TransientStoreError } from '../error
  */
 export const DynamoDBException = {
   TransactionCanceled: 'TransactionCanceledException',
+  /** A single-item write that met a transaction in progress on its item (the SDK does not retry it). */
+  TransactionConflict: 'TransactionConflictException',
   ConditionalCheckFailed: 'ConditionalCheckFailedException',
   Validation: 'ValidationException',
   ProvisionedThroughputExceeded: 'ProvisionedThroughputExceededException',
@@ -139,6 +141,9 @@ export function translate(error: unknown): unknown {
 }
 
 function transientReasonOfError(error: Error): TransientReason | undefined {
+  if (isException(error, DynamoDBException.TransactionConflict)) {
+    return TransientReason.TransactionConflict;
+  }
   if (
     isException(error, DynamoDBException.ProvisionedThroughputExceeded) ||
     isException(error, DynamoDBException.Throttling) ||

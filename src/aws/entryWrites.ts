@@ -90,7 +90,7 @@ export function entryWrite(tableName: string, request: CommitRequest) {
       ExpressionAttributeValues: {
         ':nowEpochSeconds': request.nowEpochSeconds,
         ':completed': InboxStatus.Completed,
-        ':nowMillis': request.nowEpochSeconds * 1000,
+        ':nowMillis': request.nowMillis ?? request.nowEpochSeconds * 1000,
       },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },

@@ -157,5 +157,5 @@ export function claimedFrom(item: Record<string, unknown>): ClaimResult {
   const lease = leaseOf(item);
   if (lease === undefined)
     throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
-  return { claimed: true, lease, attempts: Number(item.attempts), journal: toJournal(item) };
+  return { claimed: true, lease, attempts: toNumber(item.attempts), journal: toJournal(item) };
 }

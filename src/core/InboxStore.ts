@@ -15,6 +15,8 @@ export interface CommitRequest {
   readonly operations: readonly TransactItem[];
   /** Entries whose `expiresAt` is before this count as absent. */
   readonly nowEpochSeconds: number;
+  /** The same moment in epoch milliseconds: a lease that ended before it is lapsed. */
+  readonly nowMillis?: number;
   /** The lease of the attempt when its handler ran steps: the commit is fenced by it. */
   readonly lease?: LeaseToken;
 }

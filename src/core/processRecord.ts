@@ -166,6 +166,7 @@ async function attemptOnce(
     entry,
     operations: tx.operations,
     nowEpochSeconds: toEpochSeconds(nowMillis),
+    nowMillis,
     ...(lease === undefined ? {} : { lease }),
   });
   if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {

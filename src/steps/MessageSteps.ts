@@ -73,7 +73,10 @@ export class MessageSteps {
   readonly #pk: string;
   readonly #journal = new Map<string, JournaledStep>();
   readonly #lossSignal = new AbortController();
+  readonly #inFlight = new Set<Promise<unknown>>();
   #claiming: Promise<void> | undefined;
+  #owner: string | undefined;
+  #pendingBytes = 0;
   #lease: LeaseToken | undefined;
   #attempts = 0;
   #lost: LeaseLostError | undefined;
@@ -117,7 +120,11 @@ export class MessageSteps {
       } catch (error) {
         return Promise.reject(error);
       }
-      return this.#step(name, run) as Promise<T>;
+      const running = this.#step(name, run);
+      this.#inFlight.add(running);
+      const settled = () => this.#inFlight.delete(running);
+      running.then(settled, settled);
+      return running as Promise<T>;
     };
     return {
       step,
@@ -132,6 +139,8 @@ export class MessageSteps {
    * lease to fence the commit with. Throws the `LeaseLostError` if the lease was lost.
    */
   async beforeCommit(): Promise<LeaseToken | undefined> {
+    // A step the handler did not await journals before the commit removes the owner.
+    await this.#settleSteps();
     await this.#heartbeat?.pause();
     if (this.#lost !== undefined) throw this.#lost;
     return this.#lease;
@@ -142,9 +151,14 @@ export class MessageSteps {
    * once and resumes. A refused or failed release is logged only: the lease then lapses.
    */
   async release(error: unknown): Promise<void> {
-    this.#heartbeat?.stop();
+    if (error instanceof LeaseLostError) this.#lose(error);
+    // A step still running (its sibling failed under Promise.all) is stopped and awaited, so no
+    // effect of this attempt runs on after the next attempt could claim the entry.
+    this.#lossSignal.abort(error);
+    await this.#settleSteps();
+    await this.#heartbeat?.pause();
     const lease = this.#lease;
-    if (lease === undefined || this.#lost !== undefined || error instanceof LeaseLostError) return;
+    if (lease === undefined || this.#lost !== undefined) return;
     this.#lease = undefined;
     const name = error instanceof Error ? error.name : 'NonErrorThrown';
     const at = new Date(this.#options.runtime.now()).toISOString();
@@ -160,9 +174,18 @@ export class MessageSteps {
     this.#heartbeat?.stop();
   }
 
+  /** Waits for the steps in flight to settle, whatever they end with. */
+  async #settleSteps(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
   async #step(name: string, run: (context: StepContext) => unknown): Promise<unknown> {
     this.#throwIfStopped();
-    this.#claiming ??= this.#claim();
+    this.#claiming ??= this.#claim().catch((error: unknown) => {
+      // A conflict or an exhausted retry: the handler's next run claims again.
+      if (error instanceof TransientStoreError) this.#claiming = undefined;
+      throw error;
+    });
     await this.#claiming;
     this.#throwIfStopped();
     const journaled = this.#journal.get(name);
@@ -173,12 +196,17 @@ export class MessageSteps {
     }
     const result = await run(this.#stepContext(name));
     const encoded = encodeStepResult(name, result);
-    this.#checkJournalSize(name, encoded);
+    const bytes = this.#checkJournalSize(name, encoded);
     const step = {
       ...(encoded === undefined ? {} : { result: encoded }),
       at: new Date(this.#options.runtime.now()).toISOString(),
     };
-    await this.#writeJournal(name, step);
+    this.#pendingBytes += bytes;
+    try {
+      await this.#writeJournal(name, step);
+    } finally {
+      this.#pendingBytes -= bytes;
+    }
     this.#options.metrics?.addMetric(InboxMetric.StepsRun, 'Count', 1);
     return decodeStepResult(encoded);
   }
@@ -201,6 +229,9 @@ export class MessageSteps {
     this.#lengthMillis = this.#options.leaseMillis ?? remainingMillis ?? DEFAULT_LEASE_MILLIS;
     const leaseUntilMillis = this.#leaseUntil(nowMillis);
     const { consumer, key, messageId, payloadHash, bodyHash } = this.#target;
+    // One token per record: a retried claim whose first answer was lost finds its own lease.
+    this.#owner ??= ownerToken(runtime.random);
+    const owner = this.#owner;
     const claim = await this.#withRetries(() =>
       store.claim({
         entry: {
@@ -212,7 +243,7 @@ export class MessageSteps {
           expiresAt: this.#expiresAt(nowMillis, leaseUntilMillis),
         },
         payloadHashes: [payloadHash, bodyHash],
-        owner: ownerToken(runtime.random),
+        owner,
         nowMillis,
         leaseUntilMillis,
       }),
@@ -308,10 +339,15 @@ export class MessageSteps {
   #throwIfStopped(): void {
     if (this.#lost !== undefined) throw this.#lost;
     this.#signal.throwIfAborted();
+    // Released after a sibling step failed: no new effect starts.
+    this.#lossSignal.signal.throwIfAborted();
   }
 
-  #checkJournalSize(name: string, encoded: string | undefined): void {
-    let bytes = Buffer.byteLength(name) + Buffer.byteLength(encoded ?? '');
+  /** The bytes this step adds to the journal, refused past the journal's limit. */
+  #checkJournalSize(name: string, encoded: string | undefined): number {
+    const own = Buffer.byteLength(name) + Buffer.byteLength(encoded ?? '');
+    // Steps running at once count too: their writes are on their way.
+    let bytes = own + this.#pendingBytes;
     for (const [journaledName, step] of this.#journal) {
       bytes += Buffer.byteLength(journaledName) + Buffer.byteLength(step.result ?? '');
     }
@@ -321,6 +357,7 @@ export class MessageSteps {
         `the message's journal would be ${bytes} bytes, over the ${STEP_LIMITS.journalBytes}-byte limit; return smaller results (ids, statuses)`,
       );
     }
+    return own;
   }
 
   #leaseUntil(nowMillis: number): number {

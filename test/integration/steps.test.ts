@@ -337,6 +337,74 @@ describe('steps', () => {
     expect(runs).toEqual(['charge']);
   });
 
+  it('recognises its own claim when the claim was applied and its answer lost, and runs the step once (injected lost answer)', async () => {
+    const event = payment();
+    const client = new DynamoDBClient({
+      endpoint: aws.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      maxAttempts: 1,
+    });
+    let lost = false;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName === 'UpdateItemCommand' && !lost) {
+          lost = true; // applied by DynamoDB, its answer never arrives
+          throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'loseClaimAnswer' },
+    );
+    const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
+    const runs: string[] = [];
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('charge', () => {
+        runs.push('charge');
+      });
+    };
+
+    const [outcome] = await processor(handler, { store, transactionAttempts: 2 }).processRecords(
+      sqsEvent(sqsRecord(event)),
+    );
+
+    expect(lost).toBe(true);
+    expect(outcome?.status).toBe(RecordStatus.Processed);
+    expect(runs).toEqual(['charge']);
+    expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
+      attempts: 1,
+    });
+  });
+
+  it('lets a step still running when its sibling failed finish and journal before the lease is released, so the next attempt replays it', async () => {
+    const event = payment();
+    const runs: string[] = [];
+    let siblingFails = true;
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await Promise.all([
+        step('email', async () => {
+          await sleep(300);
+          runs.push('email');
+        }),
+        step('sms', () => {
+          runs.push('sms');
+          if (siblingFails) throw new Error('sms gateway down');
+        }),
+      ]);
+    };
+
+    const [first] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    const afterFirst = await ledger.store.find(inboxPk(CONSUMER, event.eventId));
+    siblingFails = false;
+    const [second] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(first?.status).toBe(RecordStatus.Failed);
+    expect(afterFirst).toMatchObject({ status: InboxStatus.Failed, steps: { email: {} } });
+    expect(second?.status).toBe(RecordStatus.Processed);
+    expect(runs).toEqual(['sms', 'email', 'sms']);
+  });
+
   it('returns the same value from a step whether it ran or was replayed', async () => {
     const event = payment();
     const seen: unknown[] = [];

@@ -6,6 +6,7 @@ import {
   InternalServerError,
   ProvisionedThroughputExceededException,
   TransactionCanceledException,
+  TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
@@ -117,6 +118,25 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
 
     await expect(commit).rejects.toBeInstanceOf(TransientStoreError);
     await expect(commit).rejects.toMatchObject({ reason });
+  });
+
+  it('turns a single-item TransactionConflictException (a step write meeting a commit) into a TransientStoreError', async () => {
+    const client = offlineClient();
+    injectFault(
+      client,
+      'UpdateItemCommand',
+      () => new TransactionConflictException({ message: 'Transaction is ongoing', $metadata: {} }),
+    );
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
+
+    const heartbeat = store.heartbeat({
+      pk: 'unit#k',
+      lease: { owner: 'o', epoch: 1 },
+      leaseUntilMillis: 2,
+      expiresAt: 3,
+    });
+
+    await expect(heartbeat).rejects.toMatchObject({ reason: TransientReason.TransactionConflict });
   });
 
   it('recognises SDK errors by name when they come from another copy of the SDK', async () => {
