@@ -109,7 +109,7 @@ describe('InboxConsumer', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
-            Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+            Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
             Resource: { 'Fn::GetAtt': [sharedId, 'Arn'] },
           }),
         ]),
@@ -140,7 +140,7 @@ describe('InboxConsumer', () => {
           Statement: Match.arrayWith([
             {
               Effect: 'Allow',
-              Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+              Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
               Resource: sharedArn,
               Condition: {
                 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumerName}#*`] },
