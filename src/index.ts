@@ -90,7 +90,7 @@ export {
   TransactionLimitError,
   TransientStoreError,
 } from './errors.js';
-export { type InboxRuntime, systemRuntime } from './runtime/InboxRuntime.js';
+export { type InboxRuntime, systemRuntime, TimerPurpose } from './runtime/InboxRuntime.js';
 export {
   type EventBridgeEnvelope,
   type MessageEnvelope,

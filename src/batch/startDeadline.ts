@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { RecordDeadlineError } from '../errors.js';
-import type { InboxRuntime } from '../runtime/InboxRuntime.js';
+import { type InboxRuntime, TimerPurpose } from '../runtime/InboxRuntime.js';
 
 const MAX_TIMER_MILLIS = 2 ** 31 - 1;
 
@@ -47,10 +47,14 @@ export function startDeadline(
   const controller = new AbortController();
   let cancel = () => {};
   const reached = new Promise<void>((resolve) => {
-    cancel = runtime.startTimer(deadlineMillis, () => {
-      controller.abort(new RecordDeadlineError(deadlineMillis));
-      resolve();
-    });
+    cancel = runtime.startTimer(
+      deadlineMillis,
+      () => {
+        controller.abort(new RecordDeadlineError(deadlineMillis));
+        resolve();
+      },
+      TimerPurpose.Deadline,
+    );
   });
   return { signal: controller.signal, reached, cancel };
 }

@@ -128,7 +128,10 @@ async function attemptOnce(
     if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {
       return acknowledgeDuplicate(message, hashes, existing, options);
     }
-    if (existing) throwIfLeaseHeld(existing, options);
+    // Another payload's lease: the claim refuses it as a PayloadMismatchError, so let it run.
+    const samePayload =
+      existing?.payloadHash === hashes.payloadHash || existing?.payloadHash === hashes.bodyHash;
+    if (existing && samePayload) throwIfLeaseHeld(existing, options);
   }
   message.signal.throwIfAborted();
   const tx = new TransactionBuilder();

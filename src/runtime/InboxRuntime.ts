@@ -22,9 +22,29 @@ export interface InboxRuntime {
   sleep(millis: number): Promise<void>;
   /** A number in [0, 1): the jitter of the retry backoff. */
   random(): number;
-  /** Calls `callback` once after `millis` (the batch's deadline); returns what cancels it. */
-  startTimer(millis: number, callback: () => void): () => void;
+  /**
+   * Calls `callback` once after `millis`; returns what cancels it. `purpose` says which timer it
+   * is (the batch's deadline, a step lease's heartbeat), for a simulation to tell them apart.
+   */
+  startTimer(millis: number, callback: () => void, purpose?: TimerPurpose): () => void;
 }
+
+/**
+ * What a timer of the library is for.
+ *
+ * @example
+ * ```ts
+ * startTimer: (millis, callback, purpose) => schedule(millis, callback, purpose ?? 'timer'),
+ * ```
+ */
+export const TimerPurpose = {
+  /** The batch's deadline, before the Lambda timeout. */
+  Deadline: 'deadline',
+  /** The renewal of a step's lease. */
+  Heartbeat: 'heartbeat',
+} as const;
+/** One of the values of {@link TimerPurpose}. */
+export type TimerPurpose = (typeof TimerPurpose)[keyof typeof TimerPurpose];
 
 /**
  * The runtime of a deployed function: the system clock, Node's timers and `Math.random`.

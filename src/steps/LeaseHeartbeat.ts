@@ -1,4 +1,4 @@
-import type { InboxRuntime } from '../runtime/InboxRuntime.js';
+import { type InboxRuntime, TimerPurpose } from '../runtime/InboxRuntime.js';
 
 /**
  * Renews a lease every `periodMillis` while it runs: each beat is one call of `beat`, the next
@@ -53,7 +53,7 @@ export class LeaseHeartbeat {
   }
 
   #schedule(): void {
-    this.#cancel = this.#runtime.startTimer(this.#periodMillis, () => {
+    const beat = () => {
       this.#cancel = undefined;
       if (!this.#running) return;
       this.#inFlight = this.#beat().then(
@@ -67,6 +67,7 @@ export class LeaseHeartbeat {
           if (this.#running) this.#schedule();
         },
       );
-    });
+    };
+    this.#cancel = this.#runtime.startTimer(this.#periodMillis, beat, TimerPurpose.Heartbeat);
   }
 }

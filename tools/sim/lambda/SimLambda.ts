@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { InboxRuntime } from '../../../src/index.js';
+import { type InboxRuntime, TimerPurpose } from '../../../src/index.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
 import {
@@ -236,14 +236,15 @@ export class SimLambda {
       now: () => WORLD_EPOCH_MILLIS + kernel.nowMillis + skewMillis,
       sleep: (millis) => kernel.sleep(actor, millis, `backs off ${Math.round(millis)} ms`),
       random: () => random.next(),
-      startTimer: (millis, callback) => {
+      startTimer: (millis, callback, purpose) => {
         const invocation = running.getStore() ?? state.current;
+        const deadline = purpose !== TimerPurpose.Heartbeat;
         return kernel.schedule({
           actor,
-          label: 'deadline passes',
+          label: deadline ? 'deadline passes' : 'lease heartbeat',
           delayMillis: millis,
           run: () => {
-            if (invocation !== undefined) invocation.deadlineMillis = kernel.nowMillis;
+            if (deadline && invocation !== undefined) invocation.deadlineMillis = kernel.nowMillis;
             callback();
           },
         });

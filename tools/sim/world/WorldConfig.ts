@@ -2,15 +2,20 @@ import type { Prng } from '../kernel/Prng.js';
 
 /**
  * The consumer a world runs: the reference ledger (its writes also guarded by business
- * conditions), or the chaos run's counter (no condition of its own, so its exactly-once rests on
- * the inbox alone and a broken inbox shows at once).
+ * conditions), the chaos run's counter (no condition of its own, so its exactly-once rests on
+ * the inbox alone and a broken inbox shows at once), or the reference notifier (an email and a
+ * receipt in steps, under the fenced lease, then one write in the inbox transaction).
  *
  * @example
  * ```ts
  * if (config.consumer === WorldConsumer.Counter) expectTotals();
  * ```
  */
-export const WorldConsumer = { Ledger: 'ledger', Counter: 'counter' } as const;
+export const WorldConsumer = {
+  Ledger: 'ledger',
+  Counter: 'counter',
+  Notifier: 'notifier',
+} as const;
 /** One of the values of {@link WorldConsumer}. */
 export type WorldConsumer = (typeof WorldConsumer)[keyof typeof WorldConsumer];
 
@@ -64,6 +69,8 @@ export interface WorldConfig {
   readonly source?: WorldSource;
   /** A second event with an earlier one's eventId and another payment (default none). */
   readonly keyReuseRate?: number;
+  /** The processor's `leaseMillis` (steps only); default the invocation's remaining time. */
+  readonly leaseMillis?: number;
 }
 
 /**
@@ -117,7 +124,13 @@ export interface FaultRates {
  * ```
  */
 export function drawWorldConfig(random: Prng): WorldConfig {
-  const consumer = random.chance(0.5) ? WorldConsumer.Ledger : WorldConsumer.Counter;
+  const roll = random.next();
+  const consumer =
+    roll < 0.4
+      ? WorldConsumer.Ledger
+      : roll < 0.75
+        ? WorldConsumer.Counter
+        : WorldConsumer.Notifier;
   const ledger = consumer === WorldConsumer.Ledger;
   const fifo = random.chance(0.5);
   const batchSize = random.pick([1, 2, 3, 5, 10, 10, 25, 100]);
@@ -167,5 +180,8 @@ export function drawWorldConfig(random: Prng): WorldConfig {
     },
     source: random.chance(0.3) ? WorldSource.Sns : WorldSource.Sqs,
     keyReuseRate: random.pick([0, 0, 0.1]),
+    ...(consumer === WorldConsumer.Notifier && random.chance(0.5)
+      ? { leaseMillis: random.pick([1_000, 3_000, 8_000]) }
+      : {}),
   };
 }

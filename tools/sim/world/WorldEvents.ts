@@ -51,7 +51,10 @@ export class WorldEvents {
     const byEvent = new Map<PlannedEvent, ChangeRecord[]>();
     const byTransaction = new Map<string | undefined, PlannedEvent>();
     for (const change of changes) {
-      if (change.tableName !== WorldTables.Inbox || change.newImage === undefined) continue;
+      // Only a completed entry is a commit; a step's lease writes are not.
+      if (change.tableName !== WorldTables.Inbox || change.newImage?.status?.S !== 'COMPLETED') {
+        continue;
+      }
       const event = this.ofCommit(change);
       if (event === undefined) {
         failures.push(

@@ -67,6 +67,9 @@ interface DeadLetter {
   readonly sender: Invocation;
 }
 
+/** The reasons a copy fails with when another copy holds, or took over, its key's lease. */
+const LEASE_REASONS: ReadonlySet<string> = new Set(['LeaseHeldError', 'LeaseLostError']);
+
 function checkReason(
   world: WorldObservation,
   explain: FailureExplainer,
@@ -92,7 +95,8 @@ function checkReason(
   }
   const refused =
     reason === BUSINESS_CONDITION_FAILED && explain.refusedByItsCondition(sender, event);
-  if (!refused && !explain.causedByFaults(sender, id, event)) {
+  const contended = LEASE_REASONS.has(reason) && explain.contendedLease(sender, id, event);
+  if (!refused && !contended && !explain.causedByFaults(sender, id, event)) {
     failures.push(
       `${what} on its last receive (invocation ${sender.id}), though the faults on its requests do not explain its failure`,
     );

@@ -29,7 +29,7 @@ export function checkWritesInInboxTransactions(
 ): void {
   const withEntry = new Set(
     changes
-      .filter((c) => c.tableName === WorldTables.Inbox && c.newImage)
+      .filter((c) => c.tableName === WorldTables.Inbox && c.newImage?.status?.S === 'COMPLETED')
       .map((c) => c.transactionId),
   );
   for (const change of changes) {
@@ -65,6 +65,8 @@ function isChangeOf(change: ChangeRecord, event: PlannedEvent): boolean {
       );
     case WorldTables.Entries:
       return text(change.keys.paymentId) === event.paymentId && change.oldImage === undefined;
+    case WorldTables.Notifications:
+      return text(change.keys.eventId) === event.eventId && change.oldImage === undefined;
     default:
       return false;
   }
@@ -85,12 +87,18 @@ export function checkEffects(
   committed: EventCommits,
   failures: string[],
 ): void {
-  const expectedCents = new Map(world.workload.accounts.map((a) => [a.accountId, 0]));
-  const expectedEntries = new Set<string>();
-  for (const [event, writes] of committed.byEvent) {
+  for (const [event] of committed.byEvent) {
     if (!MAY_COMMIT.has(event.planted)) {
       failures.push(`effects: ${event.eventId} (${event.planted}) committed`);
     }
+  }
+  if (world.config.consumer === WorldConsumer.Notifier) {
+    checkNotifications(world, committed, failures);
+    return;
+  }
+  const expectedCents = new Map(world.workload.accounts.map((a) => [a.accountId, 0]));
+  const expectedEntries = new Set<string>();
+  for (const [event, writes] of committed.byEvent) {
     expectedCents.set(
       event.accountId,
       (expectedCents.get(event.accountId) ?? 0) + event.amountCents * writes.length,
@@ -112,6 +120,26 @@ export function checkEffects(
     }
   }
   if (ledger) checkLedgerEntries(world, expectedEntries, failures);
+}
+
+/** One notification row per committed event: its first commit wrote it (a later one is refused). */
+function checkNotifications(
+  world: WorldObservation,
+  committed: EventCommits,
+  failures: string[],
+): void {
+  const committedIds = new Set([...committed.byEvent.keys()].map((event) => event.eventId));
+  for (const eventId of new Set(world.workload.events.map((event) => event.eventId))) {
+    const item = world.dynamo.getItem({
+      TableName: WorldTables.Notifications,
+      Key: { eventId: { S: eventId } },
+    }).Item;
+    if ((item !== undefined) !== committedIds.has(eventId)) {
+      failures.push(
+        `effects: notification of ${eventId} ${item ? 'exists without' : 'missing despite'} a committed event`,
+      );
+    }
+  }
 }
 
 function checkLedgerEntries(

@@ -1,12 +1,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ChangeRecord, SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
-import type { Invocation } from '../lambda/SimLambda.js';
+import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
 import { WorldTables } from './consumerFunction.js';
-import { FailureExplainer, slowedByFaults } from './explainFailure.js';
+import { FailureExplainer, type LeaseClaim, slowedByFaults } from './explainFailure.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
 import type { WorldConfig } from './WorldConfig.js';
 import { type EventCommits, WorldEvents } from './WorldEvents.js';
@@ -30,6 +31,10 @@ export interface WorldObservation {
   readonly invocations: readonly Invocation[];
   /** When each change was applied (world millis), by its sequence less one. */
   readonly changeMillis: readonly number[];
+  /** Which invocation's request made each change (none: the TTL sweeper), by sequence less one. */
+  readonly changeInvocations: readonly (number | undefined)[];
+  /** The emails and receipts the notifier's steps made. */
+  readonly effects: SimEffects;
   /** Each inbox read a function made, when DynamoDB applied it. */
   readonly inboxReads: readonly InboxRead[];
   readonly quiesced: boolean;
@@ -86,13 +91,13 @@ export function checkWorld(world: WorldObservation): string[] {
   const failures: string[] = [];
   if (!world.quiesced) failures.push(notQuiescent(world));
   const changes = world.dynamo.changes.slice(world.changesBefore);
-  const commits = inboxCommits(changes, world.config.ttlSeconds, failures);
+  const commits = inboxCommits(world, changes, failures);
   const events = new WorldEvents(world.workload.events);
   const committed = events.commits(changes, failures);
   checkWritesInInboxTransactions(changes, committed, failures);
   checkEffects(world, committed, failures);
   const eventOf: EventOf = (body) => events.ofBody(body);
-  const explain = new FailureExplainer(world.config, commits);
+  const explain = new FailureExplainer(world.config, commits, leaseClaims(world, changes));
   checkNothingLost(world, committed, eventOf, failures);
   checkDeadLetters(world, { committed, eventOf, explain }, failures);
   checkFailuresExplained(world, eventOf, explain, failures);
@@ -107,10 +112,11 @@ function notQuiescent(world: WorldObservation): string {
 
 /** Each inbox entry write, as the commit of a key, with I1 checked on overwrites. */
 function inboxCommits(
+  world: WorldObservation,
   changes: readonly ChangeRecord[],
-  ttlSeconds: number,
   failures: string[],
 ): Map<string, ChangeRecord[]> {
+  const { ttlSeconds } = world.config;
   const commits = new Map<string, ChangeRecord[]>();
   for (const change of changes) {
     if (change.tableName !== WorldTables.Inbox) continue;
@@ -125,6 +131,10 @@ function inboxCommits(
       continue;
     }
     const key = text(entry.key);
+    if (!isCommit(change)) {
+      checkLeaseWrite(world, change, failures);
+      continue;
+    }
     commits.set(key, [...(commits.get(key) ?? []), change]);
     const committedAtSeconds = Math.floor(Date.parse(text(entry.processedAt)) / 1000);
     if (Number(entry.expiresAt?.N) !== committedAtSeconds + ttlSeconds) {
@@ -133,13 +143,63 @@ function inboxCommits(
       );
     }
     const old = change.oldImage;
-    if (old !== undefined && Number(old.expiresAt?.N) >= committedAtSeconds) {
+    if (isCommit(old) && Number(old?.expiresAt?.N) >= committedAtSeconds) {
       failures.push(
         `exactly-once: key ${key} committed again (change ${change.sequence}) while its entry lived`,
       );
     }
   }
   return commits;
+}
+
+/** Each key's lease claims (a change that raises `leaseEpoch`), in order. */
+function leaseClaims(
+  world: WorldObservation,
+  changes: readonly ChangeRecord[],
+): Map<string, LeaseClaim[]> {
+  const claims = new Map<string, LeaseClaim[]>();
+  for (const change of changes) {
+    const entry = change.newImage;
+    if (change.tableName !== WorldTables.Inbox || entry === undefined) continue;
+    if (Number(entry.leaseEpoch?.N ?? 0) <= Number(change.oldImage?.leaseEpoch?.N ?? 0)) continue;
+    const key = text(entry.key);
+    claims.set(key, [
+      ...(claims.get(key) ?? []),
+      {
+        invocationId: world.changeInvocations[change.sequence - 1],
+        recordId: text(entry.messageId),
+        atMillis: world.changeMillis[change.sequence - 1] ?? 0,
+        untilMillis: Number(entry.leaseUntil?.N) - WORLD_EPOCH_MILLIS,
+      },
+    ]);
+  }
+  return claims;
+}
+
+/** A write that completes an entry (an image that is `COMPLETED`). */
+function isCommit(change: ChangeRecord | Record<string, AttributeValue> | undefined): boolean {
+  const image = change !== undefined && 'newImage' in change ? change.newImage : change;
+  return (image as Record<string, AttributeValue> | undefined)?.status?.S === 'COMPLETED';
+}
+
+/**
+ * A write of a step's lease (claim, journal, heartbeat, release) never changes a completed
+ * entry that still lives: only a claim may, of one past its TTL (by the writer's clock, which
+ * may run `clockSkewMillis` ahead).
+ */
+function checkLeaseWrite(world: WorldObservation, change: ChangeRecord, failures: string[]): void {
+  const old = change.oldImage;
+  if (!isCommit(old)) return;
+  const atMillis =
+    WORLD_EPOCH_MILLIS +
+    (world.changeMillis[change.sequence - 1] ?? 0) +
+    world.config.clockSkewMillis;
+  const claim = Number(change.newImage?.leaseEpoch?.N ?? 0) > Number(old?.leaseEpoch?.N ?? 0);
+  if (!claim || Number(old?.expiresAt?.N) * 1000 >= atMillis) {
+    failures.push(
+      `exactly-once: the completed entry of ${text(change.newImage?.key)} was changed by a lease write (change ${change.sequence}) while it lived`,
+    );
+  }
 }
 
 function checkNothingLost(

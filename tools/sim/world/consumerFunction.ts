@@ -1,4 +1,8 @@
 import { ledgerConsumer } from '../../../functions/ledger/paymentCaptured.js';
+import {
+  NotifierTable,
+  notifierConsumer,
+} from '../../../functions/notifier/paymentNotification.js';
 import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefinition.js';
 import {
   businessTableVariable,
@@ -12,6 +16,7 @@ import {
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
 import { type DynamoOperation, SimDocumentClient } from '../dynamo/SimDocumentClient.js';
 import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import type { SimEffects } from '../effects/SimEffects.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { FunctionFactory } from '../lambda/SimLambda.js';
 import { type Network, RequestChannel } from '../network/Network.js';
@@ -25,12 +30,27 @@ export const WorldTables = {
   Accounts: 'accounts',
   Entries: 'ledgerEntries',
   Counters: COUNTERS_TABLE,
+  Notifications: NotifierTable.Notifications,
 } as const;
 
-const DEFINITIONS: Record<WorldConsumer, ConsumerDefinition<never>> = {
-  [WorldConsumer.Ledger]: ledgerConsumer as unknown as ConsumerDefinition<never>,
-  [WorldConsumer.Counter]: counterConsumer as unknown as ConsumerDefinition<never>,
-};
+/** Where the notifier's receipts go and who its emails are from. */
+const NOTIFIER_SETTINGS = { receiptsBucket: 'receipts', sender: 'receipts@shop.example' };
+
+type Services = Parameters<typeof notifierConsumer>[0];
+
+/** The consumer's definition; the notifier's with the services of the record it runs for. */
+function definitionOf(
+  consumer: WorldConsumer,
+  services: () => Pick<Services, 'ses' | 's3'>,
+): ConsumerDefinition<never> {
+  const definition =
+    consumer === WorldConsumer.Ledger
+      ? ledgerConsumer
+      : consumer === WorldConsumer.Counter
+        ? counterConsumer
+        : notifierConsumer({ ...NOTIFIER_SETTINGS, ...services() });
+  return definition as unknown as ConsumerDefinition<never>;
+}
 
 /**
  * The consumer's function as the construct deploys it — the real batch processor, store,
@@ -48,15 +68,19 @@ export function consumerFunction(world: {
   readonly network: Network;
   readonly deadLetterQueue: SimQueue;
   readonly config: WorldConfig;
+  /** The services the notifier's steps reach (SES, S3). */
+  readonly effects: SimEffects;
   /**
    * Called after each request is applied at DynamoDB, with the invocation that sent it (to
    * time its changes and its inbox reads).
    */
   readonly applied: (operation: DynamoOperation, invocationId: number | undefined) => void;
 }): FunctionFactory {
-  const { kernel, dynamo, network, deadLetterQueue, config, applied } = world;
-  const definition = DEFINITIONS[config.consumer];
+  const { kernel, dynamo, network, deadLetterQueue, config, applied, effects } = world;
   return ({ actor, runtime, caller }) => {
+    const servicesOf = (messageId: string) => () =>
+      effects.clients(network, caller, messageId, () => kernel.nowMillis);
+    const definition = definitionOf(config.consumer, servicesOf('none'));
     // The library's requests name their record by the inbox entry they carry; the handler's
     // by the record it runs for (it gets a client of its own).
     const clientFor = (messageId?: string) =>
@@ -88,7 +112,10 @@ export function consumerFunction(world: {
       sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
     });
     const handler: MessageHandler<never> = (message, tx) =>
-      definition.handler(inbox.table, clientFor(message.messageId).documentClient)(message, tx);
+      definitionOf(config.consumer, servicesOf(message.messageId)).handler(
+        inbox.table,
+        clientFor(message.messageId).documentClient,
+      )(message, tx);
     const processor = createBatchProcessor(handler, {
       ...inbox.options,
       schema: definition.schema,
@@ -96,6 +123,7 @@ export function consumerFunction(world: {
       transactionAttempts: config.transactionAttempts,
       concurrency: config.recordConcurrency,
       precheck: config.precheck,
+      ...(config.leaseMillis === undefined ? {} : { leaseMillis: config.leaseMillis }),
       logger: traceLogger(kernel, actor),
       runtime,
     });
@@ -108,7 +136,12 @@ function deployedEnvironment(
   config: WorldConfig,
   deadLetterQueueUrl: string,
 ): Record<string, string> {
-  const tables = [WorldTables.Accounts, WorldTables.Entries, WorldTables.Counters];
+  const tables = [
+    WorldTables.Accounts,
+    WorldTables.Entries,
+    WorldTables.Counters,
+    WorldTables.Notifications,
+  ];
   return {
     [InboxEnvironment.TableName]: WorldTables.Inbox,
     [InboxEnvironment.Consumer]: config.consumer,

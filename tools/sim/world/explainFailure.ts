@@ -59,10 +59,34 @@ export const BUSINESS_CONDITION_FAILED = 'BusinessConditionFailedError';
 export class FailureExplainer {
   readonly #config: WorldConfig;
   readonly #commits: ReadonlyMap<string, readonly ChangeRecord[]>;
+  readonly #claims: ReadonlyMap<string, readonly LeaseClaim[]>;
 
-  constructor(config: WorldConfig, commits: ReadonlyMap<string, readonly ChangeRecord[]>) {
+  constructor(
+    config: WorldConfig,
+    commits: ReadonlyMap<string, readonly ChangeRecord[]>,
+    claims: ReadonlyMap<string, readonly LeaseClaim[]> = new Map(),
+  ) {
     this.#config = config;
     this.#commits = commits;
+    this.#claims = claims;
+  }
+
+  /**
+   * Whether another record (another copy of the key, in this invocation or another) held a
+   * step's lease on the record's key while the invocation ran: the record may then fail with
+   * `LeaseHeldError` (it found the lease held) or `LeaseLostError` (its lease was taken over),
+   * retryably, without a fault of its own.
+   */
+  contendedLease(invocation: Invocation, messageId: string, event: PlannedEvent | undefined) {
+    if (event === undefined) return false;
+    const skewMillis = this.#config.clockSkewMillis;
+    const endedMillis = invocation.endedMillis ?? Number.POSITIVE_INFINITY;
+    return (this.#claims.get(event.eventId) ?? []).some(
+      (claim) =>
+        (claim.invocationId !== invocation.id || claim.recordId !== messageId) &&
+        claim.atMillis <= endedMillis &&
+        claim.untilMillis + skewMillis >= invocation.startedMillis,
+    );
   }
 
   /**
@@ -94,6 +118,7 @@ export class FailureExplainer {
     const attempts = this.#config.transactionAttempts;
     if (!lastReceive) {
       if (faulted.handler > 0 || refused) return true;
+      if (this.contendedLease(invocation, messageId, event)) return true;
       return faulted.store >= (permanent ? 1 : attempts);
     }
     const failedWithoutAttempts = faulted.handler > 0 || permanent || refused;
@@ -107,7 +132,8 @@ export class FailureExplainer {
    * counter has no condition: such a copy commits again.
    */
   refusedByItsCondition(invocation: Invocation, event: PlannedEvent | undefined): boolean {
-    if (event === undefined || this.#config.consumer !== WorldConsumer.Ledger) return false;
+    // The counter has no condition; the ledger's entry and the notifier's row each have one.
+    if (event === undefined || this.#config.consumer === WorldConsumer.Counter) return false;
     if (event.planted === Planted.PaymentCollision) return true;
     if (event.planted !== Planted.None && event.planted !== Planted.KeyReused) return false;
     const expiresAtSeconds = Number(this.#commits.get(event.eventId)?.[0]?.newImage?.expiresAt?.N);
@@ -117,6 +143,22 @@ export class FailureExplainer {
       this.#config.clockSkewMillis;
     return expiresAtSeconds * 1000 < lastRanMillis;
   }
+}
+
+/**
+ * A step's claim of a key's lease: by which invocation and record, when (world millis), and
+ * until when its lease held (world millis, by the claimer's clock).
+ *
+ * @example
+ * ```ts
+ * const claims: LeaseClaim[] = [{ invocationId: 3, recordId: 'ledger-2', atMillis: 1_200, untilMillis: 11_200 }];
+ * ```
+ */
+export interface LeaseClaim {
+  readonly invocationId: number | undefined;
+  readonly recordId: string;
+  readonly atMillis: number;
+  readonly untilMillis: number;
 }
 
 /** How many requests made for a record in an invocation a fault struck, by the code that sent them. */

@@ -126,6 +126,9 @@ function bodyOf(
   config: WorldConfig,
 ): string {
   if (config.consumer === WorldConsumer.Ledger) return JSON.stringify(payment);
+  if (config.consumer === WorldConsumer.Notifier) {
+    return JSON.stringify({ ...payment, email: `payer-${payment.accountId}@example.com` });
+  }
   return JSON.stringify({
     eventId: payment.eventId,
     counterId: payment.accountId,

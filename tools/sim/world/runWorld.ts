@@ -1,5 +1,6 @@
 import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
 import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import { SimEffects } from '../effects/SimEffects.js';
 import { Kernel, RunEnd } from '../kernel/Kernel.js';
 import { hash32, Prng } from '../kernel/Prng.js';
 import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
@@ -95,13 +96,17 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   }
   const changesBefore = dynamo.changes.length;
   const changeMillis: number[] = [];
-  const stampChanges = () => {
-    while (changeMillis.length < dynamo.changes.length) changeMillis.push(kernel.nowMillis);
+  const changeInvocations: Array<number | undefined> = [];
+  const stampChanges = (invocationId?: number) => {
+    while (changeMillis.length < dynamo.changes.length) {
+      changeMillis.push(kernel.nowMillis);
+      changeInvocations.push(invocationId);
+    }
   };
   stampChanges();
   const inboxReads: InboxRead[] = [];
   const applied = (operation: DynamoOperation, invocationId: number | undefined) => {
-    stampChanges();
+    stampChanges(invocationId);
     const pk = (operation.input.Key as { pk?: { S?: string } } | undefined)?.pk?.S;
     if (operation.name === 'GetItem' && pk !== undefined && invocationId !== undefined) {
       inboxReads.push({
@@ -112,11 +117,12 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     }
   };
   const network = new Network(kernel, random.derive('network'), config.faults);
+  const effects = new SimEffects();
   const lambda = new SimLambda(
     kernel,
     random.derive('lambda'),
     config,
-    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config, applied }),
+    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config, applied, effects }),
   );
   new EventSourceMapping(kernel, random.derive('esm'), {
     queue,
@@ -153,6 +159,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     deadLetterQueue,
     invocations: lambda.invocations,
     changeMillis,
+    changeInvocations,
+    effects,
     inboxReads,
     quiesced: end === RunEnd.Done,
     end,
@@ -204,6 +212,7 @@ function createTables(dynamo: SimDynamoDB): SimDynamoDB {
   table(WorldTables.Accounts, 'accountId');
   table(WorldTables.Entries, 'paymentId');
   table(WorldTables.Counters, 'counterId');
+  table(WorldTables.Notifications, 'eventId');
   return dynamo;
 }
 
