@@ -77,6 +77,8 @@ export class MessageSteps {
   #claiming: Promise<void> | undefined;
   #owner: string | undefined;
   #pendingBytes = 0;
+  /** A journal write failed transiently: it may have landed, so the journal is read back. */
+  #journalUncertain = false;
   #lease: LeaseToken | undefined;
   #attempts = 0;
   #lost: LeaseLostError | undefined;
@@ -181,6 +183,12 @@ export class MessageSteps {
 
   async #step(name: string, run: (context: StepContext) => unknown): Promise<unknown> {
     this.#throwIfStopped();
+    if (this.#journalUncertain && this.#lease !== undefined) {
+      // Claimed again with the same token: refused as this record's own lease, it answers with
+      // the entry's journal, so a step whose write landed unanswered is replayed, not re-run.
+      this.#journalUncertain = false;
+      this.#claiming = undefined;
+    }
     this.#claiming ??= this.#claim().catch((error: unknown) => {
       // A conflict or an exhausted retry: the handler's next run claims again.
       if (error instanceof TransientStoreError) this.#claiming = undefined;
@@ -279,6 +287,7 @@ export class MessageSteps {
   }
 
   #startHeartbeat(): void {
+    this.#heartbeat?.stop();
     const periodMillis = Math.max(1, Math.floor(this.#lengthMillis * LEASE_LIMITS.heartbeatShare));
     this.#heartbeat = new LeaseHeartbeat(this.#options.runtime, periodMillis, () => this.#beat());
     if (!this.#signal.aborted) this.#heartbeat.start();
@@ -320,6 +329,7 @@ export class MessageSteps {
       );
     } catch (error) {
       if (error instanceof LeaseLostError) this.#lose(error);
+      if (error instanceof TransientStoreError) this.#journalUncertain = true;
       throw error;
     }
     this.#journal.set(name, step);

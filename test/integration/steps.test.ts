@@ -377,6 +377,46 @@ describe('steps', () => {
     });
   });
 
+  it('reads the journal back after a journal write whose answers were lost, and replays the step instead of running it again (injected lost answers)', async () => {
+    const event = payment();
+    const client = new DynamoDBClient({
+      endpoint: aws.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      maxAttempts: 1,
+    });
+    let lostAnswers = 2; // both tries of the journal write land; neither answer arrives
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        const names = (args.input as { ExpressionAttributeNames?: Record<string, string> })
+          .ExpressionAttributeNames;
+        if (context.commandName === 'UpdateItemCommand' && names?.['#step'] && lostAnswers > 0) {
+          lostAnswers -= 1;
+          throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'loseJournalAnswers' },
+    );
+    const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
+    const runs: string[] = [];
+    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
+      await step('charge', () => {
+        runs.push('charge');
+        return { chargeId: 'ch_1' };
+      });
+    };
+
+    const [outcome] = await processor(handler, { store, transactionAttempts: 2 }).processRecords(
+      sqsEvent(sqsRecord(event)),
+    );
+
+    expect(lostAnswers).toBe(0);
+    expect(outcome?.status).toBe(RecordStatus.Processed);
+    expect(runs).toEqual(['charge']);
+  });
+
   it('lets a step still running when its sibling failed finish and journal before the lease is released, so the next attempt replays it', async () => {
     const event = payment();
     const runs: string[] = [];

@@ -6,6 +6,7 @@ import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
+import { checkSteps } from './checkSteps.js';
 import { WorldTables } from './consumerFunction.js';
 import { FailureExplainer, type LeaseClaim, slowedByFaults } from './explainFailure.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
@@ -95,6 +96,7 @@ export function checkWorld(world: WorldObservation): string[] {
   const events = new WorldEvents(world.workload.events);
   const committed = events.commits(changes, failures);
   checkWritesInInboxTransactions(changes, committed, failures);
+  checkSteps(world, changes, committed, failures);
   checkEffects(world, committed, failures);
   const eventOf: EventOf = (body) => events.ofBody(body);
   const explain = new FailureExplainer(world.config, commits, leaseClaims(world, changes));

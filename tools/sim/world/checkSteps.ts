@@ -1,0 +1,164 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { stepIdempotencyKey } from '../../../src/index.js';
+import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { EffectCall } from '../effects/SimEffects.js';
+import type { WorldObservation } from './checkWorld.js';
+import { WorldTables } from './consumerFunction.js';
+import { WorldConsumer } from './WorldConfig.js';
+import type { EventCommits } from './WorldEvents.js';
+
+type Image = Record<string, AttributeValue>;
+
+/** The notifier's steps, by the name its handler gives them. */
+const STEPS = { email: 'email', receipt: 'receipt' } as const;
+
+/**
+ * The invariants of steps and their lease:
+ * - fencing: every write to an entry under a lease (a journal write, a heartbeat, a release,
+ *   the commit) is made by the invocation that claimed it last; a released entry is only
+ *   claimed again (or overwritten by a step-less commit);
+ * - the journal is kept: a journaled step stays on the entry until the entry expires;
+ * - no step runs again after its journal write, unless by an attempt whose lease was taken
+ *   over (the window a downstream key covers);
+ * - a step's idempotency key is the same on every call: consumer, key and step name;
+ * - every committed event emailed and its receipt written, with its own payment.
+ *
+ * @example
+ * ```ts
+ * checkSteps(world, changes, committed, failures);
+ * ```
+ */
+export function checkSteps(
+  world: WorldObservation,
+  changes: readonly ChangeRecord[],
+  committed: EventCommits,
+  failures: string[],
+): void {
+  const history = entryHistories(world, changes);
+  for (const [key, entries] of history) checkFencing(key, entries, failures);
+  if (world.config.consumer !== WorldConsumer.Notifier) return;
+  const calls = [
+    ...world.effects.emails.map((call) => ({ ...call, step: STEPS.email })),
+    ...world.effects.receiptPuts.map((call) => ({ ...call, step: STEPS.receipt })),
+  ];
+  for (const call of calls) checkCall(call, history.get(call.eventId) ?? [], failures);
+  for (const email of world.effects.emails) {
+    const expected = stepIdempotencyKey(world.config.consumer, email.eventId, STEPS.email);
+    if (email.reference !== expected) {
+      failures.push(
+        `steps: an email of ${email.eventId} carries reference ${email.reference.slice(0, 12)}…, not the step's stable idempotency key`,
+      );
+    }
+  }
+  for (const [event, commits] of committed.byEvent) {
+    const firstMillis = world.changeMillis[(commits[0]?.sequence ?? 1) - 1] ?? 0;
+    if (
+      !world.effects.emails.some(
+        (e) => e.eventId === event.eventId && e.appliedMillis <= firstMillis,
+      )
+    ) {
+      failures.push(`steps: ${event.eventId} committed without an email sent before`);
+    }
+    const receipt = world.effects.objects.get(`receipts/${event.eventId}.json`);
+    const written =
+      receipt === undefined ? undefined : (JSON.parse(receipt) as { amountCents?: number });
+    if (written?.amountCents !== event.amountCents) {
+      failures.push(
+        `steps: ${event.eventId} committed, but its receipt is ${receipt === undefined ? 'missing' : "another payment's"}`,
+      );
+    }
+  }
+}
+
+/** One change of an entry, with who made it and when. */
+interface EntryChange {
+  readonly change: ChangeRecord;
+  readonly invocationId: number | undefined;
+  readonly atMillis: number;
+}
+
+function entryHistories(
+  world: WorldObservation,
+  changes: readonly ChangeRecord[],
+): Map<string, EntryChange[]> {
+  const history = new Map<string, EntryChange[]>();
+  for (const change of changes) {
+    if (change.tableName !== WorldTables.Inbox) continue;
+    const pk = change.keys.pk?.S ?? '';
+    const key = pk.slice(pk.indexOf('#') + 1);
+    history.set(key, [
+      ...(history.get(key) ?? []),
+      {
+        change,
+        invocationId: world.changeInvocations[change.sequence - 1],
+        atMillis: world.changeMillis[change.sequence - 1] ?? 0,
+      },
+    ]);
+  }
+  return history;
+}
+
+const epochOf = (image: Image | undefined) => Number(image?.leaseEpoch?.N ?? 0);
+const isClaim = ({ change }: EntryChange) => epochOf(change.newImage) > epochOf(change.oldImage);
+const stepsOf = (image: Image | undefined) => Object.keys(image?.steps?.M ?? {});
+
+function checkFencing(key: string, entries: readonly EntryChange[], failures: string[]): void {
+  let holder: EntryChange | undefined;
+  for (const entry of entries) {
+    const { change } = entry;
+    const old = change.oldImage;
+    const next = change.newImage;
+    if (next === undefined || isClaim(entry)) {
+      holder = next === undefined ? undefined : entry;
+      continue;
+    }
+    // A step-less commit replaces the whole item: it carries no lease.
+    if (next.leaseEpoch === undefined) {
+      holder = undefined;
+      continue;
+    }
+    const what = `${describeWrite(change)} of ${key}'s entry (change ${change.sequence}) by invocation ${entry.invocationId}`;
+    if (old?.leaseOwner === undefined) {
+      failures.push(`fencing: ${what}, after its lease was released or completed`);
+    } else if (holder === undefined || holder.invocationId !== entry.invocationId) {
+      failures.push(`fencing: ${what}, though invocation ${holder?.invocationId} claimed it last`);
+    }
+    const lost = stepsOf(old).filter((step) => !stepsOf(next).includes(step));
+    if (lost.length > 0)
+      failures.push(
+        `steps: the journal of ${key} lost ${lost.join(', ')} (change ${change.sequence})`,
+      );
+  }
+}
+
+function describeWrite(change: ChangeRecord): string {
+  const status = change.newImage?.status?.S;
+  if (status === 'COMPLETED') return 'the commit';
+  if (status === 'FAILED') return 'a release';
+  return stepsOf(change.newImage).length > stepsOf(change.oldImage).length
+    ? 'a journal write'
+    : 'a heartbeat';
+}
+
+/**
+ * A step's call is made only when its journal does not hold it, or by an attempt that no longer
+ * owns the lease (taken over while it ran): the entry as it stood when the call was issued.
+ */
+function checkCall(
+  call: EffectCall & { readonly step: string },
+  entries: readonly EntryChange[],
+  failures: string[],
+): void {
+  const before = entries.filter((entry) => entry.atMillis <= call.issuedMillis);
+  const state = before.at(-1)?.change.newImage;
+  if (!stepsOf(state).includes(call.step)) return;
+  const claim = before.filter(isClaim).at(-1);
+  const owned =
+    claim?.invocationId === call.invocationId &&
+    claim?.change.newImage?.messageId?.S === call.recordId;
+  if (owned) {
+    failures.push(
+      `steps: ${call.step} of ${call.eventId} ran again (invocation ${call.invocationId}) after its journal write, by the attempt that held the lease`,
+    );
+  }
+}
