@@ -166,6 +166,72 @@ export const MUTANTS = {
     find: 'expiresAt: toEpochSeconds(input.nowMillis) + input.ttlSeconds,',
     replace: 'expiresAt: toEpochSeconds(input.nowMillis) + 1,',
   },
+  leaseWritesUnfenced: {
+    name: 'leaseWritesUnfenced',
+    invariant: 'fencing',
+    description:
+      "a step's journal writes, heartbeats and release are not conditioned on owning the lease",
+    file: 'src/aws/DynamoDBInboxStore.ts',
+    find: 'const input = entryUpdate(this.tableName, request.pk, update, ENTRY_CONDITION.fenced, {',
+    replace:
+      "const input = entryUpdate(this.tableName, request.pk, update, 'attribute_exists(#pk)', {",
+  },
+  commitUnfenced: {
+    name: 'commitUnfenced',
+    // A stale commit is mostly refused by the notification's own condition, and the attempt then
+    // keeps failing with nothing to explain it; one that lands first breaks fencing.
+    invariant: 'explained failures',
+    description: 'the commit of a handler with steps is not conditioned on owning the lease',
+    file: 'src/aws/entryWrites.ts',
+    find: 'Update: entryUpdate(tableName, entry.pk, ENTRY_UPDATE.commit, ENTRY_CONDITION.fenced, {',
+    replace:
+      "Update: entryUpdate(tableName, entry.pk, ENTRY_UPDATE.commit, 'attribute_exists(#pk)', {",
+  },
+  claimLiveLease: {
+    name: 'claimLiveLease',
+    invariant: 'fencing',
+    description: "a claim takes over another attempt's live lease",
+    file: 'src/aws/entryWrites.ts',
+    find: "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',",
+    replace:
+      "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis OR #leaseUntil >= :nowMillis))',",
+  },
+  noReplay: {
+    name: 'noReplay',
+    invariant: 'steps',
+    description: 'a journaled step runs again instead of returning its recorded result',
+    file: 'src/steps/MessageSteps.ts',
+    find: '    if (journaled !== undefined) {',
+    replace: '    if (journaled !== undefined && false) {',
+  },
+  releaseDropsJournal: {
+    name: 'releaseDropsJournal',
+    invariant: 'steps',
+    description: 'releasing the lease after a failure drops the journal',
+    file: 'src/aws/entryWrites.ts',
+    find: "release: 'SET #status = :failed, #lastError = :lastError REMOVE #owner, #leaseUntil',",
+    replace:
+      "release: 'SET #status = :failed, #lastError = :lastError REMOVE #owner, #leaseUntil, #steps',",
+  },
+  keyPerAttempt: {
+    name: 'keyPerAttempt',
+    invariant: 'steps',
+    description: "a step's idempotency key depends on the attempt's SQS message",
+    file: 'src/steps/MessageSteps.ts',
+    find: 'idempotencyKey: stepIdempotencyKey(consumer, key, stepName),',
+    replace:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+      'idempotencyKey: stepIdempotencyKey(consumer, `${key}:${this.#target.messageId}`, stepName),',
+  },
+  journalNotReadBack: {
+    name: 'journalNotReadBack',
+    invariant: 'steps',
+    description:
+      'after a journal write whose answers were lost, the step runs again instead of being read back',
+    file: 'src/steps/MessageSteps.ts',
+    find: '      if (error instanceof TransientStoreError) this.#journalUncertain = true;',
+    replace: '      if (error instanceof TransientStoreError) this.#journalUncertain = false;',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { stepIdempotencyKey } from '../../../src/index.js';
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import type { EffectCall } from '../effects/SimEffects.js';
+import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { WorldObservation } from './checkWorld.js';
 import { WorldTables } from './consumerFunction.js';
 import { WorldConsumer } from './WorldConfig.js';
@@ -35,7 +36,10 @@ export function checkSteps(
   failures: string[],
 ): void {
   const history = entryHistories(world, changes);
-  for (const [key, entries] of history) checkFencing(key, entries, failures);
+  for (const [key, entries] of history) {
+    checkFencing(key, entries, failures);
+    checkClaims(world, key, entries, failures);
+  }
   if (world.config.consumer !== WorldConsumer.Notifier) return;
   const calls = [
     ...world.effects.emails.map((call) => ({ ...call, step: STEPS.email })),
@@ -128,6 +132,28 @@ function checkFencing(key: string, entries: readonly EntryChange[], failures: st
       failures.push(
         `steps: the journal of ${key} lost ${lost.join(', ')} (change ${change.sequence})`,
       );
+  }
+}
+
+/**
+ * A claim takes an entry only when no live lease holds it: one in progress must have lapsed by
+ * the claimer's clock (which may run `clockSkewMillis` ahead of the world's).
+ */
+function checkClaims(
+  world: WorldObservation,
+  key: string,
+  entries: readonly EntryChange[],
+  failures: string[],
+): void {
+  for (const entry of entries.filter(isClaim)) {
+    const old = entry.change.oldImage;
+    if (old?.status?.S !== 'IN_PROGRESS' || old.leaseUntil === undefined) continue;
+    const claimerMillis = WORLD_EPOCH_MILLIS + entry.atMillis + world.config.clockSkewMillis;
+    if (Number(old.leaseUntil.N) >= claimerMillis) {
+      failures.push(
+        `fencing: invocation ${entry.invocationId} claimed ${key}'s entry (change ${entry.change.sequence}) while another attempt's lease still held it`,
+      );
+    }
   }
 }
 
