@@ -19,7 +19,7 @@ export type PaymentNotification = z.infer<typeof PaymentNotification>;
 export interface NotifierServices {
   readonly ses: SESv2Client;
   readonly s3: S3Client;
-  /** The bucket receipts are written to, as `receipts/<eventId>.json`. */
+  /** The bucket receipts are written to, as `receipts/<paymentId>.json`. */
   readonly receiptsBucket: string;
   /** The verified SES identity emails are sent from. */
   readonly sender: string;
@@ -28,8 +28,12 @@ export interface NotifierServices {
 /** The notifier's business table by its logical name (the construct's `businessTables` key). */
 export const NotifierTable = { Notifications: 'notifications' } as const;
 
-/** The S3 key of an event's receipt. */
-export const receiptKey = (eventId: string) => `receipts/${eventId}.json`;
+/**
+ * The S3 key of a payment's receipt. By payment, not event id: an event id reused for another
+ * payment (a producer's bug the inbox refuses while the first entry lives) must not find the
+ * first payment's receipt and take it for its own.
+ */
+export const receiptKey = (paymentId: string) => `receipts/${paymentId}.json`;
 
 /** The subject of an event's email: the event id makes each email countable per event. */
 export const emailSubject = (body: Pick<PaymentNotification, 'eventId' | 'paymentId'>) =>
@@ -97,7 +101,7 @@ async function writeReceipt(
   body: PaymentNotification,
   signal: AbortSignal,
 ): Promise<{ key: string }> {
-  const key = receiptKey(body.eventId);
+  const key = receiptKey(body.paymentId);
   const { email: _email, ...receipt } = body;
   try {
     await services.s3.send(

@@ -123,7 +123,7 @@ describe('the notifier: an email through SES and a receipt in S3, in steps', () 
     expect(emails).toHaveLength(1);
     expect(emails[0]?.Subject).toBe(emailSubject(event));
     const receipt = await s3.send(
-      new GetObjectCommand({ Bucket: bucket, Key: receiptKey(event.eventId) }),
+      new GetObjectCommand({ Bucket: bucket, Key: receiptKey(event.paymentId) }),
     );
     expect(JSON.parse((await receipt.Body?.transformToString()) ?? '')).toMatchObject({
       eventId: event.eventId,
@@ -132,7 +132,7 @@ describe('the notifier: an email through SES and a receipt in S3, in steps', () 
     const { Item } = await aws.documentClient.send(
       new GetCommand({ TableName: tables.notifications, Key: { eventId: event.eventId } }),
     );
-    expect(Item).toMatchObject({ receiptKey: receiptKey(event.eventId) });
+    expect(Item).toMatchObject({ receiptKey: receiptKey(event.paymentId) });
   });
 
   it('does not send the email again when the receipt failed and the event is retried', async () => {
@@ -194,7 +194,7 @@ describe('the notifier: an email through SES and a receipt in S3, in steps', () 
     expect(retried?.status).toBe(RecordStatus.Processed);
     expect(await emailsOf(event.eventId)).toHaveLength(1);
     const receipt = await s3.send(
-      new GetObjectCommand({ Bucket: bucket, Key: receiptKey(event.eventId) }),
+      new GetObjectCommand({ Bucket: bucket, Key: receiptKey(event.paymentId) }),
     );
     expect(receipt.ETag).toBeDefined();
   });

@@ -32,7 +32,6 @@ export interface ReceiptPut extends EffectCall {
 
 /** The subject's `(evt-…)`: which event an email is for. */
 const EVENT_IN_SUBJECT = /\(([^()]+)\)$/;
-const RECEIPT_KEY = /^receipts\/(.+)\.json$/;
 
 /**
  * The services steps reach outside DynamoDB, modelled: SES keeps every email it accepts and
@@ -89,7 +88,7 @@ export class SimEffects {
         return call('s3', 'PutObject', (issuedMillis) => {
           const written = IfNoneMatch !== '*' || !this.objects.has(Key);
           this.receiptPuts.push({
-            eventId: RECEIPT_KEY.exec(Key)?.[1] ?? '',
+            eventId: eventIdIn(String(Body)),
             invocationId: caller.invocationId,
             recordId,
             issuedMillis,
@@ -103,6 +102,15 @@ export class SimEffects {
       },
     };
     return { ses: ses as unknown as SESv2Client, s3: s3 as unknown as S3Client };
+  }
+}
+
+/** The event a receipt is for: its body names it. */
+function eventIdIn(body: string): string {
+  try {
+    return String((JSON.parse(body) as { eventId?: unknown }).eventId ?? '');
+  } catch {
+    return '';
   }
 }
 

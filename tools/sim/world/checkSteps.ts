@@ -63,7 +63,7 @@ export function checkSteps(
     ) {
       failures.push(`steps: ${event.eventId} committed without an email sent before`);
     }
-    const receipt = world.effects.objects.get(`receipts/${event.eventId}.json`);
+    const receipt = world.effects.objects.get(`receipts/${event.paymentId}.json`);
     const written =
       receipt === undefined ? undefined : (JSON.parse(receipt) as { amountCents?: number });
     if (written?.amountCents !== event.amountCents) {

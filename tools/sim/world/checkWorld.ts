@@ -154,7 +154,10 @@ function inboxCommits(
   return commits;
 }
 
-/** Each key's lease claims (a change that raises `leaseEpoch`), in order. */
+/**
+ * Each key's lease claims (a change that raises `leaseEpoch`), in order, each held until the
+ * latest `leaseUntil` its heartbeats wrote before the next claim.
+ */
 function leaseClaims(
   world: WorldObservation,
   changes: readonly ChangeRecord[],
@@ -163,17 +166,23 @@ function leaseClaims(
   for (const change of changes) {
     const entry = change.newImage;
     if (change.tableName !== WorldTables.Inbox || entry === undefined) continue;
-    if (Number(entry.leaseEpoch?.N ?? 0) <= Number(change.oldImage?.leaseEpoch?.N ?? 0)) continue;
     const key = text(entry.key);
-    claims.set(key, [
-      ...(claims.get(key) ?? []),
-      {
-        invocationId: world.changeInvocations[change.sequence - 1],
-        recordId: text(entry.messageId),
-        atMillis: world.changeMillis[change.sequence - 1] ?? 0,
-        untilMillis: Number(entry.leaseUntil?.N) - WORLD_EPOCH_MILLIS,
-      },
-    ]);
+    const untilMillis = Number(entry.leaseUntil?.N) - WORLD_EPOCH_MILLIS;
+    const held = claims.get(key) ?? [];
+    if (Number(entry.leaseEpoch?.N ?? 0) <= Number(change.oldImage?.leaseEpoch?.N ?? 0)) {
+      const last = held.at(-1);
+      if (last !== undefined && untilMillis > last.untilMillis) {
+        held[held.length - 1] = { ...last, untilMillis };
+      }
+      continue;
+    }
+    held.push({
+      invocationId: world.changeInvocations[change.sequence - 1],
+      recordId: text(entry.messageId),
+      atMillis: world.changeMillis[change.sequence - 1] ?? 0,
+      untilMillis,
+    });
+    claims.set(key, held);
   }
   return claims;
 }

@@ -121,7 +121,9 @@ export class FailureExplainer {
       if (this.contendedLease(invocation, messageId, event)) return true;
       return faulted.store >= (permanent ? 1 : attempts);
     }
-    const failedWithoutAttempts = faulted.handler > 0 || permanent || refused;
+    // A copy that met another's lease fails at once, with no store attempt of its own.
+    const contended = this.contendedLease(invocation, messageId, event);
+    const failedWithoutAttempts = faulted.handler > 0 || permanent || refused || contended;
     return faulted.store >= (failedWithoutAttempts ? 0 : attempts) + 1;
   }
 
