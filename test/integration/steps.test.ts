@@ -337,7 +337,16 @@ describe('steps', () => {
     expect(runs).toEqual(['charge']);
   });
 
-  it('recognises its own claim when the claim was applied and its answer lost, and runs the step once (injected lost answer)', async () => {
+  it.each([
+    {
+      what: 'recognises its own claim when the claim was applied and its answer lost',
+      lost: { journal: false, answers: 1 },
+    },
+    {
+      what: 'reads the journal back after a journal write whose answers were lost, and replays the step instead of running it again',
+      lost: { journal: true, answers: 2 },
+    },
+  ])('$what: the step runs once (injected lost answers)', async ({ lost }) => {
     const event = payment();
     const client = new DynamoDBClient({
       endpoint: aws.endpoints.dynamodb,
@@ -345,59 +354,21 @@ describe('steps', () => {
       credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
       maxAttempts: 1,
     });
-    let lost = false;
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (context.commandName === 'UpdateItemCommand' && !lost) {
-          lost = true; // applied by DynamoDB, its answer never arrives
-          throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
-        }
-        return result;
-      },
-      { step: 'initialize', name: 'loseClaimAnswer' },
-    );
-    const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
-    const runs: string[] = [];
-    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
-      await step('charge', () => {
-        runs.push('charge');
-      });
-    };
-
-    const [outcome] = await processor(handler, { store, transactionAttempts: 2 }).processRecords(
-      sqsEvent(sqsRecord(event)),
-    );
-
-    expect(lost).toBe(true);
-    expect(outcome?.status).toBe(RecordStatus.Processed);
-    expect(runs).toEqual(['charge']);
-    expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
-      attempts: 1,
-    });
-  });
-
-  it('reads the journal back after a journal write whose answers were lost, and replays the step instead of running it again (injected lost answers)', async () => {
-    const event = payment();
-    const client = new DynamoDBClient({
-      endpoint: aws.endpoints.dynamodb,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-      maxAttempts: 1,
-    });
-    let lostAnswers = 2; // both tries of the journal write land; neither answer arrives
+    let answersLeftToLose = lost.answers;
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const result = await next(args);
         const names = (args.input as { ExpressionAttributeNames?: Record<string, string> })
           .ExpressionAttributeNames;
-        if (context.commandName === 'UpdateItemCommand' && names?.['#step'] && lostAnswers > 0) {
-          lostAnswers -= 1;
+        const journal = names?.['#step'] !== undefined;
+        const struck = context.commandName === 'UpdateItemCommand' && journal === lost.journal;
+        if (struck && answersLeftToLose > 0) {
+          answersLeftToLose -= 1; // applied by DynamoDB, its answer never arrives
           throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
         }
         return result;
       },
-      { step: 'initialize', name: 'loseJournalAnswers' },
+      { step: 'initialize', name: 'loseAnswers' },
     );
     const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
     const runs: string[] = [];
@@ -412,9 +383,12 @@ describe('steps', () => {
       sqsEvent(sqsRecord(event)),
     );
 
-    expect(lostAnswers).toBe(0);
+    expect(answersLeftToLose).toBe(0);
     expect(outcome?.status).toBe(RecordStatus.Processed);
     expect(runs).toEqual(['charge']);
+    expect(await ledger.store.find(inboxPk(CONSUMER, event.eventId))).toMatchObject({
+      attempts: 1,
+    });
   });
 
   it('lets a step still running when its sibling failed finish and journal before the lease is released, so the next attempt replays it', async () => {
