@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InboxStatus } from '../constants.js';
+import { LeaseHeldError } from '../errors.js';
 
 /**
  * One inbox entry: where consumer C stands with the message of key K. `COMPLETED` entries are
@@ -87,6 +88,26 @@ export function isLive(entry: InboxEntry, nowEpochSeconds: number): boolean {
  */
 export function isCommitted(entry: InboxEntry, nowEpochSeconds: number): boolean {
   return entry.status === InboxStatus.Completed && isLive(entry, nowEpochSeconds);
+}
+
+/**
+ * The `LeaseHeldError` an entry answers a copy with while another attempt's lease on it is
+ * live (in progress, not expired, `leaseUntilMillis` not passed); undefined when none is.
+ *
+ * @example
+ * ```ts
+ * const held = leaseHeld(existing, runtime.now());
+ * if (held) throw held;
+ * ```
+ */
+export function leaseHeld(entry: InboxEntry, nowMillis: number): LeaseHeldError | undefined {
+  const { leaseUntilMillis } = entry;
+  const live =
+    entry.status === InboxStatus.InProgress &&
+    isLive(entry, toEpochSeconds(nowMillis)) &&
+    leaseUntilMillis !== undefined &&
+    leaseUntilMillis >= nowMillis;
+  return live ? new LeaseHeldError(leaseUntilMillis, entry.messageId) : undefined;
 }
 
 /**

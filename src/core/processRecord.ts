@@ -1,20 +1,20 @@
 import type { Context, SQSRecord } from 'aws-lambda';
-import { InboxMetric, InboxStatus, RecordStatus, TransientReason } from '../constants.js';
-import { LeaseHeldError, PayloadMismatchError, TransientStoreError } from '../errors.js';
+import { InboxMetric, RecordStatus, TransientReason } from '../constants.js';
+import { PayloadMismatchError, TransientStoreError } from '../errors.js';
 import type { SourceNotice } from '../sources/MessageSource.js';
 import { MessageSteps } from '../steps/MessageSteps.js';
-import { backoffMillis } from './backoffMillis.js';
 import {
   buildEntry,
   type InboxEntry,
   inboxPk,
   isCommitted,
-  isLive,
+  leaseHeld,
   toEpochSeconds,
 } from './inboxEntry.js';
 import { loggedKey } from './loggedKey.js';
 import { type ReadMessage, readMessage } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
+import { retryTransient } from './retryTransient.js';
 import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
@@ -47,7 +47,14 @@ export async function processRecord(
     if ('notice' in read) return acknowledgeNotice(read, options);
     identity = { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] };
     const message = { ...read.message, key: read.key, context, signal };
-    const target = { ...read, consumer: options.consumer, messageId: record.messageId };
+    const { key, payloadHash, bodyHash } = read;
+    const target = {
+      consumer: options.consumer,
+      key,
+      messageId: record.messageId,
+      payloadHash,
+      bodyHash,
+    };
     steps = new MessageSteps(target, options, context, signal);
     return await processWithRetries(message, read, handler, options, steps);
   } catch (error) {
@@ -97,22 +104,19 @@ async function processWithRetries(
   options: ResolvedOptions,
   steps: MessageSteps,
 ): Promise<RecordOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await attemptOnce(message, hashes, handler, options, steps);
-    } catch (error) {
-      const retry = error instanceof TransientStoreError && attempt < options.transactionAttempts;
-      if (!retry || message.signal.aborted) throw error;
+  return retryTransient(() => attemptOnce(message, hashes, handler, options, steps), {
+    attempts: options.transactionAttempts,
+    runtime: options.runtime,
+    signal: message.signal,
+    onRetry: (attempt, error) =>
       options.logger.debug('transient DynamoDB failure, retrying', {
         consumer: options.consumer,
         ...loggedKey(message.key, options.logKeys),
         messageId: message.messageId,
         attempt,
         reason: error.reason,
-      });
-      await options.runtime.sleep(backoffMillis(attempt, options.runtime.random()));
-    }
-  }
+      }),
+  });
 }
 
 async function attemptOnce(
@@ -193,16 +197,10 @@ async function attemptOnce(
  * runs nothing, and SQS delivers it again once the holder is done.
  */
 function throwIfLeaseHeld(existing: InboxEntry, options: ResolvedOptions): void {
-  const nowMillis = options.runtime.now();
-  const { leaseUntilMillis } = existing;
-  const held =
-    existing.status === InboxStatus.InProgress &&
-    isLive(existing, toEpochSeconds(nowMillis)) &&
-    leaseUntilMillis !== undefined &&
-    leaseUntilMillis >= nowMillis;
-  if (!held) return;
+  const held = leaseHeld(existing, options.runtime.now());
+  if (held === undefined) return;
   options.metrics?.addMetric(InboxMetric.LeasesHeld, 'Count', 1);
-  throw new LeaseHeldError(leaseUntilMillis, existing.messageId);
+  throw held;
 }
 
 /**

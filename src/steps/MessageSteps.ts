@@ -1,14 +1,19 @@
 import type { Context } from 'aws-lambda';
 import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants.js';
-import { backoffMillis } from '../core/backoffMillis.js';
 import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
-import { type InboxEntry, inboxPk, isCommitted, toEpochSeconds } from '../core/inboxEntry.js';
+import {
+  type InboxEntry,
+  inboxPk,
+  isCommitted,
+  leaseHeld,
+  toEpochSeconds,
+} from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
+import { retryTransient } from '../core/retryTransient.js';
 import {
   describe,
   InboxError,
-  LeaseHeldError,
   LeaseLostError,
   PayloadMismatchError,
   StepNameError,
@@ -278,9 +283,10 @@ export class MessageSteps {
     if (existing.payloadHash !== payloadHash && existing.payloadHash !== bodyHash) {
       return new PayloadMismatchError(key, payloadHash, existing);
     }
-    if (existing.leaseUntilMillis !== undefined && existing.leaseUntilMillis >= nowMillis) {
+    const held = leaseHeld(existing, nowMillis);
+    if (held !== undefined) {
       this.#options.metrics?.addMetric(InboxMetric.LeasesHeld, 'Count', 1);
-      return new LeaseHeldError(existing.leaseUntilMillis, existing.messageId);
+      return held;
     }
     // Free when read, taken when claimed: someone else's claim won in between.
     return new TransientStoreError(TransientReason.TransactionConflict, undefined);
@@ -380,17 +386,13 @@ export class MessageSteps {
     return Math.max(ttlEnd, Math.ceil(leaseUntilMillis / 1000));
   }
 
-  async #withRetries<T>(request: () => Promise<T>): Promise<T> {
+  #withRetries<T>(request: () => Promise<T>): Promise<T> {
     const { transactionAttempts, runtime } = this.#options;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await request();
-      } catch (error) {
-        const retry = error instanceof TransientStoreError && attempt < transactionAttempts;
-        if (!retry || this.#signal.aborted) throw error;
-        await runtime.sleep(backoffMillis(attempt, runtime.random()));
-      }
-    }
+    return retryTransient(request, {
+      attempts: transactionAttempts,
+      runtime,
+      signal: this.#signal,
+    });
   }
 
   #log(level: 'debug' | 'warn', message: string, extra: Record<string, unknown>): void {

@@ -109,7 +109,7 @@ export const MUTANTS = {
     invariant: 'explained failures',
     description:
       'the retry backoff waits a thousand times too long, so one conflict stalls the batch to its deadline',
-    file: 'src/core/backoffMillis.ts',
+    file: 'src/core/retryTransient.ts',
     find: 'return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);',
     replace:
       'return 1000 * random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);',
