@@ -91,8 +91,8 @@ export const MUTANTS = {
     description:
       'a transient store error fails the record at once, whatever transactionAttempts says',
     file: 'src/core/processRecord.ts',
-    find: 'const retry = error instanceof TransientStoreError && attempt < options.transactionAttempts;',
-    replace: 'const retry = error instanceof TransientStoreError && attempt < 1;',
+    find: 'attempts: options.transactionAttempts,',
+    replace: 'attempts: 1,',
   },
   lastReceiveDeadLetterOnlyRefusals: {
     name: 'lastReceiveDeadLetterOnlyRefusals',
