@@ -3,7 +3,7 @@ import { MUTANTS } from '../../tools/sim/runner/mutants.js';
 import { replaySeed, runSimulation } from '../../tools/sim/runner/runSimulation.js';
 import { shrinkWorld } from '../../tools/sim/runner/shrinkWorld.js';
 
-const SEEDS = 500;
+const SEEDS = 400;
 
 describe('the simulation catches deliberate bugs in the library', () => {
   it.each(Object.values(MUTANTS))('fails with the mutant $name: $description', async (mutant) => {
