@@ -7,11 +7,13 @@ const app = new App();
 const context = (name: string): string | undefined => app.node.tryGetContext(name);
 const functionTimeoutSeconds = context('functionTimeoutSeconds');
 const maxReceiveCount = context('maxReceiveCount');
+const notifierSender = context('notifierSender');
 
 new ReferenceStack(app, 'SqsInboxReference', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  tableRemovalPolicy:
-    context('tableRemovalPolicy') === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+  removalPolicy:
+    context('removalPolicy') === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+  ...(notifierSender ? { notifierSender } : {}),
   consumerOverrides: {
     ...(functionTimeoutSeconds
       ? { functionTimeout: Duration.seconds(Number(functionTimeoutSeconds)) }

@@ -1,13 +1,8 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { createInboxHandler } from '../shared/createInboxHandler.js';
+import { NotifierEnvironment } from './notifierEnvironment.js';
 import { notifierConsumer } from './paymentNotification.js';
-
-/** The notifier's own settings, set by the reference stack beside the construct's. */
-export const NotifierEnvironment = {
-  ReceiptsBucket: 'NOTIFIER_RECEIPTS_BUCKET',
-  Sender: 'NOTIFIER_SENDER',
-} as const;
 
 function required(name: string): string {
   const value = process.env[name];

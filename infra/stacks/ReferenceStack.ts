@@ -1,25 +1,43 @@
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  type CfnResource,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Alias } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { InboxConsumer, type InboxConsumerProps, InboxTable, QueueSource } from 'sqs-inbox/cdk';
 import { InventoryTable, OrderPlacedEvent } from '../../functions/inventory/orderPlaced.js';
 import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
+import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
+import { NotifierTable } from '../../functions/notifier/paymentNotification.js';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
 /** Properties of {@link ReferenceStack}. */
 export interface ReferenceStackProps extends StackProps {
   /**
-   * Removal policy of every table of the stack.
+   * Removal policy of every table and of the receipts bucket.
    * @default RemovalPolicy.RETAIN
    */
-  readonly tableRemovalPolicy?: RemovalPolicy;
+  readonly removalPolicy?: RemovalPolicy;
   /**
-   * Settings applied to both consumers, e.g. short timeouts for a local end-to-end run.
+   * The address the notifier sends from: an SES email identity the stack creates. On AWS it
+   * must be verified (SES mails it a link) before the notifier's emails go out.
+   * @default 'payments@example.com'
+   */
+  readonly notifierSender?: string;
+  /**
+   * Settings applied to every consumer, e.g. short timeouts for a local end-to-end run.
    * @default the construct's defaults
    */
   readonly consumerOverrides?: Pick<InboxConsumerProps, 'functionTimeout' | 'maxReceiveCount'>;
@@ -27,17 +45,24 @@ export interface ReferenceStackProps extends StackProps {
 
 /**
  * The reference service: a ledger consumer on a FIFO queue (group = account) fed by a FIFO SNS
- * topic of payment notifications, and an inventory consumer on a standard queue fed by an
- * EventBridge rule for placed orders on the shop's bus; one inbox table, their business tables.
+ * topic of captured payments, an inventory consumer on a standard queue fed by an EventBridge
+ * rule for placed orders on the shop's bus, and a notifier on a standard queue of its own
+ * (producers send to it directly) whose steps email the payer through SES and write a receipt
+ * to S3; one inbox table, their business tables.
  *
  * @example
  * ```ts
- * new ReferenceStack(app, 'SqsInboxReference', { tableRemovalPolicy: RemovalPolicy.DESTROY });
+ * new ReferenceStack(app, 'SqsInboxReference', { removalPolicy: RemovalPolicy.DESTROY });
  * ```
  */
 export class ReferenceStack extends Stack {
   readonly ledger: InboxConsumer;
   readonly inventory: InboxConsumer;
+  readonly notifier: InboxConsumer;
+  /** Where the notifier writes receipts (`receipts/<paymentId>.json`). */
+  readonly receiptsBucket: Bucket;
+  /** The SES identity the notifier sends from. */
+  readonly notifierSender: EmailIdentity;
   /** Payment notifications (FIFO, group = account), fanned out to the ledger. */
   readonly paymentsTopic: Topic;
   /** The shop's event bus; its placed orders go to the inventory. */
@@ -45,7 +70,7 @@ export class ReferenceStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ReferenceStackProps = {}) {
     super(scope, id, props);
-    const removalPolicy = props.tableRemovalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const table = (name: string, partitionKey: string) =>
       new Table(this, name, {
         partitionKey: { name: partitionKey, type: AttributeType.STRING },
@@ -59,6 +84,7 @@ export class ReferenceStack extends Stack {
     const entries = table('LedgerEntriesTable', 'paymentId');
     const stock = table('StockTable', 'sku');
     const orders = table('OrdersTable', 'orderId');
+    const notifications = table('NotificationsTable', 'eventId');
     this.paymentsTopic = new Topic(this, 'PaymentsTopic', {
       fifo: true,
       enforceSSL: true,
@@ -97,21 +123,83 @@ export class ReferenceStack extends Stack {
         },
       },
     });
+    this.receiptsBucket = this.#receiptsBucket(removalPolicy);
+    const sender = props.notifierSender ?? 'payments@example.com';
+    this.notifierSender = new EmailIdentity(this, 'NotifierSender', {
+      identity: Identity.email(sender),
+    });
+    this.notifier = new InboxConsumer(this, 'Notifier', {
+      ...props.consumerOverrides,
+      consumerName: 'notifier',
+      entry: `${functionsDir}notifier/handler.ts`,
+      inboxTable,
+      businessTables: {
+        [NotifierTable.Notifications]: { table: notifications, actions: ['dynamodb:PutItem'] },
+      },
+      environment: {
+        [NotifierEnvironment.ReceiptsBucket]: this.receiptsBucket.bucketName,
+        [NotifierEnvironment.Sender]: sender,
+      },
+    });
+    this.#grantNotifierEffects();
     this.#outputs({
       InboxTable: inboxTable,
       AccountsTable: accounts,
       LedgerEntriesTable: entries,
       StockTable: stock,
       OrdersTable: orders,
+      NotificationsTable: notifications,
+    });
+  }
+
+  /**
+   * The email step's `ses:SendEmail` from the sender identity, and the receipt step's
+   * `s3:PutObject` (with `If-None-Match`) under `receipts/` only: one key per payment, so the
+   * one wildcard of the stack, acknowledged by name.
+   */
+  #grantNotifierEffects(): void {
+    const fn = this.notifier.function;
+    this.notifierSender.grantSendEmail(fn);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.receiptsBucket.arnForObjects('receipts/*')],
+      }),
+    );
+    const bucketId = this.getLogicalId(this.receiptsBucket.node.defaultChild as CfnResource);
+    if (fn.role)
+      Validations.of(fn.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/receipts/*]`,
+        reason:
+          'Receipts are keyed by payment id: the notifier may create any object under receipts/, and nothing else.',
+      });
+  }
+
+  /** Private, encrypted, TLS only, its access logged to a bucket of its own. */
+  #receiptsBucket(removalPolicy: RemovalPolicy): Bucket {
+    const settings = {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+    };
+    const accessLogs = new Bucket(this, 'ReceiptsAccessLogs', settings);
+    return new Bucket(this, 'ReceiptsBucket', {
+      ...settings,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'receipts-bucket/',
     });
   }
 
   #outputs(tables: Record<string, Table>): void {
     new CfnOutput(this, 'PaymentsTopicArn', { value: this.paymentsTopic.topicArn });
     new CfnOutput(this, 'OrdersBusName', { value: this.ordersBus.eventBusName });
+    new CfnOutput(this, 'ReceiptsBucketName', { value: this.receiptsBucket.bucketName });
+    new CfnOutput(this, 'NotifierSenderAddress', { value: this.notifierSender.emailIdentityName });
     for (const [name, consumer] of Object.entries({
       Ledger: this.ledger,
       Inventory: this.inventory,
+      Notifier: this.notifier,
     })) {
       new CfnOutput(this, `${name}QueueUrl`, { value: consumer.queue.queueUrl });
       new CfnOutput(this, `${name}FunctionName`, { value: consumer.function.functionName });

@@ -22,7 +22,7 @@ declare module 'vitest' {
 export const E2E_CONTEXT = {
   functionTimeoutSeconds: '5',
   maxReceiveCount: '2',
-  tableRemovalPolicy: 'destroy',
+  removalPolicy: 'destroy',
 } as const;
 
 /** Starts an emulator, deploys the reference stack with `cdklocal` once, and stops it at the end. */

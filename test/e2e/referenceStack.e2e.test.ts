@@ -11,6 +11,7 @@ import {
   ListEventSourceMappingsCommand,
   UpdateEventSourceMappingCommand,
 } from '@aws-sdk/client-lambda';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   GetQueueAttributesCommand,
   type Message,
@@ -19,8 +20,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { DeadLetterAttribute, keyHash } from '../../src/index.js';
+import { DeadLetterAttribute, inboxPk, keyHash, stepIdempotencyKey } from '../../src/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
+import { readSentEmails } from '../../tools/local/readSentEmails.js';
 import { localClients } from '../../tools/local/referenceService.js';
 import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import { eventually } from '../support/eventually.js';
@@ -39,9 +41,10 @@ const dynamodb = new DynamoDBClient(config);
 const documentClient = DynamoDBDocumentClient.from(dynamodb);
 const logs = new CloudWatchLogsClient(config);
 const lambda = new LambdaClient(config);
+const s3 = new S3Client({ ...config, forcePathStyle: true });
 const upstreamClients = localClients({ dynamodb: endpoint, sqs: endpoint });
 afterAll(() => {
-  for (const client of [sqs, dynamodb, logs, lambda, ...Object.values(upstreamClients)])
+  for (const client of [sqs, dynamodb, logs, lambda, s3, ...Object.values(upstreamClients)])
     client.destroy();
 });
 
@@ -125,7 +128,7 @@ function payment(accountId: string, overrides: Record<string, unknown> = {}) {
 
 describe('the reference stack deployed with cdklocal', () => {
   it('put the redrive policies, TTL and PITR in force, applying what the emulator dropped', async () => {
-    for (const consumer of ['Ledger', 'Inventory']) {
+    for (const consumer of ['Ledger', 'Inventory', 'Notifier']) {
       const queue = await sqs.send(
         new GetQueueAttributesCommand({
           QueueUrl: output(`${consumer}QueueUrl`),
@@ -156,6 +159,7 @@ describe('the reference stack deployed with cdklocal', () => {
       'LedgerEntriesTableName',
       'StockTableName',
       'OrdersTableName',
+      'NotificationsTableName',
     ]) {
       const { ContinuousBackupsDescription } = await dynamodb.send(
         new DescribeContinuousBackupsCommand({ TableName: output(table) }),
@@ -326,5 +330,63 @@ describe('the reference stack deployed with cdklocal', () => {
     );
     expect(message?.MessageAttributes?.['inbox.consumer']?.StringValue).toBe('inventory');
     expect(message?.Attributes?.ApproximateReceiveCount).toBe('1');
+  });
+
+  it('notifier: for a notification sent twice, emails the payer once through SES, writes one receipt to S3 and records both steps and the notification, all on the emulator', async () => {
+    const notification = {
+      ...payment(`acc-${randomUUID()}`),
+      email: 'payer@example.com',
+    };
+    const send = () =>
+      sqs.send(
+        new SendMessageCommand({
+          QueueUrl: output('NotifierQueueUrl'),
+          MessageBody: JSON.stringify(notification),
+        }),
+      );
+    await send();
+    const recorded = await eventually(
+      'the notification to be recorded',
+      () => getItem('NotificationsTableName', { eventId: notification.eventId }),
+      Boolean,
+    );
+    await send();
+    await eventually(
+      'the copy to be consumed',
+      () => queueDepth(sqs, output('NotifierQueueUrl')),
+      (depth) => depth === 0,
+    );
+
+    const emails = (await readSentEmails(endpoint)).filter((email) =>
+      email.subject.includes(`(${notification.eventId})`),
+    );
+    expect(emails).toEqual([
+      expect.objectContaining({
+        from: output('NotifierSenderAddress'),
+        to: ['payer@example.com'],
+        subject: `Payment ${notification.paymentId} received (${notification.eventId})`,
+        bodyText: expect.stringContaining(
+          `Reference: ${stepIdempotencyKey('notifier', notification.eventId, 'email')}`,
+        ),
+      }),
+    ]);
+    expect(recorded).toMatchObject({
+      paymentId: notification.paymentId,
+      emailMessageId: emails[0]?.messageId,
+      receiptKey: `receipts/${notification.paymentId}.json`,
+    });
+    const receipt = await s3.send(
+      new GetObjectCommand({
+        Bucket: output('ReceiptsBucketName'),
+        Key: `receipts/${notification.paymentId}.json`,
+      }),
+    );
+    const { email: _email, ...expectedReceipt } = notification;
+    expect(JSON.parse(await (receipt.Body?.transformToString() ?? ''))).toEqual(expectedReceipt);
+    const entry = await getItem('InboxTableName', {
+      pk: inboxPk('notifier', notification.eventId),
+    });
+    expect(entry).toMatchObject({ status: 'COMPLETED', attempts: 1 });
+    expect(Object.keys(entry?.steps ?? {}).sort()).toEqual(['email', 'receipt']);
   });
 });

@@ -1,7 +1,8 @@
-import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { App, type CfnResource, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { CfnRole } from 'aws-cdk-lib/aws-iam';
+import { type CfnRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -9,23 +10,23 @@ import { ReferenceStack } from '../../infra/stacks/ReferenceStack.js';
 
 function referenceApp() {
   const app = new App();
-  const stack = new ReferenceStack(app, 'Reference', { tableRemovalPolicy: RemovalPolicy.DESTROY });
+  const stack = new ReferenceStack(app, 'Reference', { removalPolicy: RemovalPolicy.DESTROY });
   return { app, stack };
 }
 
 describe('ReferenceStack', () => {
-  it('runs the ledger on a FIFO queue fed by a FIFO topic and the inventory on a standard queue fed by a rule on the orders bus, both reporting item failures', () => {
+  it('runs the ledger on a FIFO queue fed by a FIFO topic, the inventory on a standard queue fed by a rule on the orders bus and the notifier on a standard queue of its own, all reporting item failures', () => {
     const { stack } = referenceApp();
     const template = Template.fromStack(stack);
 
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
     template.resourcePropertiesCountIs(
       'AWS::Lambda::EventSourceMapping',
       { FunctionResponseTypes: ['ReportBatchItemFailures'] },
-      2,
+      3,
     );
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { FifoQueue: true }, 2);
-    template.resourceCountIs('AWS::SQS::Queue', 4);
+    template.resourceCountIs('AWS::SQS::Queue', 6);
     template.hasResourceProperties('AWS::SNS::Topic', { FifoTopic: true });
     template.resourceCountIs('AWS::SNS::Subscription', 1);
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -37,7 +38,7 @@ describe('ReferenceStack', () => {
   it('shares one inbox table and gives every table point-in-time recovery', () => {
     const template = Template.fromStack(referenceApp().stack);
 
-    template.resourceCountIs('AWS::DynamoDB::Table', 5);
+    template.resourceCountIs('AWS::DynamoDB::Table', 6);
     template.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } },
@@ -46,7 +47,7 @@ describe('ReferenceStack', () => {
     template.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      5,
+      6,
     );
   });
 
@@ -72,13 +73,80 @@ describe('ReferenceStack', () => {
       },
     });
   });
+
+  it('gives the notifier its receipts bucket and sender through the construct, beside its notifications table', () => {
+    const { stack } = referenceApp();
+    const template = Template.fromStack(stack);
+    const bucketRef = {
+      Ref: stack.getLogicalId(stack.receiptsBucket.node.defaultChild as CfnBucket),
+    };
+
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          INBOX_CONSUMER: 'notifier',
+          INBOX_BUSINESS_TABLE_notifications: Match.anyValue(),
+          NOTIFIER_RECEIPTS_BUCKET: bucketRef,
+          NOTIFIER_SENDER: 'payments@example.com',
+        }),
+      },
+    });
+    template.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'payments@example.com',
+    });
+  });
+
+  it('sends the notifier from the address it is given', () => {
+    const stack = new ReferenceStack(new App(), 'Reference', {
+      notifierSender: 'billing@shop.test',
+    });
+    const template = Template.fromStack(stack);
+
+    template.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'billing@shop.test',
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ NOTIFIER_SENDER: 'billing@shop.test' }) },
+    });
+  });
+
+  it('keeps receipts private, encrypted, TLS only and access-logged', () => {
+    const { stack } = referenceApp();
+    const template = Template.fromStack(stack);
+
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: Match.objectLike({
+        ServerSideEncryptionConfiguration: [
+          Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }),
+        ],
+      }),
+      LoggingConfiguration: Match.objectLike({ DestinationBucketName: Match.anyValue() }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: stack.getLogicalId(stack.receiptsBucket.node.defaultChild as CfnBucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
 });
 
 describe('ReferenceStack grants', () => {
   /** The actions a consumer's role may perform on one table, from the synthesized policies. */
   function actionsOn(
     stack: ReferenceStack,
-    consumer: 'ledger' | 'inventory',
+    consumer: 'ledger' | 'inventory' | 'notifier',
     table: Table,
   ): string[] {
     const template = Template.fromStack(stack);
@@ -98,6 +166,50 @@ describe('ReferenceStack grants', () => {
       .filter((statement) => JSON.stringify(statement.Resource).includes(JSON.stringify(tableArn)))
       .flatMap((statement) => [statement.Action].flat());
   }
+
+  /** Every statement of a consumer's role policies. */
+  function statementsOf(stack: ReferenceStack, consumer: 'ledger' | 'inventory' | 'notifier') {
+    const role = stack.getLogicalId(stack[consumer].function.role?.node.defaultChild as CfnRole);
+    return Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(role))
+      .flatMap(
+        (policy) =>
+          policy.Properties.PolicyDocument.Statement as Array<{
+            Action: string | string[];
+            Resource: unknown;
+          }>,
+      );
+  }
+
+  it('let the notifier send from its sender identity and create receipts under receipts/, and nothing more on S3 or SES', () => {
+    const { stack } = referenceApp();
+    const statements = statementsOf(stack, 'notifier');
+    const bucketArn = {
+      'Fn::GetAtt': [
+        stack.getLogicalId(stack.receiptsBucket.node.defaultChild as CfnBucket),
+        'Arn',
+      ],
+    };
+    const onS3 = statements.filter((s) => JSON.stringify(s.Action).includes('s3:'));
+    const onSes = statements.filter((s) => JSON.stringify(s.Action).includes('ses:'));
+
+    expect(onS3).toEqual([
+      expect.objectContaining({
+        Action: 's3:PutObject',
+        Resource: { 'Fn::Join': ['', [bucketArn, '/receipts/*']] },
+      }),
+    ]);
+    expect(onSes.flatMap((s) => [s.Action].flat())).toEqual(
+      expect.arrayContaining(['ses:SendEmail']),
+    );
+    expect(JSON.stringify(onSes.map((s) => s.Resource))).toContain(
+      stack.getLogicalId(stack.notifierSender.node.defaultChild as CfnResource),
+    );
+    for (const consumer of ['ledger', 'inventory'] as const)
+      expect(
+        statementsOf(stack, consumer).filter((s) => /"(s3|ses):/.test(JSON.stringify(s.Action))),
+      ).toEqual([]);
+  });
 
   it('let each function do what its code does on its business tables, and no more', () => {
     const { stack } = referenceApp();
@@ -119,11 +231,15 @@ describe('ReferenceStack grants', () => {
     );
     expect(actionsOn(stack, 'inventory', tables.AccountsTable as Table)).toEqual([]);
     expect(actionsOn(stack, 'ledger', tables.StockTable as Table)).toEqual([]);
+    expect(actionsOn(stack, 'notifier', tables.NotificationsTable as Table)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem']),
+    );
+    expect(actionsOn(stack, 'notifier', tables.AccountsTable as Table)).toEqual([]);
   });
 });
 
 describe('cdk-nag AwsSolutions checks', () => {
-  it('find no error in the reference app, with no finding acknowledged', () => {
+  it('find no error in the reference app, with one finding acknowledged: the receipts key prefix', () => {
     const { app } = referenceApp();
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
@@ -133,6 +249,19 @@ describe('cdk-nag AwsSolutions checks', () => {
   it('do fail the synth on an unacknowledged finding (the check is live)', () => {
     const { app, stack } = referenceApp();
     new Queue(stack, 'Unencrypted', { enforceSSL: false });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+    expect(() => app.synth()).toThrow(/[Vv]alidation/);
+  });
+
+  it('still fail the synth on any other wildcard of the notifier (the acknowledgement is that one finding)', () => {
+    const { app, stack } = referenceApp();
+    stack.notifier.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [stack.receiptsBucket.arnForObjects('*')],
+      }),
+    );
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
     expect(() => app.synth()).toThrow(/[Vv]alidation/);

@@ -12,6 +12,8 @@ import {
   UpdateContinuousBackupsCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import {
   GetQueueAttributesCommand,
   SetQueueAttributesCommand,
@@ -19,6 +21,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { trackChild } from '../cli/shutdown.js';
 import { projectRoot } from '../emulator/paths.js';
+import { enforceSenderIdentity } from './enforceSenderIdentity.js';
 
 /** The stack the CDK app defines. */
 export const STACK_NAME = 'SqsInboxReference';
@@ -37,6 +40,7 @@ export const DEPLOY_SERVICES = [
   'cloudwatch',
   'sns',
   'events',
+  'ses',
 ] as const;
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
@@ -133,9 +137,10 @@ interface Template {
 }
 
 /**
- * Compares the deployed queues and tables with the template and applies what is missing.
- * Needed on emulators whose CloudFormation ignores some properties (MiniStack drops DynamoDB
- * TTL and PITR); a no-op where everything is in force.
+ * Compares the deployed queues, tables, buckets and SES identities with the template and
+ * applies what is missing. Needed on emulators whose CloudFormation ignores some properties
+ * (MiniStack drops DynamoDB TTL and PITR); a no-op where everything is in force. A bucket the
+ * stack lacks, or an SES identity that exists and may not send, is an error.
  */
 export async function enforceTemplateSettings(
   endpoint: string,
@@ -146,6 +151,8 @@ export async function enforceTemplateSettings(
   const cloudFormation = new CloudFormationClient(config);
   const sqs = new SQSClient(config);
   const dynamodb = new DynamoDBClient(config);
+  const s3 = new S3Client({ ...config, forcePathStyle: true });
+  const ses = new SESv2Client(config);
   try {
     const { StackResources = [] } = await cloudFormation.send(
       new DescribeStackResourcesCommand({ StackName: stackName }),
@@ -161,12 +168,18 @@ export async function enforceTemplateSettings(
         repairs.push(...(await enforceRedrive(sqs, id, resource, physical)));
       if (resource.Type === 'AWS::DynamoDB::Table')
         repairs.push(...(await enforceTableSettings(dynamodb, id, resource)));
+      // Throws NotFound when the emulator's CloudFormation reported a bucket it did not create.
+      if (resource.Type === 'AWS::S3::Bucket') await s3.send(new HeadBucketCommand({ Bucket: id }));
+      if (resource.Type === 'AWS::SES::EmailIdentity')
+        repairs.push(...(await enforceSenderIdentity(ses, id)));
     }
     return repairs;
   } finally {
     cloudFormation.destroy();
     sqs.destroy();
     dynamodb.destroy();
+    s3.destroy();
+    ses.destroy();
   }
 }
 

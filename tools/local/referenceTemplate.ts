@@ -24,7 +24,7 @@ export function synthesizeReferenceTemplate(settings: {
   const outdir = mkdtempSync(join(tmpdir(), 'sqs-inbox-cdk-'));
   const app = new App({ outdir });
   const stack = new ReferenceStack(app, 'SqsInboxReference', {
-    tableRemovalPolicy: RemovalPolicy.DESTROY,
+    removalPolicy: RemovalPolicy.DESTROY,
     consumerOverrides: {
       functionTimeout: Duration.seconds(settings.functionTimeoutSeconds),
       maxReceiveCount: settings.maxReceiveCount,
