@@ -14,6 +14,10 @@ const CRASH_POINTS = [
   '4 slow handler past its visibility timeout',
   '5 two consumers holding copies at once',
   '6 hanging handler, batch answered at its deadline',
+  '7 step effect done, its journal write not sent',
+  '8 step journaled, the handler not gone on',
+  '9 during a lease heartbeat',
+  '10 lease lapsed in a freeze, taken over',
 ];
 const INVARIANTS = [
   'at least 100 crashes, at every crash point',
@@ -24,6 +28,9 @@ const INVARIANTS = [
   'each inbox key committed exactly one transaction (probe counter = 1 per inbox entry)',
   'counter (no condition of its own): each total = sum of its distinct events',
   'counter: every event committed, nothing in its DLQ',
+  'steps: no step ran again after its journal write (by a later attempt or by the one that wrote it)',
+  'steps: no commit by a worker that had lost its lease (each commit is the last claim’s)',
+  'lease taken over in a freeze: every later write of the frozen worker refused (point 10)',
   'no SKU below zero at any moment sampled during the run',
   'each balance = sum of its distinct payments',
   'exactly one ledger entry per payment',
@@ -31,6 +38,9 @@ const INVARIANTS = [
   'reserved + available = seeded stock',
   'each order reserved or rejected exactly once',
   'every event its upstream delivered twice (same envelope, new SQS message) applied once',
+  'notifier: one receipt per notified payment, with its content (S3, If-None-Match)',
+  'notifier: one notification row per committed event, naming an email of that event and its receipt',
+  "notifier: one email per event, extra ones only where an attempt sent it and never journaled it, each with the event's reference",
   'every malformed message in a DLQ with its reason',
   'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
   'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
@@ -54,7 +64,7 @@ function expectAHealthyRun(output: string): void {
 }
 
 describe('npm run chaos (bounded: 100 crashes)', () => {
-  it('kills consumers at all six crash points and redrives committed events, with AWS faults injected, on the emulator, and every invariant holds', async () => {
+  it("kills consumers at all ten crash points (four inside the notifier's steps) and redrives committed events, with AWS faults injected, on the emulator, and every invariant holds", async () => {
     const { code, output } = await chaos(['--crashes', '100', '--seed', '11', '--timeout', '420']);
     onTestFailed(() => console.log(output));
 

@@ -4,7 +4,7 @@ import { runScript } from '../support/runScript.js';
 const npmStart = (args: string[]) => runScript('scripts/start.ts', args);
 
 describe('npm start', () => {
-  it('runs both consumers on demo traffic with duplicates and malformed messages, and every invariant holds', async () => {
+  it("runs the three consumers on demo traffic with duplicates and malformed messages, and every invariant holds, the notifier's emails read back from the emulator's SES", async () => {
     const { code, output } = await npmStart([
       '--messages',
       '40',
@@ -15,7 +15,7 @@ describe('npm start', () => {
     ]);
 
     expect(output).toMatch(
-      /sending 40 messages \(\d+ payments published to the payments topic, \d+ orders put on the orders bus, \d+ delivered twice by their upstream, 2 malformed; seed 7\)/,
+      /sending 40 messages \(\d+ payments published to the payments topic, \d+ orders put on the orders bus, \d+ payment notifications sent to the notifier's queue, \d+ delivered twice by their upstream, 3 malformed; seed 7\)/,
     );
     for (const invariant of [
       'all messages settled',
@@ -25,6 +25,9 @@ describe('npm start', () => {
       'reserved + available = seeded stock',
       'each order reserved or rejected exactly once',
       'every event its upstream delivered twice (same envelope, new SQS message) applied once',
+      'notifier: one receipt per notified payment, with its content (S3, If-None-Match)',
+      'notifier: one notification row per committed event, naming an email of that event and its receipt',
+      "notifier: one email per event, extra ones only where an attempt sent it and never journaled it, each with the event's reference",
       'every malformed message in a DLQ with its reason',
       'every conflicting payment retried, then dead-lettered on its last receive with its reason, without effect',
       'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
@@ -35,6 +38,11 @@ describe('npm start', () => {
     const ledgerRow = /^ledger\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/m.exec(output);
     expect(Number(ledgerRow?.[2])).toBeGreaterThan(0); // duplicates dropped
     expect(Number(ledgerRow?.[3])).toBeGreaterThanOrEqual(2); // the conflicting payment failed twice
+    const notifierRow = /^notifier\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/m.exec(output);
+    const emails = /(\d+) emails for (\d+) events: 0 extra/.exec(output);
+    expect(Number(notifierRow?.[1])).toBeGreaterThan(0);
+    expect(emails?.[1]).toBe(emails?.[2]); // no crash in npm start: one email per event
+    expect(Number(notifierRow?.[1])).toBe(Number(emails?.[2]));
     expect(code).toBe(0);
   });
 

@@ -1,12 +1,32 @@
 import { createHash } from 'node:crypto';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  emailSubject,
+  type PaymentNotification,
+  receiptKey,
+} from '../../functions/notifier/paymentNotification.js';
+import { stepIdempotencyKey } from '../../src/index.js';
 import { checkInvariants } from '../../tools/local/checkInvariants.js';
+import type { ExtraEmailAllowance } from '../../tools/local/checkNotifications.js';
 import { planDemoTraffic } from '../../tools/local/demoTraffic.js';
+import type { SentEmail } from '../../tools/local/readSentEmails.js';
 import { testAws } from '../harness/aws.js';
 
 const aws = testAws();
+const s3 = new S3Client({
+  endpoint: aws.endpoints.sqs,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  forcePathStyle: true,
+});
 const tables = {
   accounts: aws.uniqueName('inv-accounts'),
   entries: aws.uniqueName('inv-entries'),
@@ -14,8 +34,13 @@ const tables = {
   orders: aws.uniqueName('inv-orders'),
   inbox: aws.uniqueName('inv-inbox'),
 };
-const consumers = { ledger: 'ledger', inventory: 'inventory' };
-let dlqs: { ledger: string; inventory: string };
+const notifier = {
+  notifications: aws.uniqueName('inv-notifications'),
+  receiptsBucket: aws.uniqueName('inv-receipts'),
+  consumer: 'notifier',
+};
+const consumers = { ledger: 'ledger', inventory: 'inventory', notifier: 'notifier' };
+let dlqs: { ledger: string; inventory: string; notifier: string };
 
 beforeAll(async () => {
   await Promise.all([
@@ -24,26 +49,51 @@ beforeAll(async () => {
     aws.createTable(tables.stock, [['sku', 'HASH']]),
     aws.createTable(tables.orders, [['orderId', 'HASH']]),
     aws.createTable(tables.inbox, [['pk', 'HASH']]),
+    aws.createTable(notifier.notifications, [['eventId', 'HASH']]),
+    s3.send(new CreateBucketCommand({ Bucket: notifier.receiptsBucket })),
   ]);
   dlqs = {
     ledger: (await aws.createQueue(aws.uniqueName('inv-ledger-dlq'))).url,
     inventory: (await aws.createQueue(aws.uniqueName('inv-inventory-dlq'))).url,
+    notifier: (await aws.createQueue(aws.uniqueName('inv-notifier-dlq'))).url,
   };
 });
-afterAll(() => aws.cleanup());
+afterAll(async () => {
+  await aws.cleanup();
+  s3.destroy();
+});
+
+/** The one email a notification gets, as SES would list it. */
+function emailOf(notification: PaymentNotification, copy = 0): SentEmail {
+  const reference = stepIdempotencyKey('notifier', notification.eventId, 'email');
+  return {
+    messageId: `msg-${notification.eventId}-${copy}`,
+    from: 'payments@example.com',
+    to: [notification.email],
+    subject: emailSubject(notification),
+    bodyText: `We received it.\nReference: ${reference}`,
+  };
+}
 
 describe('the npm start invariant report', () => {
-  const plan = planDemoTraffic(20, 0.2, 5);
+  const plan = planDemoTraffic(30, 0.2, 5);
   const put = (table: string, item: Record<string, unknown>) =>
     aws.documentClient.send(new PutCommand({ TableName: table, Item: item }));
-  const check = () =>
+  const emails = plan.notifications.map((n) => emailOf(n));
+  const check = (sent: readonly SentEmail[] = emails, allowance: ExtraEmailAllowance = new Map()) =>
     checkInvariants(
       plan,
-      { ...tables, deadLetterQueues: dlqs, inbox: { table: tables.inbox, consumers } },
-      { dynamodb: aws.dynamodb, sqs: aws.sqs },
+      {
+        ...tables,
+        notifier,
+        deadLetterQueues: dlqs,
+        inbox: { table: tables.inbox, consumers },
+      },
+      { dynamodb: aws.dynamodb, sqs: aws.sqs, s3 },
+      { emails: sent, allowance },
     );
-  const failing = async () =>
-    (await check()).filter((result) => !result.holds).map((result) => result.name);
+  const failing = async (...args: Parameters<typeof check>) =>
+    (await check(...args)).filter((result) => !result.holds).map((result) => result.name);
   // Events its upstream delivered once and twice: an "exactly" check alters a once-delivered
   // one, so the per-event invariant of the twice-delivered ones stays out of it.
   const bodies = plan.messages.map((m) => m.body);
@@ -75,7 +125,28 @@ describe('the npm start invariant report', () => {
     for (const m of plan.messages.filter((m) => !m.expectedError)) {
       const { eventId } = JSON.parse(m.body) as { eventId: string };
       if (plan.conflicting.some((c) => c.eventId === eventId)) continue;
-      await put(tables.inbox, { pk: `${m.consumer}#${eventId}`, payloadHash: sha256(m.body) });
+      await put(tables.inbox, {
+        pk: `${m.consumer}#${eventId}`,
+        payloadHash: sha256(m.body),
+        status: 'COMPLETED',
+      });
+    }
+    // Each notification: its receipt, its row naming its email, its one email.
+    for (const n of plan.notifications) {
+      const { email: _email, ...receipt } = n;
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: notifier.receiptsBucket,
+          Key: receiptKey(n.paymentId),
+          Body: JSON.stringify(receipt),
+        }),
+      );
+      await put(notifier.notifications, {
+        eventId: n.eventId,
+        paymentId: n.paymentId,
+        emailMessageId: emailOf(n).messageId,
+        receiptKey: receiptKey(n.paymentId),
+      });
     }
     for (const [sku, available] of plan.seededStock) await put(tables.stock, { sku, available });
     for (const o of plan.orders)
@@ -110,6 +181,7 @@ describe('the npm start invariant report', () => {
 
   it('passes every invariant on the state of a correct run, leaving the DLQ messages in place', async () => {
     expect(plan.conflicting).toHaveLength(1);
+    expect(plan.notifications.length).toBeGreaterThan(1);
     expect(await failing()).toEqual([]);
     expect(await failing()).toEqual([]);
   });
@@ -147,6 +219,67 @@ describe('the npm start invariant report', () => {
       );
     } finally {
       await restore();
+    }
+  });
+
+  it('fails exactly the email invariant when an event got a second email no stopped attempt accounts for, and passes when one does', async () => {
+    const [notification] = plan.notifications;
+    const twice = [...emails, emailOf(notification as PaymentNotification, 1)];
+
+    expect(await failing(twice)).toEqual([EMAILS]);
+    expect(await failing(twice, new Map([[String(notification?.eventId), 1]]))).toEqual([]);
+  });
+
+  it('fails exactly the email invariant when a resend carries another reference than its event’s key', async () => {
+    const [notification] = plan.notifications as PaymentNotification[];
+    const resend = {
+      ...emailOf(notification as PaymentNotification, 1),
+      bodyText: 'Reference: per-attempt-key',
+    };
+    const results = await check([...emails, resend], new Map([[notification?.eventId ?? '', 1]]));
+
+    expect(results.filter((r) => !r.holds).map((r) => r.name)).toEqual([EMAILS]);
+    expect(results.find((r) => r.name === EMAILS)?.detail).toContain(
+      "without the event's reference",
+    );
+  });
+
+  it('fails the receipt invariant when a notified payment has no receipt', async () => {
+    const [notification] = plan.notifications as PaymentNotification[];
+    const key = receiptKey(notification?.paymentId ?? '');
+    await s3.send(new DeleteObjectCommand({ Bucket: notifier.receiptsBucket, Key: key }));
+
+    try {
+      expect(await failing()).toEqual([RECEIPTS]);
+    } finally {
+      const { email: _email, ...receipt } = notification as PaymentNotification;
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: notifier.receiptsBucket,
+          Key: key,
+          Body: JSON.stringify(receipt),
+        }),
+      );
+    }
+  });
+
+  it('does not count an entry still in progress (a lease and a journal, not completed) as committed', async () => {
+    const [notification] = plan.notifications as PaymentNotification[];
+    const pk = `notifier#${notification?.eventId}`;
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: tables.inbox, Key: { pk } }),
+    );
+    await put(tables.inbox, { ...Item, status: 'IN_PROGRESS' });
+
+    try {
+      const failed = await failing();
+      expect(failed).toContain(
+        'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
+      );
+      // Its email, receipt and row are then for an event the notifier never committed.
+      expect(failed).toEqual(expect.arrayContaining([RECEIPTS, EMAILS]));
+    } finally {
+      await put(tables.inbox, { ...Item });
     }
   });
 
@@ -205,10 +338,12 @@ describe('the npm start invariant report', () => {
       plan,
       {
         ...tables,
+        notifier,
         deadLetterQueues: { ...dlqs, ledger: dlq },
         inbox: { table: tables.inbox, consumers },
       },
-      { dynamodb: aws.dynamodb, sqs: aws.sqs },
+      { dynamodb: aws.dynamodb, sqs: aws.sqs, s3 },
+      { emails, allowance: new Map() },
     );
     const failed = results.filter((r) => !r.holds);
 
@@ -222,6 +357,9 @@ describe('the npm start invariant report', () => {
   });
 });
 
+const EMAILS =
+  "notifier: one email per event, extra ones only where an attempt sent it and never journaled it, each with the event's reference";
+const RECEIPTS = 'notifier: one receipt per notified payment, with its content (S3, If-None-Match)';
 const UPSTREAM_DUPLICATES =
   'every event its upstream delivered twice (same envelope, new SQS message) applied once';
 

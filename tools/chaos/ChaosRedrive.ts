@@ -76,8 +76,13 @@ export class ChaosRedrive {
 
   /** Each consumer's source queue, by consumer. */
   queueUrls(): Record<ChaosConsumer, string> {
-    const { ledger, inventory, counter } = this.#mappings;
-    return { ledger: ledger.queueUrl, inventory: inventory.queueUrl, counter: counter.queueUrl };
+    const { ledger, inventory, notifier, counter } = this.#mappings;
+    return {
+      ledger: ledger.queueUrl,
+      inventory: inventory.queueUrl,
+      notifier: notifier.queueUrl,
+      counter: counter.queueUrl,
+    };
   }
 
   #pkOf(message: ChaosMessage): string | undefined {

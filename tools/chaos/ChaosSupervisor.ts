@@ -2,13 +2,16 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { trackChild } from '../cli/shutdown.js';
-import { seededRandom } from '../local/demoTraffic.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { ChaosConsumer } from './ChaosTraffic.js';
+import { CONSUMERS, type CrashPlanner, planner, REPEATABLE } from './crashPlanner.js';
+import { freezeUntilTakenOver } from './freezeUntilTakenOver.js';
 import { MessageHoldings } from './MessageHoldings.js';
+import { StepEvidence } from './StepEvidence.js';
 import {
   CRASH_CHANNEL_FD,
-  CrashPoint,
+  type CrashPoint,
+  type StepReport,
   type SupervisorCommand,
   type WorkerConfig,
   type WorkerReport,
@@ -24,6 +27,8 @@ export interface ChaosSupervisorOptions {
   readonly seed: number;
   readonly visibilitySeconds: number;
   readonly probeTable: string;
+  /** The epoch of the lease last claimed on an inbox entry (point 10 waits for it to grow). */
+  readonly leaseEpochOf: (pk: string) => Promise<number | undefined>;
 }
 
 interface Worker {
@@ -37,31 +42,6 @@ interface Worker {
   crashReported: boolean;
   stderr: string;
 }
-
-// Points 1–4 can hit any consumer; two consumers hold copies of one event at once only on a
-// standard queue (a FIFO queue hands out one message of a group at a time).
-const POINTS: Readonly<Record<ChaosConsumer, readonly CrashPoint[]>> = {
-  ledger: [
-    CrashPoint.BeforeTransaction,
-    CrashPoint.AfterCommit,
-    CrashPoint.MidBatch,
-    CrashPoint.SlowHandler,
-    CrashPoint.HangingHandler,
-  ],
-  inventory: Object.values(CrashPoint),
-  counter: Object.values(CrashPoint),
-};
-const CONSUMER_OFFSET: Readonly<Record<ChaosConsumer, number>> = {
-  ledger: 0,
-  inventory: 1,
-  counter: 2,
-};
-const REPEATABLE: ReadonlySet<CrashPoint> = new Set([
-  CrashPoint.BeforeTransaction,
-  CrashPoint.AfterCommit,
-  CrashPoint.MidBatch,
-  CrashPoint.HangingHandler,
-]);
 
 /**
  * Runs the chaos run's consumer processes: keeps `workersPerConsumer` workers alive per
@@ -85,33 +65,33 @@ export class ChaosSupervisor {
   /** Per crash point: kills while another consumer held the same event. */
   readonly concurrentCrashes = new Map<CrashPoint, number>();
   readonly faults = new Map<string, number>();
-  readonly metrics: Record<ChaosConsumer, Map<string, number>> = {
-    ledger: new Map(),
-    inventory: new Map(),
-    counter: new Map(),
-  };
+  readonly metrics = Object.fromEntries(
+    CONSUMERS.map((consumer) => [consumer, new Map<string, number>()]),
+  ) as Record<ChaosConsumer, Map<string, number>>;
+  /** What the notifier's workers reported about their steps and leases. */
+  readonly steps = new StepEvidence();
+  /** Point 10's freezes: how many, and how many ended with the entry taken over. */
+  readonly freezes = { asked: 0, takenOver: 0 };
   readonly unexpectedExits: string[] = [];
   spawned = 0;
   readonly #options: ChaosSupervisorOptions;
   readonly #workers = new Set<Worker>();
-  readonly #nextPlan: Record<
-    ChaosConsumer,
-    (allowWaiting: boolean) => { point: CrashPoint; crashAfter: number }
-  >;
+  readonly #nextPlan: Record<ChaosConsumer, CrashPlanner>;
   readonly #holdings = new MessageHoldings();
   #armed = true;
-  readonly #started: Record<ChaosConsumer, number> = { ledger: 0, inventory: 0, counter: 0 };
+  readonly #started = Object.fromEntries(CONSUMERS.map((c) => [c, 0])) as Record<
+    ChaosConsumer,
+    number
+  >;
   /** Every crash, one JSON line each, for a report or a replay. */
   readonly trace: string[] = [];
   #stopping = false;
 
   constructor(options: ChaosSupervisorOptions) {
     this.#options = options;
-    this.#nextPlan = {
-      ledger: planner('ledger', options.seed, this.crashes),
-      inventory: planner('inventory', options.seed + 1, this.crashes),
-      counter: planner('counter', options.seed + 2, this.crashes),
-    };
+    this.#nextPlan = Object.fromEntries(
+      CONSUMERS.map((consumer, i) => [consumer, planner(consumer, options.seed + i, this.crashes)]),
+    ) as Record<ChaosConsumer, CrashPlanner>;
   }
 
   get totalCrashes(): number {
@@ -119,7 +99,7 @@ export class ChaosSupervisor {
   }
 
   start(): void {
-    for (const consumer of ['ledger', 'inventory', 'counter'] as const)
+    for (const consumer of CONSUMERS)
       for (let i = 0; i < this.#options.workersPerConsumer; i++) this.#spawn(consumer);
   }
 
@@ -135,6 +115,7 @@ export class ChaosSupervisor {
       [...this.#workers].map(async ({ child }) => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = once(child, 'exit');
+        child.kill('SIGCONT'); // a worker frozen at point 10 hears nothing until continued
         child.kill('SIGTERM');
         await exited;
       }),
@@ -161,7 +142,7 @@ export class ChaosSupervisor {
       crashPoint: plan?.point,
       crashAfter: plan?.crashAfter ?? 0,
       faultRate: this.#options.faultRate,
-      seed: this.#options.seed * 100_003 + index * 3 + CONSUMER_OFFSET[consumer],
+      seed: this.#options.seed * 100_003 + index * CONSUMERS.length + CONSUMERS.indexOf(consumer),
       visibilitySeconds: this.#options.visibilitySeconds,
       // Half the workers skip the pre-check read: their copies meet the inbox condition itself.
       precheck: index % 2 === 0,
@@ -212,9 +193,14 @@ export class ChaosSupervisor {
   }
 
   #onReport(worker: Worker, report: WorkerReport): void {
+    if (isStepReport(report)) {
+      this.#onStep(worker, report);
+      return;
+    }
     // A dead worker's last counts still count (IPC may deliver them after its crash report).
     if (worker.dead && report.type !== 'metric' && report.type !== 'fault') return;
     if (report.type === 'crash') {
+      if (report.staleWrites) this.steps.recordTakeover(report.staleWrites);
       const concurrent = this.#holdings.heldElsewhere(worker, report.point, report.message);
       worker.crashReported = true;
       this.#bury(worker);
@@ -248,6 +234,24 @@ export class ChaosSupervisor {
     }
   }
 
+  /** A step report is a fact whoever sent it; a freeze is served at once (the worker blocks). */
+  #onStep(worker: Worker, report: StepReport): void {
+    if (report.type !== 'freeze') {
+      this.steps.record(worker.spawnId, report);
+      return;
+    }
+    this.freezes.asked++;
+    void freezeUntilTakenOver(
+      worker.child,
+      report.pk,
+      report.epoch,
+      this.#options.leaseEpochOf,
+    ).then((takenOver) => {
+      if (takenOver) this.freezes.takenOver++;
+      send(worker, { type: 'resumed', pk: report.pk, takenOver });
+    });
+  }
+
   #onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     this.#workers.delete(worker);
     this.#bury(worker);
@@ -268,6 +272,18 @@ export class ChaosSupervisor {
   }
 }
 
+const STEP_REPORTS = new Set([
+  'claimed',
+  'effect',
+  'journalWrite',
+  'commit',
+  'freeze',
+  'unknownEntryWrite',
+]);
+function isStepReport(report: WorkerReport): report is StepReport {
+  return STEP_REPORTS.has(report.type);
+}
+
 function send(worker: Worker, command: SupervisorCommand): void {
   if (worker.dead || !worker.child.connected) return;
   worker.child.send(command, (error) => {
@@ -283,23 +299,4 @@ function readLines(stream: Readable, onLine: (line: string) => void): void {
     buffered = lines.pop() ?? '';
     for (const line of lines) if (line.trim()) onLine(line);
   });
-}
-
-/**
- * A seeded sequence of crash plans for one consumer's workers. It picks, at random, among the
- * points with the fewest crashes so far (so the six stay balanced though points 4 and 5 take
- * seconds to reach). While every waiting slot is taken, a new worker gets a quick point but
- * passes 5–9 occurrences first: it serves as the receiver the waiting ones need.
- */
-function planner(consumer: ChaosConsumer, seed: number, crashes: ReadonlyMap<CrashPoint, number>) {
-  const random = seededRandom(seed);
-  return (allowWaiting: boolean) => {
-    const allowed = POINTS[consumer].filter((point) => allowWaiting || REPEATABLE.has(point));
-    const fewest = Math.min(...allowed.map((point) => crashes.get(point) ?? 0));
-    const points = allowed.filter((point) => (crashes.get(point) ?? 0) === fewest);
-    const point = points[Math.floor(random() * points.length)] ?? CrashPoint.BeforeTransaction;
-    if (!REPEATABLE.has(point)) return { point, crashAfter: 0 };
-    const receiverPasses = allowWaiting ? 0 : 5 + Math.floor(random() * 5);
-    return { point, crashAfter: Math.floor(random() * 2) + receiverPasses };
-  };
 }

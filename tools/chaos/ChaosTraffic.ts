@@ -1,9 +1,13 @@
 import type { OrderPlaced } from '../../functions/inventory/orderPlaced.js';
 import type { PaymentCaptured } from '../../functions/ledger/paymentCaptured.js';
+import type { PaymentNotification } from '../../functions/notifier/paymentNotification.js';
 import {
+  CONSUMER_NAMES,
   type ConsumerName,
   type DemoMessage,
   type DemoPlan,
+  malformedMessage,
+  notificationOf,
   seededRandom,
 } from '../local/demoTraffic.js';
 import type { CounterIncremented } from './counterConsumer.js';
@@ -22,7 +26,7 @@ const SKUS = ['sku-apple', 'sku-bread', 'sku-cheese', 'sku-dates', 'sku-eggs', '
 const TWIN_OFFSET = { min: 8, spread: 7 };
 
 /**
- * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account), orders
+ * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account), orders, notifications of the payments
  * and counter increments; `duplicateRate` of the events sent twice as separate SQS messages —
  * half of the copies right behind the original (two consumers then hold both at once), half in
  * the next wave (after the original committed); some orders larger than any stock; one malformed
@@ -41,6 +45,7 @@ export class ChaosTraffic {
   readonly #duplicateRate: number;
   readonly #payments: PaymentCaptured[] = [];
   readonly #orders: OrderPlaced[] = [];
+  readonly #notifications: PaymentNotification[] = [];
   readonly #malformed: DemoMessage[] = [];
   readonly #messages: ChaosMessage[] = [];
   readonly #counterEvents: CounterIncremented[] = [];
@@ -58,11 +63,23 @@ export class ChaosTraffic {
 
   /** The next `events` distinct events with their copies, last wave's late copies and one malformed message. */
   nextWave(events: number): ChaosMessage[] {
-    const lists: Record<ChaosConsumer, ChaosMessage[]> = { ledger: [], inventory: [], counter: [] };
+    const lists: Record<ChaosConsumer, ChaosMessage[]> = {
+      ledger: [],
+      inventory: [],
+      notifier: [],
+      counter: [],
+    };
     const late: ChaosMessage[] = [];
     for (let i = 0; i < events; i++) {
       const pick = this.#random();
-      const message = pick < 0.4 ? this.#payment() : pick < 0.8 ? this.#order() : this.#counter();
+      const message =
+        pick < 0.3
+          ? this.#payment()
+          : pick < 0.6
+            ? this.#order()
+            : pick < 0.8
+              ? this.#notification()
+              : this.#counter();
       const list = lists[message.consumer];
       list.push(message);
       if (this.#random() >= this.#duplicateRate) continue;
@@ -87,7 +104,7 @@ export class ChaosTraffic {
       0,
       malformed,
     );
-    const wave = [...lists.ledger, ...lists.inventory, ...lists.counter];
+    const wave = [...lists.ledger, ...lists.inventory, ...lists.notifier, ...lists.counter];
     this.#copies += wave.length - events - 1;
     this.#messages.push(...wave);
     return wave;
@@ -99,6 +116,7 @@ export class ChaosTraffic {
       messages: this.#messages.filter((m): m is DemoMessage => m.consumer !== 'counter'),
       payments: this.#payments,
       orders: this.#orders,
+      notifications: this.#notifications,
       malformed: this.#malformed,
       conflicting: [],
       seededStock: this.#seededStock,
@@ -146,6 +164,16 @@ export class ChaosTraffic {
     return { consumer: 'ledger', body: JSON.stringify(payment), groupId: payment.accountId };
   }
 
+  /** A notification of the last payment, once per payment (a new payment when it was notified). */
+  #notification(): ChaosMessage {
+    const payment = this.#payments[this.#payments.length - 1];
+    const notified = this.#notifications[this.#notifications.length - 1];
+    if (payment === undefined || notified?.eventId === payment.eventId) return this.#payment();
+    const notification = notificationOf(payment);
+    this.#notifications.push(notification);
+    return { consumer: 'notifier', body: JSON.stringify(notification) };
+  }
+
   #counter(): ChaosMessage {
     const event: CounterIncremented = {
       eventId: this.#id('evt'),
@@ -169,24 +197,9 @@ export class ChaosTraffic {
   }
 
   #malformedMessage(): DemoMessage {
-    const message: DemoMessage =
-      this.#malformed.length % 2 === 0
-        ? {
-            consumer: 'ledger',
-            body: JSON.stringify({
-              eventId: this.#id('evt'),
-              accountId: 'acc-malformed',
-              amountCents: -1,
-            }),
-            groupId: `malformed-${this.#malformed.length}`,
-            expectedError: 'SchemaValidationError',
-          }
-        : {
-            consumer: 'inventory',
-            body: `{"eventId": "${this.#id('evt')}", "orderId": `,
-            direct: true,
-            expectedError: 'EnvelopeMismatchError',
-          };
+    const turn = this.#malformed.length;
+    const consumer = CONSUMER_NAMES[turn % CONSUMER_NAMES.length] ?? 'ledger';
+    const message = malformedMessage(consumer, this.#id('evt'), turn);
     this.#malformed.push(message);
     return message;
   }

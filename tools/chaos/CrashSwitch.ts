@@ -74,6 +74,20 @@ export class CrashSwitch {
     this.#armed.clear();
   }
 
+  /** Whether this worker is to die at `point` and has neither died nor been disarmed. */
+  armedFor(point: CrashPoint): boolean {
+    return !this.#disarmed && this.#wiring.point === point;
+  }
+
+  /** Dies now at `point`, planned outside the switch (point 10 judges its own moment). */
+  crashAt(
+    point: CrashPoint,
+    detail: string,
+    extra: Pick<CrashReport, 'staleWrites'>,
+  ): Promise<never> {
+    return this.#crash(point, detail, undefined, extra);
+  }
+
   /** An occurrence of a point; returns only when it is not the one that kills. */
   async reach(point: CrashPoint, detail: string): Promise<void> {
     if (this.#disarmed || point !== this.#wiring.point) return;
@@ -193,9 +207,14 @@ export class CrashSwitch {
   }
 
   /** Hands the report over (with the message at points 4 and 5, for the supervisor to judge racing). */
-  #crash(point: CrashPoint, detail: string, message?: HeldMessage): Promise<never> {
+  #crash(
+    point: CrashPoint,
+    detail: string,
+    message?: HeldMessage,
+    extra: Pick<CrashReport, 'staleWrites'> = {},
+  ): Promise<never> {
     this.#disarmed = true;
-    this.#wiring.halt({ type: 'crash', point, detail, ...(message ? { message } : {}) });
+    this.#wiring.halt({ type: 'crash', point, detail, ...(message ? { message } : {}), ...extra });
     return new Promise<never>(() => {});
   }
 }

@@ -6,6 +6,8 @@
  */
 import { writeSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import {
   DeleteMessageBatchCommand,
   type Message,
@@ -16,11 +18,14 @@ import type { Context } from 'aws-lambda';
 import { InboxEnvironment, InboxMetric, inboxPk, type MessageHandler } from 'sqs-inbox';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
+import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
+import { notifierConsumer } from '../../functions/notifier/paymentNotification.js';
 import { seededRandom } from '../local/demoTraffic.js';
 import { createLocalProcessor, toRecord } from '../local/LocalEventSourceMapping.js';
 import { type BatchInProgress, CrashSwitch } from './CrashSwitch.js';
 import { counterConsumer } from './counterConsumer.js';
 import { injectFaults } from './injectFaults.js';
+import { StepWatch } from './StepWatch.js';
 import {
   CRASH_CHANNEL_FD,
   CrashPoint,
@@ -28,6 +33,9 @@ import {
   type HeldMessage,
   HUNG_BATCH_LATE,
   INBOX_CONDITION_LOST,
+  NOTIFIER_LEASE_MILLIS,
+  SLOW_DOWNSTREAM_MILLIS,
+  type StepReport,
   type SupervisorCommand,
   type WorkerConfig,
   type WorkerReport,
@@ -70,8 +78,11 @@ const crashSwitch = new CrashSwitch({
 });
 process.on('message', (command: SupervisorCommand) => {
   if (command.type === 'disarm') crashSwitch.disarm();
-  else questions.get(command.id)?.(command.yes);
-  if (command.type === 'answer') questions.delete(command.id);
+  else if (command.type === 'resumed') stepWatch?.resumed(command.pk, command.takenOver);
+  else {
+    questions.get(command.id)?.(command.yes);
+    questions.delete(command.id);
+  }
 });
 process.on('disconnect', () => process.exit(0));
 
@@ -110,13 +121,68 @@ const processorOptions = {
   wrapHandler: withCrashSwitch,
   precheck: config.precheck,
 };
-const processor =
-  config.consumer === 'ledger'
-    ? createLocalProcessor(config.mapping, ledgerConsumer, clients, processorOptions)
-    : config.consumer === 'inventory'
-      ? createLocalProcessor(config.mapping, inventoryConsumer, clients, processorOptions)
-      : createLocalProcessor(config.mapping, counterConsumer, clients, processorOptions);
+const stepWatch =
+  config.consumer === 'notifier'
+    ? new StepWatch({
+        consumer: consumerName,
+        crashSwitch,
+        random: seededRandom(config.seed ^ 0x27d4eb2f),
+        report: (step: StepReport) => writeSync(CRASH_CHANNEL_FD, `${JSON.stringify(step)}\n`),
+        slowDownstreamMillis: SLOW_DOWNSTREAM_MILLIS,
+      })
+    : undefined;
+const processor = createProcessor();
 await pollForever();
+
+function createProcessor() {
+  const { mapping } = config;
+  if (config.consumer === 'ledger')
+    return createLocalProcessor(mapping, ledgerConsumer, clients, processorOptions);
+  if (config.consumer === 'inventory')
+    return createLocalProcessor(mapping, inventoryConsumer, clients, processorOptions);
+  if (config.consumer === 'counter')
+    return createLocalProcessor(mapping, counterConsumer, clients, processorOptions);
+  // The notifier's SES and S3 are the emulator's (MiniStack), whatever serves DynamoDB.
+  const effects = { ...clientConfig, endpoint: config.endpoints.sqs };
+  const ses = new SESv2Client(effects);
+  const s3 = new S3Client({ ...effects, forcePathStyle: true });
+  stepWatch?.watchEntries(clients.dynamodb);
+  stepWatch?.watchEffect(ses, 'email', eventIdOfEmail);
+  stepWatch?.watchEffect(s3, 'receipt', eventIdOfReceipt);
+  const notifier = notifierConsumer({
+    ses,
+    s3,
+    receiptsBucket: mapping.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
+    sender: mapping.environment[NotifierEnvironment.Sender] ?? '',
+  });
+  return createLocalProcessor(mapping, notifier, clients, {
+    ...processorOptions,
+    // Short, so heartbeats renew it while the slowed steps run and a freeze outlives it.
+    leaseMillis: NOTIFIER_LEASE_MILLIS,
+  });
+}
+
+/** The event an email is for: its subject ends with the event id in parentheses. */
+function eventIdOfEmail(input: unknown): string | undefined {
+  const subject = (input as { Content?: { Simple?: { Subject?: { Data?: string } } } }).Content
+    ?.Simple?.Subject?.Data;
+  return subject ? /\(([^()]+)\)$/.exec(subject)?.[1] : undefined;
+}
+
+/** The event a receipt is for: its body is the notification without the address. */
+function eventIdOfReceipt(input: unknown): string | undefined {
+  const { Body } = input as { Body?: unknown };
+  return typeof Body === 'string' ? eventIdOf(Body) : undefined;
+}
+
+function eventIdOf(body: string): string | undefined {
+  try {
+    const { eventId } = JSON.parse(body) as { eventId?: unknown };
+    return typeof eventId === 'string' ? eventId : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The crash points around each TransactWriteItems: before it is sent, after it returns. */
 function watchTransactions(client: DynamoDBClient): void {
@@ -142,11 +208,17 @@ function watchTransactions(client: DynamoDBClient): void {
   );
 }
 
-/** The library puts the inbox entry first in every transaction. */
+/** The library puts the inbox entry first in every transaction: a Put, or with steps an Update. */
 function inboxPkOf(input: unknown): string {
-  const items = (input as { TransactItems?: Array<{ Put?: { Item?: Record<string, unknown> } }> })
-    .TransactItems;
-  const pk = items?.[0]?.Put?.Item?.pk;
+  const items = (
+    input as {
+      TransactItems?: Array<{
+        Put?: { Item?: Record<string, unknown> };
+        Update?: { Key?: Record<string, unknown> };
+      }>;
+    }
+  ).TransactItems;
+  const pk = items?.[0]?.Put?.Item?.pk ?? items?.[0]?.Update?.Key?.pk;
   return typeof pk === 'string' ? pk : String((pk as { S?: string } | undefined)?.S);
 }
 
@@ -219,6 +291,7 @@ async function processBatch(messages: Message[], queueUrl: string, queueArn: str
     report({ type: 'metric', name: HUNG_BATCH_LATE, value: 1 }),
   );
   crashSwitch.batchSettled();
+  await stepWatch?.batchSettled();
   if (batch.committed > 0)
     await crashSwitch.reach(
       CrashPoint.AfterCommit,
@@ -248,13 +321,5 @@ function lambdaContext(startedMillis: number): Context | undefined {
 }
 
 function heldMessage(message: Message): HeldMessage {
-  try {
-    const { eventId } = JSON.parse(message.Body ?? '') as { eventId?: unknown };
-    return {
-      messageId: message.MessageId ?? '',
-      key: typeof eventId === 'string' ? eventId : undefined,
-    };
-  } catch {
-    return { messageId: message.MessageId ?? '', key: undefined };
-  }
+  return { messageId: message.MessageId ?? '', key: eventIdOf(message.Body ?? '') };
 }

@@ -67,7 +67,7 @@ function printCrashes({ supervisor, crashTarget }: ChaosRunFigures): void {
   );
   console.log('    racing: another consumer held the same event when the worker was killed');
   for (const [point, detail] of supervisor.crashSamples)
-    console.log(`    e.g. ${CRASH_POINT_LABELS[point].slice(0, 1)}: ${detail}`);
+    console.log(`    e.g. ${CRASH_POINT_LABELS[point].split(' ')[0]}: ${detail}`);
 }
 
 function printFaults({ faults }: ChaosSupervisor): void {
@@ -89,12 +89,16 @@ function printTraffic(figures: ChaosRunFigures): void {
   const figure = (name: string) =>
     results.reduce((sum, result) => sum + (result.figures?.[name] ?? 0), 0);
   const events =
-    plan.payments.length + plan.orders.length + figures.counterEvents + plan.malformed.length;
+    plan.payments.length +
+    plan.orders.length +
+    plan.notifications.length +
+    figures.counterEvents +
+    plan.malformed.length;
   const duplicateShare = ((100 * plan.duplicates) / Math.max(1, events)).toFixed(1);
   console.log(`\n${row('traffic', 'count')}`);
   console.log(
     row(
-      `events (${plan.payments.length} payments, ${plan.orders.length} orders, ${figures.counterEvents} counter, ${plan.malformed.length} malformed)`,
+      `events (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.notifications.length} notifications, ${figures.counterEvents} counter, ${plan.malformed.length} malformed)`,
       events,
     ),
   );
@@ -114,6 +118,32 @@ function printTraffic(figures: ChaosRunFigures): void {
     ),
   );
   console.log(row('in a DLQ', figure('inDeadLetterQueues')));
+  const { steps, freezes } = supervisor;
+  console.log(row('notifier: lease claims', steps.claims));
+  console.log(
+    row(
+      'notifier: emails sent (SES) / sends started',
+      `${figure('emails')} / ${steps.effects('email')}`,
+    ),
+  );
+  console.log(
+    row(
+      'notifier: extra emails, all from attempts stopped before their journal write',
+      figure('extraEmails'),
+    ),
+  );
+  console.log(
+    row(
+      'notifier: receipts written (S3) / puts started',
+      `${figure('receipts')} / ${steps.effects('receipt')}`,
+    ),
+  );
+  console.log(
+    row(
+      'notifier: freezes (point 10) / entries taken over meanwhile',
+      `${freezes.asked} / ${freezes.takenOver}`,
+    ),
+  );
 }
 
 function runChecks({ supervisor, drained, crashTarget }: ChaosRunFigures): InvariantResult[] {

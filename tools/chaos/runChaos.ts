@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { businessTableVariable, InboxAttribute, InboxEnvironment } from 'sqs-inbox';
 import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import { onShutdown } from '../cli/shutdown.js';
@@ -13,6 +13,8 @@ import { checkInvariants, invariantTargetsOf } from '../local/checkInvariants.js
 import { seededRandom } from '../local/demoTraffic.js';
 import { type LocalMapping, provisionFromTemplate } from '../local/provisionFromTemplate.js';
 import { queueDepth } from '../local/queueDepth.js';
+import { scanAll } from '../local/readRunState.js';
+import { readSentEmails } from '../local/readSentEmails.js';
 import {
   type LocalClients,
   localClients,
@@ -68,7 +70,7 @@ const REDRIVE_PER_STEP = 3;
  */
 export async function runChaos(options: ChaosOptions): Promise<number> {
   const startedMillis = Date.now();
-  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events']);
+  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events', 's3', 'ses']);
   const dynamodbLocal =
     options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
   const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };
@@ -116,6 +118,7 @@ class ChaosRun {
       seededRandom(this.options.seed ^ 0x2545f491),
     );
     this.workerPath = await bundleChaosWorker();
+    const inboxTable = setup.mappings.ledger.environment[InboxEnvironment.TableName] ?? '';
     const supervisor = new ChaosSupervisor({
       workerPath: this.workerPath,
       endpoints: this.endpoints,
@@ -125,6 +128,12 @@ class ChaosRun {
       seed: this.options.seed,
       visibilitySeconds: this.options.visibility,
       probeTable: setup.probeTable,
+      leaseEpochOf: async (pk) => {
+        const { Item } = await documentClient.send(
+          new GetCommand({ TableName: inboxTable, Key: { pk }, ConsistentRead: true }),
+        );
+        return Item?.leaseEpoch === undefined ? undefined : Number(Item.leaseEpoch);
+      },
     });
     this.supervisor = supervisor;
     supervisor.start();
@@ -134,10 +143,11 @@ class ChaosRun {
     await supervisor.stop();
     const results = [
       await stockWatch.stop(),
-      ...(await this.checkAll(setup, documentClient)),
+      ...(await this.checkAll(setup, documentClient, supervisor)),
       await redrive.check(setup.probeTable),
     ];
-    this.writeTrace(supervisor.trace);
+    this.writeTrace(supervisor.trace, 'crashes');
+    this.writeTrace(supervisor.steps.trace, 'steps');
     return printChaosReport({
       supervisor,
       plan: setup.traffic.plan(),
@@ -162,6 +172,7 @@ class ChaosRun {
     );
     const ledger = mappingOf(mappings, 'ledger');
     const inventory = mappingOf(mappings, 'inventory');
+    const notifier = mappingOf(mappings, 'notifier');
     const counter = await provisionCounterConsumer(this.clients, inventory, MAX_RECEIVE_COUNT);
     const traffic = new ChaosTraffic({
       seed: this.options.seed,
@@ -175,15 +186,36 @@ class ChaosRun {
     const probeTable = await this.createProbeTable(
       `${ledger.environment[InboxEnvironment.TableName]}-probe`,
     );
-    // Payments go through the payments topic, orders through the orders bus, increments
-    // straight to the counter's queue; copies are delivered again by the upstream.
-    const delivery = await UpstreamDelivery.find(this.clients, { ledger, inventory, counter });
-    return { mappings: { ledger, inventory, counter }, traffic, stockTable, probeTable, delivery };
+    // Payments go through the payments topic, orders through the orders bus, notifications and
+    // increments straight to their queues; copies are delivered again by the upstream.
+    const mappingsByConsumer = { ledger, inventory, notifier, counter };
+    const delivery = await UpstreamDelivery.find(this.clients, mappingsByConsumer);
+    // The emulator keeps every email it accepted: this run's are the ones after these.
+    const emailsBefore = (await readSentEmails(this.endpoints.sqs)).length;
+    return {
+      mappings: mappingsByConsumer,
+      traffic,
+      stockTable,
+      probeTable,
+      delivery,
+      emailsBefore,
+    };
   }
 
-  /** The probe, the counter's invariants, then the reference service's. */
-  async checkAll(setup: Setup, documentClient: DynamoDBDocumentClient) {
-    const { ledger, inventory, counter } = setup.mappings;
+  /** The probe, the counter's invariants, the steps', then the reference service's. */
+  async checkAll(
+    setup: Setup,
+    documentClient: DynamoDBDocumentClient,
+    supervisor: ChaosSupervisor,
+  ) {
+    const { ledger, inventory, notifier, counter } = setup.mappings;
+    const consumer = notifier.environment[InboxEnvironment.Consumer] ?? '';
+    const inbox = await scanAll(
+      documentClient,
+      ledger.environment[InboxEnvironment.TableName] ?? '',
+    );
+    const notifierEntries = inbox.filter((entry) => String(entry.pk).startsWith(`${consumer}#`));
+    const emails = (await readSentEmails(this.endpoints.sqs)).slice(setup.emailsBefore);
     return [
       await checkProbe(documentClient, {
         probe: setup.probeTable,
@@ -194,10 +226,12 @@ class ChaosRun {
         counter,
         setup.traffic.counterPlan().events,
       )),
+      ...supervisor.steps.check(notifierEntries),
       ...(await checkInvariants(
         setup.traffic.plan(),
-        invariantTargetsOf(ledger, inventory),
+        invariantTargetsOf({ ledger, inventory, notifier }),
         this.clients,
+        { emails, allowance: supervisor.steps.extraEmailAllowance(consumer) },
       )),
     ];
   }
@@ -238,7 +272,7 @@ class ChaosRun {
             .map((p) => supervisor.crashes.get(p) ?? 0)
             .join(
               '/',
-            )} at points 1–6), ${traffic.sent} messages sent, ${redrive.redriven.size} redriven, ${depth} queued`,
+            )} at points 1–10), ${traffic.sent} messages sent, ${redrive.redriven.size} redriven, ${depth} queued`,
         );
       }
       await sleep(250);
@@ -255,12 +289,12 @@ class ChaosRun {
     return drained;
   }
 
-  /** Every crash of the run, one JSON line each, for a closer look after the report. */
-  writeTrace(lines: readonly string[]): void {
-    const file = join(projectRoot, '.cache', `chaos-${this.options.seed}-crashes.jsonl`);
+  /** Every crash (or every step report) of the run, one JSON line each, for a closer look. */
+  writeTrace(lines: readonly string[], what: 'crashes' | 'steps'): void {
+    const file = join(projectRoot, '.cache', `chaos-${this.options.seed}-${what}.jsonl`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, lines.map((line) => `${line}\n`).join(''));
-    console.log(`crash trace: ${file}`);
+    console.log(`${what === 'crashes' ? 'crash' : 'step'} trace: ${file}`);
   }
 
   /** The probe's table: one counter per inbox key, outside the reference stack. */

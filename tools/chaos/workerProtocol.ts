@@ -2,7 +2,10 @@ import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { ChaosConsumer } from './ChaosTraffic.js';
 import type { InjectedFault } from './injectFaults.js';
 
-/** The six moments at which the chaos run kills a consumer process with SIGKILL. */
+/**
+ * The moments at which the chaos run kills a consumer process with SIGKILL: six around the
+ * inbox transaction, and four inside the notifier's steps.
+ */
 export const CrashPoint = {
   /** The handler ran; its transaction is about to be sent. */
   BeforeTransaction: 'beforeTransaction',
@@ -16,6 +19,17 @@ export const CrashPoint = {
   ConcurrentCopies: 'concurrentCopies',
   /** A handler hangs past the batch's deadline; the batch has answered without it. */
   HangingHandler: 'hangingHandler',
+  /** A step's external effect happened (email sent, receipt written); its journal write has not. */
+  AfterEffect: 'afterEffect',
+  /** A step's journal write was applied; the handler has not gone on. */
+  AfterJournal: 'afterJournal',
+  /** A heartbeat renewing the lease is about to go out, or was just applied. */
+  DuringHeartbeat: 'duringHeartbeat',
+  /**
+   * The process froze (SIGSTOP) holding a lease until it lapsed and another worker claimed the
+   * entry; resumed, its later writes (journal, heartbeat, release, commit) must all be refused.
+   */
+  LeaseTakeover: 'leaseTakeover',
 } as const;
 /** One of {@link CrashPoint}. */
 export type CrashPoint = (typeof CrashPoint)[keyof typeof CrashPoint];
@@ -28,7 +42,19 @@ export const CRASH_POINT_LABELS: Readonly<Record<CrashPoint, string>> = {
   slowHandler: '4 slow handler past its visibility timeout',
   concurrentCopies: '5 two consumers holding copies at once',
   hangingHandler: '6 hanging handler, batch answered at its deadline',
+  afterEffect: '7 step effect done, its journal write not sent',
+  afterJournal: '8 step journaled, the handler not gone on',
+  duringHeartbeat: '9 during a lease heartbeat',
+  leaseTakeover: '10 lease lapsed in a freeze, taken over',
 };
+
+/** The crash points inside steps (the notifier's), which only a consumer with steps reaches. */
+export const STEP_CRASH_POINTS: readonly CrashPoint[] = [
+  CrashPoint.AfterEffect,
+  CrashPoint.AfterJournal,
+  CrashPoint.DuringHeartbeat,
+  CrashPoint.LeaseTakeover,
+];
 
 /** Everything a worker process needs, passed in its `CHAOS_WORKER` environment variable. */
 export interface WorkerConfig {
@@ -66,7 +92,46 @@ export interface CrashReport {
   readonly detail: string;
   /** At points 4 and 5: the message, so the supervisor can tell who else holds it at the kill. */
   readonly message?: HeldMessage;
+  /** At point 10: the frozen worker's writes after its resume, refused and applied. */
+  readonly staleWrites?: { readonly refused: number; readonly applied: number };
 }
+
+/**
+ * What a worker with steps did to one inbox entry, written synchronously to the crash channel
+ * before (`intent`) or after (`outcome`) the request, so a kill loses none of the intents:
+ * a claim's answer (its epoch), a step's effect about to go out, a journal write (its `at`
+ * tells which write the entry kept), a commit with a lease.
+ */
+export type StepReport =
+  | { readonly type: 'claimed'; readonly pk: string; readonly epoch: number }
+  | {
+      readonly type: 'effect';
+      readonly pk: string;
+      readonly step: string;
+      readonly epoch: number | undefined;
+    }
+  | {
+      readonly type: 'journalWrite';
+      readonly pk: string;
+      readonly step: string;
+      readonly epoch: number;
+      /** The step's record as written: the entry keeps one, which names its writer. */
+      readonly record: { readonly result: string; readonly at: string };
+    }
+  | {
+      readonly type: 'commit';
+      readonly pk: string;
+      readonly epoch: number;
+      readonly outcome: 'committed' | 'refused' | 'failed';
+    }
+  | {
+      /** A worker at point 10 froze itself: SIGSTOP it until `pk`'s epoch passes `epoch`. */
+      readonly type: 'freeze';
+      readonly pk: string;
+      readonly epoch: number;
+    }
+  /** An update of an inbox entry the worker cannot tell apart: the tooling is stale. */
+  | { readonly type: 'unknownEntryWrite'; readonly detail: string };
 
 /** The metric a worker reports when a copy reached the commit and lost the inbox condition. */
 export const INBOX_CONDITION_LOST = 'ChaosInboxConditionLost';
@@ -76,6 +141,12 @@ export const INBOX_CONDITION_LOST = 'ChaosInboxConditionLost';
  * timeout, or answered without reporting the hung record failed.
  */
 export const HUNG_BATCH_LATE = 'ChaosHungBatchLate';
+
+/** The notifier workers' lease: heartbeats every 500 ms renew it, and a freeze outlives it. */
+export const NOTIFIER_LEASE_MILLIS = 1_500;
+
+/** The longest extra latency of one SES or S3 call of the notifier's steps, a slow downstream. */
+export const SLOW_DOWNSTREAM_MILLIS = 600;
 
 /** The function timeout a worker at point 6 gives its batches (the deadline comes 1 s before). */
 export const HANGING_FUNCTION_TIMEOUT_MILLIS = 2_500;
@@ -90,6 +161,7 @@ export type WorkerReport =
   | { readonly type: 'fault'; readonly fault: InjectedFault }
   | { readonly type: 'metric'; readonly name: string; readonly value: number }
   | CrashReport
+  | StepReport
   | {
       readonly type: 'question';
       readonly id: number;
@@ -103,4 +175,6 @@ export type WorkerReport =
 /** What the supervisor tells a worker. */
 export type SupervisorCommand =
   | { readonly type: 'answer'; readonly id: number; readonly yes: boolean }
-  | { readonly type: 'disarm' };
+  | { readonly type: 'disarm' }
+  /** After a freeze: whether another worker claimed the entry while this one was stopped. */
+  | { readonly type: 'resumed'; readonly pk: string; readonly takenOver: boolean };

@@ -89,6 +89,8 @@ export interface LocalProcessorOptions<TBody> {
   readonly wrapHandler?: (handler: MessageHandler<TBody>) => MessageHandler<TBody>;
   /** The library's pre-check read (default on, as in the functions). */
   readonly precheck?: boolean;
+  /** The steps' lease length (default: the invocation's remaining time, or 60 s without one). */
+  readonly leaseMillis?: number;
 }
 
 /**
@@ -121,6 +123,7 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
     metrics: options.metrics,
     logger: options.logger ?? quiet,
     precheck: options.precheck ?? true,
+    ...(options.leaseMillis === undefined ? {} : { leaseMillis: options.leaseMillis }),
   });
 }
 

@@ -1,27 +1,32 @@
-import { createHash } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  ChangeMessageVisibilityBatchCommand,
-  type Message,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { businessTableVariable, DeadLetterAttribute, InboxEnvironment, inboxPk } from 'sqs-inbox';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
 import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
-import type { ConsumerName, DemoMessage, DemoPlan } from './demoTraffic.js';
+import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
+import { NotifierTable } from '../../functions/notifier/paymentNotification.js';
+import {
+  conflictingRedriven,
+  malformedInDeadLetters,
+  nothingLost,
+  onlyExpectedDeadLetters,
+} from './checkDeadLetters.js';
+import {
+  checkNotifications,
+  type ExtraEmailAllowance,
+  type NotifierTargets,
+} from './checkNotifications.js';
+import { CONSUMER_NAMES, type ConsumerName, type DemoPlan } from './demoTraffic.js';
+import type { InvariantResult } from './InvariantResult.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
+import { eventIdOf, type Item, isCommitted, peekAll, scanAll } from './readRunState.js';
+import type { SentEmail } from './readSentEmails.js';
 import { payloadOf } from './UpstreamDelivery.js';
 
-/** One checked invariant. */
-export interface InvariantResult {
-  readonly name: string;
-  readonly holds: boolean;
-  readonly detail: string;
-  /** Counts behind the result, for reports (e.g. `committed`, `inDeadLetterQueues`). */
-  readonly figures?: Readonly<Record<string, number>>;
-}
+export type { InvariantResult } from './InvariantResult.js';
+export { bodyHash, peekAll, scanAll } from './readRunState.js';
 
 /** The tables and dead-letter queues the invariants read. */
 export interface InvariantTargets {
@@ -29,30 +34,50 @@ export interface InvariantTargets {
   readonly entries: string;
   readonly stock: string;
   readonly orders: string;
+  /** The notifier's `notifications` table, its receipts bucket and its inbox name. */
+  readonly notifier: NotifierTargets & { readonly notifications: string };
   readonly deadLetterQueues: Record<ConsumerName, string>;
   /** The inbox table and each consumer's name in it (`INBOX_CONSUMER`). */
   readonly inbox: { readonly table: string; readonly consumers: Record<ConsumerName, string> };
 }
 
+/** What the run's emails were, and the extra ones its crashes account for (notifier). */
+export interface SentEmails {
+  /** Every email SES accepted during the run, in order. */
+  readonly emails: readonly SentEmail[];
+  readonly allowance: ExtraEmailAllowance;
+}
+
 /**
  * Checks the reference service's promises after a run: no double effects (balances, one
- * ledger entry per payment, one decision per order), no oversold stock, and every malformed
- * message in a DLQ with its reason.
+ * ledger entry per payment, one decision per order, one receipt and one email per notified
+ * payment beyond the accounted extras), no oversold stock, and every malformed message in a
+ * DLQ with its reason.
  */
 export async function checkInvariants(
   plan: DemoPlan,
   targets: InvariantTargets,
-  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient; s3: S3Client },
+  sent: SentEmails,
 ): Promise<InvariantResult[]> {
   const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
-  const [accounts, entries, stock, orders, inbox] = await Promise.all(
-    [targets.accounts, targets.entries, targets.stock, targets.orders, targets.inbox.table].map(
-      (table) => scanAll(documentClient, table),
+  const tables = [targets.accounts, targets.entries, targets.stock, targets.orders];
+  const [accounts, entries, stock, orders, notifications, inbox] = await Promise.all(
+    [...tables, targets.notifier.notifications, targets.inbox.table].map((table) =>
+      scanAll(documentClient, table),
+    ),
+  );
+  const committedEntries = new Map(inbox?.map((entry) => [String(entry.pk), entry]));
+  const committedNotifications = plan.notifications.filter((n) =>
+    isCommitted(
+      { consumer: 'notifier', body: JSON.stringify(n) },
+      committedEntries,
+      targets.inbox.consumers,
     ),
   );
   // A dead-lettered message carries the envelope it was delivered in: compared by its payload.
   const dead = await Promise.all(
-    (['ledger', 'inventory'] as const).map(async (consumer) =>
+    CONSUMER_NAMES.map(async (consumer) =>
       (await peekAll(clients.sqs, targets.deadLetterQueues[consumer])).map((message) => ({
         consumer,
         message: { ...message, Body: payloadOf(message.Body ?? '') },
@@ -66,7 +91,18 @@ export async function checkInvariants(
     noSkuBelowZero(stock ?? []),
     stockIsConserved(plan, stock ?? []),
     oneDecisionPerOrder(plan, orders ?? [], stock ?? []),
-    upstreamDuplicatesAppliedOnce(plan, accounts ?? [], orders ?? [], inbox ?? [], targets),
+    upstreamDuplicatesAppliedOnce(
+      plan,
+      { accounts: accounts ?? [], orders: orders ?? [], notifications: notifications ?? [] },
+      inbox ?? [],
+      targets,
+    ),
+    ...(await checkNotifications(
+      { committed: committedNotifications, rows: notifications ?? [], emails: sent.emails },
+      targets.notifier,
+      clients.s3,
+      sent.allowance,
+    )),
     malformedInDeadLetters(plan, deadMessages),
     // Only `npm start` sends conflicting payments; the check is vacuous without them.
     ...(plan.conflicting.length > 0
@@ -78,37 +114,44 @@ export async function checkInvariants(
 }
 
 /**
- * What the invariants read, from the two reference mappings' function environments.
+ * What the invariants read, from the three reference mappings' function environments.
  *
  * @example
  * ```ts
- * const results = await checkInvariants(plan, invariantTargetsOf(ledger, inventory), clients);
+ * const targets = invariantTargetsOf({ ledger, inventory, notifier });
  * ```
  */
 export function invariantTargetsOf(
-  ledger: LocalMapping,
-  inventory: LocalMapping,
+  mappings: Readonly<Record<ConsumerName, LocalMapping>>,
 ): InvariantTargets {
+  const { ledger, inventory, notifier } = mappings;
+  const consumerOf = (mapping: LocalMapping) =>
+    mapping.environment[InboxEnvironment.Consumer] ?? '';
   return {
     accounts: ledger.environment[businessTableVariable(LedgerTable.Accounts)] ?? '',
     entries: ledger.environment[businessTableVariable(LedgerTable.Entries)] ?? '',
     stock: inventory.environment[businessTableVariable(InventoryTable.Stock)] ?? '',
     orders: inventory.environment[businessTableVariable(InventoryTable.Orders)] ?? '',
+    notifier: {
+      notifications: notifier.environment[businessTableVariable(NotifierTable.Notifications)] ?? '',
+      receiptsBucket: notifier.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
+      consumer: consumerOf(notifier),
+    },
     deadLetterQueues: {
       ledger: ledger.deadLetterQueueUrl,
       inventory: inventory.deadLetterQueueUrl,
+      notifier: notifier.deadLetterQueueUrl,
     },
     inbox: {
       table: ledger.environment[InboxEnvironment.TableName] ?? '',
       consumers: {
-        ledger: ledger.environment[InboxEnvironment.Consumer] ?? '',
-        inventory: inventory.environment[InboxEnvironment.Consumer] ?? '',
+        ledger: consumerOf(ledger),
+        inventory: consumerOf(inventory),
+        notifier: consumerOf(notifier),
       },
     },
   };
 }
-
-type Item = Record<string, unknown>;
 
 function balancesMatchPayments(plan: DemoPlan, accounts: Item[]): InvariantResult {
   const expected = new Map<string, number>();
@@ -193,12 +236,12 @@ function oneDecisionPerOrder(plan: DemoPlan, orders: Item[], stock: Item[]): Inv
 /**
  * Per event its upstream delivered twice (the same envelope as a second SQS message): one
  * inbox entry with its payload's hash, and its effect counted once — its account's balance is
- * the sum of the account's distinct payments, its order decided once by this event.
+ * the sum of the account's distinct payments, its order decided once by this event, its
+ * notification recorded (its emails and receipt have invariants of their own).
  */
 function upstreamDuplicatesAppliedOnce(
   plan: DemoPlan,
-  accounts: Item[],
-  orders: Item[],
+  { accounts, orders, notifications }: Record<'accounts' | 'orders' | 'notifications', Item[]>,
   inbox: Item[],
   targets: InvariantTargets,
 ): InvariantResult {
@@ -215,6 +258,7 @@ function upstreamDuplicatesAppliedOnce(
   for (const p of plan.payments)
     expected.set(p.accountId, (expected.get(p.accountId) ?? 0) + p.amountCents);
   const decided = new Map(orders.map((o) => [o.orderId, o.eventId]));
+  const notified = new Set(notifications.map((n) => n.eventId));
   const wrong = twice.filter((message) => {
     if (!isCommitted(message, entries, targets.inbox.consumers)) return true;
     const event = JSON.parse(message.body) as {
@@ -222,9 +266,10 @@ function upstreamDuplicatesAppliedOnce(
       orderId?: string;
       eventId: string;
     };
-    return message.consumer === 'ledger'
-      ? balance.get(event.accountId) !== expected.get(event.accountId)
-      : decided.get(event.orderId) !== event.eventId;
+    if (message.consumer === 'ledger')
+      return balance.get(event.accountId) !== expected.get(event.accountId);
+    if (message.consumer === 'inventory') return decided.get(event.orderId) !== event.eventId;
+    return !notified.has(event.eventId);
   });
   return {
     name: 'every event its upstream delivered twice (same envelope, new SQS message) applied once',
@@ -236,202 +281,4 @@ function upstreamDuplicatesAppliedOnce(
           .join(', ')}`
       : `${twice.length} events`,
   };
-}
-
-function malformedInDeadLetters(plan: DemoPlan, dead: Message[]): InvariantResult {
-  const missing = plan.malformed.filter(
-    (m) =>
-      !dead.some(
-        (d) =>
-          d.Body === m.body &&
-          d.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue === m.expectedError,
-      ),
-  );
-  return {
-    name: 'every malformed message in a DLQ with its reason',
-    holds: missing.length === 0,
-    detail: missing.length
-      ? `${missing.length} of ${plan.malformed.length} missing`
-      : `${plan.malformed.length} messages`,
-  };
-}
-
-function conflictingRedriven(plan: DemoPlan, dead: Message[], entries: Item[]): InvariantResult {
-  const entryEvent = new Map(entries.map((e) => [e.paymentId, e.eventId]));
-  const wrong = plan.conflicting.filter((payment) => {
-    // The function knows maxReceiveCount: on the last receive it dead-letters the message
-    // itself, with the condition's failure as the reason.
-    const deadLettered = dead.some(
-      (d) =>
-        d.Body === JSON.stringify(payment) &&
-        d.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue ===
-          'BusinessConditionFailedError',
-    );
-    return !deadLettered || entryEvent.get(payment.paymentId) === payment.eventId;
-  });
-  return {
-    name: 'every conflicting payment retried, then dead-lettered on its last receive with its reason, without effect',
-    holds: wrong.length === 0,
-    detail: wrong.length
-      ? `${wrong.length} of ${plan.conflicting.length} not`
-      : `${plan.conflicting.length} messages`,
-  };
-}
-
-/**
- * Every item of a table, read consistently, page by page.
- *
- * @example
- * ```ts
- * const accounts = await scanAll(documentClient, 'accounts');
- * ```
- */
-export async function scanAll(client: DynamoDBDocumentClient, table: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Item | undefined;
-  do {
-    const page = await client.send(
-      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
-
-/** The reason a dead-lettered message carries; none means the queue's redrive moved it. */
-const REDRIVEN = 'redriven after maxReceiveCount receives';
-
-function nothingLost(
-  plan: DemoPlan,
-  inbox: Item[],
-  dead: Array<{ consumer: ConsumerName; message: Message }>,
-  consumers: Record<ConsumerName, string>,
-): InvariantResult {
-  const entries = new Map(inbox.map((entry) => [String(entry.pk), entry]));
-  const reasons = new Map(
-    dead.map(({ consumer, message }) => [
-      `${consumer}\n${message.Body}`,
-      message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue ?? REDRIVEN,
-    ]),
-  );
-  const distinct = new Map(plan.messages.map((m) => [`${m.consumer}\n${m.body}`, m]));
-  const dlqReasons = new Map<string, number>();
-  const lost: string[] = [];
-  let committed = 0;
-  for (const [id, message] of distinct) {
-    if (isCommitted(message, entries, consumers)) committed++;
-    else if (reasons.has(id)) {
-      const reason = reasons.get(id) ?? REDRIVEN;
-      dlqReasons.set(reason, (dlqReasons.get(reason) ?? 0) + 1);
-    } else lost.push(eventIdOf(message.body) ?? message.body.slice(0, 40));
-  }
-  const inDlq = [...dlqReasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
-  return {
-    name: 'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
-    holds: lost.length === 0,
-    detail: lost.length
-      ? `${lost.length} of ${distinct.size} lost: ${lost.slice(0, 5).join(', ')}`
-      : `${committed} committed, ${distinct.size - committed} in a DLQ${inDlq ? ` (${inDlq})` : ''}`,
-    figures: {
-      events: distinct.size,
-      committed,
-      inDeadLetterQueues: distinct.size - committed - lost.length,
-    },
-  };
-}
-
-/** A valid event in a DLQ is a failure even when its other copy committed. */
-function onlyExpectedDeadLetters(
-  plan: DemoPlan,
-  dead: Array<{ consumer: ConsumerName; message: Message }>,
-): InvariantResult {
-  const expected = new Set([
-    ...plan.malformed.map((m) => `${m.consumer}\n${m.body}`),
-    ...plan.conflicting.map((payment) => `ledger\n${JSON.stringify(payment)}`),
-  ]);
-  const unexpected = dead.filter(
-    ({ consumer, message }) => !expected.has(`${consumer}\n${message.Body}`),
-  );
-  const named = unexpected
-    .slice(0, 3)
-    .map(
-      ({ message }) =>
-        `${eventIdOf(message.Body ?? '') ?? '?'} (${message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue ?? REDRIVEN})`,
-    );
-  return {
-    name: 'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
-    holds: unexpected.length === 0,
-    detail: unexpected.length
-      ? `${unexpected.length} unexpected: ${named.join(', ')}`
-      : `${dead.length} messages for ${expected.size} expected`,
-  };
-}
-
-/** Committed: the consumer's inbox holds the event's key, with this very payload's hash (the payload the producer published). */
-function isCommitted(
-  message: DemoMessage,
-  entries: Map<string, Item>,
-  consumers: Record<ConsumerName, string>,
-): boolean {
-  const eventId = eventIdOf(message.body);
-  const entry = eventId && entries.get(inboxPk(consumers[message.consumer], eventId));
-  return entry !== undefined && entry !== '' && entry.payloadHash === bodyHash(message.body);
-}
-
-/**
- * The hash the inbox stores for a body (SHA-256 hex of its UTF-8 bytes), to tell whether a
- * committed entry is this very body's.
- *
- * @example
- * ```ts
- * bodyHash('{}') // => '44136fa3…'
- * ```
- */
-export function bodyHash(body: string): string {
-  return createHash('sha256').update(body, 'utf8').digest('hex');
-}
-
-function eventIdOf(body: string): string | undefined {
-  try {
-    const { eventId } = JSON.parse(body) as { eventId?: unknown };
-    return typeof eventId === 'string' ? eventId : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Every message of a dead-letter queue, left in place: received (hidden) until none are left,
- * then made visible again. A FIFO queue hands out one message group at a time, so this reads
- * all of them as long as no group holds more than ten.
- */
-export async function peekAll(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
-  const seen = new Map<string, Message>();
-  for (;;) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        VisibilityTimeout: 30,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-        MessageSystemAttributeNames: ['All'],
-      }),
-    );
-    if (Messages.length === 0) break;
-    for (const message of Messages) seen.set(message.MessageId ?? '', message);
-  }
-  const received = [...seen.values()];
-  for (let i = 0; i < received.length; i += 10) {
-    const entries = received.slice(i, i + 10).map((m, index) => ({
-      Id: String(index),
-      ReceiptHandle: m.ReceiptHandle,
-      VisibilityTimeout: 0,
-    }));
-    await sqs.send(
-      new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries }),
-    );
-  }
-  return received;
 }

@@ -1,8 +1,12 @@
 import type { OrderPlaced } from '../../functions/inventory/orderPlaced.js';
 import type { PaymentCaptured } from '../../functions/ledger/paymentCaptured.js';
+import type { PaymentNotification } from '../../functions/notifier/paymentNotification.js';
 
 /** Who a demo message is for. */
-export type ConsumerName = 'ledger' | 'inventory';
+export type ConsumerName = 'ledger' | 'inventory' | 'notifier';
+
+/** The reference consumers, in the order reports list them. */
+export const CONSUMER_NAMES: readonly ConsumerName[] = ['ledger', 'inventory', 'notifier'];
 
 /**
  * One message to send: its consumer, payload and (ledger) message group. It is published
@@ -23,6 +27,8 @@ export interface DemoPlan {
   readonly messages: readonly DemoMessage[];
   readonly payments: readonly PaymentCaptured[];
   readonly orders: readonly OrderPlaced[];
+  /** Payments the notifier is told of: one email and one receipt each. */
+  readonly notifications: readonly PaymentNotification[];
   readonly malformed: readonly DemoMessage[];
   /** Events for a payment already recorded: retried until the redrive policy dead-letters them. */
   readonly conflicting: readonly PaymentCaptured[];
@@ -54,17 +60,74 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Plans `total` messages: payments and orders, `duplicateRate` of them delivered again by their
- * upstream (the same envelope as a new SQS message), some orders larger than the stock, and a
- * few malformed messages for each consumer: a payment the schema refuses, and a body sent
- * straight to the inventory queue that is no EventBridge event.
+ * A notification of a captured payment for the notifier: the payment's own event id (the
+ * notifier's inbox keys are its own) and its payer's address.
+ *
+ * @example
+ * ```ts
+ * notificationOf(payment) // { ...payment, email: 'acc-alice@example.com' }
+ * ```
+ */
+export function notificationOf(payment: PaymentCaptured): PaymentNotification {
+  return { ...payment, email: `${payment.accountId}@example.com` };
+}
+
+/**
+ * A malformed message for `consumer`, which its inbox dead-letters at once with the error it
+ * names: a payment the schema refuses, a body on the inventory queue that is no EventBridge
+ * event, a notification with no valid address.
+ *
+ * @example
+ * ```ts
+ * malformedMessage('notifier', 'evt-9', 0).expectedError // => 'SchemaValidationError'
+ * ```
+ */
+export function malformedMessage(
+  consumer: ConsumerName,
+  eventId: string,
+  turn: number,
+): DemoMessage {
+  if (consumer === 'ledger')
+    return {
+      consumer,
+      body: JSON.stringify({ eventId, accountId: 'acc-malformed', amountCents: -1 }),
+      groupId: `malformed-${turn}`,
+      expectedError: 'SchemaValidationError',
+    };
+  if (consumer === 'inventory')
+    return {
+      consumer,
+      body: `{"eventId": "${eventId}", "orderId": `,
+      direct: true,
+      expectedError: 'EnvelopeMismatchError',
+    };
+  return {
+    consumer,
+    body: JSON.stringify({
+      eventId,
+      accountId: 'acc-malformed',
+      paymentId: `pay-${eventId}`,
+      amountCents: 100,
+      currency: 'EUR',
+      email: 'not an address',
+    }),
+    expectedError: 'SchemaValidationError',
+  };
+}
+
+/**
+ * Plans `total` messages: payments, orders and notifications of the payments, `duplicateRate`
+ * of them delivered again by their upstream (the same envelope as a new SQS message), some
+ * orders larger than the stock, and a few malformed messages for each consumer: a payment the
+ * schema refuses, a body sent straight to the inventory queue that is no EventBridge event, a
+ * notification with no valid address.
  */
 export function planDemoTraffic(total: number, duplicateRate: number, seed: number): DemoPlan {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   let sequence = 0;
   const id = (prefix: string) => `${prefix}-${seed}-${++sequence}`;
-  const malformedCount = Math.max(2, Math.round(total * 0.02));
+  const malformedCount = Math.max(3, Math.round(total * 0.03));
   const conflictingCount = total >= 20 ? 1 : 0;
   const distinctCount = Math.max(
     0,
@@ -72,9 +135,15 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
   );
   const payments: PaymentCaptured[] = [];
   const orders: OrderPlaced[] = [];
+  const notifications: PaymentNotification[] = [];
   const distinct: DemoMessage[] = [];
   for (let i = 0; i < distinctCount; i++) {
-    if (i % 2 === 0) {
+    const last = payments[payments.length - 1];
+    if (i % 3 === 2 && last) {
+      const notification = notificationOf(last);
+      notifications.push(notification);
+      distinct.push({ consumer: 'notifier', body: JSON.stringify(notification) });
+    } else if (i % 3 === 0) {
       const payment = {
         eventId: id('evt'),
         accountId: pick(ACCOUNTS),
@@ -105,19 +174,7 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
     Math.max(0, total - malformedCount - conflictingCount - distinctCount),
   );
   const malformed: DemoMessage[] = Array.from({ length: malformedCount }, (_, i) =>
-    i % 2 === 0
-      ? {
-          consumer: 'ledger',
-          body: JSON.stringify({ eventId: id('evt'), accountId: 'acc-malformed', amountCents: -1 }),
-          groupId: `malformed-${i}`,
-          expectedError: 'SchemaValidationError',
-        }
-      : {
-          consumer: 'inventory',
-          body: `{"eventId": "${id('evt')}", "orderId": `,
-          direct: true,
-          expectedError: 'EnvelopeMismatchError',
-        },
+    malformedMessage(CONSUMER_NAMES[i % CONSUMER_NAMES.length] ?? 'ledger', id('evt'), i),
   );
   const conflicting = payments
     .slice(0, conflictingCount)
@@ -136,6 +193,7 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
     messages: [...messages, ...conflictingMessages],
     payments,
     orders,
+    notifications,
     malformed,
     conflicting,
     seededStock: new Map(SKUS.map((sku) => [sku, STOCK_PER_SKU])),

@@ -6,6 +6,8 @@ import {
   type KeySchemaElement,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { InboxEnvironment } from 'sqs-inbox';
 import { provisionUpstreams } from './provisionUpstreams.js';
@@ -23,7 +25,7 @@ export interface LocalMapping {
   readonly environment: Readonly<Record<string, string>>;
 }
 
-/** What `npm start` created: resource names by logical id, and the mappings to run. */
+/** What `npm start` created: resource names (queue URLs) by logical id, and the mappings to run. */
 export interface LocalResources {
   readonly names: Readonly<Record<string, string>>;
   readonly mappings: readonly LocalMapping[];
@@ -34,10 +36,11 @@ type Queue = { url: string; arn: string };
 
 /**
  * Creates the template's DynamoDB tables (keys, billing, TTL), SQS queues (FIFO, content-based
- * deduplication, retention, visibility timeout, redrive policy), SNS topics and subscriptions,
- * and EventBridge buses and rules (`provisionUpstreams`) under a run prefix, and resolves
- * each event source mapping's function environment (`Ref`/`Fn::GetAtt` of tables and queues)
- * to the created names — what CloudFormation would have done.
+ * deduplication, retention, visibility timeout, redrive policy), S3 buckets, SES email
+ * identities, SNS topics and subscriptions, and EventBridge buses and rules
+ * (`provisionUpstreams`) under a run prefix, and resolves each event source mapping's function
+ * environment (`Ref`/`Fn::GetAtt` of tables, queues and buckets) to the created names — what
+ * CloudFormation would have done.
  */
 export async function provisionFromTemplate(
   template: Template,
@@ -45,9 +48,25 @@ export async function provisionFromTemplate(
 ): Promise<LocalResources> {
   const prefix = `sqs-inbox-${randomUUID().slice(0, 6)}`;
   const entries = Object.entries(template.Resources);
-  const tables = new Map<string, string>();
+  // Tables and buckets: the name each logical id got.
+  const named = new Map<string, string>();
   for (const [id, resource] of entries.filter(([, r]) => r.Type === 'AWS::DynamoDB::Table')) {
-    tables.set(id, await createTable(clients.dynamodb, `${prefix}-${id}`, resource));
+    named.set(id, await createTable(clients.dynamodb, `${prefix}-${id}`, resource));
+  }
+  for (const [id] of entries.filter(([, r]) => r.Type === 'AWS::S3::Bucket')) {
+    // Bucket names are lower case; one run's buckets share its prefix.
+    const name = `${prefix}-${id}`.toLowerCase();
+    await clients.s3.send(new CreateBucketCommand({ Bucket: name }));
+    named.set(id, name);
+  }
+  for (const [, resource] of entries.filter(([, r]) => r.Type === 'AWS::SES::EmailIdentity')) {
+    const identity = String(resource.Properties?.EmailIdentity);
+    // Emulators verify an identity at once; creating it again is refused as existing.
+    await clients.ses
+      .send(new CreateEmailIdentityCommand({ EmailIdentity: identity }))
+      .catch((error: Error) => {
+        if (error.name !== 'AlreadyExistsException') throw error;
+      });
   }
   const queues = new Map<string, Queue>();
   const queueEntries = entries.filter(([, r]) => r.Type === 'AWS::SQS::Queue');
@@ -60,12 +79,12 @@ export async function provisionFromTemplate(
     queues.set(id, await createQueue(clients.sqs, `${prefix}-${id}`, resource, queues));
   }
   await provisionUpstreams(template, prefix, clients, (id) => queues.get(id)?.arn);
-  const resolve = (value: unknown) => resolveValue(value, tables, queues);
+  const resolve = (value: unknown) => resolveValue(value, named, queues);
   const mappings = entries
     .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')
     .map(([, mapping]) => toLocalMapping(mapping, template, queues, resolve));
   const names = Object.fromEntries([
-    ...tables,
+    ...named,
     ...[...queues].map(([id, q]) => [id, q.url] as const),
   ]);
   return { names, mappings };
@@ -132,18 +151,18 @@ async function createQueue(
 
 function resolveValue(
   value: unknown,
-  tables: Map<string, string>,
+  named: Map<string, string>,
   queues: Map<string, Queue>,
 ): string {
   if (typeof value === 'string') return value;
   const ref = (value as { Ref?: string }).Ref;
   const [id, attribute] = (value as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] ?? [];
   const target = ref ?? id ?? '';
-  if (tables.has(target)) return tables.get(target) ?? '';
+  if (named.has(target)) return named.get(target) ?? '';
   const queue = queues.get(target);
   if (queue) return attribute === 'Arn' ? queue.arn : queue.url;
   throw new Error(
-    `cannot resolve ${JSON.stringify(value)} locally: it names no table or queue of the template`,
+    `cannot resolve ${JSON.stringify(value)} locally: it names no table, bucket or queue of the template`,
   );
 }
 

@@ -3,13 +3,21 @@ import { dirname } from 'node:path';
 import { businessTableVariable, InboxEnvironment, InboxMetric } from 'sqs-inbox';
 import { InventoryTable, inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
+import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
+import { notifierConsumer } from '../../functions/notifier/paymentNotification.js';
 import { onShutdown, untilStopped } from '../cli/shutdown.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { checkInvariants, invariantTargetsOf } from './checkInvariants.js';
-import { type ConsumerName, type DemoPlan, planDemoTraffic } from './demoTraffic.js';
+import {
+  CONSUMER_NAMES,
+  type ConsumerName,
+  type DemoPlan,
+  planDemoTraffic,
+} from './demoTraffic.js';
 import { type OutcomeCounter, startLocalMapping } from './LocalEventSourceMapping.js';
 import { type LocalMapping, provisionFromTemplate } from './provisionFromTemplate.js';
 import { queueDepth } from './queueDepth.js';
+import { readSentEmails } from './readSentEmails.js';
 import {
   type LocalClients,
   localClients,
@@ -43,13 +51,14 @@ type Running = {
 };
 
 /**
- * `npm start`: provisions the reference stack's queues, DLQs and tables from the CDK app on the
- * emulator, seeds stock, runs both consumers with Lambda's event-source-mapping semantics,
- * sends demo traffic, shows progress, then checks the invariants. Returns the exit code; with
- * `keepRunning` and every invariant holding, it serves until the command is stopped.
+ * `npm start`: provisions the reference stack's queues, DLQs, tables, bucket and SES identity
+ * from the CDK app on the emulator, seeds stock, runs the three consumers with Lambda's
+ * event-source-mapping semantics, sends demo traffic, shows progress, then checks the
+ * invariants, the notifier's emails read back from the emulator's SES. Returns the exit code;
+ * with `keepRunning` and every invariant holding, it serves until the command is stopped.
  */
 export async function runReferenceService(options: ReferenceServiceOptions): Promise<number> {
-  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events']);
+  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events', 's3', 'ses']);
   const clients = localClients({ dynamodb: emulator.endpoint, sqs: emulator.endpoint });
   const running: Running[] = [];
   onShutdown(() => {
@@ -65,6 +74,7 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
   );
   const ledger = mappingOf(mappings, 'ledger');
   const inventory = mappingOf(mappings, 'inventory');
+  const notifier = mappingOf(mappings, 'notifier');
   const plan = planDemoTraffic(options.messages, options.duplicates, options.seed);
   await seedStock(
     clients.dynamodb,
@@ -78,20 +88,45 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
       mapping: inventory,
       ...startLocalMapping(inventory, inventoryConsumer, clients),
     },
+    {
+      name: 'notifier',
+      mapping: notifier,
+      ...startLocalMapping(notifier, localNotifier(notifier, clients), clients),
+    },
   );
   console.log(
-    `sending ${plan.messages.length} messages (${plan.payments.length} payments published to the payments topic, ${plan.orders.length} orders put on the orders bus, ${plan.duplicates} delivered twice by their upstream, ${plan.malformed.length} malformed; seed ${options.seed})`,
+    `sending ${plan.messages.length} messages (${plan.payments.length} payments published to the payments topic, ${plan.orders.length} orders put on the orders bus, ${plan.notifications.length} payment notifications sent to the notifier's queue, ${plan.duplicates} delivered twice by their upstream, ${plan.malformed.length} malformed; seed ${options.seed})`,
   );
-  const delivery = await UpstreamDelivery.find(clients, { ledger, inventory });
+  // The emulator keeps every email it accepted: this run's are the ones after these.
+  const emailsBefore = (await readSentEmails(emulator.endpoint)).length;
+  const delivery = await UpstreamDelivery.find(clients, { ledger, inventory, notifier });
   await delivery.send(plan.messages);
   const drained = await showProgressUntilDrained(clients, running, options.timeout);
-  const results = await checkInvariants(plan, invariantTargetsOf(ledger, inventory), clients);
+  const emails = (await readSentEmails(emulator.endpoint)).slice(emailsBefore);
+  const results = await checkInvariants(
+    plan,
+    invariantTargetsOf({ ledger, inventory, notifier }),
+    clients,
+    // No crash in `npm start` stops an attempt between its email and its journal write.
+    { emails, allowance: new Map() },
+  );
   printReport(plan, running, results, drained);
   const ok = drained && results.every((result) => result.holds);
   if (!options.keepRunning || !ok) return ok ? 0 : 1;
-  writeRunFile(emulator.endpoint, ledger, inventory, delivery);
-  printServing(emulator.endpoint, ledger, inventory, delivery);
+  const served = { ledger, inventory, notifier };
+  writeRunFile(emulator.endpoint, served, delivery);
+  printServing(emulator.endpoint, served, delivery);
   return untilStopped();
+}
+
+/** The notifier as the deployed function runs it, its SES and S3 clients on the emulator. */
+function localNotifier(mapping: LocalMapping, clients: LocalClients) {
+  return notifierConsumer({
+    ses: clients.ses,
+    s3: clients.s3,
+    receiptsBucket: mapping.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
+    sender: mapping.environment[NotifierEnvironment.Sender] ?? '',
+  });
 }
 
 /** Shows progress until both queues stay empty, or the timeout passes. */
@@ -146,15 +181,14 @@ function printReport(
 
 function writeRunFile(
   endpoint: string,
-  ledger: LocalMapping,
-  inventory: LocalMapping,
+  mappings: Record<ConsumerName, LocalMapping>,
   delivery: UpstreamDelivery<ConsumerName>,
 ): void {
   mkdirSync(dirname(LOCAL_RUN_FILE), { recursive: true });
   const state = {
     endpoint,
     consumers: Object.fromEntries(
-      [ledger, inventory].map((m) => [
+      CONSUMER_NAMES.map((name) => mappings[name]).map((m) => [
         m.consumer,
         {
           queueUrl: m.queueUrl,
@@ -170,14 +204,16 @@ function writeRunFile(
 
 function printServing(
   endpoint: string,
-  ledger: LocalMapping,
-  inventory: LocalMapping,
+  { ledger, inventory, notifier }: Record<ConsumerName, LocalMapping>,
   delivery: UpstreamDelivery<ConsumerName>,
 ): void {
   const topic = delivery.upstreamOf('ledger');
   const bus = delivery.upstreamOf('inventory');
   console.log(`\nserving until Ctrl-C on ${endpoint}`);
   console.log(`  ledger queue:    ${ledger.queueUrl}\n  inventory queue: ${inventory.queueUrl}`);
+  console.log(
+    `  notifier queue:  ${notifier.queueUrl} (sent mail: ${endpoint}/_ministack/ses/messages)`,
+  );
   if (topic.kind === 'sns') console.log(`  payments topic:  ${topic.topicArn}`);
   if (bus.kind === 'eventbridge') console.log(`  orders bus:      ${bus.busName}`);
   console.log(

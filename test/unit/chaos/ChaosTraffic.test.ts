@@ -26,7 +26,11 @@ describe('ChaosTraffic', () => {
     const plan = traffic.plan();
     const counter = traffic.counterPlan();
     const events =
-      plan.payments.length + plan.orders.length + counter.events.length + plan.malformed.length;
+      plan.payments.length +
+      plan.orders.length +
+      plan.notifications.length +
+      counter.events.length +
+      plan.malformed.length;
     const sent = new Map<string, number>();
     for (const m of [...plan.messages, ...counter.messages])
       sent.set(m.body, (sent.get(m.body) ?? 0) + 1);
@@ -41,8 +45,8 @@ describe('ChaosTraffic', () => {
 
   it('puts some copies right behind their original and others a wave later', () => {
     const traffic = new ChaosTraffic({ seed: 5, duplicateRate: 0.5, stockPerSku: 100 });
-    const first = traffic.nextWave(40).filter((m) => m.consumer === 'inventory');
-    const second = traffic.nextWave(40).filter((m) => m.consumer === 'inventory');
+    const first = traffic.nextWave(80).filter((m) => m.consumer === 'inventory');
+    const second = traffic.nextWave(80).filter((m) => m.consumer === 'inventory');
     const gaps = first
       .map((m, i) => first.findIndex((other, j) => j > i && other.body === m.body) - i)
       .filter((gap) => gap > 0);
@@ -60,10 +64,21 @@ describe('ChaosTraffic', () => {
     expect(plan.malformed.map((m) => [m.consumer, m.expectedError])).toEqual([
       ['ledger', 'SchemaValidationError'],
       ['inventory', 'EnvelopeMismatchError'],
+      ['notifier', 'SchemaValidationError'],
       ['ledger', 'SchemaValidationError'],
-      ['inventory', 'EnvelopeMismatchError'],
     ]);
     expect(eventIdOf(plan.malformed[1]?.body ?? '')).toBeUndefined();
+  });
+
+  it("notifies each payment at most once, with its own event id and its payer's address", () => {
+    const plan = waves(13, 5);
+    const payments = new Map(plan.payments.map((p) => [p.eventId, p]));
+    const notified = plan.notifications.map((n) => n.eventId);
+
+    expect(plan.notifications.length).toBeGreaterThan(0);
+    expect(new Set(notified).size).toBe(notified.length);
+    for (const n of plan.notifications)
+      expect(n).toEqual({ ...payments.get(n.eventId), email: `${n.accountId}@example.com` });
   });
 
   it('gives payments their account as FIFO message group, and every event a unique id', () => {

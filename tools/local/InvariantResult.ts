@@ -1,0 +1,8 @@
+/** One checked invariant. */
+export interface InvariantResult {
+  readonly name: string;
+  readonly holds: boolean;
+  readonly detail: string;
+  /** Counts behind the result, for reports (e.g. `committed`, `inDeadLetterQueues`). */
+  readonly figures?: Readonly<Record<string, number>>;
+}
