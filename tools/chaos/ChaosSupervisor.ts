@@ -274,6 +274,7 @@ export class ChaosSupervisor {
 
 const STEP_REPORTS = new Set([
   'claimed',
+  'journaled',
   'effect',
   'journalWrite',
   'commit',

@@ -5,6 +5,7 @@ import type { CrashReport, StepReport } from './workerProtocol.js';
 type Effect = { pk: string; step: string; epoch: number | undefined; worker: number; seq: number };
 type JournalWrite = Effect & { epoch: number; record: { result: string; at: string } };
 type Commit = { pk: string; epoch: number; outcome: string };
+type Journaled = { pk: string; step: string; epoch: number };
 
 /**
  * What the notifier's workers reported about their steps — each claim's epoch, each effect
@@ -23,6 +24,7 @@ export class StepEvidence {
   readonly #effects: Effect[] = [];
   readonly #journalWrites: JournalWrite[] = [];
   readonly #commits: Commit[] = [];
+  readonly #journaled: Journaled[] = [];
   readonly #unknown: string[] = [];
   readonly #stale = { takeovers: 0, refused: 0, applied: 0 };
   claims = 0;
@@ -38,6 +40,7 @@ export class StepEvidence {
     if (report.type === 'claimed') this.claims++;
     else if (report.type === 'effect') this.#effects.push({ ...report, worker, seq });
     else if (report.type === 'journalWrite') this.#journalWrites.push({ ...report, worker, seq });
+    else if (report.type === 'journaled') this.#journaled.push(report);
     else if (report.type === 'commit') this.#commits.push(report);
     else if (report.type === 'unknownEntryWrite') this.#unknown.push(report.detail);
   }
@@ -92,17 +95,30 @@ export class StepEvidence {
           problems.push(`${pk} ${step}: journaled by no reported write`);
           continue;
         }
+        // Every write known applied: the kept record's, and each one whose answer came back.
+        const epochs = new Set([
+          writer.epoch,
+          ...this.#journaled.filter((j) => j.pk === pk && j.step === step).map((j) => j.epoch),
+        ]);
+        if (epochs.size > 1)
+          problems.push(
+            `${pk} ${step}: journaled by ${epochs.size} attempts (epochs ${[...epochs].join(', ')})`,
+          );
+        const first = Math.min(...epochs);
+        const firstWrite = this.#journalWrites.find(
+          (w) => w.pk === pk && w.step === step && w.epoch === first,
+        );
         const reruns = this.#effects.filter(
           (e) =>
             e.pk === pk &&
             e.step === step &&
             (e.epoch === undefined ||
-              e.epoch > writer.epoch ||
-              (e.worker === writer.worker && e.epoch === writer.epoch && e.seq > writer.seq)),
+              e.epoch > first ||
+              (e.epoch === first && firstWrite !== undefined && e.seq > firstWrite.seq)),
         );
         if (reruns.length > 0)
           problems.push(
-            `${pk} ${step}: ran again after worker ${writer.worker} journaled it with epoch ${writer.epoch}, by ${reruns
+            `${pk} ${step}: ran again after epoch ${first} journaled it, by ${reruns
               .map((e) => `worker ${e.worker} epoch ${e.epoch}`)
               .join(', ')}`,
           );

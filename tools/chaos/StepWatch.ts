@@ -158,6 +158,7 @@ export class StepWatch {
       );
     if (kind === 'claim') return this.#claim(pk, String(values[':owner']), () => next(args));
     const result = await this.#tally(pk, epoch, () => next(args));
+    if (kind === 'journal') this.#wiring.report({ type: 'journaled', pk, step, epoch });
     if (kind === 'journal')
       await this.#wiring.crashSwitch.reach(
         CrashPoint.AfterJournal,
@@ -216,7 +217,11 @@ export class StepWatch {
     this.#wiring.report({ type: 'claimed', pk, epoch });
   }
 
-  /** Counts a frozen worker's writes of its stale epoch, once resumed: applied or refused. */
+  /**
+   * Counts a frozen worker's writes of its stale epoch, once resumed: refused by the fence, or
+   * let through by it — applied, or a commit the fence passed and another item's condition
+   * cancelled (the business write's own condition is not what must stop a stale commit).
+   */
   async #tally<T>(pk: string, epoch: number | undefined, send: () => Promise<T>): Promise<T> {
     const stale = this.#stale?.pk === pk && this.#stale.epoch === epoch ? this.#stale : undefined;
     try {
@@ -225,6 +230,7 @@ export class StepWatch {
       return result;
     } catch (error) {
       if (stale && refusedByCondition(error)) stale.refused++;
+      else if (stale && fencePassed(error)) stale.applied++;
       throw error;
     }
   }
@@ -266,6 +272,15 @@ function plain(value: unknown): unknown {
   if (keys.length === 1 && MARSHALLED.has(keys[0] ?? ''))
     return unmarshall({ value } as unknown as Parameters<typeof unmarshall>[0]).value;
   return value;
+}
+
+/** A transaction cancelled though its first item, the inbox entry, met its condition. */
+function fencePassed(error: unknown): boolean {
+  const { name, CancellationReasons } = error as {
+    name?: string;
+    CancellationReasons?: Array<{ Code?: string }>;
+  };
+  return name === 'TransactionCanceledException' && CancellationReasons?.[0]?.Code === 'None';
 }
 
 /** Refused by a condition: the fence (or, for a commit, the entry's condition) said no. */

@@ -118,6 +118,13 @@ export type StepReport =
       /** The step's record as written: the entry keeps one, which names its writer. */
       readonly record: { readonly result: string; readonly at: string };
     }
+  /** A journal write's answer: applied. */
+  | {
+      readonly type: 'journaled';
+      readonly pk: string;
+      readonly step: string;
+      readonly epoch: number;
+    }
   | {
       readonly type: 'commit';
       readonly pk: string;

@@ -50,9 +50,22 @@ describe('the step evidence of a chaos run', () => {
 
     const [rerun] = evidence.check([entry(2)]);
     expect(rerun?.holds).toBe(false);
-    expect(rerun?.detail).toContain(
-      'ran again after worker 1 journaled it with epoch 1, by worker 2 epoch 2',
-    );
+    expect(rerun?.detail).toContain('ran again after epoch 1 journaled it, by worker 2 epoch 2');
+  });
+
+  it('fails when a later attempt runs a journaled step again and journals it over the first record', () => {
+    const evidence = journaledByEpochOne();
+    evidence.record(1, { type: 'journaled', pk, step: 'email', epoch: 1 });
+    evidence.record(2, { type: 'claimed', pk, epoch: 2 });
+    evidence.record(2, { type: 'effect', pk, step: 'email', epoch: 2 });
+    const second = { result: '{"messageId":"m-2"}', at: '2026-11-24T10:00:05.000Z' };
+    evidence.record(2, { type: 'journalWrite', pk, step: 'email', epoch: 2, record: second });
+    const kept = { pk, leaseEpoch: 2, steps: { email: second } };
+
+    const [rerun] = evidence.check([kept]);
+    expect(rerun?.holds).toBe(false);
+    expect(rerun?.detail).toContain('journaled by 2 attempts (epochs 2, 1)');
+    expect(rerun?.detail).toContain('ran again after epoch 1 journaled it, by worker 2 epoch 2');
   });
 
   it('fails when the attempt that journaled a step runs it again', () => {
