@@ -72,9 +72,9 @@ const program = new Command('sqs-inbox-local').description(
 program
   .command('send')
   .description(
-    'send one event (a JSON payload) the way its producer does: published to the ledger’s payments topic, put on the inventory’s orders bus',
+    'send one event (a JSON payload) the way its producer does: published to the ledger’s payments topic, put on the inventory’s orders bus, sent to the notifier’s queue',
   )
-  .argument('<consumer>', 'ledger or inventory')
+  .argument('<consumer>', 'ledger, inventory or notifier')
   .argument('<json>', 'the payload')
   .option('--group <id>', 'FIFO message group (ledger); default: the payload’s accountId')
   .option('--direct', 'send it to the queue itself, bypassing the topic or bus', false)
@@ -121,7 +121,7 @@ program
   .description(
     'show where a consumer’s message stands: status, attempts, last error, finished steps (no payload)',
   )
-  .argument('<consumer>', 'ledger or inventory')
+  .argument('<consumer>', 'ledger, inventory or notifier')
   .argument('<key>', 'the dedup key, e.g. evt-…')
   .action(async (consumer: string, key: string) => {
     const { target, dynamodb } = localRun(consumer);
@@ -135,7 +135,7 @@ program
 program
   .command('dlq')
   .description('list a consumer’s dead-letter queue with each message’s reason')
-  .argument('<consumer>', 'ledger or inventory')
+  .argument('<consumer>', 'ledger, inventory or notifier')
   .action(async (consumer: string) => {
     const { target, sqs } = localRun(consumer);
     const Messages = await peekAll(sqs, target.deadLetterQueueUrl);
