@@ -143,30 +143,6 @@ describe('ReferenceStack', () => {
 });
 
 describe('ReferenceStack grants', () => {
-  /** The actions a consumer's role may perform on one table, from the synthesized policies. */
-  function actionsOn(
-    stack: ReferenceStack,
-    consumer: 'ledger' | 'inventory' | 'notifier',
-    table: Table,
-  ): string[] {
-    const template = Template.fromStack(stack);
-    const role = stack.getLogicalId(stack[consumer].function.role?.node.defaultChild as CfnRole);
-    const tableArn = {
-      'Fn::GetAtt': [stack.getLogicalId(table.node.defaultChild as CfnTable), 'Arn'],
-    };
-    return Object.values(template.findResources('AWS::IAM::Policy'))
-      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(role))
-      .flatMap(
-        (policy) =>
-          policy.Properties.PolicyDocument.Statement as Array<{
-            Action: string | string[];
-            Resource: unknown;
-          }>,
-      )
-      .filter((statement) => JSON.stringify(statement.Resource).includes(JSON.stringify(tableArn)))
-      .flatMap((statement) => [statement.Action].flat());
-  }
-
   /** Every statement of a consumer's role policies. */
   function statementsOf(stack: ReferenceStack, consumer: 'ledger' | 'inventory' | 'notifier') {
     const role = stack.getLogicalId(stack[consumer].function.role?.node.defaultChild as CfnRole);
@@ -179,6 +155,20 @@ describe('ReferenceStack grants', () => {
             Resource: unknown;
           }>,
       );
+  }
+
+  /** The actions a consumer's role may perform on one table, from the synthesized policies. */
+  function actionsOn(
+    stack: ReferenceStack,
+    consumer: 'ledger' | 'inventory' | 'notifier',
+    table: Table,
+  ): string[] {
+    const tableArn = {
+      'Fn::GetAtt': [stack.getLogicalId(table.node.defaultChild as CfnTable), 'Arn'],
+    };
+    return statementsOf(stack, consumer)
+      .filter((statement) => JSON.stringify(statement.Resource).includes(JSON.stringify(tableArn)))
+      .flatMap((statement) => [statement.Action].flat());
   }
 
   it('let the notifier send from its sender identity and create receipts under receipts/, and nothing more on S3 or SES', () => {
