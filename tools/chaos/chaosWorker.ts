@@ -2,7 +2,7 @@
  * One consumer process of the chaos run (bundled by `bundleChaosWorker`, spawned by
  * `ChaosSupervisor`). It does what Lambda's SQS event source mapping and one function instance
  * do — receive a batch, run it through the consumer's inbox processor, delete what did not fail —
- * with AWS faults injected into its clients and a crash switch at the six crash points.
+ * with AWS faults injected into its clients and a crash switch at the ten crash points (the notifier's step watch at points 7–10).
  */
 import { writeSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';

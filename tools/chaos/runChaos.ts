@@ -64,7 +64,7 @@ const REDRIVE_PER_STEP = 3;
 
 /**
  * `npm run chaos`: the reference service's consumers as child processes, killed with SIGKILL at
- * six crash points and restarted, over seeded traffic with duplicates, with AWS faults injected
+ * ten crash points (four inside the notifier's steps) and restarted, over seeded traffic with duplicates, with AWS faults injected
  * into their clients — then the invariants: no double effects, nothing lost, stock conserved.
  * Returns the exit code. Everything it starts is stopped when the command stops.
  */
