@@ -38,6 +38,7 @@ const notifier = {
   notifications: aws.uniqueName('inv-notifications'),
   receiptsBucket: aws.uniqueName('inv-receipts'),
   consumer: 'notifier',
+  sender: 'payments@example.com',
 };
 const consumers = { ledger: 'ledger', inventory: 'inventory', notifier: 'notifier' };
 let dlqs: { ledger: string; inventory: string; notifier: string };
@@ -242,6 +243,21 @@ describe('the npm start invariant report', () => {
     expect(results.find((r) => r.name === EMAILS)?.detail).toContain(
       "without the event's reference",
     );
+  });
+
+  it('fails exactly the email invariant when an email went to another address, came from another sender or names no event', async () => {
+    const [notification] = plan.notifications as PaymentNotification[];
+    const own = emailOf(notification as PaymentNotification);
+    const astray = [
+      { ...own, to: ['someone@else.example'] },
+      { ...own, from: 'spoofed@example.com' },
+      { ...own, subject: 'Payment received' },
+    ];
+
+    for (const wrong of astray) {
+      const sent = emails.map((email) => (email.messageId === own.messageId ? wrong : email));
+      expect(await failing(sent)).toContain(EMAILS);
+    }
   });
 
   it('fails the receipt invariant when a notified payment has no receipt', async () => {

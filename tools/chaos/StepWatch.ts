@@ -31,11 +31,22 @@ export interface StepWatchWiring {
 type WriteKind = 'claim' | 'journal' | 'heartbeat' | 'release';
 type Values = Record<string, unknown>;
 /** A frozen worker's resume: its lease's epoch, and its writes from then on. */
-type Stale = { pk: string; epoch: number; refused: number; applied: number; takenOver?: boolean };
+type Stale = {
+  pk: string;
+  epoch: number;
+  refused: number;
+  applied: number;
+  /** The supervisor's verdict, once its `resumed` message arrived. */
+  verdict: Promise<boolean>;
+  settle: (takenOver: boolean) => void;
+  takenOver?: boolean;
+};
 
 const MARSHALLED = new Set(['S', 'N', 'M', 'L', 'BOOL', 'NULL', 'SS', 'NS', 'B', 'BS']);
 // How long a worker that asked to be frozen blocks: the supervisor's SIGSTOP lands within it.
 const FREEZE_BLOCK_MILLIS = 1_500;
+// The longest wait for the supervisor's verdict after a freeze (it polls for up to 20 s).
+const VERDICT_WAIT_MILLIS = 30_000;
 
 /**
  * The notifier worker's view of its steps: it reports each claim's epoch, each effect before
@@ -63,14 +74,20 @@ export class StepWatch {
   /** The supervisor's verdict after a freeze: did another worker claim the entry meanwhile? */
   resumed(pk: string, takenOver: boolean): void {
     if (this.#stale?.pk !== pk) return;
+    this.#stale.settle(takenOver);
     if (takenOver) this.#stale.takenOver = true;
     else this.#stale = undefined; // not taken over: an ordinary, slow attempt; try again later
   }
 
-  /** The batch settled: a worker whose entry was taken over dies now, with its tally. */
+  /**
+   * The batch settled: a worker whose entry was taken over dies now, with its tally — after the
+   * supervisor's verdict, which may reach it after the frozen record's batch settled.
+   */
   async batchSettled(): Promise<void> {
     const stale = this.#stale;
-    if (!stale?.takenOver) return;
+    if (stale === undefined) return;
+    const takenOver = await Promise.race([stale.verdict, sleep(VERDICT_WAIT_MILLIS, false)]);
+    if (!takenOver || this.#stale !== stale) return;
     const { refused, applied } = stale;
     await this.#wiring.crashSwitch.crashAt(
       CrashPoint.LeaseTakeover,
@@ -120,7 +137,7 @@ export class StepWatch {
           CrashPoint.AfterEffect,
           `${pk}: ${step} done, its journal write not sent`,
         );
-        this.#freezeIfPlanned(pk, `after its ${step}`);
+        this.#freezeIfPlanned(pk, this.#epochs.get(pk), `after its ${step}`);
         return result;
       },
       { step: 'initialize', name: `chaosStepEffect-${step}`, priority: 'high' },
@@ -145,11 +162,9 @@ export class StepWatch {
     }
     const epoch = Number(values[':epoch']);
     const step = input.ExpressionAttributeNames?.['#step'] ?? '';
-    if (kind === 'journal') {
-      const { result, at } = (values[':step'] ?? {}) as { result?: unknown; at?: unknown };
-      const record = { result: String(result), at: String(at) };
-      this.#wiring.report({ type: 'journalWrite', pk, step, epoch, record });
-    }
+    const written = (values[':step'] ?? {}) as { result?: unknown; at?: unknown };
+    const record = { result: String(written.result), at: String(written.at) };
+    if (kind === 'journal') this.#wiring.report({ type: 'journalWrite', pk, step, epoch, record });
     const heartbeatBefore = kind === 'heartbeat' && this.#wiring.random() < 0.5;
     if (heartbeatBefore)
       await this.#wiring.crashSwitch.reach(
@@ -158,7 +173,8 @@ export class StepWatch {
       );
     if (kind === 'claim') return this.#claim(pk, String(values[':owner']), () => next(args));
     const result = await this.#tally(pk, epoch, () => next(args));
-    if (kind === 'journal') this.#wiring.report({ type: 'journaled', pk, step, epoch });
+    if (kind === 'journal')
+      this.#wiring.report({ type: 'journaled', pk, step, epoch, at: record.at });
     if (kind === 'journal')
       await this.#wiring.crashSwitch.reach(
         CrashPoint.AfterJournal,
@@ -183,7 +199,7 @@ export class StepWatch {
     if (update === undefined) return next(args);
     const pk = String(plain(update.Key?.pk));
     const epoch = Number(plain(update.ExpressionAttributeValues?.[':epoch']));
-    this.#freezeIfPlanned(pk, 'before its commit');
+    this.#freezeIfPlanned(pk, epoch, 'before its commit');
     try {
       const result = await this.#tally(pk, epoch, () => next(args));
       this.#wiring.report({ type: 'commit', pk, epoch, outcome: 'committed' });
@@ -239,8 +255,7 @@ export class StepWatch {
    * At point 10, once: asks the supervisor to stop this process (SIGSTOP) and blocks until it
    * has, holding `pk`'s lease while it lapses and another worker may claim the entry.
    */
-  #freezeIfPlanned(pk: string, where: string): void {
-    const epoch = this.#epochs.get(pk);
+  #freezeIfPlanned(pk: string, epoch: number | undefined, where: string): void {
     if (
       epoch === undefined ||
       this.#stale ||
@@ -249,7 +264,11 @@ export class StepWatch {
       return;
     // Half the freezes after an effect (the journal write comes after), half before a commit.
     if ((where === 'before its commit') !== this.#wiring.random() < 0.5) return;
-    this.#stale = { pk, epoch, refused: 0, applied: 0 };
+    let settle: (takenOver: boolean) => void = () => {};
+    const verdict = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    this.#stale = { pk, epoch, refused: 0, applied: 0, verdict, settle };
     this.#wiring.report({ type: 'freeze', pk, epoch });
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FREEZE_BLOCK_MILLIS);
   }
@@ -276,11 +295,23 @@ function plain(value: unknown): unknown {
 
 /** A transaction cancelled though its first item, the inbox entry, met its condition. */
 function fencePassed(error: unknown): boolean {
-  const { name, CancellationReasons } = error as {
+  const {
+    name,
+    CancellationReasons = [],
+    $metadata,
+  } = error as {
     name?: string;
     CancellationReasons?: Array<{ Code?: string }>;
+    $metadata?: { requestId?: string };
   };
-  return name === 'TransactionCanceledException' && CancellationReasons?.[0]?.Code === 'None';
+  // Only a business item's condition, not a conflict or throttling (injected or real), says
+  // that the entry's condition was evaluated and held.
+  return (
+    name === 'TransactionCanceledException' &&
+    $metadata?.requestId !== 'injected' &&
+    CancellationReasons[0]?.Code === 'None' &&
+    CancellationReasons.slice(1).some((reason) => reason.Code === 'ConditionalCheckFailed')
+  );
 }
 
 /** Refused by a condition: the fence (or, for a commit, the entry's condition) said no. */

@@ -124,6 +124,8 @@ export type StepReport =
       readonly pk: string;
       readonly step: string;
       readonly epoch: number;
+      /** The record's time: with the epoch, names the write (`journalWrite`) that was applied. */
+      readonly at: string;
     }
   | {
       readonly type: 'commit';

@@ -135,6 +135,7 @@ export function invariantTargetsOf(
     notifier: {
       notifications: notifier.environment[businessTableVariable(NotifierTable.Notifications)] ?? '',
       receiptsBucket: notifier.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
+      sender: notifier.environment[NotifierEnvironment.Sender] ?? '',
       consumer: consumerOf(notifier),
     },
     deadLetterQueues: {

@@ -13,6 +13,8 @@ export interface NotifierTargets {
   /** The notifier's name in the inbox (`INBOX_CONSUMER`), part of each email's reference. */
   readonly consumer: string;
   readonly receiptsBucket: string;
+  /** The address every email comes from (`NOTIFIER_SENDER`). */
+  readonly sender: string;
 }
 
 /** What the notifier left behind, read after a run. */
@@ -52,7 +54,7 @@ export async function checkNotifications(
   return [
     await oneReceiptPerPayment(state.committed, targets.receiptsBucket, s3),
     oneRowPerNotification(state),
-    emailsMatchEvents(state, targets.consumer, allowance),
+    emailsMatchEvents(state, targets, allowance),
   ];
 }
 
@@ -119,17 +121,18 @@ function oneRowPerNotification(state: NotifierState): InvariantResult {
  */
 function emailsMatchEvents(
   state: NotifierState,
-  consumer: string,
+  { consumer, sender }: NotifierTargets,
   allowance: ExtraEmailAllowance,
 ): InvariantResult {
   const byEvent = new Map<string, SentEmail[]>();
+  const problems: string[] = [];
   for (const email of state.emails) {
     const eventId = /\(([^()]+)\)$/.exec(email.subject)?.[1];
-    if (eventId === undefined) continue;
-    byEvent.set(eventId, [...(byEvent.get(eventId) ?? []), email]);
+    if (eventId === undefined) problems.push(`an email names no event: "${email.subject}"`);
+    else byEvent.set(eventId, [...(byEvent.get(eventId) ?? []), email]);
+    if (email.from !== sender) problems.push(`an email from ${email.from}, not ${sender}`);
   }
   const committed = new Set(state.committed.map((n) => n.eventId));
-  const problems: string[] = [];
   let extras = 0;
   for (const notification of state.committed) {
     const emails = byEvent.get(notification.eventId) ?? [];
@@ -141,6 +144,8 @@ function emailsMatchEvents(
       problems.push(`${notification.eventId}: ${emails.length} emails, ${allowed} accounted for`);
     if (emails.some((email) => !email.bodyText.endsWith(reference)))
       problems.push(`${notification.eventId}: an email without the event's reference`);
+    if (emails.some((email) => email.to.join() !== notification.email))
+      problems.push(`${notification.eventId}: an email to someone else than ${notification.email}`);
   }
   const strays = [...byEvent.keys()].filter((eventId) => !committed.has(eventId));
   for (const eventId of strays) problems.push(`${eventId}: emailed, never committed`);

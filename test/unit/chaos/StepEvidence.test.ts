@@ -55,7 +55,7 @@ describe('the step evidence of a chaos run', () => {
 
   it('fails when a later attempt runs a journaled step again and journals it over the first record', () => {
     const evidence = journaledByEpochOne();
-    evidence.record(1, { type: 'journaled', pk, step: 'email', epoch: 1 });
+    evidence.record(1, { type: 'journaled', pk, step: 'email', epoch: 1, at: record.at });
     evidence.record(2, { type: 'claimed', pk, epoch: 2 });
     evidence.record(2, { type: 'effect', pk, step: 'email', epoch: 2 });
     const second = { result: '{"messageId":"m-2"}', at: '2026-11-24T10:00:05.000Z' };
@@ -66,6 +66,22 @@ describe('the step evidence of a chaos run', () => {
     expect(rerun?.holds).toBe(false);
     expect(rerun?.detail).toContain('journaled by 2 attempts (epochs 2, 1)');
     expect(rerun?.detail).toContain('ran again after epoch 1 journaled it, by worker 2 epoch 2');
+  });
+
+  it('does not count a resend after a journal write that never landed as a rerun', () => {
+    const evidence = new StepEvidence();
+    const lost = { result: '{"messageId":"m-0"}', at: '2026-11-24T09:59:59.000Z' };
+    evidence.record(1, { type: 'claimed', pk, epoch: 1 });
+    evidence.record(1, { type: 'effect', pk, step: 'email', epoch: 1 });
+    evidence.record(1, { type: 'journalWrite', pk, step: 'email', epoch: 1, record: lost }); // failed
+    evidence.record(1, { type: 'claimed', pk, epoch: 2 });
+    evidence.record(1, { type: 'effect', pk, step: 'email', epoch: 2 });
+    evidence.record(1, { type: 'journalWrite', pk, step: 'email', epoch: 2, record });
+    evidence.record(1, { type: 'journaled', pk, step: 'email', epoch: 2, at: record.at });
+    evidence.record(1, { type: 'commit', pk, epoch: 2, outcome: 'committed' });
+    evidence.recordTakeover({ refused: 1, applied: 0 });
+
+    expect(failing(evidence, 2)).toEqual([]);
   });
 
   it('fails when the attempt that journaled a step runs it again', () => {
