@@ -39,7 +39,6 @@ type Stale = {
   /** The supervisor's verdict, once its `resumed` message arrived. */
   verdict: Promise<boolean>;
   settle: (takenOver: boolean) => void;
-  takenOver?: boolean;
 };
 
 const MARSHALLED = new Set(['S', 'N', 'M', 'L', 'BOOL', 'NULL', 'SS', 'NS', 'B', 'BS']);
@@ -75,8 +74,8 @@ export class StepWatch {
   resumed(pk: string, takenOver: boolean): void {
     if (this.#stale?.pk !== pk) return;
     this.#stale.settle(takenOver);
-    if (takenOver) this.#stale.takenOver = true;
-    else this.#stale = undefined; // not taken over: an ordinary, slow attempt; try again later
+    // Not taken over: an ordinary, slow attempt; the switch tries again on a later one.
+    if (!takenOver) this.#stale = undefined;
   }
 
   /**
@@ -149,7 +148,6 @@ export class StepWatch {
       Key?: Values;
       ExpressionAttributeNames?: Record<string, string>;
       ExpressionAttributeValues?: Values;
-      ReturnValues?: string;
     };
     const pk = String(plain(input.Key?.pk));
     const values = Object.fromEntries(
