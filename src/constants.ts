@@ -192,6 +192,8 @@ export const TransactionLimit = {
   InvalidOperation: 'invalidOperation',
   /** The library's own rule: no handler operation on the inbox table. */
   InboxTable: 'inboxTable',
+  /** The library's own rule: no handler operation on the outbox table (publish instead). */
+  OutboxTable: 'outboxTable',
 } as const;
 /** One of the values of {@link TransactionLimit}. */
 export type TransactionLimit = (typeof TransactionLimit)[keyof typeof TransactionLimit];
@@ -338,3 +340,97 @@ export const BUSINESS_TABLE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 export function businessTableVariable(name: string): string {
   return `${InboxEnvironment.BusinessTablePrefix}${name}`;
 }
+
+/**
+ * What an outgoing message's `destination` names, told by its address: an SQS queue URL
+ * (`.fifo` at the end for a FIFO queue), an SNS topic ARN (the same), or an EventBridge event
+ * bus ARN.
+ *
+ * @example
+ * ```ts
+ * if (parseDestination(url).kind === DestinationKind.SqsFifoQueue) console.log('ordered per group');
+ * ```
+ */
+export const DestinationKind = {
+  SqsQueue: 'sqs',
+  SqsFifoQueue: 'sqs-fifo',
+  SnsTopic: 'sns',
+  SnsFifoTopic: 'sns-fifo',
+  EventBus: 'eventbridge',
+} as const;
+/** One of the values of {@link DestinationKind}. */
+export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationKind];
+
+/**
+ * Where a relayed message carries its outbox id, the same on every send of it: the SQS and SNS
+ * message attribute `outbox.messageId`, and on EventBridge the `detail` member
+ * `outboxMessageId`. A downstream consumer keys its inbox on it. FIFO destinations also get it
+ * as their `MessageDeduplicationId`.
+ *
+ * @example
+ * ```ts
+ * const id = record.messageAttributes[OutboxMessageIdField.Attribute]?.stringValue;
+ * ```
+ */
+export const OutboxMessageIdField = {
+  Attribute: 'outbox.messageId',
+  EventMember: 'outboxMessageId',
+} as const;
+
+/**
+ * Attribute names of an outbox item, read by the relay from the stream's `NewImage`. Each item
+ * holds `messages`, in publish order: one message for a message without a group, the messages
+ * one transaction published to one group for a group's item (whose `seq` counts its commits).
+ *
+ * @example
+ * ```ts
+ * const messages = unmarshall(record.dynamodb.NewImage)[OutboxAttribute.Messages];
+ * ```
+ */
+export const OutboxAttribute = {
+  PartitionKey: 'pk',
+  ExpiresAt: 'expiresAt',
+  Messages: 'messages',
+  Sequence: 'seq',
+  Origin: 'origin',
+  CommittedAt: 'committedAt',
+  Destination: 'destination',
+  GroupId: 'groupId',
+} as const;
+
+/**
+ * Limits of outgoing messages, checked when the handler publishes: a body and its attributes
+ * at most 256 KiB (what SNS and EventBridge accept), at most 9 attributes of your own (SQS
+ * carries 10 and the outbox id is one), names of 1-128 characters from `A-Z a-z 0-9 . _ : -`.
+ *
+ * @example
+ * ```ts
+ * if (Buffer.byteLength(body) > OUTBOX_LIMITS.messageBytes) storeInS3(body);
+ * ```
+ */
+export const OUTBOX_LIMITS = {
+  messageBytes: 256 * 1024,
+  attributes: 9,
+  namePattern: /^[A-Za-z0-9._:-]{1,128}$/,
+} as const;
+
+/**
+ * Default lifetime of an outbox item: 7 days. The stream keeps each record 24 hours whatever
+ * the retention; the item is what stays for the runbook afterwards (a message's last state).
+ *
+ * @example
+ * ```ts
+ * new DynamoDBInboxStore({ tableName: 'inbox', outbox: { tableName: 'outbox', retentionSeconds: 14 * 86_400 } });
+ * ```
+ */
+export const DEFAULT_OUTBOX_RETENTION_SECONDS = 7 * SECONDS_PER_DAY;
+
+/**
+ * Bounds accepted for the outbox's `retentionSeconds`: at least the stream's own 24 hours.
+ *
+ * @example
+ * ```ts
+ * const ok = value >= OUTBOX_RETENTION_RANGE.min && value <= OUTBOX_RETENTION_RANGE.max;
+ * ```
+ */
+export const OUTBOX_RETENTION_RANGE = { min: SECONDS_PER_DAY, max: 366 * SECONDS_PER_DAY } as const;

@@ -3,7 +3,7 @@
  * base; the classes live in `errors/` by when they arise: configuration and event shape
  * (`configurationErrors.ts`), a message that can never succeed (`messageErrors.ts`, all
  * `PermanentError`s), processing (`processingErrors.ts`), and steps and their lease
- * (`stepErrors.ts`). `errorText.ts` renders values for
+ * (`stepErrors.ts`), and the outbox (`outboxErrors.ts`). `errorText.ts` renders values for
  * their messages without quoting message content.
  */
 export {
@@ -23,6 +23,7 @@ export {
   SchemaValidationError,
   TransactionLimitError,
 } from './errors/messageErrors.js';
+export { OutgoingMessageError } from './errors/outboxErrors.js';
 export {
   BusinessConditionFailedError,
   DeadLetterSendError,

@@ -14,15 +14,21 @@ export {
   CONSUMER_NAME_PATTERN,
   DEAD_LETTER_ATTRIBUTE_PREFIX,
   DEFAULT_CONCURRENCY,
+  DEFAULT_OUTBOX_RETENTION_SECONDS,
   DEFAULT_TRANSACTION_ATTEMPTS,
   DEFAULT_TTL_SECONDS,
   DeadLetterAttribute,
+  DestinationKind,
   INBOX_ENVIRONMENT_PREFIX,
   InboxAttribute,
   InboxEnvironment,
   InboxMetric,
   InboxStatus,
   LEASE_LIMITS,
+  OUTBOX_LIMITS,
+  OUTBOX_RETENTION_RANGE,
+  OutboxAttribute,
+  OutboxMessageIdField,
   RecordStatus,
   STEP_LIMITS,
   TRANSACTION_LIMITS,
@@ -44,6 +50,7 @@ export { type InboxEntry, inboxPk } from './core/inboxEntry.js';
 export { keyHash, type LoggedKey } from './core/loggedKey.js';
 export { redriveUnsafeMessageIdKey } from './core/redriveUnsafeMessageIdKey.js';
 export {
+  type PublishContext,
   type TransactConditionCheckInput,
   type TransactDeleteInput,
   type TransactItem,
@@ -79,6 +86,7 @@ export {
   LeaseOperation,
   MalformedEventError,
   MessageParseError,
+  OutgoingMessageError,
   PayloadMismatchError,
   PermanentError,
   RecordDeadlineError,
@@ -90,6 +98,9 @@ export {
   TransactionLimitError,
   TransientStoreError,
 } from './errors.js';
+export { type Destination, parseDestination } from './outbox/Destination.js';
+export type { OutgoingMessage, PublishInput } from './outbox/OutgoingMessage.js';
+export { outboxMessageId } from './outbox/outboxMessageId.js';
 export { type InboxRuntime, systemRuntime, TimerPurpose } from './runtime/InboxRuntime.js';
 export {
   type EventBridgeEnvelope,

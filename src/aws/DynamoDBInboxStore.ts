@@ -10,7 +10,12 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
-import { InboxAttribute, InboxStatus, TransientReason } from '../constants.js';
+import {
+  DEFAULT_OUTBOX_RETENTION_SECONDS,
+  InboxAttribute,
+  InboxStatus,
+  TransientReason,
+} from '../constants.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -21,9 +26,11 @@ import type {
   LeaseToken,
 } from '../core/InboxStore.js';
 import { type InboxEntry, isCommitted, toEpochSeconds } from '../core/inboxEntry.js';
+import type { TransactItem } from '../core/TransactionBuilder.js';
 import {
   BusinessConditionFailedError,
   InboxTableSchemaError,
+  InvalidConfigurationError,
   LeaseLostError,
   LeaseOperation,
   TransientStoreError,
@@ -43,6 +50,7 @@ import {
 } from './dynamoDBErrors.js';
 import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate, entryWrite } from './entryWrites.js';
 import { claimedFrom, leaseOf, toEntry } from './inboxItem.js';
+import { type OutboxTable, outboxWrites } from './outboxWrites.js';
 
 export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
 
@@ -61,6 +69,7 @@ export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
  */
 export class DynamoDBInboxStore implements InboxStore {
   readonly tableName: string;
+  readonly outbox: OutboxTable | undefined;
   readonly #options: DynamoDBInboxStoreOptions;
   #client: DynamoDBDocumentClient | undefined;
   readonly #keySchemas = new Map<string, Promise<readonly string[]>>();
@@ -70,6 +79,16 @@ export class DynamoDBInboxStore implements InboxStore {
     validateStoreOptions(options);
     this.tableName = options.tableName;
     this.#options = options;
+    const { outbox } = options;
+    this.outbox = outbox && {
+      tableName: outbox.tableName,
+      retentionSeconds: outbox.retentionSeconds ?? DEFAULT_OUTBOX_RETENTION_SECONDS,
+    };
+  }
+
+  /** The outbox table `tx.publish` writes to, if the store has one. */
+  get outboxTableName(): string | undefined {
+    return this.outbox?.tableName;
   }
 
   /** The document client, built on first use so that importing creates no client. */
@@ -111,11 +130,13 @@ export class DynamoDBInboxStore implements InboxStore {
    * commits the entry and the operations in one `TransactWriteItems`.
    */
   async commit(request: CommitRequest): Promise<CommitResult> {
-    await checkTransaction(request.operations, request.entry, this.tableName, (tableName) =>
+    const outboxItems = this.#outboxWrites(request);
+    const tables = { inbox: this.tableName, outbox: this.outbox?.tableName };
+    await checkTransaction(request, tables, outboxItems, (tableName) =>
       this.#keyAttributeNames(tableName),
     );
     const command = new TransactWriteCommand({
-      TransactItems: [entryWrite(this.tableName, request), ...request.operations],
+      TransactItems: [entryWrite(this.tableName, request), ...request.operations, ...outboxItems],
     });
     try {
       await this.client.send(command);
@@ -126,7 +147,8 @@ export class DynamoDBInboxStore implements InboxStore {
       if (isKeySchemaMismatch(error)) await this.find(request.entry.pk);
       if (!isException(error, DynamoDBException.TransactionCanceled)) throw translate(error);
       const cancelled = error as Error & { CancellationReasons?: CancellationReason[] };
-      return this.#cancelled(cancelled, cancelled.CancellationReasons ?? [], request);
+      const reasons = cancelled.CancellationReasons ?? [];
+      return this.#cancelled(cancelled, reasons, request, [...request.operations, ...outboxItems]);
     }
   }
 
@@ -267,10 +289,22 @@ export class DynamoDBInboxStore implements InboxStore {
     return names;
   }
 
+  /** The outbox items of the messages the handler published; none without any. */
+  #outboxWrites(request: CommitRequest): TransactItem[] {
+    const outgoing = request.outgoing ?? [];
+    if (outgoing.length === 0) return [];
+    if (this.outbox === undefined) {
+      throw new InvalidConfigurationError('outbox', undefined, 'an outbox table to publish to');
+    }
+    const nowMillis = request.nowMillis ?? request.nowEpochSeconds * 1000;
+    return outboxWrites(this.outbox, outgoing, request.entry, nowMillis);
+  }
+
   async #cancelled(
     error: Error,
     reasons: readonly CancellationReason[],
     request: CommitRequest,
+    written: readonly TransactItem[],
   ): Promise<CommitResult> {
     const [entryReason, ...operationReasons] = reasons;
     if (entryReason?.Code === 'ConditionalCheckFailed') {
@@ -295,7 +329,7 @@ export class DynamoDBInboxStore implements InboxStore {
     if (operation !== undefined) {
       throw new BusinessConditionFailedError(locate(operation, failedIndex), error);
     }
-    throw rejectedTransaction(error, reasons, request.operations);
+    throw rejectedTransaction(error, reasons, written);
   }
 
   async #describeKey(tableName: string): Promise<readonly string[]> {

@@ -1,5 +1,6 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { InboxAttribute, TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
+import type { CommitRequest } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
 import { TransactionLimitError } from '../errors.js';
@@ -45,43 +46,62 @@ export function locate(operation: TransactItem, index: number): Located {
 
 /**
  * Checks what DynamoDB would reject, before sending: the size of each Put item and of the
- * whole transaction (estimated with DynamoDB's item-size rules), and two operations on one
- * item, the inbox entry included. A Put's key is found through the table's key schema,
- * looked up only when another operation touches the same table.
+ * whole transaction (estimated with DynamoDB's item-size rules, the outbox items included),
+ * and two business operations on one item, the inbox entry included. A Put's key is found
+ * through the table's key schema, looked up only when another operation touches the same
+ * table. The outbox items are distinct by construction (one per message or group).
  *
  * @example
  * ```ts
- * await checkTransaction(tx.operations, entry, 'inbox', keyAttributeNames); // throws TransactionLimitError
+ * await checkTransaction(request, { inbox: 'inbox' }, [], keyAttributeNames); // throws TransactionLimitError
  * ```
  */
 export async function checkTransaction(
-  operations: readonly TransactItem[],
-  entry: InboxEntry,
-  inboxTableName: string,
+  request: Pick<CommitRequest, 'operations' | 'entry'>,
+  tables: { readonly inbox: string; readonly outbox?: string | undefined },
+  outboxItems: readonly TransactItem[],
   keyAttributeNames: KeyAttributeNames,
 ): Promise<void> {
-  const located = operations.map(locate);
-  checkInboxTableUntouched(located, inboxTableName);
-  checkSizes(located, entry);
-  await checkDistinctItems(located, entry, inboxTableName, keyAttributeNames);
+  const located = request.operations.map(locate);
+  checkLibraryTablesUntouched(located, tables);
+  const outboxLocated = outboxItems.map((item, index) => locate(item, located.length + index));
+  checkSizes([...located, ...outboxLocated], request.entry);
+  await checkDistinctItems(located, request.entry, tables.inbox, keyAttributeNames);
 }
 
 /**
- * Only the library writes the inbox table: a handler's write there could mark another
- * consumer's event as done (lost) or reopen an entry (applied twice).
+ * Only the library writes the inbox and outbox tables: a handler's write in the inbox could
+ * mark another consumer's event as done (lost) or reopen an entry (applied twice); one in the
+ * outbox would be relayed without the ids and checks of `tx.publish`.
  */
-function checkInboxTableUntouched(operations: readonly Located[], inboxTableName: string): void {
-  const inbox = tableNameOf(inboxTableName);
-  const operation = operations.find(({ tableName }) => tableNameOf(tableName) === inbox);
-  if (operation === undefined) return;
-  throw new TransactionLimitError(
-    TransactionLimit.InboxTable,
-    `${describeOperation(operation)} targets the inbox table, which only the library writes: an ` +
-      "operation there could mark another consumer's message as done or reopen one. Keep " +
-      'business data in its own table.',
-    describeOperation(operation),
-    'no operation on the inbox table',
-  );
+function checkLibraryTablesUntouched(
+  operations: readonly Located[],
+  tables: { readonly inbox: string; readonly outbox?: string | undefined },
+): void {
+  const inbox = tableNameOf(tables.inbox);
+  const outbox = tables.outbox === undefined ? undefined : tableNameOf(tables.outbox);
+  for (const operation of operations) {
+    const table = tableNameOf(operation.tableName);
+    if (table === inbox) {
+      throw new TransactionLimitError(
+        TransactionLimit.InboxTable,
+        `${describeOperation(operation)} targets the inbox table, which only the library writes: an ` +
+          "operation there could mark another consumer's message as done or reopen one. Keep " +
+          'business data in its own table.',
+        describeOperation(operation),
+        'no operation on the inbox table',
+      );
+    }
+    if (table === outbox) {
+      throw new TransactionLimitError(
+        TransactionLimit.OutboxTable,
+        `${describeOperation(operation)} targets the outbox table, which only the library writes: ` +
+          'publish outgoing messages with tx.publish, which gives them their ids.',
+        describeOperation(operation),
+        'no operation on the outbox table',
+      );
+    }
+  }
 }
 
 /** A table's name, whether given as a name or as an ARN (`…:table/<name>`). */

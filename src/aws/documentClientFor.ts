@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OUTBOX_RETENTION_RANGE } from '../constants.js';
 import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { InvalidConfigurationError } from '../errors.js';
 
@@ -18,6 +19,12 @@ export interface DynamoDBInboxStoreOptions {
   readonly client?: DynamoDBDocumentClient | DynamoDBClient;
   /** Configuration of the client built lazily when `client` is not given. */
   readonly clientConfig?: DynamoDBClientConfig;
+  /**
+   * The outbox table that `tx.publish` writes to, in the same transaction: partition key `pk`
+   * (string), TTL on `expiresAt`, a stream with new images. `retentionSeconds` is how long an
+   * item stays (default 7 days, at least 1 day). Without it, `tx.publish` is refused.
+   */
+  readonly outbox?: { readonly tableName: string; readonly retentionSeconds?: number };
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
@@ -30,7 +37,7 @@ const DEFAULT_REQUEST_HANDLER = {
 };
 /** The SDK's own pool size, kept as the floor. */
 const DEFAULT_MAX_SOCKETS = 50;
-const STORE_OPTIONS = ['tableName', 'client', 'clientConfig'];
+const STORE_OPTIONS = ['tableName', 'client', 'clientConfig', 'outbox'];
 
 /**
  * The document client a store uses: the given one, a given plain client wrapped, or one built
@@ -52,6 +59,39 @@ export function documentClientFor(
   return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
 }
 
+function checkTableName(option: string, value: unknown): void {
+  if (typeof value === 'string' && TABLE_NAME.test(value)) return;
+  throw new InvalidConfigurationError(
+    option,
+    value,
+    'a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -',
+  );
+}
+
+function validateOutboxOptions(outbox: unknown, inboxTableName: string): void {
+  checkOptionsObject(outbox, ['tableName', 'retentionSeconds'], "{ tableName: 'outbox' }");
+  checkTableName('outbox.tableName', outbox.tableName);
+  if (outbox.tableName === inboxTableName) {
+    throw new InvalidConfigurationError(
+      'outbox.tableName',
+      outbox.tableName,
+      'a table of its own, not the inbox table (its stream feeds the relay)',
+    );
+  }
+  const retention = outbox.retentionSeconds;
+  const { min, max } = OUTBOX_RETENTION_RANGE;
+  if (retention === undefined) return;
+  if (
+    !(Number.isInteger(retention) && (retention as number) >= min && (retention as number) <= max)
+  ) {
+    throw new InvalidConfigurationError(
+      'outbox.retentionSeconds',
+      retention,
+      `an integer from ${min} to ${max}`,
+    );
+  }
+}
+
 function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
   if (client instanceof DynamoDBDocumentClient) return true;
   const config = (client as { config?: { translateConfig?: unknown } } | undefined)?.config;
@@ -68,13 +108,8 @@ function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {
  */
 export function validateStoreOptions(options: DynamoDBInboxStoreOptions): void {
   checkOptionsObject(options, STORE_OPTIONS, "{ tableName: 'inbox' }");
-  if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
-    throw new InvalidConfigurationError(
-      'tableName',
-      options.tableName,
-      'a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -',
-    );
-  }
+  checkTableName('tableName', options.tableName);
+  if (options.outbox !== undefined) validateOutboxOptions(options.outbox, options.tableName);
   const client = options.client as { send?: unknown } | undefined;
   if (client !== undefined && typeof client?.send !== 'function') {
     throw new InvalidConfigurationError(

@@ -1,3 +1,4 @@
+import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import type { InboxEntry } from './inboxEntry.js';
 import type { TransactItem } from './TransactionBuilder.js';
 
@@ -19,6 +20,8 @@ export interface CommitRequest {
   readonly nowMillis?: number;
   /** The lease of the attempt when its handler ran steps: the commit is fenced by it. */
   readonly lease?: LeaseToken;
+  /** The messages the handler published: written to the outbox in the same transaction. */
+  readonly outgoing?: readonly OutgoingMessage[];
 }
 
 /**
@@ -113,6 +116,8 @@ export type CommitResult =
  * ```
  */
 export interface InboxStore {
+  /** The outbox table `tx.publish` writes to; undefined when the store has none. */
+  readonly outboxTableName?: string | undefined;
   /** Reads an entry with a strongly consistent read, expired or not; undefined when absent. */
   find(pk: string): Promise<InboxEntry | undefined>;
   /**

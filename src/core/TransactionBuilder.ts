@@ -1,6 +1,14 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
+import { OutgoingMessageError } from '../errors/outboxErrors.js';
 import { describeType, TransactionClosedError, TransactionLimitError } from '../errors.js';
+import {
+  type OutgoingMessage,
+  type PublishInput,
+  toOutgoingMessage,
+} from '../outbox/OutgoingMessage.js';
+import { outboxMessageId } from '../outbox/outboxMessageId.js';
+import { planOutboxItems } from '../outbox/planOutboxItems.js';
 import { copyOperand } from './copyOperand.js';
 
 /**
@@ -50,9 +58,24 @@ export type TransactDeleteInput = NonNullable<TransactItem['Delete']>;
 export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionCheck']>;
 
 /**
- * Collects the business writes of one message. Everything added here is committed in the same
- * `TransactWriteItems` as the message's inbox entry: all of it happens exactly once, or none
- * of it. Inputs use lib-dynamodb's native values (no `{ S: … }` wrappers). Each call checks
+ * What `tx.publish` needs to know about the message being handled: its consumer and key (the
+ * outgoing ids derive from them) and the outbox table, if the store has one.
+ *
+ * @example
+ * ```ts
+ * const tx = new TransactionBuilder({ consumer: 'ledger', key: 'pay-1', outboxTableName: 'outbox' });
+ * ```
+ */
+export interface PublishContext {
+  readonly consumer: string;
+  readonly key: string;
+  readonly outboxTableName: string | undefined;
+}
+
+/**
+ * Collects the business writes of one message, and the messages it publishes. Everything added
+ * here is committed in the same `TransactWriteItems` as the message's inbox entry: all of it
+ * happens exactly once, or none of it; a published message is relayed after the commit. Inputs use lib-dynamodb's native values (no `{ S: … }` wrappers). Each call checks
  * the operation's shape and the 99-operation budget at once, so a bad operation fails inside
  * your handler with a {@link TransactionLimitError} that names it.
  *
@@ -68,7 +91,15 @@ export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionChe
  */
 export class TransactionBuilder {
   readonly #items: TransactItem[] = [];
+  readonly #outgoing: OutgoingMessage[] = [];
+  readonly #publishing: PublishContext | undefined;
+  #outboxItemCount = 0;
   #closedFor: string | undefined;
+
+  /** The processor passes the message's publish context; without it `publish` is refused. */
+  constructor(publishing?: PublishContext) {
+    this.#publishing = publishing;
+  }
 
   /**
    * Refuses every later call: the processor closes a message's builder when its handler
@@ -108,27 +139,78 @@ export class TransactionBuilder {
     return this.#add({ ConditionCheck: input }, input.TableName);
   }
 
+  /**
+   * Publishes a message through the outbox: it is written to the outbox table in this same
+   * transaction, so it exists if and only if the message's effects commit, and the relay sends
+   * it afterwards, at least once, always with the id returned here. The id is the same on
+   * every attempt of this incoming message (see `outboxMessageId`). Each message without a
+   * group, and each group of one destination, takes one of the transaction's 99 operations.
+   * Throws {@link OutgoingMessageError} naming the field to change.
+   */
+  publish(input: PublishInput): string {
+    const index = this.#outgoing.length;
+    if (this.#closedFor !== undefined) throw new TransactionClosedError(this.#closedFor, 'publish');
+    const context = this.#publishing;
+    if (context?.outboxTableName === undefined) {
+      throw new OutgoingMessageError(
+        'outbox',
+        index,
+        'is not configured: give the store an outbox table (new DynamoDBInboxStore({ tableName, ' +
+          "outbox: { tableName } })) or deploy the consumer with the construct's outbox",
+      );
+    }
+    const name = (input as { name?: unknown } | undefined)?.name;
+    const at = typeof name === 'string' ? { name } : { index };
+    const message = toOutgoingMessage(
+      input,
+      index,
+      outboxMessageId(context.consumer, context.key, at),
+    );
+    if (this.#outgoing.some(({ id }) => id === message.id)) {
+      throw new OutgoingMessageError(
+        'name',
+        index,
+        'is used twice: give each published message its own name',
+      );
+    }
+    const itemCount = planOutboxItems([...this.#outgoing, message]).length;
+    this.#checkBudget(this.#items.length + itemCount);
+    this.#outgoing.push(message);
+    this.#outboxItemCount = itemCount;
+    return message.id;
+  }
+
   /** The operations added so far, in order. */
   get operations(): readonly TransactItem[] {
     return this.#items;
+  }
+
+  /** The messages published so far, in order, with their ids. */
+  get outgoing(): readonly OutgoingMessage[] {
+    return this.#outgoing;
   }
 
   #add(item: TransactItem, tableName: unknown): this {
     const type = Object.keys(item)[0] ?? 'operation';
     if (this.#closedFor !== undefined) throw new TransactionClosedError(this.#closedFor, type);
     requireString(tableName, 'TableName', type, this.#items.length);
-    if (this.#items.length >= TRANSACTION_LIMITS.maxBusinessOperations) {
-      throw new TransactionLimitError(
-        TransactionLimit.OperationCount,
-        `more than ${TRANSACTION_LIMITS.maxBusinessOperations} business operations in one ` +
-          'message (DynamoDB allows 100 per transaction and one is the inbox entry); split the ' +
-          'work across several messages.',
-        this.#items.length + 1,
-        TRANSACTION_LIMITS.maxBusinessOperations,
-      );
-    }
+    this.#checkBudget(this.#items.length + 1 + this.#outboxItemCount);
     this.#items.push(copyOperand(item));
     return this;
+  }
+
+  /** Refuses an operation or a message that would take the transaction past its budget. */
+  #checkBudget(operations: number): void {
+    if (operations <= TRANSACTION_LIMITS.maxBusinessOperations) return;
+    throw new TransactionLimitError(
+      TransactionLimit.OperationCount,
+      `more than ${TRANSACTION_LIMITS.maxBusinessOperations} business operations and outbox ` +
+        'items in one message (DynamoDB allows 100 per transaction and one is the inbox ' +
+        'entry; each published message without a group, and each group, takes one); split ' +
+        'the work across several messages.',
+      operations,
+      TRANSACTION_LIMITS.maxBusinessOperations,
+    );
   }
 }
 

@@ -138,7 +138,11 @@ async function attemptOnce(
     if (existing && samePayload) throwIfLeaseHeld(existing, options);
   }
   message.signal.throwIfAborted();
-  const tx = new TransactionBuilder();
+  const tx = new TransactionBuilder({
+    consumer: options.consumer,
+    key: message.key,
+    outboxTableName: options.store.outboxTableName,
+  });
   const run = steps.startRun();
   const startedMillis = options.runtime.now();
   try {
@@ -172,6 +176,7 @@ async function attemptOnce(
   const result = await options.store.commit({
     entry,
     operations: tx.operations,
+    outgoing: tx.outgoing,
     nowEpochSeconds: toEpochSeconds(nowMillis),
     nowMillis,
     ...(lease === undefined ? {} : { lease }),
@@ -188,6 +193,7 @@ async function attemptOnce(
     ...loggedKey(message.key, options.logKeys),
     messageId: message.messageId,
     operations: tx.operations.length,
+    published: tx.outgoing.length,
   });
   return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
 }

@@ -3,6 +3,7 @@ import {
   CreateTableCommand,
   DeleteTableCommand,
   DynamoDBClient,
+  type StreamSpecification,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -41,6 +42,24 @@ export function testAws() {
     /** Creates an inbox table (pk string, TTL on expiresAt) and deletes it after the file. */
     async createInboxTable(name: string): Promise<string> {
       await createTable(dynamodb, name, [['pk', 'HASH']]);
+      await dynamodb.send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        }),
+      );
+      cleanups.push(() => dynamodb.send(new DeleteTableCommand({ TableName: name })));
+      return name;
+    },
+    /**
+     * Creates an outbox table (pk string, TTL on expiresAt, a stream of new images) and
+     * deletes it after the file.
+     */
+    async createOutboxTable(name: string): Promise<string> {
+      await createTable(dynamodb, name, [['pk', 'HASH']], {
+        StreamEnabled: true,
+        StreamViewType: 'NEW_IMAGE',
+      });
       await dynamodb.send(
         new UpdateTimeToLiveCommand({
           TableName: name,
@@ -95,11 +114,13 @@ async function createTable(
   client: DynamoDBClient,
   name: string,
   keys: ReadonlyArray<readonly [string, 'HASH' | 'RANGE']>,
+  StreamSpecification?: StreamSpecification,
 ): Promise<void> {
   await client.send(
     new CreateTableCommand({
       TableName: name,
       BillingMode: 'PAY_PER_REQUEST',
+      ...(StreamSpecification ? { StreamSpecification } : {}),
       AttributeDefinitions: keys.map(([AttributeName]) => ({ AttributeName, AttributeType: 'S' })),
       KeySchema: keys.map(([AttributeName, KeyType]) => ({ AttributeName, KeyType })),
     }),

@@ -23,7 +23,15 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started: RunningEmulator[] = [];
   try {
-    const emulator = await startEmulator(['dynamodb', 'sqs', 'sns', 'events', 's3', 'ses']);
+    const emulator = await startEmulator([
+      'dynamodb',
+      'dynamodbstreams',
+      'sqs',
+      'sns',
+      'events',
+      's3',
+      'ses',
+    ]);
     started.push(emulator);
     let dynamodb = emulator;
     if (project.name === 'conformance') {

@@ -1,6 +1,8 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
+  OutgoingMessageError,
+  outboxMessageId,
   TransactionBuilder,
   TransactionClosedError,
   TransactionLimit,
@@ -110,5 +112,52 @@ describe('TransactionBuilder', () => {
       /Update added to tx after the handler of message m-7 settled.*Await all your work/,
     );
     expect(tx.operations).toHaveLength(1);
+  });
+});
+
+describe('TransactionBuilder.publish', () => {
+  const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits';
+  const FIFO = 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo';
+  const context = { consumer: 'ledger', key: 'pay-1', outboxTableName: 'outbox' };
+
+  it('returns ids derived from consumer, key and position or name', () => {
+    const tx = new TransactionBuilder(context);
+    const first = tx.publish({ destination: QUEUE, body: 'a' });
+    const named = tx.publish({ destination: QUEUE, body: 'b', name: 'audit' });
+    expect(first).toBe(outboxMessageId('ledger', 'pay-1', { index: 0 }));
+    expect(named).toBe(outboxMessageId('ledger', 'pay-1', { name: 'audit' }));
+    expect(tx.outgoing.map(({ id }) => id)).toEqual([first, named]);
+  });
+
+  it('refuses to publish without an outbox, naming the option', () => {
+    const tx = new TransactionBuilder({ ...context, outboxTableName: undefined });
+    expect(() => tx.publish({ destination: QUEUE, body: 'a' })).toThrow(/outbox: \{ tableName \}/);
+    expect(() => new TransactionBuilder().publish({ destination: QUEUE, body: 'a' })).toThrow(
+      OutgoingMessageError,
+    );
+  });
+
+  it('refuses a name used twice in one message', () => {
+    const tx = new TransactionBuilder(context);
+    tx.publish({ destination: QUEUE, body: 'a', name: 'n' });
+    expect(() => tx.publish({ destination: QUEUE, body: 'b', name: 'n' })).toThrow(/used twice/);
+    expect(tx.outgoing).toHaveLength(1);
+  });
+
+  it('counts each ungrouped message and each group against the 99 operations', () => {
+    const tx = new TransactionBuilder(context);
+    for (let i = 0; i < 97; i += 1) tx.put({ TableName: 't', Item: { pk: `p${i}` } });
+    tx.publish({ destination: FIFO, body: 'a', groupId: 'g' });
+    tx.publish({ destination: FIFO, body: 'b', groupId: 'g' }); // the same group's item
+    tx.publish({ destination: QUEUE, body: 'c' });
+    expect(() => tx.publish({ destination: QUEUE, body: 'd' })).toThrow(TransactionLimitError);
+    expect(() => tx.put({ TableName: 't', Item: { pk: 'x' } })).toThrow(/outbox items/);
+    expect(() => tx.publish({ destination: FIFO, body: 'e', groupId: 'g' })).not.toThrow();
+  });
+
+  it('refuses a message published after the handler settled', () => {
+    const tx = new TransactionBuilder(context);
+    tx.close('m-1');
+    expect(() => tx.publish({ destination: QUEUE, body: 'a' })).toThrow(TransactionClosedError);
   });
 });

@@ -146,8 +146,20 @@ describe('DynamoDBInboxStore options', () => {
       { tableName: 'inbox', client: new DynamoDBClient({}), clientConfig: { region: 'eu-west-1' } },
       /"clientConfig"/,
     ],
+    [{ tableName: 'inbox', outbox: 'outbox' }, /"options"/],
+    [{ tableName: 'inbox', outbox: { tableName: 'o' } }, /"outbox.tableName"/],
+    [{ tableName: 'inbox', outbox: { tableName: 'inbox' } }, /a table of its own/],
+    [{ tableName: 'inbox', outbox: { tableName: 'outbox', retention: 5 } }, /"retention"/],
+    [{ tableName: 'inbox', outbox: { tableName: 'outbox', retentionSeconds: 3600 } }, /86400 to/],
   ])('rejects %j', (options, message) => {
     expect(() => new DynamoDBInboxStore(options as never)).toThrow(message);
+  });
+
+  it('keeps the outbox table and its retention, 7 days by default', () => {
+    const store = new DynamoDBInboxStore({ tableName: 'inbox', outbox: { tableName: 'outbox' } });
+    expect(store.outbox).toEqual({ tableName: 'outbox', retentionSeconds: 604_800 });
+    expect(store.outboxTableName).toBe('outbox');
+    expect(new DynamoDBInboxStore({ tableName: 'inbox' }).outboxTableName).toBeUndefined();
   });
 
   it('builds no client until the first use', () => {

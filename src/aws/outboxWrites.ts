@@ -1,0 +1,89 @@
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { OutboxAttribute } from '../constants.js';
+import type { InboxEntry } from '../core/inboxEntry.js';
+import { keyHash } from '../core/loggedKey.js';
+import type { TransactItem } from '../core/TransactionBuilder.js';
+import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import { type OutboxItemPlan, planOutboxItems } from '../outbox/planOutboxItems.js';
+
+/**
+ * Where the store writes outgoing messages: the outbox table and how long its items live.
+ *
+ * @example
+ * ```ts
+ * const outbox: OutboxTable = { tableName: 'outbox', retentionSeconds: 7 * 86_400 };
+ * ```
+ */
+export interface OutboxTable {
+  readonly tableName: string;
+  readonly retentionSeconds: number;
+}
+
+const GROUP_UPDATE =
+  'SET #messages = :messages, #origin = :origin, #committedAt = :committedAt, ' +
+  '#expiresAt = :expiresAt, #destination = :destination, #groupId = :groupId ADD #seq :one';
+
+/**
+ * The outbox writes of a commit, to append to its `TransactWriteItems`: a Put of a message's own
+ * item, or an Update of a group's item that replaces its `messages` with this transaction's
+ * and adds one to its `seq`. Neither has a condition: an item that exists again (a message
+ * re-processed after its inbox entry expired) is written again, so relayed again, with the
+ * same ids.
+ *
+ * @example
+ * ```ts
+ * const items = outboxWrites(outbox, tx.outgoing, entry, Date.now());
+ * ```
+ */
+export function outboxWrites(
+  outbox: OutboxTable,
+  outgoing: readonly OutgoingMessage[],
+  entry: Pick<InboxEntry, 'consumer' | 'key'>,
+  nowMillis: number,
+): TransactItem[] {
+  const common = {
+    [OutboxAttribute.Origin]: { consumer: entry.consumer, keyHash: keyHash(entry.key) },
+    [OutboxAttribute.CommittedAt]: new Date(nowMillis).toISOString(),
+    [OutboxAttribute.ExpiresAt]: Math.floor(nowMillis / 1000) + outbox.retentionSeconds,
+  };
+  return planOutboxItems(outgoing).map((plan) => outboxWrite(outbox.tableName, plan, common));
+}
+
+function outboxWrite(
+  tableName: string,
+  plan: OutboxItemPlan,
+  common: Record<string, NativeAttributeValue>,
+): TransactItem {
+  const messages = plan.messages.map(storedMessage);
+  if (plan.group === undefined) {
+    const Item = {
+      [OutboxAttribute.PartitionKey]: plan.pk,
+      [OutboxAttribute.Messages]: messages,
+      ...common,
+    };
+    return { Put: { TableName: tableName, Item } };
+  }
+  const values: Record<string, NativeAttributeValue> = {
+    ':messages': messages,
+    ':destination': plan.group.destination,
+    ':groupId': plan.group.groupId,
+    ':one': 1,
+  };
+  for (const [name, value] of Object.entries(common)) values[`:${name}`] = value;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { [OutboxAttribute.PartitionKey]: plan.pk },
+      UpdateExpression: GROUP_UPDATE,
+      ExpressionAttributeNames: Object.fromEntries(
+        [...GROUP_UPDATE.matchAll(/#(\w+)/g)].map((match) => [match[0], match[1] ?? '']),
+      ),
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A message as the item stores it: its fields, none undefined. */
+function storedMessage(message: OutgoingMessage): Record<string, NativeAttributeValue> {
+  return Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,229 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  BusinessConditionFailedError,
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  type InboxOptions,
+  type MessageHandler,
+  OutgoingMessageError,
+  outboxMessageId,
+  RecordStatus,
+  TransactionLimit,
+  TransactionLimitError,
+} from '../../src/index.js';
+import { groupItemPk } from '../../src/outbox/planOutboxItems.js';
+import { loseResponse } from '../../tools/sdk/clientSpy.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { readStream } from '../support/streamRecords.js';
+
+const { aws, ledger } = useLedger();
+const CONSUMER = 'ledger';
+const CREDITS_FIFO = 'http://localhost:4566/000000000000/credits.fifo';
+const AUDIT_QUEUE = 'http://localhost:4566/000000000000/audit';
+let outboxTable: string;
+
+beforeAll(async () => {
+  outboxTable = await aws.createOutboxTable(aws.uniqueName('outbox'));
+});
+
+function storeWith(client: DynamoDBClient = aws.dynamodb) {
+  return new DynamoDBInboxStore({
+    tableName: ledger.tables.inbox,
+    client,
+    outbox: { tableName: outboxTable },
+  });
+}
+
+function processor(
+  handler: MessageHandler<PaymentCaptured>,
+  overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
+) {
+  return createBatchProcessor(handler, {
+    store: storeWith(),
+    consumer: CONSUMER,
+    schema: PaymentCaptured,
+    key: ({ body }) => body.eventId,
+    logger: recordingLogger(),
+    ...overrides,
+  });
+}
+
+/** Credits the account and publishes PaymentCredited to its group, and an audit line. */
+const creditAndPublish: MessageHandler<PaymentCaptured> = async (message, tx) => {
+  await ledger.applyPayment(message, tx);
+  const { body } = message;
+  tx.publish({
+    destination: CREDITS_FIFO,
+    groupId: body.accountId,
+    body: { type: 'PaymentCredited', paymentId: body.paymentId, amountCents: body.amountCents },
+  });
+  tx.publish({ destination: AUDIT_QUEUE, body: `credited ${body.paymentId}`, name: 'audit' });
+};
+
+async function outboxItem(pk: string) {
+  const { Item } = await aws.documentClient.send(
+    new GetCommand({ TableName: outboxTable, Key: { pk }, ConsistentRead: true }),
+  );
+  return Item;
+}
+
+function idsOf(item: Record<string, unknown> | undefined): string[] {
+  return ((item?.messages ?? []) as Array<{ id: string }>).map(({ id }) => id);
+}
+
+describe('publishing through the outbox', () => {
+  it('writes each outgoing message to the outbox in the transaction that applies the payment', async () => {
+    const event = payment({ accountId: `acc-${Date.now()}` });
+    const result = await processor(creditAndPublish).process(sqsEvent(sqsRecord(event)));
+
+    expect(result.batchItemFailures).toEqual([]);
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+    const credited = outboxMessageId(CONSUMER, event.eventId, { index: 0 });
+    const audit = outboxMessageId(CONSUMER, event.eventId, { name: 'audit' });
+    const group = await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId));
+    expect(group).toMatchObject({
+      seq: 1,
+      destination: CREDITS_FIFO,
+      groupId: event.accountId,
+      origin: { consumer: CONSUMER },
+      messages: [{ id: credited, kind: 'sqs-fifo', groupId: event.accountId }],
+    });
+    expect(JSON.parse(group?.messages[0].body)).toMatchObject({ paymentId: event.paymentId });
+    const own = await outboxItem(`msg#${audit}`);
+    expect(own?.messages).toEqual([
+      { id: audit, destination: AUDIT_QUEUE, kind: 'sqs', body: `credited ${event.paymentId}` },
+    ]);
+    expect(Number(own?.expiresAt)).toBeGreaterThan(Date.now() / 1000 + 6 * 86_400);
+  });
+
+  it('writes nothing to the outbox when a business condition cancels the transaction', async () => {
+    const event = payment({ accountId: `acc-${Date.now()}` });
+    await ledger.setStock('sku-out', 0);
+    const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
+      await creditAndPublish(message, tx);
+      tx.update({
+        TableName: ledger.tables.stock,
+        Key: { sku: 'sku-out' },
+        UpdateExpression: 'ADD available :minus',
+        ConditionExpression: 'available >= :one',
+        ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
+      });
+    };
+    const outcomes = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(outcomes[0]?.error).toBeInstanceOf(BusinessConditionFailedError);
+    expect(await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId))).toBeUndefined();
+    const audit = outboxMessageId(CONSUMER, event.eventId, { name: 'audit' });
+    expect(await outboxItem(`msg#${audit}`)).toBeUndefined();
+    expect(await ledger.inboxEntry(CONSUMER, event.eventId)).toBeUndefined();
+  });
+
+  it('publishes the same ids on every attempt of one incoming message', async () => {
+    const event = payment({ accountId: `acc-${Date.now()}` });
+    const published: string[][] = [];
+    let attempts = 0;
+    const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
+      await creditAndPublish(message, tx);
+      published.push(tx.outgoing.map(({ id }) => id));
+      attempts += 1;
+      if (attempts === 1) throw new Error('the first attempt fails after publishing');
+    };
+    const run = processor(handler);
+    const record = sqsRecord(event);
+    expect((await run.process(sqsEvent(record))).batchItemFailures).toHaveLength(1);
+    expect(await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId))).toBeUndefined();
+    // SQS delivers the message again, with a new receive: the same ids are published.
+    expect(
+      (await run.process(sqsEvent({ ...record, messageId: 'redelivered' }))).batchItemFailures,
+    ).toEqual([]);
+
+    expect(published).toHaveLength(2);
+    expect(published[1]).toEqual(published[0]);
+    const group = await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId));
+    expect(idsOf(group)).toEqual([published[0]?.[0]]);
+  });
+
+  it('leaves one commit in the outbox when the commit is applied and its answer lost (injected), and when SQS redelivers after the commit', async () => {
+    const event = payment({ accountId: `acc-${Date.now()}` });
+    const client = new DynamoDBClient({
+      endpoint: aws.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    const lost = loseResponse(client, 'TransactWriteItemsCommand');
+    const run = processor(creditAndPublish, { store: storeWith(client) });
+
+    const first = await run.processRecords(sqsEvent(sqsRecord(event)));
+    expect(lost.injected()).toBe(1);
+    expect(first[0]?.status).toBe(RecordStatus.Duplicate);
+    // The function crashed before answering: the same message arrives again.
+    const again = await run.processRecords(sqsEvent(sqsRecord(event, { messageId: 'again' })));
+    expect(again[0]?.status).toBe(RecordStatus.Duplicate);
+
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+    const group = await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId));
+    expect(group?.seq).toBe(1);
+    const changes = (await readStream(aws.dynamodb, outboxTable)).filter(
+      ({ pk }) => pk === groupItemPk(CREDITS_FIFO, event.accountId),
+    );
+    expect(changes.map(({ eventName }) => eventName)).toEqual(['INSERT']);
+    client.destroy();
+  });
+
+  it("gives a group's messages of one transaction one item, and each commit to the group one stream record, in commit order", async () => {
+    const accountId = `acc-${Date.now()}`;
+    const events = [payment({ accountId }), payment({ accountId }), payment({ accountId })];
+    const handler: MessageHandler<PaymentCaptured> = async ({ body }, tx) => {
+      tx.publish({
+        destination: CREDITS_FIFO,
+        groupId: accountId,
+        body: `${body.paymentId}:debit`,
+      });
+      tx.publish({
+        destination: CREDITS_FIFO,
+        groupId: accountId,
+        body: `${body.paymentId}:credit`,
+      });
+    };
+    const run = processor(handler);
+    for (const event of events) await run.process(sqsEvent(sqsRecord(event)));
+
+    const pk = groupItemPk(CREDITS_FIFO, accountId);
+    const changes = (await readStream(aws.dynamodb, outboxTable)).filter(
+      (change) => change.pk === pk,
+    );
+    expect(changes.map(({ eventName }) => eventName)).toEqual(['INSERT', 'MODIFY', 'MODIFY']);
+    const bodies = changes.map(({ newImage }) =>
+      ((newImage?.messages ?? []) as Array<{ body: string }>).map(({ body }) => body),
+    );
+    expect(bodies).toEqual(
+      events.map(({ paymentId }) => [`${paymentId}:debit`, `${paymentId}:credit`]),
+    );
+    expect(changes.map(({ newImage }) => Number(newImage?.seq))).toEqual([1, 2, 3]);
+  });
+
+  it("refuses the handler's own write to the outbox table, so nothing is relayed without an id", async () => {
+    const event = payment();
+    const handler: MessageHandler<PaymentCaptured> = async (_, tx) => {
+      tx.put({ TableName: outboxTable, Item: { pk: 'msg#forged', messages: [] } });
+    };
+    const outcomes = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(outcomes[0]?.error).toBeInstanceOf(TransactionLimitError);
+    expect(outcomes[0]?.error).toMatchObject({ limit: TransactionLimit.OutboxTable });
+    expect(await outboxItem('msg#forged')).toBeUndefined();
+  });
+
+  it('fails a message published to no outbox with OutgoingMessageError, committing nothing', async () => {
+    const event = payment({ accountId: `acc-${Date.now()}` });
+    const outcomes = await processor(creditAndPublish, { store: ledger.store }).processRecords(
+      sqsEvent(sqsRecord(event)),
+    );
+
+    expect(outcomes[0]?.error).toBeInstanceOf(OutgoingMessageError);
+    expect(await ledger.balanceOf(event.accountId)).toBe(0);
+  });
+});
