@@ -20,6 +20,10 @@ export default defineConfig({
         find: /^sqs-inbox\/cdk$/,
         replacement: fileURLToPath(new URL('./src/cdk/index.ts', import.meta.url)),
       },
+      {
+        find: /^sqs-inbox\/relay$/,
+        replacement: fileURLToPath(new URL('./src/relay/index.ts', import.meta.url)),
+      },
     ],
   },
   test: {

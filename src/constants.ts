@@ -152,6 +152,12 @@ export const InboxMetric = {
   LeasesHeld: 'InboxLeasesHeld',
   /** Attempts that found their lease taken over, and stopped. */
   LeasesLost: 'InboxLeasesLost',
+  /** Outgoing messages the outbox relay sent (a message sent again counts again). */
+  OutboxMessagesRelayed: 'OutboxMessagesRelayed',
+  /** Outgoing messages (or unreadable records) the relay dead-lettered with their reason. */
+  OutboxDeadLettered: 'OutboxDeadLettered',
+  /** Stream records the relay reported failed, for Lambda to retry. */
+  OutboxRecordsFailed: 'OutboxRecordsFailed',
 } as const;
 /** One of the values of {@link InboxMetric}. */
 export type InboxMetric = (typeof InboxMetric)[keyof typeof InboxMetric];

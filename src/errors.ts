@@ -23,7 +23,12 @@ export {
   SchemaValidationError,
   TransactionLimitError,
 } from './errors/messageErrors.js';
-export { OutgoingMessageError } from './errors/outboxErrors.js';
+export {
+  DestinationRefusedError,
+  DestinationUnavailableError,
+  OutboxRecordError,
+  OutgoingMessageError,
+} from './errors/outboxErrors.js';
 export {
   BusinessConditionFailedError,
   DeadLetterSendError,

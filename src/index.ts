@@ -75,6 +75,8 @@ export {
 export {
   BusinessConditionFailedError,
   DeadLetterSendError,
+  DestinationRefusedError,
+  DestinationUnavailableError,
   EnvelopeMismatchError,
   EnvironmentError,
   InboxError,
@@ -86,6 +88,7 @@ export {
   LeaseOperation,
   MalformedEventError,
   MessageParseError,
+  OutboxRecordError,
   OutgoingMessageError,
   PayloadMismatchError,
   PermanentError,

@@ -47,7 +47,8 @@ export class EnvironmentError extends InboxError {
 
 /**
  * The invocation is not an SQS batch event (no `Records` array, or a record without a
- * non-empty `messageId` or a string `body`). The whole invocation fails loudly, so that
+ * non-empty `messageId` or a string `body`), or, for the outbox relay, not a DynamoDB stream
+ * event (a record without a `SequenceNumber`). The whole invocation fails loudly, so that
  * Lambda retries every record rather than acknowledging anything by mistake.
  *
  * @example
@@ -58,10 +59,10 @@ export class EnvironmentError extends InboxError {
 export class MalformedEventError extends InboxError {
   static override readonly errorName: string = 'MalformedEventError';
   readonly path: string;
-  constructor(path: string, value: unknown, expected: string) {
+  constructor(path: string, value: unknown, expected: string, source = 'an SQS') {
     super(
-      `Not an SQS event: ${path} is ${describeType(value)}, expected ${expected}. ` +
-        'Invoke this handler only from an SQS event source mapping.',
+      `Not ${source} event: ${path} is ${describeType(value)}, expected ${expected}. ` +
+        `Invoke this handler only from ${source} event source mapping.`,
     );
     this.path = path;
   }

@@ -1,3 +1,4 @@
+import { InboxError } from './InboxError.js';
 import { PermanentError } from './messageErrors.js';
 
 /**
@@ -23,5 +24,77 @@ export class OutgoingMessageError extends PermanentError {
     super(`Outgoing message #${index}: ${field} ${problem}.`);
     this.field = field;
     this.index = index;
+  }
+}
+
+/**
+ * A destination refused an outgoing message for good: the queue or topic does not exist, the
+ * relay may not send there, the message breaks a rule of the destination (too large, invalid
+ * characters, a FIFO field missing). Retrying cannot help, so the relay dead-letters the message
+ * with this reason, in full, and goes on: fix the cause, then redrive it (see the runbook).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof DestinationRefusedError) console.log(error.code); // e.g. 'QueueDoesNotExist'
+ * ```
+ */
+export class DestinationRefusedError extends PermanentError {
+  static override readonly errorName: string = 'DestinationRefusedError';
+  readonly destination: string;
+  readonly messageId: string;
+  /** The service's error code (`QueueDoesNotExist`, `AccessDenied`, an EventBridge `ErrorCode`). */
+  readonly code: string;
+  constructor(destination: string, messageId: string, code: string, cause?: unknown) {
+    super(
+      `${destination} refused outgoing message ${messageId} (${code}); it is dead-lettered with ` +
+        'this reason. Fix the destination or its grant, then redrive it.',
+      { cause },
+    );
+    this.destination = destination;
+    this.messageId = messageId;
+    this.code = code;
+  }
+}
+
+/**
+ * A destination could not take an outgoing message now: throttling, a server error, a timeout,
+ * a lost connection. The relay reports the stream record failed, so Lambda retries it (and the
+ * records after it), keeping each group's order.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof DestinationUnavailableError) console.log(error.code); // e.g. 'ThrottlingException'
+ * ```
+ */
+export class DestinationUnavailableError extends InboxError {
+  static override readonly errorName: string = 'DestinationUnavailableError';
+  readonly destination: string;
+  readonly code: string;
+  constructor(destination: string, code: string, cause?: unknown) {
+    super(`${destination} could not take a message now (${code}); the record is retried.`, {
+      cause,
+    });
+    this.destination = destination;
+    this.code = code;
+  }
+}
+
+/**
+ * A stream record is not an outbox item the relay can read: the stream carries no new image
+ * (its view type must be `NEW_IMAGE` or `NEW_AND_OLD_IMAGES`), or the item's `messages` are not
+ * what `tx.publish` writes (an item written to the outbox table by other code). The text names
+ * what is wrong, never the content.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof OutboxRecordError) console.log(error.sequenceNumber);
+ * ```
+ */
+export class OutboxRecordError extends InboxError {
+  static override readonly errorName: string = 'OutboxRecordError';
+  readonly sequenceNumber: string;
+  constructor(sequenceNumber: string, problem: string) {
+    super(`Stream record ${sequenceNumber} is no outbox item the relay can send: ${problem}.`);
+    this.sequenceNumber = sequenceNumber;
   }
 }

@@ -71,7 +71,7 @@ export function useUpstreams(aws: TestAws) {
     /** A bus with a rule for `source` whose target is the queue; `put` sends one event. */
     async busTo(queueArn: string, source = 'shop.orders') {
       const bus = aws.uniqueName('bus');
-      await events.send(new CreateEventBusCommand({ Name: bus }));
+      const { EventBusArn = '' } = await events.send(new CreateEventBusCommand({ Name: bus }));
       cleanups.push(() => events.send(new DeleteEventBusCommand({ Name: bus })));
       const rule = aws.uniqueName('rule');
       await events.send(
@@ -89,6 +89,7 @@ export function useUpstreams(aws: TestAws) {
         }),
       );
       return {
+        busArn: EventBusArn,
         put: (detailType: string, detail: unknown) =>
           events.send(
             new PutEventsCommand({

@@ -1,0 +1,130 @@
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DestinationKind, OutboxMessageIdField } from '../constants.js';
+import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
+import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import type { OutboxSender } from '../relay/OutboxSender.js';
+import { isTransientCode, sendFailure } from './sendFailure.js';
+
+/**
+ * Options of {@link AwsOutboxSender}: the clients to send with, each built on first use when
+ * not given (from the environment, as Lambda sets it).
+ *
+ * @example
+ * ```ts
+ * const options: AwsOutboxSenderOptions = { sqsClient: new SQSClient({ maxAttempts: 5 }) };
+ * ```
+ */
+export interface AwsOutboxSenderOptions {
+  readonly sqsClient?: SQSClient;
+  readonly snsClient?: SNSClient;
+  readonly eventBridgeClient?: EventBridgeClient;
+}
+
+/**
+ * Sends outgoing messages where they go, with their outbox id: SQS `SendMessage` and SNS
+ * `Publish` with the `outbox.messageId` attribute (and, on FIFO, the group and the id as
+ * deduplication id), EventBridge `PutEvents` with the id inside `detail`. A refusal is thrown
+ * as `DestinationRefusedError`, anything passing as `DestinationUnavailableError`.
+ *
+ * @example
+ * ```ts
+ * const sender = new AwsOutboxSender();
+ * await sender.send(message); // one call per message
+ * ```
+ */
+export class AwsOutboxSender implements OutboxSender {
+  readonly #options: AwsOutboxSenderOptions;
+  #sqs: SQSClient | undefined;
+  #sns: SNSClient | undefined;
+  #eventBridge: EventBridgeClient | undefined;
+
+  constructor(options: AwsOutboxSenderOptions = {}) {
+    this.#options = options;
+  }
+
+  /** The SQS client, also used for the relay's dead letters. */
+  get sqsClient(): SQSClient {
+    this.#sqs ??= this.#options.sqsClient ?? new SQSClient({});
+    return this.#sqs;
+  }
+
+  async send(message: OutgoingMessage): Promise<void> {
+    try {
+      await this.#dispatch(message);
+    } catch (error) {
+      if (error instanceof DestinationRefusedError) throw error;
+      if (error instanceof DestinationUnavailableError) throw error;
+      throw sendFailure(error, message.destination, message.id);
+    }
+  }
+
+  async #dispatch(message: OutgoingMessage): Promise<void> {
+    switch (message.kind) {
+      case DestinationKind.SqsQueue:
+      case DestinationKind.SqsFifoQueue:
+        await this.sqsClient.send(sqsCommand(message));
+        return;
+      case DestinationKind.SnsTopic:
+      case DestinationKind.SnsFifoTopic:
+        this.#sns ??= this.#options.snsClient ?? new SNSClient({});
+        await this.#sns.send(snsCommand(message));
+        return;
+      case DestinationKind.EventBus:
+        await this.#putEvent(message);
+        return;
+    }
+  }
+
+  async #putEvent(message: OutgoingMessage): Promise<void> {
+    this.#eventBridge ??= this.#options.eventBridgeClient ?? new EventBridgeClient({});
+    const { FailedEntryCount, Entries } = await this.#eventBridge.send(
+      new PutEventsCommand({
+        Entries: [
+          {
+            EventBusName: message.destination,
+            Source: message.source,
+            DetailType: message.detailType,
+            Detail: message.body,
+          },
+        ],
+      }),
+    );
+    if (!FailedEntryCount) return;
+    // PutEvents answers 200 and reports each entry's failure in the entry.
+    const code = Entries?.[0]?.ErrorCode ?? 'FailedEntry';
+    if (isTransientCode(code)) throw new DestinationUnavailableError(message.destination, code);
+    throw new DestinationRefusedError(message.destination, message.id, code);
+  }
+}
+
+function stringAttributes(message: OutgoingMessage) {
+  const attributes: Record<string, { DataType: 'String'; StringValue: string }> = {};
+  for (const [name, value] of Object.entries(message.attributes ?? {})) {
+    attributes[name] = { DataType: 'String', StringValue: value };
+  }
+  attributes[OutboxMessageIdField.Attribute] = { DataType: 'String', StringValue: message.id };
+  return attributes;
+}
+
+function sqsCommand(message: OutgoingMessage): SendMessageCommand {
+  const fifo = message.kind === DestinationKind.SqsFifoQueue;
+  return new SendMessageCommand({
+    QueueUrl: message.destination,
+    MessageBody: message.body,
+    MessageAttributes: stringAttributes(message),
+    ...(message.groupId === undefined ? {} : { MessageGroupId: message.groupId }),
+    ...(fifo ? { MessageDeduplicationId: message.id } : {}),
+  });
+}
+
+function snsCommand(message: OutgoingMessage): PublishCommand {
+  const fifo = message.kind === DestinationKind.SnsFifoTopic;
+  return new PublishCommand({
+    TopicArn: message.destination,
+    Message: message.body,
+    MessageAttributes: stringAttributes(message),
+    ...(fifo ? { MessageGroupId: message.groupId, MessageDeduplicationId: message.id } : {}),
+  });
+}

@@ -1,0 +1,16 @@
+import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+
+/**
+ * Sends one outgoing message to its destination. `AwsOutboxSender` is the implementation; the
+ * interface keeps the relay's core free of SDK types, so a test or a simulation can give its own.
+ * It throws `DestinationRefusedError` for a refusal no retry fixes and
+ * `DestinationUnavailableError` for anything passing.
+ *
+ * @example
+ * ```ts
+ * const sender: OutboxSender = { send: async (message) => { sent.push(message.id); } };
+ * ```
+ */
+export interface OutboxSender {
+  send(message: OutgoingMessage): Promise<void>;
+}

@@ -1,0 +1,19 @@
+/**
+ * `sqs-inbox/relay`: the outbox relay, a Lambda handler for the outbox table's DynamoDB stream
+ * that sends what `tx.publish` committed. Kept apart from `sqs-inbox` so that a consumer does
+ * not load the SNS and EventBridge clients.
+ */
+export { AwsOutboxSender, type AwsOutboxSenderOptions } from '../aws/AwsOutboxSender.js';
+export { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
+export {
+  createOutboxRelay,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+} from './createOutboxRelay.js';
+export {
+  OUTBOX_DEAD_LETTER_KIND,
+  type OutboxDeadLetter,
+  type OutboxDeadLetterSink,
+} from './OutboxDeadLetter.js';
+export type { OutboxSender } from './OutboxSender.js';
+export type { RelayOutcome } from './relayRecord.js';
