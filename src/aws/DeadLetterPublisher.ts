@@ -1,6 +1,10 @@
 import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { DEAD_LETTER_ATTRIBUTE_PREFIX, DeadLetterAttribute } from '../constants.js';
+import {
+  DEAD_LETTER_ATTRIBUTE_PREFIX,
+  DeadLetterAttribute,
+  OutboxMessageIdField,
+} from '../constants.js';
 import type { DeadLetterSink } from '../core/DeadLetterSink.js';
 import type { LoggedKey } from '../core/loggedKey.js';
 import { DeadLetterSendError, InvalidConfigurationError } from '../errors.js';
@@ -99,14 +103,18 @@ function attributesFor(
   };
 }
 
-/** The record's own message attributes, as many as fit beside the inbox's, in name order. */
+/**
+ * The record's own message attributes, as many as fit beside the inbox's, in name order, its
+ * outbox id first: it keys the message again when the DLQ is redriven.
+ */
 function originalAttributes(
   record: SQSRecord,
   room: number,
 ): Record<string, MessageAttributeValue> {
+  const first = (name: string) => (name === OutboxMessageIdField.Attribute ? 0 : 1);
   const names = Object.keys(record.messageAttributes ?? {})
     .filter((name) => !name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX))
-    .sort()
+    .sort((a, b) => first(a) - first(b) || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, Math.max(0, room));
   const copied: Record<string, MessageAttributeValue> = {};
   for (const name of names) {

@@ -21,6 +21,12 @@ export const MessageSource = {
   EventBridge: 'eventbridge',
   /** S3 event notifications: the body is `{ Records: [...] }`, or the `s3:TestEvent`. */
   S3: 's3',
+  /**
+   * An outbox relay (sqs-inbox's, or any sender keeping the contract) sends to the queue, or to
+   * an SNS topic delivering raw: the body is the payload, and the message attribute
+   * `outbox.messageId` the default key, the same on every send of the message.
+   */
+  Outbox: 'outbox',
 } as const;
 /** One of the values of {@link MessageSource}. */
 export type MessageSource = (typeof MessageSource)[keyof typeof MessageSource];
@@ -37,6 +43,7 @@ export const SOURCES_WITH_UPSTREAM_ID: readonly MessageSource[] = [
   MessageSource.Sns,
   MessageSource.EventBridge,
   MessageSource.S3,
+  MessageSource.Outbox,
 ];
 
 /**
@@ -130,6 +137,20 @@ export interface S3Envelope {
 }
 
 /**
+ * A message an outbox relay sent: its outbox id, the same on every send.
+ *
+ * @example
+ * ```ts
+ * if (message.envelope.kind === MessageSource.Outbox) console.log(message.envelope.messageId);
+ * ```
+ */
+export interface OutboxEnvelope {
+  readonly kind: typeof MessageSource.Outbox;
+  /** The `outbox.messageId` attribute: the default key (as `outbox:<id>`). */
+  readonly messageId: string;
+}
+
+/**
  * Where a message came from and what its envelope said. `kind` tells which.
  *
  * @example
@@ -140,6 +161,7 @@ export interface S3Envelope {
 export type MessageEnvelope =
   | { readonly kind: typeof MessageSource.Sqs }
   | { readonly kind: typeof MessageSource.SnsRaw }
+  | OutboxEnvelope
   | SnsEnvelope
   | EventBridgeEnvelope
   | S3Envelope;

@@ -1,5 +1,7 @@
+import { OutboxMessageIdField } from '../constants.js';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
+import { outboxIdOf, outboxKey } from './readOutboxId.js';
 
 type Json = Record<string, unknown>;
 
@@ -42,6 +44,7 @@ export function readEventBridgeEvent(
     );
   }
   const field = (name: (typeof STRING_FIELDS)[number]) => String(event[name]);
+  const { detail, outboxId } = withoutOutboxId(event.detail);
   return {
     envelope: {
       kind: MessageSource.EventBridge,
@@ -54,7 +57,18 @@ export function readEventBridgeEvent(
       resources: (event.resources as unknown[]).map(String),
       version: field('version'),
     },
-    payload: { value: event.detail },
-    upstreamKey: `eventbridge:${field('id')}`,
+    payload: { value: detail },
+    upstreamKey: outboxId === undefined ? `eventbridge:${field('id')}` : outboxKey(outboxId),
   };
+}
+
+/**
+ * A relayed event's detail carries its outbox id (each send gets a new event `id`): it keys the
+ * message, and the payload is the detail as published, without it.
+ */
+function withoutOutboxId(detail: unknown): { detail: unknown; outboxId?: string } {
+  if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return { detail };
+  const { [OutboxMessageIdField.EventMember]: id, ...published } = detail as Json;
+  const outboxId = outboxIdOf(id);
+  return outboxId === undefined ? { detail } : { detail: published, outboxId };
 }

@@ -1,5 +1,7 @@
+import { OutboxMessageIdField } from '../constants.js';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type SnsMessageAttribute, type UnwrappedRecord } from './MessageSource.js';
+import { outboxIdOf, outboxKey } from './readOutboxId.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,6 +57,9 @@ export function readSnsNotification(
     );
   }
   const snsMessageId = String(notification.MessageId);
+  const messageAttributes = snsAttributes(notification.MessageAttributes);
+  // A relayed message keeps its outbox id across sends; SNS gives each send a new MessageId.
+  const outboxId = outboxIdOf(messageAttributes[OutboxMessageIdField.Attribute]?.value);
   return {
     envelope: {
       kind: MessageSource.Sns,
@@ -63,10 +68,10 @@ export function readSnsNotification(
       timestamp: optionalString(notification.Timestamp) ?? '',
       subject: optionalString(notification.Subject),
       sequenceNumber: optionalString(notification.SequenceNumber),
-      messageAttributes: snsAttributes(notification.MessageAttributes),
+      messageAttributes,
     },
     payload: { text: notification.Message },
-    upstreamKey: `sns:${snsMessageId}`,
+    upstreamKey: outboxId === undefined ? `sns:${snsMessageId}` : outboxKey(outboxId),
   };
 }
 

@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type SourceNotice, type UnwrappedRecord } from './MessageSource.js';
 import { isEventBridgeEvent, readEventBridgeEvent } from './readEventBridgeEvent.js';
+import { outboxKey, recordOutboxId } from './readOutboxId.js';
 import {
   isS3Notification,
   isS3TestEvent,
@@ -37,6 +38,16 @@ export function unwrapRecord(
   // Direct producers alone: the body is the payload, whatever it looks like (today's reading).
   if (sources.every((source) => source === MessageSource.Sqs)) {
     return { envelope: { kind: MessageSource.Sqs }, payload: { text: record.body } };
+  }
+  // A relayed message delivered raw: only an outbox sets this SQS message attribute (SNS puts
+  // a notification's attributes inside its envelope, EventBridge sets none).
+  const outboxId = sources.includes(MessageSource.Outbox) ? recordOutboxId(record) : undefined;
+  if (outboxId !== undefined) {
+    return {
+      envelope: { kind: MessageSource.Outbox, messageId: outboxId },
+      payload: { text: record.body },
+      upstreamKey: outboxKey(outboxId),
+    };
   }
   const body = parseObject(record.body);
   const enveloped = body === undefined ? undefined : readDeclared(body, record, sources, plain);
@@ -100,7 +111,8 @@ function mismatch(
   sources: readonly MessageSource[],
   body: Json | undefined,
 ): EnvelopeMismatchError {
-  const found = describeBody(record.body, body);
+  const outbox = sources.includes(MessageSource.Outbox) ? ' and no outbox.messageId attribute' : '';
+  const found = `${describeBody(record.body, body)}${outbox}`;
   const rawOnly =
     sources.includes(MessageSource.SnsRaw) && body !== undefined && isSnsMessage(body);
   return new EnvelopeMismatchError(

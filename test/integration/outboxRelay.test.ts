@@ -6,6 +6,7 @@ import {
   createBatchProcessor,
   DynamoDBInboxStore,
   type MessageHandler,
+  MessageSource,
   OutboxMessageIdField,
   outboxMessageId,
   RecordStatus,
@@ -242,8 +243,8 @@ describe('the outbox relay, fed by the stream', () => {
         store: ledger.store,
         consumer: 'notifier',
         schema: z.object({ accountId: z.string(), amountCents: z.number() }),
-        key: ({ messageAttributes }) =>
-          messageAttributes[OutboxMessageIdField.Attribute]?.stringValue ?? '',
+        // No key function: a relayed message is keyed by its outbox id.
+        sources: [MessageSource.Outbox],
         logger: recordingLogger(),
       },
     );

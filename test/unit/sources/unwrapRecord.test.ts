@@ -22,6 +22,82 @@ function mismatch(body: unknown, sources: MessageSource[]): EnvelopeMismatchErro
   throw new Error('no mismatch');
 }
 
+/** An SQS record as an outbox relay sends it: the outbox id as a message attribute. */
+function relayed(body: string, id = 'f'.repeat(64)) {
+  const record = sqsRecord(body);
+  return {
+    ...record,
+    messageAttributes: {
+      'outbox.messageId': {
+        stringValue: id,
+        dataType: 'String',
+        stringListValues: [],
+        binaryListValues: [],
+      },
+    },
+  };
+}
+
+describe('unwrapRecord: messages an outbox relayed', () => {
+  const id = 'a'.repeat(64);
+
+  it('keys a raw relayed message by its outbox id and gives the body as is', () => {
+    expect(unwrapRecord(relayed('{"a":1}', id), [MessageSource.Outbox])).toEqual({
+      envelope: { kind: MessageSource.Outbox, messageId: id },
+      payload: { text: '{"a":1}' },
+      upstreamKey: `outbox:${id}`,
+    });
+  });
+
+  it('keys a relayed SNS notification by the outbox id, not the MessageId of this send', () => {
+    const notification = snsNotification('credited', {
+      MessageId: 'sns-send-2',
+      MessageAttributes: { 'outbox.messageId': { Type: 'String', Value: id } },
+    });
+    expect(unwrapRecord(sqsRecord(notification), [Sns])).toMatchObject({
+      upstreamKey: `outbox:${id}`,
+    });
+  });
+
+  it('keys a relayed event by the outbox id in its detail, and gives the detail as published', () => {
+    const event = eventBridgeEvent(
+      { paymentId: 'p-1', outboxMessageId: id },
+      { id: 'event-of-send-2' },
+    );
+    expect(unwrapRecord(sqsRecord(event), [EventBridge])).toMatchObject({
+      payload: { value: { paymentId: 'p-1' } },
+      upstreamKey: `outbox:${id}`,
+    });
+  });
+
+  it('gives the same key to one message whichever way the relay sent it', () => {
+    const raw = unwrapRecord(relayed('x', id), [MessageSource.Outbox]);
+    const viaTopic = unwrapRecord(
+      sqsRecord(
+        snsNotification('x', {
+          MessageAttributes: { 'outbox.messageId': { Type: 'String', Value: id } },
+        }),
+      ),
+      [Sns],
+    );
+    expect('upstreamKey' in raw && raw.upstreamKey).toBe(
+      'upstreamKey' in viaTopic && viaTopic.upstreamKey,
+    );
+  });
+
+  it('refuses a message without the outbox id on a consumer that declares only the outbox', () => {
+    expect(mismatch('{"a":1}', [MessageSource.Outbox]).message).toMatch(
+      /no outbox\.messageId attribute/,
+    );
+  });
+
+  it('reads a message without the id as the direct producers’ when both are declared', () => {
+    expect(unwrapRecord(sqsRecord('{"a":1}'), [Sqs, MessageSource.Outbox])).toMatchObject({
+      envelope: { kind: Sqs },
+    });
+  });
+});
+
 describe('unwrapRecord', () => {
   it('gives the SNS Message as payload text, the notification as envelope, and the SNS MessageId as key', () => {
     const notification = snsNotification('{"paymentId":"p-1"}', {

@@ -1,0 +1,46 @@
+import type { SQSRecord } from 'aws-lambda';
+import { OutboxMessageIdField } from '../constants.js';
+
+// Any sender keeping the contract may use its own ids; the key must stay under 1,024 bytes.
+const MAX_OUTBOX_ID_LENGTH = 512;
+
+/**
+ * The outbox id a message carries where an outbox relay puts it: the message attribute
+ * `outbox.messageId` (an SQS message, or an SNS message delivered raw or in its notification's
+ * `MessageAttributes`), or the member `outboxMessageId` of an EventBridge event's `detail`.
+ * Undefined when there is none (or it is no text of 1-512 characters).
+ *
+ * @example
+ * ```ts
+ * outboxIdOf(record.messageAttributes[OutboxMessageIdField.Attribute]?.stringValue); // '3f…' or undefined
+ * ```
+ */
+export function outboxIdOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_OUTBOX_ID_LENGTH
+    ? value
+    : undefined;
+}
+
+/**
+ * The outbox id of a raw SQS record (direct, or SNS raw delivery), from its message attribute.
+ *
+ * @example
+ * ```ts
+ * const id = recordOutboxId(record); // undefined for a message no relay sent
+ * ```
+ */
+export function recordOutboxId(record: SQSRecord): string | undefined {
+  return outboxIdOf(record.messageAttributes?.[OutboxMessageIdField.Attribute]?.stringValue);
+}
+
+/**
+ * The default key of a message with an outbox id: `outbox:<id>`, whichever way it came.
+ *
+ * @example
+ * ```ts
+ * outboxKey('3f…'); // 'outbox:3f…'
+ * ```
+ */
+export function outboxKey(id: string): string {
+  return `outbox:${id}`;
+}
