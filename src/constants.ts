@@ -301,6 +301,14 @@ export const InboxEnvironment = {
   Sources: 'INBOX_SOURCES',
   /** Optional: a key declared as data (`attribute:<name>` or `field:<path>`). */
   Key: 'INBOX_KEY',
+  /** Optional: the outbox table `tx.publish` writes to (the construct's `outbox`). */
+  OutboxTableName: 'INBOX_OUTBOX_TABLE_NAME',
+  /** With the outbox table: how long its items live, in seconds. */
+  OutboxRetentionSeconds: 'INBOX_OUTBOX_RETENTION_SECONDS',
+  /** Each outbox destination reaches the function as this prefix + its logical name. */
+  DestinationPrefix: 'INBOX_DESTINATION_',
+  /** The relay's: where it dead-letters what a destination refuses. */
+  RelayDeadLetterQueueUrl: 'INBOX_RELAY_DEAD_LETTER_QUEUE_URL',
 } as const;
 
 /**
@@ -345,6 +353,19 @@ export const BUSINESS_TABLE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
  */
 export function businessTableVariable(name: string): string {
   return `${InboxEnvironment.BusinessTablePrefix}${name}`;
+}
+
+/**
+ * The environment variable that carries an outbox destination's address (queue URL, topic or
+ * bus ARN): `INBOX_DESTINATION_<name>`. Names follow {@link BUSINESS_TABLE_NAME_PATTERN}.
+ *
+ * @example
+ * ```ts
+ * destinationVariable('credits'); // => 'INBOX_DESTINATION_credits'
+ * ```
+ */
+export function destinationVariable(name: string): string {
+  return `${InboxEnvironment.DestinationPrefix}${name}`;
 }
 
 /**

@@ -19,6 +19,7 @@ export {
   DEFAULT_TTL_SECONDS,
   DeadLetterAttribute,
   DestinationKind,
+  destinationVariable,
   INBOX_ENVIRONMENT_PREFIX,
   InboxAttribute,
   InboxEnvironment,

@@ -4,11 +4,12 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { businessTableVariable, INBOX_ENVIRONMENT_PREFIX, InboxEnvironment } from '../constants.js';
+import { bundlingFor } from './bundlingFor.js';
 import { checkInboxTableUse } from './checkInboxTableUse.js';
 import {
   createInboxAlarms,
@@ -18,6 +19,7 @@ import {
 } from './createInboxMonitoring.js';
 import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxTable } from './InboxTable.js';
+import { OutboxRelay } from './OutboxRelay.js';
 import {
   type InboxConsumerSettings,
   resolveInboxConsumerProps,
@@ -45,11 +47,6 @@ const RESERVED_ENVIRONMENT: readonly string[] = [
   'POWERTOOLS_METRICS_NAMESPACE',
   'NODE_OPTIONS',
 ];
-
-/** The esbuild target of a Lambda Node.js runtime: `nodejs24.x` → `node24`. */
-function esbuildTarget(runtime: Runtime): string {
-  return runtime.name.replace(/^nodejs(\d+)\.x$/, 'node$1');
-}
 
 /** The grant of one `businessTables` entry, whether given as a table or as `{ table, actions }`. */
 function toGrant(entry: ITable | BusinessTableGrant): BusinessTableGrant {
@@ -101,6 +98,8 @@ export class InboxConsumer extends Construct {
   readonly alarms: InboxAlarms;
   /** The library's metrics and the queues' depth and age. */
   readonly dashboard: Dashboard;
+  /** The outbox and its relay, when `outbox` is given. */
+  readonly outbox: OutboxRelay | undefined;
 
   constructor(scope: Construct, id: string, props: InboxConsumerProps) {
     super(scope, id);
@@ -117,8 +116,10 @@ export class InboxConsumer extends Construct {
       Object.values(props.businessTables ?? {}).map((entry) => toGrant(entry).table),
     );
     this.logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
+    this.outbox = props.outbox && this.#createOutbox(props, settings);
     this.function = this.#createFunction(props, settings, sources);
     this.#grant(props);
+    this.outbox?.grantPublish(this.function);
     this.eventSource = new SqsEventSource(this.queue, {
       batchSize: settings.batchSize,
       maxBatchingWindow: settings.maxBatchingWindow,
@@ -199,6 +200,18 @@ export class InboxConsumer extends Construct {
     return new InboxTable(this, 'InboxTable', { removalPolicy: s.inboxTableRemovalPolicy });
   }
 
+  #createOutbox(props: InboxConsumerProps, s: InboxConsumerSettings): OutboxRelay {
+    return new OutboxRelay(this, 'Outbox', {
+      removalPolicy: s.inboxTableRemovalPolicy,
+      ...(props.alarmTopic ? { alarmTopic: props.alarmTopic } : {}),
+      ...(props.runtime ? { runtime: props.runtime } : {}),
+      ...(props.architecture ? { architecture: props.architecture } : {}),
+      ...props.outbox,
+      name: s.consumerName,
+      destinations: props.outbox?.destinations ?? {},
+    });
+  }
+
   #createFunction(
     props: InboxConsumerProps,
     s: InboxConsumerSettings,
@@ -254,6 +267,7 @@ export class InboxConsumer extends Construct {
         // Stack traces through the minified bundle point at the TypeScript sources.
         NODE_OPTIONS: '--enable-source-maps',
         ...businessEnvironment,
+        ...this.outbox?.publisherEnvironment(),
         ...props.environment,
       },
       bundling: bundlingFor(runtime, props.bundling),
@@ -288,28 +302,4 @@ export class InboxConsumer extends Construct {
     );
     this.inboxTable.encryptionKey?.grantEncryptDecrypt(this.function);
   }
-}
-
-/** ESM output has no `require`; bundled CommonJS code (the AWS SDK's among it) still calls it. */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
-
-/**
- * The construct's esbuild settings with `given` merged over them. The `require` banner follows
- * the final format (ESM only) and comes before a banner of the user's own, never instead of it.
- */
-function bundlingFor(runtime: Runtime, given: BundlingOptions = {}): BundlingOptions {
-  const format = given.format ?? OutputFormat.ESM;
-  const banners = [format === OutputFormat.ESM ? ESM_REQUIRE_BANNER : undefined, given.banner];
-  return {
-    target: esbuildTarget(runtime),
-    // The SDK is bundled: the function runs the version the project's lock file pins.
-    externalModules: [],
-    mainFields: ['module', 'main'],
-    sourceMap: true,
-    minify: true,
-    ...given,
-    format,
-    banner: banners.filter((banner) => banner !== undefined).join('\n') || undefined,
-  };
 }

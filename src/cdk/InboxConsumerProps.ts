@@ -4,6 +4,7 @@ import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { MessageKey } from './MessageKey.js';
+import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import type { QueueSource } from './QueueSource.js';
 
 /**
@@ -236,4 +237,25 @@ export interface InboxConsumerProps {
    * @default 'SqsInbox'
    */
   readonly metricsNamespace?: string;
+
+  /**
+   * A transactional outbox for the handler's `tx.publish`: the construct creates an
+   * {@link OutboxRelay} (table, relay function and mapping, dead-letter queue, alarms), lets the
+   * function write the table, and gives it `INBOX_OUTBOX_TABLE_NAME`, the retention and each
+   * destination as `INBOX_DESTINATION_<name>` (`inbox.destination(name)`). Its alarm topic,
+   * runtime, architecture and removal policy default to the consumer's.
+   * @default no outbox (`tx.publish` is refused)
+   */
+  readonly outbox?: InboxOutboxProps;
 }
+
+/**
+ * The `outbox` of an {@link InboxConsumerProps}: an {@link OutboxRelayProps} named after the
+ * consumer.
+ *
+ * @example
+ * ```ts
+ * const outbox: InboxOutboxProps = { destinations: { credits: creditsQueue }, retryAttempts: 5 };
+ * ```
+ */
+export type InboxOutboxProps = Omit<OutboxRelayProps, 'name'>;

@@ -3,13 +3,20 @@
  * (peer dependencies) and `esbuild` to bundle the function locally.
  */
 
-export { businessTableVariable, InboxEnvironment } from '../constants.js';
+export { businessTableVariable, destinationVariable, InboxEnvironment } from '../constants.js';
 export { MessageSource } from '../sources/MessageSource.js';
 export type { InboxAlarms } from './createInboxMonitoring.js';
 export { DEFAULT_BUSINESS_TABLE_ACTIONS, InboxConsumer } from './InboxConsumer.js';
-export type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
+export type {
+  BusinessTableGrant,
+  InboxConsumerProps,
+  InboxOutboxProps,
+} from './InboxConsumerProps.js';
 export { InboxTable, type InboxTableProps } from './InboxTable.js';
 export { MessageKey } from './MessageKey.js';
+export { type OutboxAlarms, OutboxRelay } from './OutboxRelay.js';
+export type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
+export { OutboxTable, type OutboxTableProps } from './OutboxTable.js';
 export {
   type EventBridgeSourceOptions,
   type EventPatternSourceOptions,

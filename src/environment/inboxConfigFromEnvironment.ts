@@ -6,8 +6,10 @@ import {
   businessTableVariable,
   CONSUMER_NAME_PATTERN,
   CONSUMER_NAME_RULE,
+  destinationVariable,
   InboxEnvironment,
   MAX_RECEIVE_COUNT_RANGE,
+  OUTBOX_RETENTION_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { isQueueUrl } from '../core/resolveOptions.js';
@@ -65,6 +67,13 @@ export interface InboxEnvironmentConfig {
   readonly tables: Readonly<Record<string, string>>;
   /** A business table's name; throws {@link EnvironmentError} naming the tables there are. */
   table(name: string): string;
+  /** The outbox destinations by logical name (the keys of the construct's `outbox.destinations`). */
+  readonly destinations: Readonly<Record<string, string>>;
+  /**
+   * An outbox destination's address, for `tx.publish({ destination })`; throws
+   * {@link EnvironmentError} naming the destinations there are.
+   */
+  destination(name: string): string;
 }
 
 /**
@@ -96,12 +105,14 @@ export function inboxConfigFromEnvironment(
     InboxEnvironment.DeadLetterQueueUrl,
     InboxEnvironment.MaxReceiveCount,
   ]);
-  const tables = businessTables(env);
+  const tables = prefixed(env, InboxEnvironment.BusinessTablePrefix);
+  const destinations = prefixed(env, InboxEnvironment.DestinationPrefix);
   const key = env[InboxEnvironment.Key];
   return {
     options: {
       store: new DynamoDBInboxStore({
         tableName: read(InboxEnvironment.TableName),
+        ...outboxOf(env),
         ...(options.dynamoDBClient ? { client: options.dynamoDBClient } : {}),
       }),
       consumer: parseConsumer(read(InboxEnvironment.Consumer)),
@@ -115,7 +126,40 @@ export function inboxConfigFromEnvironment(
     },
     tables,
     table: (name) => tableNamed(tables, name),
+    destinations,
+    destination: (name) => destinationNamed(destinations, name),
   };
+}
+
+/** The store's outbox, when the construct gave the function one. */
+function outboxOf(env: Readonly<Record<string, string | undefined>>) {
+  const tableName = env[InboxEnvironment.OutboxTableName];
+  if (!tableName) return {};
+  const text = env[InboxEnvironment.OutboxRetentionSeconds] ?? '';
+  const retentionSeconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  const { min, max } = OUTBOX_RETENTION_RANGE;
+  if (!(retentionSeconds >= min && retentionSeconds <= max)) {
+    throw new EnvironmentError(
+      [InboxEnvironment.OutboxRetentionSeconds],
+      `is ${JSON.stringify(text)}`,
+      `Set it to whole seconds from ${min} to ${max} (the construct's outbox.retention).`,
+    );
+  }
+  return { outbox: { tableName, retentionSeconds } };
+}
+
+function destinationNamed(destinations: Readonly<Record<string, string>>, name: string): string {
+  const address = Object.hasOwn(destinations, name) ? destinations[name] : undefined;
+  if (address !== undefined) return address;
+  const known = Object.keys(destinations);
+  throw new EnvironmentError(
+    [destinationVariable(name)],
+    'is not set',
+    `Add "${name}" to the InboxConsumer's outbox.destinations` +
+      (known.length > 0
+        ? ` (the function has: ${known.join(', ')}).`
+        : ' (the function has none).'),
+  );
 }
 
 /** Checks that every variable is set, naming all missing ones at once; returns a reader. */
@@ -214,13 +258,16 @@ function parseTtlSeconds(text: string): number {
   return ttlSeconds;
 }
 
-function businessTables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const prefix = InboxEnvironment.BusinessTablePrefix;
-  const tables: Record<string, string> = {};
+/** The variables with a prefix, by the rest of their name: business tables, destinations. */
+function prefixed(
+  env: Readonly<Record<string, string | undefined>>,
+  prefix: string,
+): Record<string, string> {
+  const found: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith(prefix) && value) tables[name.slice(prefix.length)] = value;
+    if (name.startsWith(prefix) && value) found[name.slice(prefix.length)] = value;
   }
-  return tables;
+  return found;
 }
 
 function tableNamed(tables: Readonly<Record<string, string>>, name: string): string {

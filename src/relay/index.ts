@@ -16,4 +16,5 @@ export {
   type OutboxDeadLetterSink,
 } from './OutboxDeadLetter.js';
 export type { OutboxSender } from './OutboxSender.js';
+export { outboxRelayFromEnvironment } from './outboxRelayFromEnvironment.js';
 export type { RelayOutcome } from './relayRecord.js';

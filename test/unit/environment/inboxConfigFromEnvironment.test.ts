@@ -186,6 +186,26 @@ describe('inboxConfigFromEnvironment', () => {
       MaxReceiveCount: 'INBOX_MAX_RECEIVE_COUNT',
       Sources: 'INBOX_SOURCES',
       Key: 'INBOX_KEY',
+      OutboxTableName: 'INBOX_OUTBOX_TABLE_NAME',
+      OutboxRetentionSeconds: 'INBOX_OUTBOX_RETENTION_SECONDS',
+      DestinationPrefix: 'INBOX_DESTINATION_',
+      RelayDeadLetterQueueUrl: 'INBOX_RELAY_DEAD_LETTER_QUEUE_URL',
     });
+  });
+
+  it('gives the store no outbox without INBOX_OUTBOX_TABLE_NAME, and refuses a retention out of range', () => {
+    const base = {
+      INBOX_TABLE_NAME: 'inbox',
+      INBOX_CONSUMER: 'ledger',
+      INBOX_TTL_SECONDS: '86400',
+      INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq',
+      INBOX_MAX_RECEIVE_COUNT: '5',
+    };
+    expect(inboxConfigFromEnvironment({ env: base }).options.store.outbox).toBeUndefined();
+    expect(() =>
+      inboxConfigFromEnvironment({
+        env: { ...base, INBOX_OUTBOX_TABLE_NAME: 'outbox', INBOX_OUTBOX_RETENTION_SECONDS: '60' },
+      }),
+    ).toThrow(/INBOX_OUTBOX_RETENTION_SECONDS/);
   });
 });

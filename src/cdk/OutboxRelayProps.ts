@@ -1,0 +1,82 @@
+import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+
+/**
+ * Where an outbox may send: a queue (standard or FIFO), a topic (standard or FIFO), an event bus.
+ *
+ * @example
+ * ```ts
+ * const credits: OutboxDestination = creditsQueue;
+ * ```
+ */
+export type OutboxDestination = IQueue | ITopic | IEventBus;
+
+/**
+ * Properties of {@link OutboxRelay} (and of `InboxConsumer`'s `outbox`). The relay's mapping
+ * settings follow Lambda's DynamoDB event source mapping; each says its range and default.
+ *
+ * @example
+ * ```ts
+ * const props: OutboxRelayProps = { name: 'ledger', destinations: { credits: creditsQueue } };
+ * ```
+ */
+export interface OutboxRelayProps {
+  /** Names the relay in alarm descriptions and the function's description (the consumer's name). */
+  readonly name: string;
+  /**
+   * Where the handler may publish, by logical name (letters, digits, `_`): the consumer gets each
+   * address as `INBOX_DESTINATION_<name>` (`inbox.destination(name)`), and the relay exactly the
+   * right to send there — `sqs:SendMessage`, `sns:Publish`, `events:PutEvents` on that resource.
+   */
+  readonly destinations: Readonly<Record<string, OutboxDestination>>;
+  /**
+   * How long an outbox item lives (TTL). The stream keeps records 24 hours whatever this is.
+   * 1 to 366 days.
+   * @default Duration.days(7)
+   */
+  readonly retention?: Duration;
+  /**
+   * Stream records per relay invocation, 1 to 10,000.
+   * @default 100
+   */
+  readonly batchSize?: number;
+  /**
+   * Retries of a failing batch (after bisecting it) before its records' metadata go to the
+   * dead-letter queue, 0 to 10,000.
+   * @default 10
+   */
+  readonly retryAttempts?: number;
+  /**
+   * Records older than this are given up to the dead-letter queue (metadata only), 1 minute to
+   * 7 days. Keep it under the stream's 24 hours so the records can still be read back from the
+   * stream afterwards (the runbook's redrive).
+   * @default Duration.hours(6)
+   */
+  readonly maxRecordAge?: Duration;
+  /**
+   * Batches per shard relayed at once, 1 to 10; Lambda keeps each item's order at any value.
+   * @default 1
+   */
+  readonly parallelizationFactor?: number;
+  /**
+   * The iterator-age alarm fires when the relay is this far behind the stream.
+   * @default Duration.minutes(5)
+   */
+  readonly iteratorAgeAlarmThreshold?: Duration;
+  /** @default RemovalPolicy.RETAIN */
+  readonly removalPolicy?: RemovalPolicy;
+  /** Where the alarms notify; none by default. */
+  readonly alarmTopic?: ITopic;
+  /** @default Runtime.NODEJS_24_X */
+  readonly runtime?: Runtime;
+  /** @default Architecture.ARM_64 */
+  readonly architecture?: Architecture;
+  /** esbuild settings over the construct's (ESM, minified, SDK bundled). */
+  readonly bundling?: BundlingOptions;
+  /** The relay's entry file; default the installed package's `src/relay/handler.ts`. */
+  readonly relayEntry?: string;
+}

@@ -1,0 +1,114 @@
+import { Duration, Token } from 'aws-cdk-lib';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import {
+  BUSINESS_TABLE_NAME_PATTERN,
+  DEFAULT_OUTBOX_RETENTION_SECONDS,
+  OUTBOX_RETENTION_RANGE,
+} from '../constants.js';
+import type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
+
+/**
+ * The relay's settings with their defaults, validated (skipping unresolved tokens).
+ *
+ * @example
+ * ```ts
+ * const settings: OutboxRelaySettings = resolveOutboxRelayProps(props);
+ * ```
+ */
+export interface OutboxRelaySettings {
+  readonly retention: Duration;
+  readonly batchSize: number;
+  readonly retryAttempts: number;
+  readonly maxRecordAge: Duration;
+  readonly parallelizationFactor: number;
+  readonly iteratorAgeAlarmThreshold: Duration;
+}
+
+/**
+ * Applies the defaults to {@link OutboxRelayProps} and refuses values out of range, naming the
+ * prop, the range and the value given.
+ *
+ * @example
+ * ```ts
+ * resolveOutboxRelayProps({ name: 'ledger', destinations: {}, batchSize: 0 }); // throws
+ * ```
+ */
+export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySettings {
+  const where = `outbox of ${props.name}`;
+  const names = Object.keys(props.destinations ?? {});
+  if (names.length === 0)
+    throw new Error(`${where}: destinations must name at least one queue, topic or event bus.`);
+  const badName = names.find((name) => !BUSINESS_TABLE_NAME_PATTERN.test(name));
+  if (badName !== undefined) {
+    throw new Error(
+      `${where}: destination name "${badName}" must be a letter then up to 63 letters, digits or _ (it becomes an environment variable name).`,
+    );
+  }
+  for (const [name, target] of Object.entries(props.destinations))
+    destinationAddress(target, `${where}: destination ${name}`);
+  const retention = props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS);
+  inRange(
+    where,
+    'retention (seconds)',
+    retention.toSeconds(),
+    OUTBOX_RETENTION_RANGE.min,
+    OUTBOX_RETENTION_RANGE.max,
+  );
+  const settings: OutboxRelaySettings = {
+    retention,
+    batchSize: props.batchSize ?? 100,
+    retryAttempts: props.retryAttempts ?? 10,
+    maxRecordAge: props.maxRecordAge ?? Duration.hours(6),
+    parallelizationFactor: props.parallelizationFactor ?? 1,
+    iteratorAgeAlarmThreshold: props.iteratorAgeAlarmThreshold ?? Duration.minutes(5),
+  };
+  inRange(where, 'batchSize', settings.batchSize, 1, 10_000);
+  inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
+  inRange(where, 'maxRecordAge (seconds)', settings.maxRecordAge.toSeconds(), 60, 604_800);
+  inRange(where, 'parallelizationFactor', settings.parallelizationFactor, 1, 10);
+  return settings;
+}
+
+function inRange(where: string, prop: string, value: number, min: number, max: number): void {
+  if (Token.isUnresolved(value)) return;
+  if (Number.isInteger(value) && value >= min && value <= max) return;
+  throw new Error(
+    `${where}: ${prop} must be an integer from ${min} to ${max} inclusive (given ${value}).`,
+  );
+}
+
+/**
+ * The address `tx.publish` names a destination by: a queue's URL, a topic's or a bus's ARN.
+ *
+ * @example
+ * ```ts
+ * destinationAddress(creditsQueue); // the queue URL (a token until deploy)
+ * ```
+ */
+export function destinationAddress(
+  target: OutboxDestination,
+  where = 'outbox destination',
+): string {
+  if ('queueUrl' in target) return target.queueUrl;
+  if ('topicArn' in target) return target.topicArn;
+  if ('eventBusArn' in target) return target.eventBusArn;
+  throw new Error(`${where} must be an SQS queue, an SNS topic or an EventBridge event bus.`);
+}
+
+/**
+ * Grants exactly the send to one destination (with its KMS key's use, if encrypted):
+ * `sqs:SendMessage`, `sns:Publish` or `events:PutEvents` on that resource only.
+ *
+ * @example
+ * ```ts
+ * grantSend(creditsQueue, relayFunction);
+ * ```
+ */
+export function grantSend(target: OutboxDestination, grantee: IGrantable): void {
+  if ('queueUrl' in target) (target as IQueue).grantSendMessages(grantee);
+  else if ('topicArn' in target) (target as ITopic).grantPublish(grantee);
+  else (target as IEventBus).grantPutEventsTo(grantee);
+}

@@ -1,0 +1,216 @@
+import { type App, Duration, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import type { CfnRole } from 'aws-cdk-lib/aws-iam';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { InboxConsumer, type InboxOutboxProps } from '../../src/cdk/index.js';
+import { inboxConfigFromEnvironment } from '../../src/index.js';
+import { fixtureEntry, freshStack } from './stackFactory.js';
+
+/** A consumer with an outbox toward a FIFO queue, a topic and a bus, and its template. */
+function consumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
+  const built = buildConsumerWithOutbox(outbox);
+  return { ...built, template: Template.fromStack(built.stack) };
+}
+
+/** The same, not synthesized yet (for cdk-nag, which runs at the app's synth). */
+function buildConsumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
+  const stack = freshStack();
+  const creditsDlq = new Queue(stack, 'CreditsDlq', {
+    fifo: true,
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  const credits = new Queue(stack, 'Credits', {
+    fifo: true,
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    deadLetterQueue: { queue: creditsDlq, maxReceiveCount: 5 },
+  });
+  const topic = new Topic(stack, 'Events', {
+    enforceSSL: true,
+    masterKey: Alias.fromAliasName(stack, 'SnsKey', 'alias/aws/sns'),
+  });
+  const bus = new EventBus(stack, 'Bus');
+  const consumer = new InboxConsumer(stack, 'Consumer', {
+    consumerName: 'ledger',
+    entry: fixtureEntry,
+    outbox: { destinations: { credits, events: topic, bus }, ...outbox },
+  });
+  return { stack, consumer, credits, topic, bus };
+}
+
+/** Every statement of a role's policies. */
+function statementsOf(setup: ReturnType<typeof consumerWithOutbox>, role: CfnRole) {
+  const roleId = setup.stack.getLogicalId(role);
+  return Object.values(setup.template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId))
+    .flatMap(
+      (policy) =>
+        policy.Properties.PolicyDocument.Statement as Array<{
+          Action: string | string[];
+          Resource: unknown;
+        }>,
+    );
+}
+
+const refOf = (
+  setup: ReturnType<typeof consumerWithOutbox>,
+  construct: { node: { defaultChild?: unknown } },
+) => setup.stack.getLogicalId(construct.node.defaultChild as never);
+
+describe('InboxConsumer outbox', () => {
+  it('creates the outbox table with a stream of new images, TTL on expiresAt and point-in-time recovery', () => {
+    const { template } = consumerWithOutbox();
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  it('maps the stream to the relay: new and changed items only, bisect, partial batch responses, retries, a maximum age and the dead-letter queue on failure', () => {
+    const setup = consumerWithOutbox();
+    const dlq = refOf(setup, setup.consumer.outbox?.deadLetterQueue as never);
+    setup.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: {
+        'Fn::GetAtt': [refOf(setup, setup.consumer.outbox?.table as never), 'StreamArn'],
+      },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      MaximumRecordAgeInSeconds: 21_600,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }],
+      },
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } },
+    });
+  });
+
+  it('takes the mapping settings given', () => {
+    const { template } = consumerWithOutbox({
+      batchSize: 10,
+      retryAttempts: 2,
+      maxRecordAge: Duration.hours(1),
+      parallelizationFactor: 4,
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 10,
+      MaximumRetryAttempts: 2,
+      MaximumRecordAgeInSeconds: 3600,
+      ParallelizationFactor: 4,
+    });
+  });
+
+  it('lets the relay send to exactly the named destinations, and nothing on a wildcard resource', () => {
+    const setup = consumerWithOutbox();
+    const relayRole = setup.consumer.outbox?.function.role?.node.defaultChild as CfnRole;
+    const statements = statementsOf(setup, relayRole);
+    const on = (action: string) =>
+      statements.filter((s) => [s.Action].flat().includes(action)).map((s) => s.Resource);
+    expect(on('sqs:SendMessage')).toEqual(
+      expect.arrayContaining([
+        { 'Fn::GetAtt': [refOf(setup, setup.credits), 'Arn'] },
+        { 'Fn::GetAtt': [refOf(setup, setup.consumer.outbox?.deadLetterQueue as never), 'Arn'] },
+      ]),
+    );
+    expect(on('sqs:SendMessage')).toHaveLength(2);
+    expect(on('sns:Publish')).toEqual([{ Ref: refOf(setup, setup.topic) }]);
+    expect(on('events:PutEvents')).toEqual([{ 'Fn::GetAtt': [refOf(setup, setup.bus), 'Arn'] }]);
+    // ListStreams has no resource-level permission: the stream read's one wildcard, and the only one.
+    const onWildcard = statements.filter((s) => JSON.stringify(s.Resource) === '"*"');
+    expect(onWildcard.flatMap((s) => [s.Action].flat())).toEqual(['dynamodb:ListStreams']);
+    expect(
+      statements
+        .flatMap((s) => [s.Action].flat())
+        .filter((a) => /^dynamodb:(Put|Update|Delete)/.test(a)),
+    ).toEqual([]);
+  });
+
+  it('lets the consumer write the outbox table (put and update), and gives it the table, the retention and each destination', () => {
+    const setup = consumerWithOutbox({ retention: Duration.days(3) });
+    const table = refOf(setup, setup.consumer.outbox?.table as never);
+    const consumerRole = setup.consumer.function.role?.node.defaultChild as CfnRole;
+    const onOutbox = statementsOf(setup, consumerRole)
+      .filter((s) => JSON.stringify(s.Resource).includes(table))
+      .flatMap((s) => [s.Action].flat());
+    expect(onOutbox.sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    setup.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          INBOX_OUTBOX_TABLE_NAME: { Ref: table },
+          INBOX_OUTBOX_RETENTION_SECONDS: String(3 * 86_400),
+          INBOX_DESTINATION_credits: { Ref: refOf(setup, setup.credits) },
+          INBOX_DESTINATION_events: { Ref: refOf(setup, setup.topic) },
+          INBOX_DESTINATION_bus: { 'Fn::GetAtt': [refOf(setup, setup.bus), 'Arn'] },
+        }),
+      },
+    });
+  });
+
+  it('sets the environment inboxConfigFromEnvironment reads into a store with the outbox and the destinations', () => {
+    const config = inboxConfigFromEnvironment({
+      env: {
+        INBOX_TABLE_NAME: 'inbox',
+        INBOX_CONSUMER: 'ledger',
+        INBOX_TTL_SECONDS: '86400',
+        INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq',
+        INBOX_MAX_RECEIVE_COUNT: '5',
+        INBOX_OUTBOX_TABLE_NAME: 'outbox',
+        INBOX_OUTBOX_RETENTION_SECONDS: '259200',
+        INBOX_DESTINATION_credits: 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo',
+      },
+    });
+    expect(config.options.store.outbox).toEqual({ tableName: 'outbox', retentionSeconds: 259_200 });
+    expect(config.destination('credits')).toMatch(/credits\.fifo$/);
+    expect(() => config.destination('audit')).toThrow(/INBOX_DESTINATION_audit.*has: credits/);
+  });
+
+  it('alarms on the dead-letter queue and on the relay falling behind the stream', () => {
+    const { template } = consumerWithOutbox({ iteratorAgeAlarmThreshold: Duration.minutes(2) });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 120_000,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      AlarmDescription: Match.stringLikeRegexp(
+        "ledger outbox: messages in the relay's dead-letter queue",
+      ),
+    });
+  });
+
+  it.each([
+    [{ destinations: {} }, /at least one/],
+    [{ destinations: { 'bad-name': undefined as never } }, /bad-name/],
+    [{ batchSize: 0 }, /batchSize must be an integer from 1 to 10000 inclusive \(given 0\)/],
+    [{ retryAttempts: -1 }, /retryAttempts/],
+    [{ maxRecordAge: Duration.days(8) }, /maxRecordAge/],
+    [{ parallelizationFactor: 11 }, /parallelizationFactor/],
+    [{ retention: Duration.hours(1) }, /retention/],
+  ])('refuses %j at synth, naming the prop', (outbox, message) => {
+    expect(() => consumerWithOutbox(outbox as Partial<InboxOutboxProps>)).toThrow(message);
+  });
+
+  it("passes cdk-nag's AwsSolutions checks, which do fail on a finding", () => {
+    const { stack } = buildConsumerWithOutbox();
+    const app = stack.node.root as App;
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
+
+    const broken = buildConsumerWithOutbox();
+    new Queue(broken.stack, 'Unencrypted', { enforceSSL: false });
+    const brokenApp = broken.stack.node.root as App;
+    Validations.of(brokenApp).addPlugins(new AwsSolutionsChecks(brokenApp));
+    expect(() => brokenApp.synth()).toThrow(/[Vv]alidation/);
+  });
+});
