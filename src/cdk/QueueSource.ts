@@ -157,6 +157,15 @@ export abstract class QueueSource {
     }, options);
   }
 
+  /**
+   * Messages an outbox relay sends: the queue is a destination of another consumer's `outbox`
+   * (whose relay is granted the send there), or an SNS topic delivers raw to it. Each message is
+   * keyed by its `outbox.messageId`, the same on every send.
+   */
+  static outbox(): QueueSource {
+    return new OutboxSource();
+  }
+
   /** S3 event notifications of a bucket. S3 cannot notify a FIFO queue. */
   static s3Bucket(bucket: IBucket, options: S3BucketSourceOptions = {}): QueueSource {
     return new S3BucketSource(bucket, options);
@@ -171,6 +180,12 @@ export abstract class QueueSource {
 
 class DirectSource extends QueueSource {
   readonly kind = MessageSource.Sqs;
+  bind(): void {}
+}
+
+/** The publishing side wires it: its `OutboxRelay` is granted the send to this queue. */
+class OutboxSource extends QueueSource {
+  readonly kind = MessageSource.Outbox;
   bind(): void {}
 }
 

@@ -36,6 +36,25 @@ Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 `;
 const SHOP_APP = 'npx tsx shop.ts';
 
+/** Test-only lines appended to the README's outbox app: cdk-nag, and the relay's function. */
+const OUTBOX_CHECKS = `
+import { Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+new CfnOutput(stack, 'RelayFunctionName', { value: ledger.outbox?.function.functionName ?? '' });
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+`;
+const OUTBOX_APP = 'npx tsx outbox.ts';
+
+/** The relay's own package entry, loaded as a user's function of their own would. */
+const LOAD_RELAY_ESM = `import { createOutboxRelay } from 'sqs-inbox/relay';
+const relay = createOutboxRelay({ deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' });
+console.log(JSON.stringify(await relay.process({ Records: [] })));
+`;
+const LOAD_RELAY_CJS = `import { createOutboxRelay } from 'sqs-inbox/relay';
+const relay = createOutboxRelay({ deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' });
+relay.process({ Records: [] }).then((response) => console.log(JSON.stringify(response)));
+`;
+
 /** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
 const APP_CHECKS = `
 import { Validations } from 'aws-cdk-lib';
@@ -58,7 +77,7 @@ const TSCONFIG = {
     rootDir: '.',
     types: ['node'],
   },
-  include: ['src', 'check', 'app.ts', 'shop.ts'],
+  include: ['src', 'check', 'app.ts', 'shop.ts', 'outbox.ts'],
 };
 
 const LOAD_ESM = `import { InboxConsumer } from 'sqs-inbox/cdk';
@@ -116,6 +135,11 @@ beforeAll(async () => {
       'app.ts': `${example('app.ts')}${APP_CHECKS}`,
       'src/reservations.ts': example('reservations.ts', 'sources'),
       'shop.ts': `${example('app.ts', 'sources')}${SHOP_CHECKS}`,
+      'src/ledgerOutbox.ts': example('ledgerOutbox.ts', 'outbox'),
+      'src/notifier.ts': example('notifier.ts', 'outbox'),
+      'outbox.ts': `${example('app.ts', 'outbox')}${OUTBOX_CHECKS}`,
+      'check/loadRelayEsm.ts': LOAD_RELAY_ESM,
+      'check/loadRelayCjs.cts': LOAD_RELAY_CJS,
       'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
       'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     },
@@ -218,6 +242,32 @@ describe('a fresh project that installs the packed tarball', () => {
     });
 
     expect(output).not.toMatch(/AwsSolutions-/);
+  });
+
+  it('synthesizes the README outbox app, bundling the relay from the installed package, cdk-nag clean', async () => {
+    const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
+    const output = await runOrThrow(
+      cdk,
+      ['synth', '--app', OUTBOX_APP, '--quiet', '--no-notices'],
+      {
+        cwd: project,
+        env: { CDK_DISABLE_CLI_TELEMETRY: 'true' },
+      },
+    );
+
+    expect(output).not.toMatch(/AwsSolutions-/);
+  });
+
+  it.each([
+    { format: 'ESM', file: 'dist/check/loadRelayEsm.js' },
+    { format: 'CommonJS', file: 'dist/check/loadRelayCjs.cjs' },
+  ])('loads sqs-inbox/relay as $format with plain node', async ({ file }) => {
+    const output = await runOrThrow(process.execPath, [file], {
+      cwd: project,
+      env: { AWS_REGION: 'eu-west-1' },
+    });
+
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ batchItemFailures: [] });
   });
 
   it('synthesizes the README sources app (a topic and a bus in front of a consumer), cdk-nag clean', async () => {

@@ -26,6 +26,9 @@ export const CONSUMER_PACKAGES = [
   '@aws-sdk/lib-dynamodb',
   '@aws-sdk/util-dynamodb',
   '@aws-sdk/client-sqs',
+  // The outbox relay sends with these too (optional peers, needed by sqs-inbox/relay).
+  '@aws-sdk/client-sns',
+  '@aws-sdk/client-eventbridge',
   'aws-cdk-lib',
   'constructs',
   'esbuild',

@@ -18,6 +18,9 @@ describe('README', () => {
     { name: 'sources-app', file: 'examples/sources/app.ts' },
     { name: 'sources-handler', file: 'examples/sources/reservations.ts' },
     { name: 'steps-handler', file: 'examples/steps/checkout.ts' },
+    { name: 'outbox-app', file: 'examples/outbox/app.ts' },
+    { name: 'outbox-publisher', file: 'examples/outbox/ledgerOutbox.ts' },
+    { name: 'outbox-consumer', file: 'examples/outbox/notifier.ts' },
   ])('shows exactly the $name that the typecheck compiles ($file)', ({ name, file }) => {
     expect(block(name)).toBe(readFileSync(new URL(file, root), 'utf8'));
   });
