@@ -10,8 +10,13 @@ export const PaymentCaptured = z.object({
   paymentId: z.string().min(1),
   amountCents: z.number().int().positive(),
   currency: z.string().regex(/^[A-Z]{3}$/, 'a 3-letter ISO 4217 code such as EUR'),
+  /** The payer's address: the credited payment is passed on to the notifier, which mails it. */
+  email: z.string().email().optional(),
 });
 export type PaymentCaptured = z.infer<typeof PaymentCaptured>;
+
+/** The ledger's outbox destination by its logical name (the construct's `outbox.destinations` key). */
+export const LedgerDestination = { Credited: 'credited' } as const;
 
 /** The ledger's tables: account balances and one entry per payment. */
 export interface LedgerTables {
@@ -20,7 +25,9 @@ export interface LedgerTables {
 }
 
 /**
- * Credits the payment to its account and writes its ledger entry, in the inbox transaction.
+ * Credits the payment to its account and writes its ledger entry, in the inbox transaction;
+ * with a `credited` destination and the payer's email, publishes the credited payment there
+ * through the outbox, in the same transaction (the notifier's queue in the reference stack).
  * An account keeps one currency: a payment in another is a permanent error (it goes to the
  * DLQ); the condition on the update guards the race with a concurrent first payment.
  * A different event for a payment already recorded fails the entry's condition: nothing is
@@ -30,6 +37,7 @@ export interface LedgerTables {
 export function applyPayment(
   tables: LedgerTables,
   client: DynamoDBDocumentClient,
+  credited?: string,
 ): MessageHandler<PaymentCaptured> {
   return async ({ body }, tx) => {
     const { Item: account } = await client.send(
@@ -57,6 +65,9 @@ export function applyPayment(
       Item: { ...body },
       ConditionExpression: 'attribute_not_exists(paymentId)',
     });
+    if (credited === undefined || body.email === undefined) return;
+    // The notifier's PaymentNotification: sent if and only if the credit commits.
+    tx.publish({ destination: credited, name: 'credited', body: { ...body, email: body.email } });
   };
 }
 
@@ -70,9 +81,10 @@ export const LedgerTable = { Accounts: 'accounts', Entries: 'ledgerEntries' } as
 export const ledgerConsumer: ConsumerDefinition<typeof PaymentCaptured> = {
   schema: PaymentCaptured,
   key: ({ body }) => body.eventId,
-  handler: (table, client) =>
+  handler: (table, client, destination) =>
     applyPayment(
       { accounts: table(LedgerTable.Accounts), entries: table(LedgerTable.Entries) },
       client,
+      destination?.(LedgerDestination.Credited),
     ),
 };

@@ -14,8 +14,10 @@ export type Body<TSchema extends StandardSchemaV1> = StandardSchemaV1.InferOutpu
 export interface ConsumerDefinition<TSchema extends StandardSchemaV1> {
   readonly schema: TSchema;
   readonly key: (message: ParsedMessage<Body<TSchema>>) => string;
+  /** `destination(name)` is an outbox destination's address, undefined where there is none. */
   readonly handler: (
     table: (name: string) => string,
     client: DynamoDBDocumentClient,
+    destination?: (name: string) => string | undefined,
   ) => MessageHandler<Body<TSchema>>;
 }

@@ -31,7 +31,8 @@ export function createInboxHandler<TSchema extends StandardSchemaV1>(
     }),
   );
   const inbox = inboxConfigFromEnvironment({ dynamoDBClient: client });
-  const processor = createBatchProcessor(definition.handler(inbox.table, client), {
+  const destination = (name: string) => inbox.destinations[name];
+  const processor = createBatchProcessor(definition.handler(inbox.table, client, destination), {
     ...inbox.options,
     schema: definition.schema,
     key: definition.key,

@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { InboxConsumer, type InboxConsumerProps, InboxTable, QueueSource } from 'sqs-inbox/cdk';
 import { InventoryTable, OrderPlacedEvent } from '../../functions/inventory/orderPlaced.js';
-import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
+import { LedgerDestination, LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
 import { NotifierTable } from '../../functions/notifier/paymentNotification.js';
 
@@ -46,9 +46,9 @@ export interface ReferenceStackProps extends StackProps {
 /**
  * The reference service: a ledger consumer on a FIFO queue (group = account) fed by a FIFO SNS
  * topic of captured payments, an inventory consumer on a standard queue fed by an EventBridge
- * rule for placed orders on the shop's bus, and a notifier on a standard queue of its own
- * (producers send to it directly) whose steps email the payer through SES and write a receipt
- * to S3; one inbox table, their business tables.
+ * rule for placed orders on the shop's bus, and a notifier on a standard queue of its own, to
+ * which the ledger's outbox relays each credited payment, whose steps email the payer through
+ * SES and write a receipt to S3; one inbox table, their business tables.
  *
  * @example
  * ```ts
@@ -92,15 +92,6 @@ export class ReferenceStack extends Stack {
     });
     this.ordersBus = new EventBus(this, 'OrdersBus');
 
-    this.ledger = new InboxConsumer(this, 'Ledger', {
-      ...props.consumerOverrides,
-      consumerName: 'ledger',
-      entry: `${functionsDir}ledger/handler.ts`,
-      fifo: true,
-      sources: [QueueSource.snsTopic(this.paymentsTopic)],
-      inboxTable,
-      businessTables: { [LedgerTable.Accounts]: accounts, [LedgerTable.Entries]: entries },
-    });
     this.inventory = new InboxConsumer(this, 'Inventory', {
       ...props.consumerOverrides,
       consumerName: 'inventory',
@@ -132,6 +123,8 @@ export class ReferenceStack extends Stack {
       ...props.consumerOverrides,
       consumerName: 'notifier',
       entry: `${functionsDir}notifier/handler.ts`,
+      // The ledger's outbox relay sends it the credited payments.
+      sources: [QueueSource.outbox()],
       inboxTable,
       businessTables: {
         [NotifierTable.Notifications]: { table: notifications, actions: ['dynamodb:PutItem'] },
@@ -139,6 +132,20 @@ export class ReferenceStack extends Stack {
       environment: {
         [NotifierEnvironment.ReceiptsBucket]: this.receiptsBucket.bucketName,
         [NotifierEnvironment.Sender]: sender,
+      },
+    });
+    this.ledger = new InboxConsumer(this, 'Ledger', {
+      ...props.consumerOverrides,
+      consumerName: 'ledger',
+      entry: `${functionsDir}ledger/handler.ts`,
+      fifo: true,
+      sources: [QueueSource.snsTopic(this.paymentsTopic)],
+      inboxTable,
+      businessTables: { [LedgerTable.Accounts]: accounts, [LedgerTable.Entries]: entries },
+      // Each credited payment is passed on to the notifier through the outbox.
+      outbox: {
+        destinations: { [LedgerDestination.Credited]: this.notifier.queue },
+        removalPolicy,
       },
     });
     this.#grantNotifierEffects();
@@ -196,6 +203,13 @@ export class ReferenceStack extends Stack {
     new CfnOutput(this, 'OrdersBusName', { value: this.ordersBus.eventBusName });
     new CfnOutput(this, 'ReceiptsBucketName', { value: this.receiptsBucket.bucketName });
     new CfnOutput(this, 'NotifierSenderAddress', { value: this.notifierSender.emailIdentityName });
+    const outbox = this.ledger.outbox;
+    if (outbox) {
+      new CfnOutput(this, 'LedgerOutboxTableName', { value: outbox.table.tableName });
+      new CfnOutput(this, 'LedgerOutboxDeadLetterQueueUrl', {
+        value: outbox.deadLetterQueue.queueUrl,
+      });
+    }
     for (const [name, consumer] of Object.entries({
       Ledger: this.ledger,
       Inventory: this.inventory,

@@ -4,7 +4,7 @@ import { runScript } from '../support/runScript.js';
 const npmStart = (args: string[]) => runScript('scripts/start.ts', args);
 
 describe('npm start', () => {
-  it("runs the three consumers on demo traffic with duplicates and malformed messages, and every invariant holds, the notifier's emails read back from the emulator's SES", async () => {
+  it("runs the three consumers and the ledger's outbox relay on demo traffic with duplicates and malformed messages, and every invariant holds across both hops, the notifier's emails read back from the emulator's SES", async () => {
     const { code, output } = await npmStart([
       '--messages',
       '40',
@@ -15,7 +15,7 @@ describe('npm start', () => {
     ]);
 
     expect(output).toMatch(
-      /sending 40 messages \(\d+ payments published to the payments topic, \d+ orders put on the orders bus, \d+ payment notifications sent to the notifier's queue, \d+ delivered twice by their upstream, 3 malformed; seed 7\)/,
+      /sending 40 messages \(\d+ payments published to the payments topic, each credited one relayed by the ledger's outbox to the notifier; \d+ orders put on the orders bus, \d+ delivered twice by their upstream, 3 malformed; seed 7\)/,
     );
     for (const invariant of [
       'all messages settled',
@@ -31,6 +31,8 @@ describe('npm start', () => {
       'every malformed message in a DLQ with its reason',
       'every conflicting payment retried, then dead-lettered on its last receive with its reason, without effect',
       'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
+      'every credited payment published in its transaction (an outbox item per credit)',
+      'nothing lost between the hops: every published message relayed and committed by the notifier, none dead-lettered by the relay',
     ]) {
       expect(output).toContain(`PASS  ${invariant}`);
     }
@@ -43,6 +45,9 @@ describe('npm start', () => {
     expect(Number(notifierRow?.[1])).toBeGreaterThan(0);
     expect(emails?.[1]).toBe(emails?.[2]); // no crash in npm start: one email per event
     expect(Number(notifierRow?.[1])).toBe(Number(emails?.[2]));
+    // Every payment credited is notified, through the outbox: as many as the ledger processed.
+    expect(Number(notifierRow?.[1])).toBe(Number(ledgerRow?.[1]));
+    expect(output).toMatch(/outbox relay: [1-9]\d* messages relayed, 0 dead-lettered/);
     expect(code).toBe(0);
   });
 

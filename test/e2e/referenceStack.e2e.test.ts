@@ -20,7 +20,14 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { DeadLetterAttribute, inboxPk, keyHash, stepIdempotencyKey } from '../../src/index.js';
+import {
+  DeadLetterAttribute,
+  inboxPk,
+  keyHash,
+  OutboxMessageIdField,
+  outboxMessageId,
+  stepIdempotencyKey,
+} from '../../src/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { readSentEmails } from '../../tools/local/readSentEmails.js';
 import { localClients } from '../../tools/local/referenceService.js';
@@ -332,16 +339,41 @@ describe('the reference stack deployed with cdklocal', () => {
     expect(message?.Attributes?.ApproximateReceiveCount).toBe('1');
   });
 
-  it('notifier: for a notification sent twice, emails the payer once through SES, writes one receipt to S3 and records both steps and the notification, all on the emulator', async () => {
+  it('ledger → outbox relay → notifier: a payment with its payer credited once is relayed by the relay on the outbox stream (the emulator’s own mapping) and notified once', async () => {
+    const credited = payment(`acc-${randomUUID()}`, { email: 'payer@example.com' });
+    await (await upstreams()).send([
+      { consumer: 'ledger', body: JSON.stringify(credited), groupId: credited.accountId },
+    ]);
+
+    const notified = await eventually(
+      'the credited payment to be notified through the outbox',
+      () => getItem('NotificationsTableName', { eventId: credited.eventId }),
+      Boolean,
+      120_000,
+    );
+    expect(notified).toMatchObject({ paymentId: credited.paymentId });
+    const entry = await getItem('InboxTableName', { pk: inboxPk('notifier', credited.eventId) });
+    expect(entry).toMatchObject({ status: 'COMPLETED' });
+    expect(await queueDepth(sqs, output('LedgerOutboxDeadLetterQueueUrl'))).toBe(0);
+  });
+
+  it('notifier: for a notification sent twice with its outbox id, emails the payer once through SES, writes one receipt to S3 and records both steps and the notification, all on the emulator', async () => {
     const notification = {
       ...payment(`acc-${randomUUID()}`),
       email: 'payer@example.com',
     };
+    // As the ledger's relay sends it, twice: the same outbox id each time.
     const send = () =>
       sqs.send(
         new SendMessageCommand({
           QueueUrl: output('NotifierQueueUrl'),
           MessageBody: JSON.stringify(notification),
+          MessageAttributes: {
+            [OutboxMessageIdField.Attribute]: {
+              DataType: 'String',
+              StringValue: outboxMessageId('ledger', notification.eventId, { name: 'credited' }),
+            },
+          },
         }),
       );
     await send();

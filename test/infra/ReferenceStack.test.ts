@@ -15,18 +15,37 @@ function referenceApp() {
 }
 
 describe('ReferenceStack', () => {
-  it('runs the ledger on a FIFO queue fed by a FIFO topic, the inventory on a standard queue fed by a rule on the orders bus and the notifier on a standard queue of its own, all reporting item failures', () => {
+  it("runs the ledger on a FIFO queue fed by a FIFO topic, the inventory on a standard queue fed by a rule on the orders bus and the notifier on a standard queue fed by the ledger's outbox relay, all reporting item failures", () => {
     const { stack } = referenceApp();
     const template = Template.fromStack(stack);
 
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
+    // Three queue mappings and the relay's mapping on the ledger's outbox stream.
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
     template.resourcePropertiesCountIs(
       'AWS::Lambda::EventSourceMapping',
       { FunctionResponseTypes: ['ReportBatchItemFailures'] },
-      3,
+      4,
     );
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('LedgerOutboxTable'), 'StreamArn'] },
+      BisectBatchOnFunctionError: true,
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          INBOX_CONSUMER: 'ledger',
+          INBOX_DESTINATION_credited: { Ref: Match.stringLikeRegexp('NotifierQueue') },
+        }),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({ INBOX_CONSUMER: 'notifier', INBOX_SOURCES: 'outbox' }),
+      },
+    });
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { FifoQueue: true }, 2);
-    template.resourceCountIs('AWS::SQS::Queue', 6);
+    // Each consumer's queue and DLQ, and the relay's dead-letter queue.
+    template.resourceCountIs('AWS::SQS::Queue', 7);
     template.hasResourceProperties('AWS::SNS::Topic', { FifoTopic: true });
     template.resourceCountIs('AWS::SNS::Subscription', 1);
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -35,19 +54,20 @@ describe('ReferenceStack', () => {
     });
   });
 
-  it('shares one inbox table and gives every table point-in-time recovery', () => {
+  it('shares one inbox table and gives every table point-in-time recovery (the outbox too)', () => {
     const template = Template.fromStack(referenceApp().stack);
 
-    template.resourceCountIs('AWS::DynamoDB::Table', 6);
+    template.resourceCountIs('AWS::DynamoDB::Table', 7);
+    // The inbox and the ledger's outbox.
     template.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } },
-      1,
+      2,
     );
     template.resourcePropertiesCountIs(
       'AWS::DynamoDB::Table',
       { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } },
-      6,
+      7,
     );
   });
 

@@ -5,7 +5,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { PurgeQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,7 @@ import {
   type PaymentNotification,
   receiptKey,
 } from '../../functions/notifier/paymentNotification.js';
-import { stepIdempotencyKey } from '../../src/index.js';
+import { outboxMessageId, stepIdempotencyKey } from '../../src/index.js';
 import { checkInvariants } from '../../tools/local/checkInvariants.js';
 import type { ExtraEmailAllowance } from '../../tools/local/checkNotifications.js';
 import { planDemoTraffic } from '../../tools/local/demoTraffic.js';
@@ -33,6 +33,7 @@ const tables = {
   stock: aws.uniqueName('inv-stock'),
   orders: aws.uniqueName('inv-orders'),
   inbox: aws.uniqueName('inv-inbox'),
+  outboxTable: aws.uniqueName('inv-outbox'),
 };
 const notifier = {
   notifications: aws.uniqueName('inv-notifications'),
@@ -41,7 +42,7 @@ const notifier = {
   sender: 'payments@example.com',
 };
 const consumers = { ledger: 'ledger', inventory: 'inventory', notifier: 'notifier' };
-let dlqs: { ledger: string; inventory: string; notifier: string };
+let dlqs: { ledger: string; inventory: string; notifier: string; relay: string };
 
 beforeAll(async () => {
   await Promise.all([
@@ -50,6 +51,7 @@ beforeAll(async () => {
     aws.createTable(tables.stock, [['sku', 'HASH']]),
     aws.createTable(tables.orders, [['orderId', 'HASH']]),
     aws.createTable(tables.inbox, [['pk', 'HASH']]),
+    aws.createTable(tables.outboxTable, [['pk', 'HASH']]),
     aws.createTable(notifier.notifications, [['eventId', 'HASH']]),
     s3.send(new CreateBucketCommand({ Bucket: notifier.receiptsBucket })),
   ]);
@@ -57,6 +59,7 @@ beforeAll(async () => {
     ledger: (await aws.createQueue(aws.uniqueName('inv-ledger-dlq'))).url,
     inventory: (await aws.createQueue(aws.uniqueName('inv-inventory-dlq'))).url,
     notifier: (await aws.createQueue(aws.uniqueName('inv-notifier-dlq'))).url,
+    relay: (await aws.createQueue(aws.uniqueName('inv-relay-dlq'))).url,
   };
 });
 afterAll(async () => {
@@ -89,6 +92,7 @@ describe('the npm start invariant report', () => {
         notifier,
         deadLetterQueues: dlqs,
         inbox: { table: tables.inbox, consumers },
+        outbox: { table: tables.outboxTable, deadLetterQueueUrl: dlqs.relay },
       },
       { dynamodb: aws.dynamodb, sqs: aws.sqs, s3 },
       { emails: sent, allowance },
@@ -122,6 +126,11 @@ describe('the npm start invariant report', () => {
     for (const [accountId, balanceCents] of balances)
       await put(tables.accounts, { accountId, balanceCents, currency: 'EUR' });
     for (const p of plan.payments) await put(tables.entries, { ...p });
+    // Each credit's outgoing notification, in the ledger's outbox.
+    for (const p of plan.payments) {
+      const id = outboxMessageId('ledger', p.eventId, { name: 'credited' });
+      await put(tables.outboxTable, { pk: `msg#${id}`, messages: [{ id }] });
+    }
     // Each valid event committed: its inbox entry, with its body's hash.
     for (const m of plan.messages.filter((m) => !m.expectedError)) {
       const { eventId } = JSON.parse(m.body) as { eventId: string };
@@ -132,8 +141,14 @@ describe('the npm start invariant report', () => {
         status: 'COMPLETED',
       });
     }
-    // Each notification: its receipt, its row naming its email, its one email.
+    // Each notification: the notifier's entry (the ledger's outbox relayed it), its receipt,
+    // its row naming its email, its one email.
     for (const n of plan.notifications) {
+      await put(tables.inbox, {
+        pk: `notifier#${n.eventId}`,
+        payloadHash: sha256(JSON.stringify(n)),
+        status: 'COMPLETED',
+      });
       const { email: _email, ...receipt } = n;
       await s3.send(
         new PutObjectCommand({
@@ -289,13 +304,41 @@ describe('the npm start invariant report', () => {
 
     try {
       const failed = await failing();
-      expect(failed).toContain(
-        'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
-      );
+      expect(failed).toContain(NOTHING_LOST_BETWEEN_HOPS);
       // Its email, receipt and row are then for an event the notifier never committed.
       expect(failed).toEqual(expect.arrayContaining([RECEIPTS, EMAILS]));
     } finally {
       await put(tables.inbox, { ...Item });
+    }
+  });
+
+  it('fails exactly the outbox invariant when a credit has no outbox item (published outside its transaction, or not at all)', async () => {
+    const [payment] = plan.payments;
+    const pk = `msg#${outboxMessageId('ledger', payment?.eventId ?? '', { name: 'credited' })}`;
+    await aws.documentClient.send(
+      new DeleteCommand({ TableName: tables.outboxTable, Key: { pk } }),
+    );
+
+    try {
+      expect(await failing()).toEqual([
+        'every credited payment published in its transaction (an outbox item per credit)',
+      ]);
+    } finally {
+      await put(tables.outboxTable, { pk, messages: [] });
+    }
+  });
+
+  it('fails exactly the between-hops invariant when the relay dead-lettered a message', async () => {
+    await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: dlqs.relay,
+        MessageBody: '{"kind":"sqs-inbox.outbox.dead-letter"}',
+      }),
+    );
+    try {
+      expect(await failing()).toEqual([NOTHING_LOST_BETWEEN_HOPS]);
+    } finally {
+      await aws.sqs.send(new PurgeQueueCommand({ QueueUrl: dlqs.relay }));
     }
   });
 
@@ -382,3 +425,5 @@ const UPSTREAM_DUPLICATES =
 function sha256(body: string): string {
   return createHash('sha256').update(body, 'utf8').digest('hex');
 }
+const NOTHING_LOST_BETWEEN_HOPS =
+  'nothing lost between the hops: every published message relayed and committed by the notifier, none dead-lettered by the relay';

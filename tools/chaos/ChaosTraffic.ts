@@ -199,7 +199,8 @@ export class ChaosTraffic {
   #malformedMessage(): DemoMessage {
     const turn = this.#malformed.length;
     const consumer = CONSUMER_NAMES[turn % CONSUMER_NAMES.length] ?? 'ledger';
-    const message = malformedMessage(consumer, this.#id('evt'), turn);
+    // Chaos feeds its notifier directly (sources `sqs`), not through the ledger's outbox.
+    const message = malformedMessage(consumer, this.#id('evt'), turn, false);
     this.#malformed.push(message);
     return message;
   }

@@ -15,7 +15,13 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import { InboxEnvironment, InboxMetric, inboxPk, type MessageHandler } from 'sqs-inbox';
+import {
+  InboxEnvironment,
+  InboxMetric,
+  inboxPk,
+  type MessageHandler,
+  MessageSource,
+} from 'sqs-inbox';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
@@ -155,7 +161,13 @@ function createProcessor() {
     receiptsBucket: mapping.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
     sender: mapping.environment[NotifierEnvironment.Sender] ?? '',
   });
-  return createLocalProcessor(mapping, notifier, clients, {
+  // Chaos sends the notifier its notifications itself, not through the ledger's outbox: it reads
+  // them as direct producers' (keyed by the definition's key), as it did before the outbox.
+  const direct = {
+    ...mapping,
+    environment: { ...mapping.environment, [InboxEnvironment.Sources]: MessageSource.Sqs },
+  };
+  return createLocalProcessor(direct, notifier, clients, {
     ...processorOptions,
     // Short, so heartbeats renew it while the slowed steps run and a freeze outlives it.
     leaseMillis: NOTIFIER_LEASE_MILLIS,

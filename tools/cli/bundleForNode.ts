@@ -28,7 +28,10 @@ export async function bundleForNode(
     format: 'esm',
     target: 'node20',
     mainFields: ['module', 'main'],
-    alias: { 'sqs-inbox': join(projectRoot, 'src', 'index.ts') },
+    alias: {
+      'sqs-inbox': join(projectRoot, 'src', 'index.ts'),
+      'sqs-inbox/relay': join(projectRoot, 'src', 'relay', 'index.ts'),
+    },
     // ESM output has no `require`; some bundled CommonJS dependencies still call it.
     banner: {
       js: "import { createRequire as bundleCreateRequire } from 'node:module'; const require = bundleCreateRequire(import.meta.url);",

@@ -115,7 +115,11 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
     dynamoDBClient: documentClient,
     sqsClient: clients.sqs,
   });
-  const handler = definition.handler(inbox.table, documentClient);
+  const handler = definition.handler(
+    inbox.table,
+    documentClient,
+    (name) => inbox.destinations[name],
+  );
   return createBatchProcessor(options.wrapHandler ? options.wrapHandler(handler) : handler, {
     ...inbox.options,
     schema: definition.schema,

@@ -18,6 +18,7 @@ import {
   type ExtraEmailAllowance,
   type NotifierTargets,
 } from './checkNotifications.js';
+import { checkOutboxChain, type OutboxTargets } from './checkOutboxChain.js';
 import { CONSUMER_NAMES, type ConsumerName, type DemoPlan } from './demoTraffic.js';
 import type { InvariantResult } from './InvariantResult.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
@@ -39,6 +40,8 @@ export interface InvariantTargets {
   readonly deadLetterQueues: Record<ConsumerName, string>;
   /** The inbox table and each consumer's name in it (`INBOX_CONSUMER`). */
   readonly inbox: { readonly table: string; readonly consumers: Record<ConsumerName, string> };
+  /** The ledger's outbox, when the run relays it to the notifier (`npm start`). */
+  readonly outbox?: OutboxTargets;
 }
 
 /** What the run's emails were, and the extra ones its crashes account for (notifier). */
@@ -62,10 +65,10 @@ export async function checkInvariants(
 ): Promise<InvariantResult[]> {
   const documentClient = DynamoDBDocumentClient.from(clients.dynamodb);
   const tables = [targets.accounts, targets.entries, targets.stock, targets.orders];
-  const [accounts, entries, stock, orders, notifications, inbox] = await Promise.all(
-    [...tables, targets.notifier.notifications, targets.inbox.table].map((table) =>
-      scanAll(documentClient, table),
-    ),
+  const [accounts, entries, stock, orders, notifications, inbox, outbox] = await Promise.all(
+    [...tables, targets.notifier.notifications, targets.inbox.table]
+      .concat(targets.outbox ? [targets.outbox.table] : [])
+      .map((table) => scanAll(documentClient, table)),
   );
   const committedEntries = new Map(inbox?.map((entry) => [String(entry.pk), entry]));
   const committedNotifications = plan.notifications.filter((n) =>
@@ -109,6 +112,14 @@ export async function checkInvariants(
       ? [conflictingRedriven(plan, deadMessages, entries ?? [])]
       : []),
     nothingLost(plan, inbox ?? [], dead.flat(), targets.inbox.consumers),
+    ...(targets.outbox
+      ? await checkOutboxChain(
+          plan,
+          { inbox: inbox ?? [], outbox: outbox ?? [] },
+          { ...targets.outbox, consumers: targets.inbox.consumers },
+          clients.sqs,
+        )
+      : []),
     onlyExpectedDeadLetters(plan, dead.flat()),
   ];
 }

@@ -75,17 +75,20 @@ export function notificationOf(payment: PaymentCaptured): PaymentNotification {
 /**
  * A malformed message for `consumer`, which its inbox dead-letters at once with the error it
  * names: a payment the schema refuses, a body on the inventory queue that is no EventBridge
- * event, a notification with no valid address.
+ * event, a notification with no valid address. A notifier that reads only what the ledger's
+ * outbox relays (`notifierRelayed`) refuses the notification sent to it directly first: it
+ * carries no outbox id.
  *
  * @example
  * ```ts
- * malformedMessage('notifier', 'evt-9', 0).expectedError // => 'SchemaValidationError'
+ * malformedMessage('notifier', 'evt-9', 0, false).expectedError // => 'SchemaValidationError'
  * ```
  */
 export function malformedMessage(
   consumer: ConsumerName,
   eventId: string,
   turn: number,
+  notifierRelayed = true,
 ): DemoMessage {
   if (consumer === 'ledger')
     return {
@@ -111,7 +114,7 @@ export function malformedMessage(
       currency: 'EUR',
       email: 'not an address',
     }),
-    expectedError: 'SchemaValidationError',
+    expectedError: notifierRelayed ? 'EnvelopeMismatchError' : 'SchemaValidationError',
   };
 }
 
@@ -138,20 +141,19 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
   const notifications: PaymentNotification[] = [];
   const distinct: DemoMessage[] = [];
   for (let i = 0; i < distinctCount; i++) {
-    const last = payments[payments.length - 1];
-    if (i % 3 === 2 && last) {
-      const notification = notificationOf(last);
-      notifications.push(notification);
-      distinct.push({ consumer: 'notifier', body: JSON.stringify(notification) });
-    } else if (i % 3 === 0) {
+    if (i % 3 !== 1) {
+      const accountId = pick(ACCOUNTS);
       const payment = {
         eventId: id('evt'),
-        accountId: pick(ACCOUNTS),
+        accountId,
         paymentId: id('pay'),
         amountCents: 100 + Math.floor(random() * 9900),
         currency: 'EUR',
+        email: `${accountId}@example.com`,
       };
       payments.push(payment);
+      // Credited, the ledger publishes it to the notifier through its outbox.
+      notifications.push(notificationOf(payment));
       distinct.push({
         consumer: 'ledger',
         body: JSON.stringify(payment),

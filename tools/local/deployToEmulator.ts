@@ -36,6 +36,8 @@ export const DEPLOY_SERVICES = [
   'lambda',
   'sqs',
   'dynamodb',
+  // The ledger's outbox: its table's stream and the relay's mapping on it.
+  'dynamodbstreams',
   'logs',
   'cloudwatch',
   'sns',

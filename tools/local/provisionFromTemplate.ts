@@ -13,6 +13,7 @@ import { InboxEnvironment } from 'sqs-inbox';
 import { provisionUpstreams } from './provisionUpstreams.js';
 import type { LocalClients } from './referenceService.js';
 import type { Template } from './referenceTemplate.js';
+import { isStream, type LocalStreamSpec, streamMappingsOf } from './streamMappingsOf.js';
 
 /** One queue → function wiring of the template, with everything resolved to local names. */
 export interface LocalMapping {
@@ -29,6 +30,8 @@ export interface LocalMapping {
 export interface LocalResources {
   readonly names: Readonly<Record<string, string>>;
   readonly mappings: readonly LocalMapping[];
+  /** The stream mappings (the outbox relays), to run with `LocalStreamMapping`. */
+  readonly streamMappings: readonly LocalStreamSpec[];
 }
 
 type Resource = Template['Resources'][string];
@@ -81,13 +84,14 @@ export async function provisionFromTemplate(
   await provisionUpstreams(template, prefix, clients, (id) => queues.get(id)?.arn);
   const resolve = (value: unknown) => resolveValue(value, named, queues);
   const mappings = entries
-    .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')
+    .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping' && !isStream(r))
     .map(([, mapping]) => toLocalMapping(mapping, template, queues, resolve));
+  const streamMappings = streamMappingsOf(template, resolve);
   const names = Object.fromEntries([
     ...named,
     ...[...queues].map(([id, q]) => [id, q.url] as const),
   ]);
-  return { names, mappings };
+  return { names, mappings, streamMappings };
 }
 
 async function createTable(
@@ -102,6 +106,15 @@ async function createTable(
       KeySchema: p.KeySchema as KeySchemaElement[],
       AttributeDefinitions: p.AttributeDefinitions as AttributeDefinition[],
       BillingMode: (p.BillingMode as 'PAY_PER_REQUEST' | undefined) ?? 'PAY_PER_REQUEST',
+      ...(p.StreamSpecification
+        ? {
+            StreamSpecification: {
+              StreamEnabled: true,
+              StreamViewType: (p.StreamSpecification as { StreamViewType: 'NEW_IMAGE' })
+                .StreamViewType,
+            },
+          }
+        : {}),
     }),
   );
   const ttl = p.TimeToLiveSpecification as { AttributeName: string; Enabled: boolean } | undefined;

@@ -27,6 +27,7 @@ import {
 } from './referenceService.js';
 import { synthesizeReferenceTemplate } from './referenceTemplate.js';
 import { LOCAL_RUN_FILE } from './runFile.js';
+import { startLocalRelay } from './startLocalRelay.js';
 import { UpstreamDelivery } from './UpstreamDelivery.js';
 
 /** Options of {@link runReferenceService} (`npm start`). */
@@ -58,23 +59,38 @@ type Running = {
  * with `keepRunning` and every invariant holding, it serves until the command is stopped.
  */
 export async function runReferenceService(options: ReferenceServiceOptions): Promise<number> {
-  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events', 's3', 'ses']);
+  const emulator = await startEmulator([
+    'sqs',
+    'dynamodb',
+    'dynamodbstreams',
+    'sns',
+    'events',
+    's3',
+    'ses',
+  ]);
   const clients = localClients({ dynamodb: emulator.endpoint, sqs: emulator.endpoint });
   const running: Running[] = [];
-  onShutdown(() => {
+  let relay: Awaited<ReturnType<typeof startLocalRelay>> | undefined;
+  onShutdown(async () => {
     for (const consumer of running.splice(0)) consumer.stop();
+    await relay?.stop();
     rmSync(LOCAL_RUN_FILE, { force: true });
   });
   console.log(`emulator: ${emulator.name} at ${emulator.endpoint}`);
   // Short timeouts so retries and redrive happen within seconds: 2 s function timeout (12 s
   // visibility) and two receives before the DLQ.
-  const { mappings } = await provisionFromTemplate(
+  const { mappings, streamMappings } = await provisionFromTemplate(
     synthesizeReferenceTemplate({ functionTimeoutSeconds: 2, maxReceiveCount: 2 }),
     clients,
   );
   const ledger = mappingOf(mappings, 'ledger');
   const inventory = mappingOf(mappings, 'inventory');
   const notifier = mappingOf(mappings, 'notifier');
+  const [outbox] = streamMappings;
+  if (outbox === undefined)
+    throw new Error("the reference stack has no outbox relay (the ledger's)");
+  // The ledger's outbox relay: the library's relay on the outbox table's stream.
+  relay = await startLocalRelay(outbox, clients, emulator.endpoint);
   const plan = planDemoTraffic(options.messages, options.duplicates, options.seed);
   await seedStock(
     clients.dynamodb,
@@ -95,22 +111,28 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
     },
   );
   console.log(
-    `sending ${plan.messages.length} messages (${plan.payments.length} payments published to the payments topic, ${plan.orders.length} orders put on the orders bus, ${plan.notifications.length} payment notifications sent to the notifier's queue, ${plan.duplicates} delivered twice by their upstream, ${plan.malformed.length} malformed; seed ${options.seed})`,
+    `sending ${plan.messages.length} messages (${plan.payments.length} payments published to the payments topic, each credited one relayed by the ledger's outbox to the notifier; ${plan.orders.length} orders put on the orders bus, ${plan.duplicates} delivered twice by their upstream, ${plan.malformed.length} malformed; seed ${options.seed})`,
   );
   // The emulator keeps every email it accepted: this run's are the ones after these.
   const emailsBefore = (await readSentEmails(emulator.endpoint)).length;
   const delivery = await UpstreamDelivery.find(clients, { ledger, inventory, notifier });
   await delivery.send(plan.messages);
-  const drained = await showProgressUntilDrained(clients, running, options.timeout);
+  const drained = await drainThroughRelay(clients, running, relay, options.timeout);
   const emails = (await readSentEmails(emulator.endpoint)).slice(emailsBefore);
   const results = await checkInvariants(
     plan,
-    invariantTargetsOf({ ledger, inventory, notifier }),
+    {
+      ...invariantTargetsOf({ ledger, inventory, notifier }),
+      outbox: { table: outbox.tableName, deadLetterQueueUrl: outbox.deadLetterQueueUrl },
+    },
     clients,
     // No crash in `npm start` stops an attempt between its email and its journal write.
     { emails, allowance: new Map() },
   );
   printReport(plan, running, results, drained);
+  console.log(
+    `outbox relay: ${relay.counter.count(InboxMetric.OutboxMessagesRelayed)} messages relayed, ${relay.counter.count(InboxMetric.OutboxDeadLettered)} dead-lettered, ${relay.counter.count(InboxMetric.OutboxRecordsFailed)} records retried, ${relay.mapping.invocations} invocations`,
+  );
   const ok = drained && results.every((result) => result.holds);
   if (!options.keepRunning || !ok) return ok ? 0 : 1;
   const served = { ledger, inventory, notifier };
@@ -127,6 +149,32 @@ function localNotifier(mapping: LocalMapping, clients: LocalClients) {
     receiptsBucket: mapping.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
     sender: mapping.environment[NotifierEnvironment.Sender] ?? '',
   });
+}
+
+/**
+ * Waits for the queues to drain, then for the relay to catch up with the outbox stream, then for
+ * the queues again (the notifier's receives what the relay sent): until all is still.
+ */
+async function drainThroughRelay(
+  clients: LocalClients,
+  running: Running[],
+  relay: Awaited<ReturnType<typeof startLocalRelay>>,
+  timeoutSeconds: number,
+): Promise<boolean> {
+  const until = Date.now() + timeoutSeconds * 1000;
+  for (let round = 0; round < 3; round++) {
+    const left = Math.max(1, Math.round((until - Date.now()) / 1000));
+    if (!(await showProgressUntilDrained(clients, running, left))) return false;
+    const relayed = relay.counter.count(InboxMetric.OutboxMessagesRelayed);
+    await relay.mapping.drain(Math.max(1_000, until - Date.now()));
+    if (relay.counter.count(InboxMetric.OutboxMessagesRelayed) === relayed && round > 0)
+      return true;
+  }
+  return showProgressUntilDrained(
+    clients,
+    running,
+    Math.max(1, Math.round((until - Date.now()) / 1000)),
+  );
 }
 
 /** Shows progress until both queues stay empty, or the timeout passes. */
