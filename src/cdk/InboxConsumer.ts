@@ -1,7 +1,6 @@
-import { Duration, Validations } from 'aws-cdk-lib';
 import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -20,6 +19,7 @@ import {
 import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxTable } from './InboxTable.js';
 import { OutboxRelay } from './OutboxRelay.js';
+import { createFunctionRole, createStandardDeadLetterQueue } from './ownResources.js';
 import {
   type InboxConsumerSettings,
   resolveInboxConsumerProps,
@@ -170,18 +170,13 @@ export class InboxConsumer extends Construct {
 
   /** A FIFO consumer's standard queue for what EventBridge could not deliver. */
   #createDeliveryDeadLetterQueue(): Queue {
-    const queue = new Queue(this, 'DeliveryDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
     // cdk-nag's SQS3 looks for redrive policies and Lambda DLQs only, not at an EventBridge
     // target's DeadLetterConfig: its finding here is a false positive, acknowledged as such.
-    Validations.of(queue).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-SQS3',
-      reason: 'The dead-letter queue of EventBridge rule targets (their DeadLetterConfig).',
-    });
-    return queue;
+    return createStandardDeadLetterQueue(
+      this,
+      'DeliveryDeadLetterQueue',
+      'The dead-letter queue of EventBridge rule targets (their DeadLetterConfig).',
+    );
   }
 
   #createQueue(s: InboxConsumerSettings): Queue {
@@ -234,16 +229,7 @@ export class InboxConsumer extends Construct {
     // An own role and log group instead of AWSLambdaBasicExecutionRole, whose logs:* actions
     // apply to every log group of the account.
     const logGroup = this.logGroup;
-    const role = new Role(this, 'FunctionRole', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `sqs-inbox consumer ${s.consumerName}`,
-    });
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
+    const role = createFunctionRole(this, `sqs-inbox consumer ${s.consumerName}`, logGroup);
     const runtime = props.runtime ?? Runtime.NODEJS_24_X;
     return new NodejsFunction(this, 'Function', {
       role,

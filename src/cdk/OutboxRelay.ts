@@ -1,7 +1,7 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
   FilterCriteria,
@@ -12,12 +12,17 @@ import {
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { destinationVariable, InboxEnvironment } from '../constants.js';
 import { bundlingFor } from './bundlingFor.js';
 import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import { OutboxTable } from './OutboxTable.js';
+import {
+  createFunctionRole,
+  createStandardDeadLetterQueue,
+  depthAboveZeroAlarm,
+} from './ownResources.js';
 import { relayEntry } from './relayEntry.js';
 import {
   destinationAddress,
@@ -77,7 +82,11 @@ export class OutboxRelay extends Construct {
       ]),
     );
     this.table = new OutboxTable(this, 'Table', { removalPolicy: props.removalPolicy });
-    this.deadLetterQueue = this.#createDeadLetterQueue();
+    this.deadLetterQueue = createStandardDeadLetterQueue(
+      this,
+      'DeadLetterQueue',
+      "It is the relay's dead-letter queue (its mapping's on-failure destination).",
+    );
     this.function = this.#createFunction(props);
     for (const destination of Object.values(props.destinations))
       grantSend(destination, this.function);
@@ -127,31 +136,9 @@ export class OutboxRelay extends Construct {
     };
   }
 
-  #createDeadLetterQueue(): Queue {
-    const queue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    Validations.of(queue).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-SQS3',
-      reason: "It is the relay's dead-letter queue (its mapping's on-failure destination).",
-    });
-    return queue;
-  }
-
   #createFunction(props: OutboxRelayProps): NodejsFunction {
     const logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
-    const role = new Role(this, 'FunctionRole', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `sqs-inbox outbox relay of ${props.name}`,
-    });
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
+    const role = createFunctionRole(this, `sqs-inbox outbox relay of ${props.name}`, logGroup);
     const runtime = props.runtime ?? Runtime.NODEJS_24_X;
     return new NodejsFunction(this, 'Function', {
       role,
@@ -172,20 +159,14 @@ export class OutboxRelay extends Construct {
   }
 
   #createAlarms(props: OutboxRelayProps, threshold: Duration): OutboxAlarms {
-    const deadLetters = new Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription:
-        `${props.name} outbox: messages in the relay's dead-letter queue. A body of kind ` +
+    const deadLetters = depthAboveZeroAlarm(
+      this,
+      'DeadLettersAlarm',
+      this.deadLetterQueue,
+      `${props.name} outbox: messages in the relay's dead-letter queue. A body of kind ` +
         'sqs-inbox.outbox.dead-letter is a refused message with its reason; one with ' +
         'DDBStreamBatchInfo a batch Lambda gave up on. See the runbook.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    );
     const iteratorAge = new Alarm(this, 'IteratorAgeAlarm', {
       alarmDescription: `${props.name} outbox: the relay is ${threshold.toHumanString()} or more behind the stream (failing or too slow).`,
       metric: this.function.metric('IteratorAge', {

@@ -12,6 +12,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants.js';
+import { depthAboveZeroAlarm } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 
 /** The library's count metrics, as the dashboard reads them. */
@@ -72,17 +73,7 @@ export function createInboxAlarms(
   alarmTopic: ITopic | undefined,
 ): InboxAlarms {
   const depthAbove0 = (id: string, queue: Queue, description: string) =>
-    new Alarm(scope, id, {
-      alarmDescription: `${s.consumerName}: ${description}`,
-      metric: queue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    depthAboveZeroAlarm(scope, id, queue, `${s.consumerName}: ${description}`);
   const deadLetters = depthAbove0(
     'DeadLettersAlarm',
     queues.deadLetterQueue,

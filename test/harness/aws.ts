@@ -31,6 +31,18 @@ export function testAws() {
   const documentClient = DynamoDBDocumentClient.from(dynamodb);
   const sqs = new SQSClient({ endpoint: endpoints.sqs, region, credentials });
   const cleanups: Array<() => Promise<unknown>> = [];
+  /** A table keyed by `pk` (string) with TTL on `expiresAt`, deleted after the file. */
+  const createKeyedByPk = async (name: string, stream?: StreamSpecification) => {
+    await createTable(dynamodb, name, [['pk', 'HASH']], stream);
+    await dynamodb.send(
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      }),
+    );
+    cleanups.push(() => dynamodb.send(new DeleteTableCommand({ TableName: name })));
+    return name;
+  };
 
   return {
     endpoints,
@@ -40,35 +52,13 @@ export function testAws() {
     /** A unique name for a table or queue of this run. */
     uniqueName: (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`,
     /** Creates an inbox table (pk string, TTL on expiresAt) and deletes it after the file. */
-    async createInboxTable(name: string): Promise<string> {
-      await createTable(dynamodb, name, [['pk', 'HASH']]);
-      await dynamodb.send(
-        new UpdateTimeToLiveCommand({
-          TableName: name,
-          TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
-        }),
-      );
-      cleanups.push(() => dynamodb.send(new DeleteTableCommand({ TableName: name })));
-      return name;
-    },
+    createInboxTable: (name: string): Promise<string> => createKeyedByPk(name),
     /**
      * Creates an outbox table (pk string, TTL on expiresAt, a stream of new images) and
      * deletes it after the file.
      */
-    async createOutboxTable(name: string): Promise<string> {
-      await createTable(dynamodb, name, [['pk', 'HASH']], {
-        StreamEnabled: true,
-        StreamViewType: 'NEW_IMAGE',
-      });
-      await dynamodb.send(
-        new UpdateTimeToLiveCommand({
-          TableName: name,
-          TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
-        }),
-      );
-      cleanups.push(() => dynamodb.send(new DeleteTableCommand({ TableName: name })));
-      return name;
-    },
+    createOutboxTable: (name: string): Promise<string> =>
+      createKeyedByPk(name, { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' }),
     /** Creates a business table with string keys and deletes it after the file. */
     async createTable(
       name: string,

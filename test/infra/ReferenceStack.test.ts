@@ -1,12 +1,13 @@
 import { App, type CfnResource, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { type CfnRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { ReferenceStack } from '../../infra/stacks/ReferenceStack.js';
+import { roleStatements } from './stackFactory.js';
 
 function referenceApp() {
   const app = new App();
@@ -165,16 +166,7 @@ describe('ReferenceStack', () => {
 describe('ReferenceStack grants', () => {
   /** Every statement of a consumer's role policies. */
   function statementsOf(stack: ReferenceStack, consumer: 'ledger' | 'inventory' | 'notifier') {
-    const role = stack.getLogicalId(stack[consumer].function.role?.node.defaultChild as CfnRole);
-    return Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
-      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(role))
-      .flatMap(
-        (policy) =>
-          policy.Properties.PolicyDocument.Statement as Array<{
-            Action: string | string[];
-            Resource: unknown;
-          }>,
-      );
+    return roleStatements(stack, stack[consumer].function);
   }
 
   /** The actions a consumer's role may perform on one table, from the synthesized policies. */

@@ -1,15 +1,15 @@
 import { type App, Duration, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { EventBus } from 'aws-cdk-lib/aws-events';
-import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { Alias } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { InboxConsumer, type InboxOutboxProps } from '../../src/cdk/index.js';
 import { inboxConfigFromEnvironment } from '../../src/index.js';
-import { fixtureEntry, freshStack } from './stackFactory.js';
+import { fixtureEntry, freshStack, roleStatements } from './stackFactory.js';
 
 /** A consumer with an outbox toward a FIFO queue, a topic and a bus, and its template. */
 function consumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
@@ -44,18 +44,10 @@ function buildConsumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
   return { stack, consumer, credits, topic, bus };
 }
 
-/** Every statement of a role's policies. */
-function statementsOf(setup: ReturnType<typeof consumerWithOutbox>, role: CfnRole) {
-  const roleId = setup.stack.getLogicalId(role);
-  return Object.values(setup.template.findResources('AWS::IAM::Policy'))
-    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId))
-    .flatMap(
-      (policy) =>
-        policy.Properties.PolicyDocument.Statement as Array<{
-          Action: string | string[];
-          Resource: unknown;
-        }>,
-    );
+/** Every statement of a function role's policies. */
+function statementsOf(setup: ReturnType<typeof consumerWithOutbox>, fn: IFunction | undefined) {
+  if (fn === undefined) throw new Error('no function');
+  return roleStatements(setup.stack, fn, setup.template);
 }
 
 const refOf = (
@@ -111,8 +103,7 @@ describe('InboxConsumer outbox', () => {
 
   it('lets the relay send to exactly the named destinations, and nothing on a wildcard resource', () => {
     const setup = consumerWithOutbox();
-    const relayRole = setup.consumer.outbox?.function.role?.node.defaultChild as CfnRole;
-    const statements = statementsOf(setup, relayRole);
+    const statements = statementsOf(setup, setup.consumer.outbox?.function);
     const on = (action: string) =>
       statements.filter((s) => [s.Action].flat().includes(action)).map((s) => s.Resource);
     expect(on('sqs:SendMessage')).toEqual(
@@ -137,8 +128,7 @@ describe('InboxConsumer outbox', () => {
   it('lets the consumer write the outbox table (put and update), and gives it the table, the retention and each destination', () => {
     const setup = consumerWithOutbox({ retention: Duration.days(3) });
     const table = refOf(setup, setup.consumer.outbox?.table as never);
-    const consumerRole = setup.consumer.function.role?.node.defaultChild as CfnRole;
-    const onOutbox = statementsOf(setup, consumerRole)
+    const onOutbox = statementsOf(setup, setup.consumer.function)
       .filter((s) => JSON.stringify(s.Resource).includes(table))
       .flatMap((s) => [s.Action].flat());
     expect(onOutbox.sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);

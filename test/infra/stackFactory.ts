@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { InboxConsumerProps } from '../../src/cdk/index.js';
 import { InboxConsumer } from '../../src/cdk/index.js';
 
@@ -44,4 +46,18 @@ export function consumerWithAccounts(
     ...props(accounts),
   });
   return { stack, accounts, consumer, template: Template.fromStack(stack) };
+}
+
+/** A statement of a synthesized IAM policy. */
+export interface PolicyStatementJson {
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+
+/** Every statement of the policies attached to a function's role, from the synthesized template. */
+export function roleStatements(stack: Stack, fn: IFunction, template = Template.fromStack(stack)) {
+  const role = stack.getLogicalId(fn.role?.node.defaultChild as CfnRole);
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(role))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
 }
