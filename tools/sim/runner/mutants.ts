@@ -46,8 +46,8 @@ export const MUTANTS = {
     invariant: 'effects',
     description: "the transaction holds the inbox entry but not the handler's writes",
     file: 'src/aws/DynamoDBInboxStore.ts',
-    find: 'TransactItems: [entryWrite(this.tableName, request), ...request.operations],',
-    replace: 'TransactItems: [entryWrite(this.tableName, request)],',
+    find: 'TransactItems: [entryWrite(this.tableName, request), ...request.operations, ...outboxItems],',
+    replace: 'TransactItems: [entryWrite(this.tableName, request), ...outboxItems],',
   },
   noFifoSkip: {
     name: 'noFifoSkip',
