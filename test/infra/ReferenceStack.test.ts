@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ReferenceStack } from '../../infra/stacks/ReferenceStack.js';
 import { roleStatements } from './stackFactory.js';
 
+/** The reference app, not bundled: these tests read the template only. */
 function referenceApp() {
-  const app = new App();
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new ReferenceStack(app, 'Reference', { removalPolicy: RemovalPolicy.DESTROY });
   return { app, stack };
 }

@@ -9,9 +9,14 @@ import { InboxConsumer } from '../../src/cdk/index.js';
 
 export const fixtureEntry = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
 
-/** A fresh app and stack for one test. */
-export function freshStack(): Stack {
-  return new Stack(new App(), 'TestStack', {
+/**
+ * A fresh app and stack for one test. `bundle: false` skips esbuild (CDK's
+ * `aws:cdk:bundling-stacks`) for tests that read only the template; the packed-tarball e2e test
+ * bundles for real.
+ */
+export function freshStack(options: { bundle?: boolean } = {}): Stack {
+  const context = options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
+  return new Stack(new App({ context }), 'TestStack', {
     env: { account: '123456789012', region: 'eu-west-1' },
   });
 }

@@ -79,6 +79,10 @@ export async function checkInvariants(
     ),
   );
   // A dead-lettered message carries the envelope it was delivered in: compared by its payload.
+  // The relay's dead-letter queue is read beside the consumers', not after them.
+  const relayDeadLetters = targets.outbox
+    ? peekAll(clients.sqs, targets.outbox.deadLetterQueueUrl)
+    : Promise.resolve([]);
   const dead = await Promise.all(
     CONSUMER_NAMES.map(async (consumer) =>
       (await peekAll(clients.sqs, targets.deadLetterQueues[consumer])).map((message) => ({
@@ -87,6 +91,7 @@ export async function checkInvariants(
       })),
     ),
   );
+  const relayDead = await relayDeadLetters;
   const deadMessages = dead.flat().map(({ message }) => message);
   return [
     balancesMatchPayments(plan, accounts ?? []),
@@ -113,11 +118,10 @@ export async function checkInvariants(
       : []),
     nothingLost(plan, inbox ?? [], dead.flat(), targets.inbox.consumers),
     ...(targets.outbox
-      ? await checkOutboxChain(
+      ? checkOutboxChain(
           plan,
-          { inbox: inbox ?? [], outbox: outbox ?? [] },
-          { ...targets.outbox, consumers: targets.inbox.consumers },
-          clients.sqs,
+          { inbox: inbox ?? [], outbox: outbox ?? [], deadLetters: relayDead },
+          targets.inbox.consumers,
         )
       : []),
     onlyExpectedDeadLetters(plan, dead.flat()),

@@ -1,8 +1,7 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import { InboxStatus, inboxPk, outboxMessageId } from 'sqs-inbox';
 import type { DemoPlan } from './demoTraffic.js';
 import type { InvariantResult } from './InvariantResult.js';
-import { type Item, peekAll } from './readRunState.js';
+import type { Item } from './readRunState.js';
 
 /** Where the ledger's outbox lives: its table and its relay's dead-letter queue. */
 export interface OutboxTargets {
@@ -19,23 +18,25 @@ const CREDITED = 'credited';
  * (so the relay delivered it at least once); the relay dead-lettered nothing. The notifier's
  * effects once each is `checkNotifications`'.
  */
-export async function checkOutboxChain(
+export function checkOutboxChain(
   plan: DemoPlan,
-  state: { readonly inbox: readonly Item[]; readonly outbox: readonly Item[] },
-  targets: OutboxTargets & { readonly consumers: { ledger: string; notifier: string } },
-  sqs: SQSClient,
-): Promise<InvariantResult[]> {
+  state: {
+    readonly inbox: readonly Item[];
+    readonly outbox: readonly Item[];
+    /** What the relay's dead-letter queue holds. */
+    readonly deadLetters: readonly unknown[];
+  },
+  consumers: { readonly ledger: string; readonly notifier: string },
+): InvariantResult[] {
   const entries = new Map(state.inbox.map((entry) => [String(entry.pk), entry]));
   const items = new Set(state.outbox.map((item) => String(item.pk)));
   const completed = (consumer: string, key: string) =>
     entries.get(inboxPk(consumer, key))?.status === InboxStatus.Completed;
-  const credited = plan.payments.filter((p) => completed(targets.consumers.ledger, p.eventId));
-  const notPublished = credited.filter(
-    (p) =>
-      !items.has(`msg#${outboxMessageId(targets.consumers.ledger, p.eventId, { name: CREDITED })}`),
-  );
-  const notDelivered = credited.filter((p) => !completed(targets.consumers.notifier, p.eventId));
-  const deadLetters = await peekAll(sqs, targets.deadLetterQueueUrl);
+  const credited = plan.payments.filter((p) => completed(consumers.ledger, p.eventId));
+  const idOf = (eventId: string) => outboxMessageId(consumers.ledger, eventId, { name: CREDITED });
+  const notPublished = credited.filter((p) => !items.has(`msg#${idOf(p.eventId)}`));
+  const notDelivered = credited.filter((p) => !completed(consumers.notifier, p.eventId));
+  const { deadLetters } = state;
   return [
     {
       name: 'every credited payment published in its transaction (an outbox item per credit)',
