@@ -5,11 +5,13 @@ import { DestinationKind, OutboxMessageIdField } from '../constants.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import type { OutboxSender } from '../relay/OutboxSender.js';
+import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 import { isTransientCode, sendFailure } from './sendFailure.js';
 
 /**
  * Options of {@link AwsOutboxSender}: the clients to send with, each built on first use when
- * not given (from the environment, as Lambda sets it).
+ * not given (from the environment, as Lambda sets it, with bounded connection and request
+ * timeouts).
  *
  * @example
  * ```ts
@@ -46,7 +48,8 @@ export class AwsOutboxSender implements OutboxSender {
 
   /** The SQS client, also used for the relay's dead letters. */
   get sqsClient(): SQSClient {
-    this.#sqs ??= this.#options.sqsClient ?? new SQSClient({});
+    this.#sqs ??=
+      this.#options.sqsClient ?? new SQSClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
     return this.#sqs;
   }
 
@@ -68,7 +71,8 @@ export class AwsOutboxSender implements OutboxSender {
         return;
       case DestinationKind.SnsTopic:
       case DestinationKind.SnsFifoTopic:
-        this.#sns ??= this.#options.snsClient ?? new SNSClient({});
+        this.#sns ??=
+          this.#options.snsClient ?? new SNSClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
         await this.#sns.send(snsCommand(message));
         return;
       case DestinationKind.EventBus:
@@ -78,7 +82,9 @@ export class AwsOutboxSender implements OutboxSender {
   }
 
   async #putEvent(message: OutgoingMessage): Promise<void> {
-    this.#eventBridge ??= this.#options.eventBridgeClient ?? new EventBridgeClient({});
+    this.#eventBridge ??=
+      this.#options.eventBridgeClient ??
+      new EventBridgeClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
     const { FailedEntryCount, Entries } = await this.#eventBridge.send(
       new PutEventsCommand({
         Entries: [

@@ -9,6 +9,7 @@ import type { DeadLetterSink } from '../core/DeadLetterSink.js';
 import type { LoggedKey } from '../core/loggedKey.js';
 import { DeadLetterSendError, InvalidConfigurationError } from '../errors.js';
 import { attributeText } from './attributeText.js';
+import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 
 const MAX_ERROR_MESSAGE_BYTES = 1024;
 const MAX_ATTRIBUTE_BYTES = 1024;
@@ -52,7 +53,8 @@ export class DeadLetterPublisher implements DeadLetterSink {
         ),
       );
     }
-    this.#client ??= new SQSClient({}); // built on first use, not at import or creation
+    // Built on first use, not at import or creation; a stalled send times out and is retried.
+    this.#client ??= new SQSClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
     const fifo = this.queueUrl.endsWith('.fifo');
     const command = new SendMessageCommand({
       QueueUrl: this.queueUrl,

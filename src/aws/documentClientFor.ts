@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OUTBOX_RETENTION_RANGE } from '../constants.js';
 import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { InvalidConfigurationError } from '../errors.js';
+import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 
 /**
  * Options of {@link DynamoDBInboxStore}.
@@ -28,13 +29,6 @@ export interface DynamoDBInboxStoreOptions {
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
-// The SDK waits forever on a stalled socket by default; a bounded wait turns it into a
-// retryable TimeoutError. A commit whose response was lost is then seen as its own duplicate.
-const DEFAULT_REQUEST_HANDLER = {
-  connectionTimeout: 3_000,
-  requestTimeout: 10_000,
-  throwOnRequestTimeout: true,
-};
 /** The SDK's own pool size, kept as the floor. */
 const DEFAULT_MAX_SOCKETS = 50;
 const STORE_OPTIONS = ['tableName', 'client', 'clientConfig', 'outbox'];
@@ -54,7 +48,7 @@ export function documentClientFor(
 ): DynamoDBDocumentClient {
   if (isDocumentClient(options.client)) return options.client;
   const pool = { maxSockets: Math.max(DEFAULT_MAX_SOCKETS, concurrency) };
-  const requestHandler = { ...DEFAULT_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
+  const requestHandler = { ...BOUNDED_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
   const base = options.client ?? new DynamoDBClient({ requestHandler, ...options.clientConfig });
   return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
 }
