@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type MessageHandler, PermanentError } from 'sqs-inbox';
+import { DestinationKind, type MessageHandler, PermanentError, parseDestination } from 'sqs-inbox';
 import { z } from 'zod';
 import type { ConsumerDefinition } from '../shared/ConsumerDefinition.js';
 
@@ -66,9 +66,20 @@ export function applyPayment(
       ConditionExpression: 'attribute_not_exists(paymentId)',
     });
     if (credited === undefined || body.email === undefined) return;
-    // The notifier's PaymentNotification: sent if and only if the credit commits.
-    tx.publish({ destination: credited, name: 'credited', body: { ...body, email: body.email } });
+    // The notifier's PaymentNotification: sent if and only if the credit commits; on a FIFO
+    // destination, an account's credits in the order they were applied.
+    tx.publish({
+      destination: credited,
+      name: 'credited',
+      body: { ...body, email: body.email },
+      ...(isFifo(credited) ? { groupId: body.accountId } : {}),
+    });
   };
+}
+
+function isFifo(destination: string): boolean {
+  const kind = parseDestination(destination)?.kind;
+  return kind === DestinationKind.SqsFifoQueue || kind === DestinationKind.SnsFifoTopic;
 }
 
 /**
