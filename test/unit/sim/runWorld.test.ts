@@ -51,6 +51,35 @@ describe('a simulated world', () => {
     expect(result.trace.some((line) => line.includes('applies TransactWriteItems'))).toBe(true);
   });
 
+  it('in an outbox world without faults, relays every credit across four shards, applies each once downstream in commit order per account, and dead-letters at the relay only what the destination refuses', async () => {
+    const config: WorldConfig = calm({
+      ...drawWorldConfig(new Prng(5)),
+      consumer: 'ledger',
+      events: 24,
+      accounts: 2,
+      poisonRate: 0,
+      invalidRate: 0,
+      currencyMismatchRate: 0,
+      upstreamDuplicateRate: 0.5,
+      outbox: {
+        fifo: true,
+        shards: 4,
+        relayBatchSize: 10,
+        relayConcurrency: 10,
+        refuseRate: 0.2,
+        downstreamBatchSize: 10,
+      },
+    });
+
+    const result = await runWorld({ seed: 5, config, keepTrace: true });
+
+    expect(result.failures).toEqual([]);
+    const applied = (queue: string) =>
+      result.trace.filter((line) => line.includes(`applies SendMessage to ${queue} `)).length;
+    expect(applied('credits.fifo')).toBeGreaterThan(10);
+    expect(applied('ledger-relay-dlq')).toBeGreaterThan(0);
+  });
+
   it('fails a world whose records fail with no fault to explain it (a function timeout too short)', async () => {
     const config = calm({
       ...drawWorldConfig(new Prng(6)),

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type InboxRuntime, TimerPurpose } from '../../../src/index.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
@@ -28,10 +28,16 @@ export interface Container {
   readonly caller: Caller;
 }
 
+/**
+ * The events a simulated function is invoked with: SQS batches (a consumer), DynamoDB stream
+ * batches (the outbox relay). Both answer with a partial batch response.
+ */
+export type LambdaEvent = SQSEvent | DynamoDBStreamEvent;
+
 /** Builds the function's handler in a new container (a cold start). */
-export type FunctionFactory = (
+export type FunctionFactory<E extends LambdaEvent = SQSEvent> = (
   container: Container,
-) => (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+) => (event: E, context: Context) => Promise<SQSBatchResponse>;
 
 /**
  * One invocation, as the oracle reads it afterwards.
@@ -44,6 +50,7 @@ export type FunctionFactory = (
 export interface Invocation {
   readonly id: number;
   readonly actor: string;
+  /** The records' messageIds (SQS), or their sequence numbers (a stream). */
   readonly messageIds: readonly string[];
   /** Each record's `ApproximateReceiveCount` in this invocation's event. */
   readonly receiveCounts: ReadonlyMap<string, number>;
@@ -74,20 +81,28 @@ export interface Invocation {
  * const invocation = await lambda.invoke(event);
  * ```
  */
-export class SimLambda {
+export class SimLambda<E extends LambdaEvent = SQSEvent> {
   readonly invocations: Invocation[] = [];
   readonly #kernel: Kernel;
   readonly #random: Prng;
   readonly #config: WorldConfig;
-  readonly #factory: FunctionFactory;
-  readonly #idle: ContainerState[] = [];
+  readonly #factory: FunctionFactory<E>;
+  readonly #idle: ContainerState<E>[] = [];
+  readonly #name: string;
   #containers = 0;
 
-  constructor(kernel: Kernel, random: Prng, config: WorldConfig, factory: FunctionFactory) {
+  constructor(
+    kernel: Kernel,
+    random: Prng,
+    config: WorldConfig,
+    factory: FunctionFactory<E>,
+    name = 'lambda',
+  ) {
     this.#kernel = kernel;
     this.#random = random;
     this.#config = config;
     this.#factory = factory;
+    this.#name = name;
   }
 
   /** Whether an invocation is still running. */
@@ -95,27 +110,22 @@ export class SimLambda {
     return this.invocations.some((invocation) => invocation.end === 'running');
   }
 
-  /** Invokes the function with an SQS event and resolves when it answers or dies. */
-  invoke(event: SQSEvent): Promise<Invocation> {
+  /** Invokes the function with an event and resolves when it answers or dies. */
+  invoke(event: E): Promise<Invocation> {
     const container = this.#warmContainer() ?? this.#coldStart();
     this.#kernel.thaw(container.actor);
     const invocation: Invocation = {
       id: this.invocations.length + 1,
       actor: container.actor,
-      messageIds: event.Records.map((record) => record.messageId),
-      receiveCounts: new Map(
-        event.Records.map((record) => [
-          record.messageId,
-          Number(record.attributes.ApproximateReceiveCount),
-        ]),
-      ),
+      messageIds: recordIdsOf(event),
+      receiveCounts: receiveCountsOf(event),
       startedMillis: this.#kernel.nowMillis,
       endedMillis: undefined,
       faults: new Set(),
       faultedRequests: [],
       deadlineMillis: undefined,
       end: 'running',
-      failedMessageIds: event.Records.map((record) => record.messageId),
+      failedMessageIds: recordIdsOf(event),
     };
     this.invocations.push(invocation);
     container.current = invocation;
@@ -154,7 +164,7 @@ export class SimLambda {
 
   /** The function timeout and the chaos kill of an invocation; returns what cancels both. */
   #armKills(
-    container: ContainerState,
+    container: ContainerState<E>,
     invocation: Invocation,
     finish: (end: Invocation['end']) => void,
   ): () => void {
@@ -187,22 +197,22 @@ export class SimLambda {
   }
 
   /** An idle container that is still alive (a kill may have struck one after it answered). */
-  #warmContainer(): ContainerState | undefined {
+  #warmContainer(): ContainerState<E> | undefined {
     for (let container = this.#idle.pop(); container !== undefined; container = this.#idle.pop()) {
       if (!this.#kernel.isKilled(container.actor)) return container;
     }
     return undefined;
   }
 
-  #coldStart(): ContainerState {
-    const actor = `lambda-${++this.#containers}`;
+  #coldStart(): ContainerState<E> {
+    const actor = `${this.#name}-${++this.#containers}`;
     const skewMillis = this.#random.int(
       -this.#config.clockSkewMillis,
       this.#config.clockSkewMillis,
     );
     const random = this.#random.derive(actor);
     const kernel = this.#kernel;
-    const state: ContainerState = {
+    const state: ContainerState<E> = {
       actor,
       current: undefined,
       crashAtRequest: undefined,
@@ -254,7 +264,7 @@ export class SimLambda {
     return state;
   }
 
-  #drawCrashPoint(): ContainerState['crashAtRequest'] {
+  #drawCrashPoint(): CrashAt | undefined {
     if (!this.#faulty() || !this.#random.chance(this.#config.faults.crashPointPerInvocation)) {
       return undefined;
     }
@@ -268,7 +278,7 @@ export class SimLambda {
     const deadlineMillis = invocation.startedMillis + this.#config.functionTimeoutMillis;
     return {
       awsRequestId: `invocation-${invocation.id}`,
-      functionName: 'ledger',
+      functionName: this.#name,
       getRemainingTimeInMillis: () => Math.max(0, deadlineMillis - this.#kernel.nowMillis),
     } as unknown as Context;
   }
@@ -338,14 +348,32 @@ const running = new AsyncLocalStorage<Invocation>();
 /** The simulated world's time 0 as an epoch (2026-11-01T00:00:00Z). */
 export const WORLD_EPOCH_MILLIS = Date.UTC(2026, 10, 1);
 
-interface ContainerState {
+interface ContainerState<E extends LambdaEvent> {
   readonly actor: string;
   current: Invocation | undefined;
   crashAtRequest: CrashAt | undefined;
   requests: number;
   slow: boolean;
   onKilled: () => void;
-  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  handler: (event: E, context: Context) => Promise<SQSBatchResponse>;
+}
+
+/** Each record's id: its messageId (SQS) or its sequence number (a stream). */
+function recordIdsOf(event: LambdaEvent): string[] {
+  return event.Records.map((record) =>
+    'messageId' in record ? record.messageId : (record.dynamodb?.SequenceNumber ?? ''),
+  );
+}
+
+/** Each SQS record's receive count; a stream record has none. */
+function receiveCountsOf(event: LambdaEvent): Map<string, number> {
+  return new Map(
+    event.Records.flatMap((record) =>
+      'messageId' in record
+        ? [[record.messageId, Number(record.attributes.ApproximateReceiveCount)] as const]
+        : [],
+    ),
+  );
 }
 
 /**

@@ -232,6 +232,40 @@ export const MUTANTS = {
     find: '      if (error instanceof TransientStoreError) this.#journalUncertain = true;',
     replace: '      if (error instanceof TransientStoreError) this.#journalUncertain = false;',
   },
+  relayChainGoesOn: {
+    name: 'relayChainGoesOn',
+    invariant: 'outbox FIFO',
+    description: "the relay sends an outbox item's later records after one it could not send",
+    file: 'src/relay/createOutboxRelay.ts',
+    find: "if (outcome.status === 'failed') return;",
+    replace: "if (outcome.status === 'failed' && false) return;",
+  },
+  relayAcknowledgesFailures: {
+    name: 'relayAcknowledgesFailures',
+    invariant: 'outbox nothing lost',
+    description: 'the relay reports no failed record, whatever it could not send',
+    file: 'src/relay/createOutboxRelay.ts',
+    find: 'batchItemFailures: failures.map(({ sequenceNumber }) => ({ itemIdentifier: sequenceNumber })),',
+    replace:
+      'batchItemFailures: failures.slice(0, 0).map(({ sequenceNumber }) => ({ itemIdentifier: sequenceNumber })),',
+  },
+  groupItemPerMessage: {
+    name: 'groupItemPerMessage',
+    invariant: 'outbox FIFO',
+    description:
+      "a group's messages each get an item of their own, so their order rests on the stream across items",
+    file: 'src/outbox/planOutboxItems.ts',
+    find: 'if (message.groupId === undefined) {',
+    replace: 'if (message.groupId === undefined || message.groupId !== undefined) {',
+  },
+  downstreamKeyedByMessageId: {
+    name: 'downstreamKeyedByMessageId',
+    invariant: 'outbox exactly-once',
+    description: 'a relayed message is keyed by its SQS messageId, not by its outbox id',
+    file: 'src/sources/unwrapRecord.ts',
+    find: 'upstreamKey: outboxKey(outboxId),',
+    replace: 'upstreamKey: outboxKey(record.messageId),',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

@@ -1,4 +1,4 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { SendMessageCommandInput, SQSClient } from '@aws-sdk/client-sqs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { type Caller, type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from './SimQueue.js';
@@ -19,6 +19,8 @@ export function simSqsClient(
   network: Network,
   caller: Caller,
   nowMillis: () => number,
+  /** An error the queue answers a send with instead of taking it (a refusal), if any. */
+  refusal: (input: SendMessageCommandInput) => Error | undefined = () => undefined,
 ): SQSClient {
   const send = async (command: unknown) => {
     if (!(command instanceof SendMessageCommand)) {
@@ -38,6 +40,8 @@ export function simSqsClient(
       'sqs',
       `SendMessage to ${queue.name}`,
       () => {
+        const refused = refusal(input);
+        if (refused !== undefined) throw refused;
         const sent = queue.send(
           {
             body: input.MessageBody ?? '',

@@ -71,6 +71,34 @@ export interface WorldConfig {
   readonly keyReuseRate?: number;
   /** The processor's `leaseMillis` (steps only); default the invocation's remaining time. */
   readonly leaseMillis?: number;
+  /**
+   * The ledger publishes each credit through its transactional outbox, relayed from the
+   * outbox's stream to a downstream consumer's queue (ledger worlds only; default none).
+   */
+  readonly outbox?: WorldOutbox;
+}
+
+/**
+ * The second hop of an outbox world: the stream, the relay and the downstream consumer.
+ *
+ * @example
+ * ```ts
+ * if (config.outbox?.fifo) expectCommitOrderPerAccount();
+ * ```
+ */
+export interface WorldOutbox {
+  /** The downstream queue is FIFO: the ledger then groups its credits by account. */
+  readonly fifo: boolean;
+  /** Shards the outbox items hash to (order across them is not kept). */
+  readonly shards: number;
+  /** The relay's event source mapping's batch size. */
+  readonly relayBatchSize: number;
+  /** The relay's `concurrency` option: outbox items relayed at once. */
+  readonly relayConcurrency: number;
+  /** Share of messages the downstream queue refuses for good (the relay dead-letters them). */
+  readonly refuseRate: number;
+  /** The downstream consumer's event source mapping's batch size. */
+  readonly downstreamBatchSize: number;
 }
 
 /**
@@ -183,5 +211,18 @@ export function drawWorldConfig(random: Prng): WorldConfig {
     ...(consumer === WorldConsumer.Notifier && random.chance(0.5)
       ? { leaseMillis: random.pick([1_000, 3_000, 8_000]) }
       : {}),
+    // Drawn last, so that the worlds drawn before the outbox existed stay as they were.
+    ...(ledger && random.chance(0.5) ? { outbox: drawOutbox(random) } : {}),
+  };
+}
+
+function drawOutbox(random: Prng): WorldOutbox {
+  return {
+    fifo: random.chance(0.6),
+    shards: random.pick([1, 2, 4]),
+    relayBatchSize: random.pick([1, 2, 10, 100]),
+    relayConcurrency: random.pick([1, 10]),
+    refuseRate: random.pick([0, 0, 0.1]),
+    downstreamBatchSize: random.pick([1, 10]),
   };
 }

@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import { outboxMessagesOf } from './checkOutbox.js';
 import type { WorldObservation } from './checkWorld.js';
 import { WorldTables } from './consumerFunction.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';
@@ -67,6 +68,8 @@ function isChangeOf(change: ChangeRecord, event: PlannedEvent): boolean {
       return text(change.keys.paymentId) === event.paymentId && change.oldImage === undefined;
     case WorldTables.Notifications:
       return text(change.keys.eventId) === event.eventId && change.oldImage === undefined;
+    case WorldTables.Outbox:
+      return outboxMessagesOf(change).every((message) => message.eventId === event.eventId);
     default:
       return false;
   }

@@ -6,9 +6,11 @@ import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
+import { checkOutbox } from './checkOutbox.js';
 import { checkSteps } from './checkSteps.js';
 import { WorldTables } from './consumerFunction.js';
 import { FailureExplainer, type LeaseClaim, slowedByFaults } from './explainFailure.js';
+import type { OutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, Planted } from './paymentWorkload.js';
 import type { WorldConfig } from './WorldConfig.js';
 import { type EventCommits, WorldEvents } from './WorldEvents.js';
@@ -40,6 +42,8 @@ export interface WorldObservation {
   readonly inboxReads: readonly InboxRead[];
   readonly quiesced: boolean;
   readonly end: RunEnd;
+  /** The second hop, in a world whose ledger publishes through its outbox. */
+  readonly outbox?: OutboxWorld;
 }
 
 /**
@@ -104,6 +108,7 @@ export function checkWorld(world: WorldObservation): string[] {
   checkDeadLetters(world, { committed, eventOf, explain }, failures);
   checkFailuresExplained(world, eventOf, explain, failures);
   if (world.config.fifo) checkFifoOrder(world, committed, eventOf, failures);
+  checkOutbox(world, committed, failures);
   return failures;
 }
 

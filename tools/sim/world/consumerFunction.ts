@@ -1,4 +1,4 @@
-import { ledgerConsumer } from '../../../functions/ledger/paymentCaptured.js';
+import { LedgerDestination, ledgerConsumer } from '../../../functions/ledger/paymentCaptured.js';
 import {
   NotifierTable,
   notifierConsumer,
@@ -7,6 +7,7 @@ import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefin
 import {
   businessTableVariable,
   createBatchProcessor,
+  destinationVariable,
   InboxEnvironment,
   type InboxLogger,
   inboxConfigFromEnvironment,
@@ -31,6 +32,8 @@ export const WorldTables = {
   Entries: 'ledgerEntries',
   Counters: COUNTERS_TABLE,
   Notifications: NotifierTable.Notifications,
+  /** The ledger's outbox (worlds with `outbox`): its stream feeds the relay. */
+  Outbox: 'outbox',
 } as const;
 
 /** Where the notifier's receipts go and who its emails are from. */
@@ -68,6 +71,8 @@ export function consumerFunction(world: {
   readonly network: Network;
   readonly deadLetterQueue: SimQueue;
   readonly config: WorldConfig;
+  /** Where the ledger's outbox destination `credited` is (worlds with `outbox`). */
+  readonly creditedUrl?: string;
   /** The services the notifier's steps reach (SES, S3). */
   readonly effects: SimEffects;
   /**
@@ -76,7 +81,7 @@ export function consumerFunction(world: {
    */
   readonly applied: (operation: DynamoOperation, invocationId: number | undefined) => void;
 }): FunctionFactory {
-  const { kernel, dynamo, network, deadLetterQueue, config, applied, effects } = world;
+  const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
   return ({ actor, runtime, caller }) => {
     const servicesOf = (messageId: string) => () =>
       effects.clients(network, caller, messageId, () => kernel.nowMillis);
@@ -107,7 +112,7 @@ export function consumerFunction(world: {
     // As the reference function does it: the options the construct's environment fixes, read
     // back by the library, then the consumer's schema and key.
     const inbox = inboxConfigFromEnvironment({
-      env: deployedEnvironment(config, deadLetterQueue.url),
+      env: deployedEnvironment(config, deadLetterQueue.url, creditedUrl),
       dynamoDBClient: clientFor().documentClient,
       sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
     });
@@ -115,6 +120,7 @@ export function consumerFunction(world: {
       definitionOf(config.consumer, servicesOf(message.messageId)).handler(
         inbox.table,
         clientFor(message.messageId).documentClient,
+        creditedUrl === undefined ? undefined : inbox.destination,
       )(message, tx);
     const processor = createBatchProcessor(handler, {
       ...inbox.options,
@@ -135,6 +141,7 @@ export function consumerFunction(world: {
 function deployedEnvironment(
   config: WorldConfig,
   deadLetterQueueUrl: string,
+  creditedUrl: string | undefined,
 ): Record<string, string> {
   const tables = [
     WorldTables.Accounts,
@@ -151,6 +158,13 @@ function deployedEnvironment(
     [InboxEnvironment.Sources]:
       config.source === WorldSource.Sns ? MessageSource.Sns : MessageSource.Sqs,
     ...Object.fromEntries(tables.map((table) => [businessTableVariable(table), table])),
+    ...(creditedUrl === undefined
+      ? {}
+      : {
+          [InboxEnvironment.OutboxTableName]: WorldTables.Outbox,
+          [InboxEnvironment.OutboxRetentionSeconds]: String(7 * 86_400),
+          [destinationVariable(LedgerDestination.Credited)]: creditedUrl,
+        }),
   };
 }
 
@@ -193,8 +207,15 @@ interface WireRequest {
   readonly Item?: Record<string, { readonly S?: string }>;
 }
 
-/** Warnings and errors go into the trace (they explain a replay); the rest is dropped. */
-function traceLogger(kernel: Kernel, actor: string): InboxLogger {
+/**
+ * Warnings and errors go into the trace (they explain a replay); the rest is dropped.
+ *
+ * @example
+ * ```ts
+ * createOutboxRelay({ deadLetterQueueUrl, logger: traceLogger(kernel, 'relay-1') });
+ * ```
+ */
+export function traceLogger(kernel: Kernel, actor: string): InboxLogger {
   const note =
     (level: string) =>
     (message: string, ...extra: Array<Record<string, unknown>>) => {

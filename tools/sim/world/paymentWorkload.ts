@@ -125,8 +125,10 @@ function bodyOf(
   },
   config: WorldConfig,
 ): string {
-  if (config.consumer === WorldConsumer.Ledger) return JSON.stringify(payment);
-  if (config.consumer === WorldConsumer.Notifier) {
+  if (config.consumer === WorldConsumer.Ledger && config.outbox === undefined) {
+    return JSON.stringify(payment);
+  }
+  if (config.consumer !== WorldConsumer.Counter) {
     return JSON.stringify({ ...payment, email: `payer-${payment.accountId}@example.com` });
   }
   return JSON.stringify({

@@ -9,6 +9,7 @@ import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { checkWorld, type InboxRead, type WorldObservation } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
+import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
@@ -118,11 +119,35 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   };
   const network = new Network(kernel, random.derive('network'), config.faults);
   const effects = new SimEffects();
+  const second =
+    config.outbox === undefined
+      ? undefined
+      : buildOutboxWorld({
+          kernel,
+          random: random.derive('outbox'),
+          config,
+          outbox: config.outbox,
+          dynamo,
+          network,
+          changeMillis,
+        });
   const lambda = new SimLambda(
     kernel,
     random.derive('lambda'),
     config,
-    consumerFunction({ kernel, dynamo, network, deadLetterQueue, config, applied, effects }),
+    consumerFunction({
+      kernel,
+      dynamo,
+      network,
+      deadLetterQueue,
+      config,
+      applied: (operation, invocationId) => {
+        applied(operation, invocationId);
+        second?.notify();
+      },
+      effects,
+      ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
+    }),
   );
   new EventSourceMapping(kernel, random.derive('esm'), {
     queue,
@@ -145,6 +170,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     redrives.done() &&
     queue.messages.length === 0 &&
     !lambda.busy &&
+    (second?.quiet() ?? true) &&
     !kernel.hasPending((actor) => actor === 'dynamodb' || actor === 'sqs');
   const end = await kernel.run(quiet, {
     maxMillis: livenessBoundMillis(config),
@@ -164,6 +190,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     inboxReads,
     quiesced: end === RunEnd.Done,
     end,
+    ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);
   noteOutcome(kernel, observation, failures);
@@ -226,10 +253,16 @@ function livenessBoundMillis(config: WorldConfig): number {
     (config.maxReceiveCount + 2) * (config.visibilityTimeoutMillis + config.functionTimeoutMillis);
   const lateRequestsMillis = 10 * 60_000;
   const inLine = config.fifo ? 2 * config.events : 1;
+  // The second hop: the relay's retries of a batch (11 attempts), then the downstream queue.
+  const relayMillis = 11 * (config.functionTimeoutMillis + 2_000);
+  const downstreamInLine = config.outbox?.fifo ? 2 * config.events : 1;
+  const secondHopMillis =
+    config.outbox === undefined ? 0 : relayMillis + downstreamInLine * perMessageMillis;
   return (
     config.faults.untilMillis +
     lateRequestsMillis +
-    (config.redrives + 1) * inLine * perMessageMillis
+    (config.redrives + 1) * inLine * perMessageMillis +
+    secondHopMillis
   );
 }
 
