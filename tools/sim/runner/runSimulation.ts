@@ -28,6 +28,11 @@ export interface SimulationOptions {
   readonly niceness?: number;
   /** Print the progress line and the summary (default true). */
   readonly print?: boolean;
+  /**
+   * Stop at the first world whose failures this accepts: the corpus runs first, then the seeds
+   * in small chunks, and no chunk starts once one is found (a mutant needs one catching world).
+   */
+  readonly stopAtFirst?: (failures: readonly string[]) => boolean;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface SimulationOptions {
  * ```
  */
 export interface SimulationSummary {
-  /** Seeds of the run (the corpus's worlds come on top). */
+  /** Seeds run (the corpus's worlds come on top); fewer than asked when it stopped at a find. */
   readonly seeds: number;
   /** Worlds that passed, the corpus's included. */
   readonly passed: number;
@@ -59,6 +64,8 @@ export interface SimulationSummary {
 }
 
 const CHUNK_SEEDS = 100;
+/** Chunks of a run that stops at its first find: small, so that little runs past it. */
+const SEARCH_CHUNK_SEEDS = 20;
 const GUARD_SAMPLE_EVERY = 97;
 const GUARD_MAX_FAILING = 20;
 
@@ -85,27 +92,16 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const startedMillis = performance.now();
   if (print) printStart(seeds.length, corpus.length, pool.size, options.mutant);
   try {
-    const progress = new Progress(seeds.length, print);
-    const replies = await Promise.all(
-      chunked(seeds, CHUNK_SEEDS).map(async (chunk) => {
-        const hashesOf = chunk.filter((seed) => seed % GUARD_SAMPLE_EVERY === 0);
-        const reply = await pool.run({
-          type: 'run',
-          seeds: chunk,
-          hashesOf,
-          keepTrace: false,
-          config: options.config,
-        });
-        progress.add(chunk.length, chunk.length - reply.passed);
-        return reply;
-      }),
-    );
-    progress.end();
+    const stop = options.stopAtFirst;
+    const corpusFirst = stop === undefined ? [] : await runCorpus(pool, corpus);
+    const found = corpusFirst.some((report) => stop?.(report.failures));
+    const replies = await runSeeds(pool, found ? [] : seeds, options, print);
     const elapsedMillis = performance.now() - startedMillis;
-    const corpusResults = await runCorpus(pool, corpus);
+    const corpusResults = stop === undefined ? await runCorpus(pool, corpus) : corpusFirst;
     const results = replies.flatMap((reply) => reply.results);
+    const seedsRun = sum(replies, (r) => r.seeds);
     const summary: SimulationSummary = {
-      seeds: seeds.length,
+      seeds: seedsRun,
       passed:
         sum(replies, (r) => r.passed) + corpusResults.filter((r) => r.failures.length === 0).length,
       failed: [
@@ -117,7 +113,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         ...(await guardDeterminism(pool, results, options.config)),
         ...(await guardCorpus(pool, corpus, corpusResults)),
       ],
-      seedsPerSecond: seeds.length / (elapsedMillis / 1000),
+      seedsPerSecond: seedsRun / (elapsedMillis / 1000),
       steps: sum(replies, (r) => r.steps),
       elapsedMillis,
     };
@@ -129,6 +125,44 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
 }
 
 type WorldReport = WorkerReply['results'][number];
+
+/**
+ * Runs the seeds in chunks over the pool, each worker taking the next chunk when it is done;
+ * with `stopAtFirst`, no chunk starts after one holding an accepted failure.
+ */
+async function runSeeds(
+  pool: WorkerPool,
+  seeds: readonly number[],
+  options: SimulationOptions,
+  print: boolean,
+): Promise<Array<WorkerReply & { seeds: number }>> {
+  const stop = options.stopAtFirst;
+  const chunks = chunked(seeds, stop === undefined ? CHUNK_SEEDS : SEARCH_CHUNK_SEEDS);
+  const replies: Array<WorkerReply & { seeds: number }> = [];
+  const progress = new Progress(seeds.length, print);
+  let next = 0;
+  let found = false;
+  const worker = async () => {
+    while (!found && next < chunks.length) {
+      const index = next++;
+      const chunk = chunks[index] ?? [];
+      const hashesOf = chunk.filter((seed) => seed % GUARD_SAMPLE_EVERY === 0);
+      const reply = await pool.run({
+        type: 'run',
+        seeds: chunk,
+        hashesOf,
+        keepTrace: false,
+        config: options.config,
+      });
+      progress.add(chunk.length, chunk.length - reply.passed);
+      replies[index] = { ...reply, seeds: chunk.length };
+      if (stop !== undefined && reply.results.some((report) => stop(report.failures))) found = true;
+    }
+  };
+  await Promise.all(Array.from({ length: pool.size }, worker));
+  progress.end();
+  return replies.filter((reply) => reply !== undefined);
+}
 
 function failure(report: WorldReport, corpus: boolean): SimulationSummary['failed'][number] {
   return { seed: report.seed, failures: report.failures, corpus };
