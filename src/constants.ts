@@ -305,6 +305,11 @@ export const InboxEnvironment = {
   OutboxTableName: 'INBOX_OUTBOX_TABLE_NAME',
   /** With the outbox table: how long its items live, in seconds. */
   OutboxRetentionSeconds: 'INBOX_OUTBOX_RETENTION_SECONDS',
+  /**
+   * Optional, with the outbox table: the outbox is relayed by an EventBridge pipe (`OutboxPipe`)
+   * to this one SQS queue, so every message must go there, one per outbox item.
+   */
+  OutboxPipeDestination: 'INBOX_OUTBOX_PIPE_DESTINATION',
   /** Each outbox destination reaches the function as this prefix + its logical name. */
   DestinationPrefix: 'INBOX_DESTINATION_',
   /** The relay's: where it dead-letters what a destination refuses. */
@@ -402,6 +407,11 @@ export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationK
 export const OutboxMessageIdField = {
   Attribute: 'outbox.messageId',
   EventMember: 'outboxMessageId',
+  /**
+   * The body an EventBridge pipe sends (`OutboxPipe`: a pipe sets no attribute) is
+   * `{ "outboxMessageId": <id>, "body": <the message's body, as text> }`.
+   */
+  PipedBodyMember: 'body',
 } as const;
 
 /**

@@ -83,6 +83,7 @@ export class DynamoDBInboxStore implements InboxStore {
     this.outbox = outbox && {
       tableName: outbox.tableName,
       retentionSeconds: outbox.retentionSeconds ?? DEFAULT_OUTBOX_RETENTION_SECONDS,
+      ...(outbox.pipeDestination === undefined ? {} : { pipeDestination: outbox.pipeDestination }),
     };
   }
 

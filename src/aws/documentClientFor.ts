@@ -1,8 +1,9 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { OUTBOX_RETENTION_RANGE } from '../constants.js';
+import { DestinationKind, OUTBOX_RETENTION_RANGE } from '../constants.js';
 import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { InvalidConfigurationError } from '../errors.js';
+import { parseDestination } from '../outbox/Destination.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 
 /**
@@ -23,9 +24,16 @@ export interface DynamoDBInboxStoreOptions {
   /**
    * The outbox table that `tx.publish` writes to, in the same transaction: partition key `pk`
    * (string), TTL on `expiresAt`, a stream with new images. `retentionSeconds` is how long an
-   * item stays (default 7 days, at least 1 day). Without it, `tx.publish` is refused.
+   * item stays (default 7 days, at least 1 day). `pipeDestination`: the outbox is relayed by an
+   * EventBridge pipe to this one SQS queue (`OutboxPipe`), which sends one message per item, so
+   * a message to another destination, or a second one to one group in a transaction, is refused
+   * (`OutgoingMessageError`). Without `outbox`, `tx.publish` is refused.
    */
-  readonly outbox?: { readonly tableName: string; readonly retentionSeconds?: number };
+  readonly outbox?: {
+    readonly tableName: string;
+    readonly retentionSeconds?: number;
+    readonly pipeDestination?: string;
+  };
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
@@ -63,7 +71,19 @@ function checkTableName(option: string, value: unknown): void {
 }
 
 function validateOutboxOptions(outbox: unknown, inboxTableName: string): void {
-  checkOptionsObject(outbox, ['tableName', 'retentionSeconds'], "{ tableName: 'outbox' }");
+  checkOptionsObject(
+    outbox,
+    ['tableName', 'retentionSeconds', 'pipeDestination'],
+    "{ tableName: 'outbox' }",
+  );
+  const pipe = outbox.pipeDestination;
+  if (pipe !== undefined && !isSqsQueue(pipe)) {
+    throw new InvalidConfigurationError(
+      'outbox.pipeDestination',
+      pipe,
+      "an SQS queue URL (an EventBridge pipe's target)",
+    );
+  }
   checkTableName('outbox.tableName', outbox.tableName);
   if (outbox.tableName === inboxTableName) {
     throw new InvalidConfigurationError(
@@ -84,6 +104,11 @@ function validateOutboxOptions(outbox: unknown, inboxTableName: string): void {
       `an integer from ${min} to ${max}`,
     );
   }
+}
+
+function isSqsQueue(address: unknown): boolean {
+  const kind = parseDestination(address)?.kind;
+  return kind === DestinationKind.SqsQueue || kind === DestinationKind.SqsFifoQueue;
 }
 
 function isDocumentClient(client: unknown): client is DynamoDBDocumentClient {

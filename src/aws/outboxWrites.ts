@@ -3,6 +3,7 @@ import { OutboxAttribute } from '../constants.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import { keyHash } from '../core/loggedKey.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
+import { checkPipeOutbox } from '../outbox/checkPipeOutbox.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import { type OutboxItemPlan, planOutboxItems } from '../outbox/planOutboxItems.js';
 
@@ -17,6 +18,8 @@ import { type OutboxItemPlan, planOutboxItems } from '../outbox/planOutboxItems.
 export interface OutboxTable {
   readonly tableName: string;
   readonly retentionSeconds: number;
+  /** The one SQS queue an EventBridge pipe relays the outbox to, when one does. */
+  readonly pipeDestination?: string;
 }
 
 const GROUP_UPDATE =
@@ -41,6 +44,7 @@ export function outboxWrites(
   entry: Pick<InboxEntry, 'consumer' | 'key'>,
   nowMillis: number,
 ): TransactItem[] {
+  if (outbox.pipeDestination !== undefined) checkPipeOutbox(outgoing, outbox.pipeDestination);
   const common = {
     [OutboxAttribute.Origin]: { consumer: entry.consumer, keyHash: keyHash(entry.key) },
     [OutboxAttribute.CommittedAt]: new Date(nowMillis).toISOString(),

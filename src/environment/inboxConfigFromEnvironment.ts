@@ -145,7 +145,10 @@ function outboxOf(env: Readonly<Record<string, string | undefined>>) {
       `Set it to whole seconds from ${min} to ${max} (the construct's outbox.retention).`,
     );
   }
-  return { outbox: { tableName, retentionSeconds } };
+  const pipeDestination = env[InboxEnvironment.OutboxPipeDestination];
+  return {
+    outbox: { tableName, retentionSeconds, ...(pipeDestination ? { pipeDestination } : {}) },
+  };
 }
 
 function destinationNamed(destinations: Readonly<Record<string, string>>, name: string): string {

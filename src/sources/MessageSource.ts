@@ -24,7 +24,8 @@ export const MessageSource = {
   /**
    * An outbox relay (sqs-inbox's, or any sender keeping the contract) sends to the queue, or to
    * an SNS topic delivering raw: the body is the payload, and the message attribute
-   * `outbox.messageId` the default key, the same on every send of the message.
+   * `outbox.messageId` the default key, the same on every send of the message. An EventBridge
+   * pipe (`OutboxPipe`) sets no attribute: its body `{ "outboxMessageId", "body" }` carries both.
    */
   Outbox: 'outbox',
 } as const;
@@ -146,7 +147,7 @@ export interface S3Envelope {
  */
 export interface OutboxEnvelope {
   readonly kind: typeof MessageSource.Outbox;
-  /** The `outbox.messageId` attribute: the default key (as `outbox:<id>`). */
+  /** The `outbox.messageId` attribute (or a pipe's `outboxMessageId`): the default key (as `outbox:<id>`). */
   readonly messageId: string;
 }
 

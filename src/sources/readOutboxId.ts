@@ -1,6 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
 import { OutboxMessageIdField } from '../constants.js';
 
+const PIPED_MEMBERS = [OutboxMessageIdField.EventMember, OutboxMessageIdField.PipedBodyMember];
+
 // Any sender keeping the contract may use its own ids; the key must stay under 1,024 bytes.
 const MAX_OUTBOX_ID_LENGTH = 512;
 
@@ -31,6 +33,27 @@ export function outboxIdOf(value: unknown): string | undefined {
  */
 export function recordOutboxId(record: SQSRecord): string | undefined {
   return outboxIdOf(record.messageAttributes?.[OutboxMessageIdField.Attribute]?.stringValue);
+}
+
+/**
+ * The outbox id and the payload of a body an EventBridge pipe sent (`OutboxPipe`): an object of
+ * exactly `outboxMessageId` and `body`, both text. Undefined for any other body.
+ *
+ * @example
+ * ```ts
+ * pipedOutboxMessage({ outboxMessageId: '3f…', body: '{"a":1}' }); // { id: '3f…', text: '{"a":1}' }
+ * ```
+ */
+export function pipedOutboxMessage(
+  body: Readonly<Record<string, unknown>>,
+): { readonly id: string; readonly text: string } | undefined {
+  const members = Object.keys(body);
+  if (members.length !== 2 || !PIPED_MEMBERS.every((name) => members.includes(name))) {
+    return undefined;
+  }
+  const id = outboxIdOf(body[OutboxMessageIdField.EventMember]);
+  const text = body[OutboxMessageIdField.PipedBodyMember];
+  return id === undefined || typeof text !== 'string' ? undefined : { id, text };
 }
 
 /**

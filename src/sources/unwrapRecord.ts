@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type SourceNotice, type UnwrappedRecord } from './MessageSource.js';
 import { isEventBridgeEvent, readEventBridgeEvent } from './readEventBridgeEvent.js';
-import { outboxKey, recordOutboxId } from './readOutboxId.js';
+import { outboxKey, pipedOutboxMessage, recordOutboxId } from './readOutboxId.js';
 import {
   isS3Notification,
   isS3TestEvent,
@@ -92,6 +92,14 @@ function readEnvelope(
     if (isS3TestEvent(body)) return { notice: S3_TEST_EVENT, record };
     if (isS3Notification(body)) return readS3Notification(body, record.messageId, sources);
   }
+  const piped = sources.includes(MessageSource.Outbox) ? pipedOutboxMessage(body) : undefined;
+  if (piped !== undefined) {
+    return {
+      envelope: { kind: MessageSource.Outbox, messageId: piped.id },
+      payload: { text: piped.text },
+      upstreamKey: outboxKey(piped.id),
+    };
+  }
   return undefined;
 }
 
@@ -111,7 +119,9 @@ function mismatch(
   sources: readonly MessageSource[],
   body: Json | undefined,
 ): EnvelopeMismatchError {
-  const outbox = sources.includes(MessageSource.Outbox) ? ' and no outbox.messageId attribute' : '';
+  const outbox = sources.includes(MessageSource.Outbox)
+    ? " and no outbox.messageId attribute (nor a pipe's { outboxMessageId, body })"
+    : '';
   const found = `${describeBody(record.body, body)}${outbox}`;
   const rawOnly =
     sources.includes(MessageSource.SnsRaw) && body !== undefined && isSnsMessage(body);

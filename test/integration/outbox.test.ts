@@ -227,3 +227,70 @@ describe('publishing through the outbox', () => {
     expect(await ledger.balanceOf(event.accountId)).toBe(0);
   });
 });
+
+describe('an outbox relayed by an EventBridge pipe (one SQS queue, one message per item)', () => {
+  const pipeStore = () =>
+    new DynamoDBInboxStore({
+      tableName: ledger.tables.inbox,
+      client: aws.dynamodb,
+      outbox: { tableName: outboxTable, pipeDestination: CREDITS_FIFO },
+    });
+  const credit =
+    (extra: (tx: Parameters<MessageHandler<PaymentCaptured>>[1]) => void) =>
+    async (...[message, tx]: Parameters<MessageHandler<PaymentCaptured>>) => {
+      await ledger.applyPayment(message, tx);
+      tx.publish({ destination: CREDITS_FIFO, groupId: message.body.accountId, body: { n: 1 } });
+      extra(tx);
+    };
+
+  it("commits a message to the pipe's queue in an item of its own group", async () => {
+    const event = payment({ accountId: `acc-pipe-${Date.now()}` });
+    const [outcome] = await processor(
+      credit(() => {}),
+      { store: pipeStore() },
+    ).processRecords(sqsEvent(sqsRecord(event)));
+
+    expect(outcome?.status).toBe(RecordStatus.Processed);
+    const item = await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId));
+    expect(idsOf(item)).toEqual([outboxMessageId(CONSUMER, event.eventId, { index: 0 })]);
+  });
+
+  it.each([
+    [
+      'another destination',
+      'destination',
+      (tx: Tx) => tx.publish({ destination: AUDIT_QUEUE, body: 'x' }),
+    ],
+    [
+      'a second message to the group',
+      'groupId',
+      (tx: Tx) => tx.publish({ destination: CREDITS_FIFO, groupId: 'acc', body: 'x' }),
+    ],
+    [
+      'message attributes',
+      'attributes',
+      (tx: Tx) =>
+        tx.publish({
+          destination: CREDITS_FIFO,
+          groupId: 'other',
+          body: 'x',
+          attributes: { a: 'b' },
+        }),
+    ],
+  ])(
+    'refuses %s with OutgoingMessageError naming the field, committing nothing',
+    async (_, field, extra) => {
+      const event = payment({ accountId: 'acc' });
+      const before = await ledger.balanceOf('acc');
+      const [outcome] = await processor(credit(extra), { store: pipeStore() }).processRecords(
+        sqsEvent(sqsRecord({ ...event, accountId: 'acc' })),
+      );
+
+      expect(outcome?.error).toBeInstanceOf(OutgoingMessageError);
+      expect(outcome?.error).toMatchObject({ field, index: 1 });
+      expect(await ledger.balanceOf('acc')).toBe(before);
+    },
+  );
+});
+
+type Tx = Parameters<MessageHandler<PaymentCaptured>>[1];

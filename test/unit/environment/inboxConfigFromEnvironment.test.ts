@@ -188,6 +188,7 @@ describe('inboxConfigFromEnvironment', () => {
       Key: 'INBOX_KEY',
       OutboxTableName: 'INBOX_OUTBOX_TABLE_NAME',
       OutboxRetentionSeconds: 'INBOX_OUTBOX_RETENTION_SECONDS',
+      OutboxPipeDestination: 'INBOX_OUTBOX_PIPE_DESTINATION',
       DestinationPrefix: 'INBOX_DESTINATION_',
       RelayDeadLetterQueueUrl: 'INBOX_RELAY_DEAD_LETTER_QUEUE_URL',
     });
@@ -207,5 +208,30 @@ describe('inboxConfigFromEnvironment', () => {
         env: { ...base, INBOX_OUTBOX_TABLE_NAME: 'outbox', INBOX_OUTBOX_RETENTION_SECONDS: '60' },
       }),
     ).toThrow(/INBOX_OUTBOX_RETENTION_SECONDS/);
+  });
+
+  it("gives the store the pipe's queue from INBOX_OUTBOX_PIPE_DESTINATION, and refuses one that is no SQS queue", () => {
+    const base = {
+      INBOX_TABLE_NAME: 'inbox',
+      INBOX_CONSUMER: 'ledger',
+      INBOX_TTL_SECONDS: '86400',
+      INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq',
+      INBOX_MAX_RECEIVE_COUNT: '5',
+      INBOX_OUTBOX_TABLE_NAME: 'outbox',
+      INBOX_OUTBOX_RETENTION_SECONDS: '86400',
+    };
+    const queue = 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo';
+    const env = { ...base, INBOX_OUTBOX_PIPE_DESTINATION: queue };
+
+    expect(inboxConfigFromEnvironment({ env }).options.store.outbox).toEqual({
+      tableName: 'outbox',
+      retentionSeconds: 86_400,
+      pipeDestination: queue,
+    });
+    expect(() =>
+      inboxConfigFromEnvironment({
+        env: { ...base, INBOX_OUTBOX_PIPE_DESTINATION: 'arn:aws:sns:eu-west-1:123456789012:t' },
+      }),
+    ).toThrow(/outbox.pipeDestination/);
   });
 });

@@ -85,6 +85,29 @@ describe('unwrapRecord: messages an outbox relayed', () => {
     );
   });
 
+  it("keys a message an EventBridge pipe sent by the outbox id in its body, and gives the pipe's body member as the payload", () => {
+    const piped = JSON.stringify({ outboxMessageId: id, body: '{"paymentId":"p-1"}' });
+    expect(unwrapRecord(sqsRecord(piped), [MessageSource.Outbox])).toEqual({
+      envelope: { kind: MessageSource.Outbox, messageId: id },
+      payload: { text: '{"paymentId":"p-1"}' },
+      upstreamKey: `outbox:${id}`,
+    });
+  });
+
+  it.each([
+    [{ outboxMessageId: 'a'.repeat(64), body: '{}', extra: 1 }],
+    [{ outboxMessageId: 'a'.repeat(64), body: { paymentId: 'p-1' } }],
+    [{ outboxMessageId: '', body: '{}' }],
+    [{ outboxMessageId: 'a'.repeat(513), body: '{}' }],
+  ])('does not take %j for a piped message', (body) => {
+    expect(mismatch(JSON.stringify(body), [MessageSource.Outbox])).toBeInstanceOf(
+      EnvelopeMismatchError,
+    );
+    expect(
+      unwrapRecord(sqsRecord(JSON.stringify(body)), [Sqs, MessageSource.Outbox]),
+    ).toMatchObject({ envelope: { kind: Sqs } });
+  });
+
   it('refuses a message without the outbox id on a consumer that declares only the outbox', () => {
     expect(mismatch('{"a":1}', [MessageSource.Outbox]).message).toMatch(
       /no outbox\.messageId attribute/,
