@@ -14,6 +14,7 @@ export type {
 } from './InboxConsumerProps.js';
 export { InboxTable, type InboxTableProps } from './InboxTable.js';
 export { MessageKey } from './MessageKey.js';
+export { OutboxPipe, type OutboxPipeAlarms, type OutboxPipeProps } from './OutboxPipe.js';
 export { type OutboxAlarms, OutboxRelay } from './OutboxRelay.js';
 export type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
 export { OutboxTable, type OutboxTableProps } from './OutboxTable.js';

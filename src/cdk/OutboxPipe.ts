@@ -1,0 +1,251 @@
+import { Duration, type RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  DEFAULT_OUTBOX_RETENTION_SECONDS,
+  InboxEnvironment,
+  OUTBOX_RETENTION_RANGE,
+  OutboxAttribute,
+  OutboxMessageIdField,
+} from '../constants.js';
+import { OutboxTable } from './OutboxTable.js';
+import { createStandardDeadLetterQueue, depthAboveZeroAlarm } from './ownResources.js';
+
+/**
+ * Properties of {@link OutboxPipe}.
+ *
+ * @example
+ * ```ts
+ * const props: OutboxPipeProps = { name: 'ledger', destination: creditsQueue };
+ * ```
+ */
+export interface OutboxPipeProps {
+  /** Names the pipe's resources and alarms (the publishing consumer's name, say). */
+  readonly name: string;
+  /** The one SQS queue, standard or FIFO, every message goes to. */
+  readonly destination: IQueue;
+  /** Records per target call; an SQS target takes at most 10. @default 10 */
+  readonly batchSize?: number;
+  /** Retries of a failing batch before it goes to the dead-letter queue. @default 10 */
+  readonly retryAttempts?: number;
+  /** Records older than this go to the dead-letter queue unsent. @default Duration.hours(6) */
+  readonly maxRecordAge?: Duration;
+  /** How long outbox items live. @default Duration.days(7) */
+  readonly retention?: Duration;
+  /** The outbox table's removal policy. @default RemovalPolicy.RETAIN */
+  readonly removalPolicy?: RemovalPolicy;
+  /** Where the alarms notify, if anywhere. */
+  readonly alarmTopic?: ITopic;
+}
+
+/**
+ * The alarms of an {@link OutboxPipe}.
+ *
+ * @example
+ * ```ts
+ * pipe.alarms.failures.addAlarmAction(new SnsAction(pager));
+ * ```
+ */
+export interface OutboxPipeAlarms {
+  /** Dead-letter queue depth above zero: batches the pipe gave up on. */
+  readonly deadLetters: Alarm;
+  /** The pipe's executions failing three minutes in a row. */
+  readonly failures: Alarm;
+}
+
+/** Where the message is in a stream record of an outbox item (each item holds one, see below). */
+const MESSAGE = `$.dynamodb.NewImage.${OutboxAttribute.Messages}.L[0].M`;
+
+/**
+ * The managed alternative to {@link OutboxRelay}: an outbox table whose stream an EventBridge
+ * pipe relays, without a function, to one SQS queue. Where it fits: every message goes to that
+ * one queue, carries no message attributes (a pipe sets none), and a transaction publishes at
+ * most one message to a group (a pipe sends an item's first message only). The publishers'
+ * store refuses anything else (`OutgoingMessageError`, from `INBOX_OUTBOX_PIPE_DESTINATION` in
+ * {@link OutboxPipe.publisherEnvironment}), so nothing is silently left out. The pipe sends
+ * `{ "outboxMessageId", "body" }` as the message body (on FIFO also the group and the id as
+ * deduplication id), which a consumer with the `outbox` source keys by its outbox id. It filters
+ * out TTL deletions, bisects a failing batch, retries it `retryAttempts` times, and gives up
+ * batches to its dead-letter queue (with the stream range only, as Lambda's mapping does).
+ *
+ * @example
+ * ```ts
+ * const outbox = new OutboxPipe(stack, 'Outbox', { name: 'ledger', destination: creditsQueue });
+ * outbox.grantPublish(ledger.function);
+ * for (const [name, value] of Object.entries(outbox.publisherEnvironment()))
+ *   ledger.function.addEnvironment(name, value);
+ * ```
+ */
+export class OutboxPipe extends Construct {
+  readonly table: OutboxTable;
+  readonly pipe: CfnPipe;
+  readonly role: Role;
+  readonly deadLetterQueue: Queue;
+  readonly alarms: OutboxPipeAlarms;
+  /** How long items live, in seconds (the publishers' `INBOX_OUTBOX_RETENTION_SECONDS`). */
+  readonly retentionSeconds: number;
+  readonly #destination: IQueue;
+
+  constructor(scope: Construct, id: string, props: OutboxPipeProps) {
+    super(scope, id);
+    const settings = resolveOutboxPipeProps(props);
+    this.#destination = props.destination;
+    this.retentionSeconds = settings.retention.toSeconds();
+    this.table = new OutboxTable(this, 'Table', { removalPolicy: props.removalPolicy });
+    this.deadLetterQueue = createStandardDeadLetterQueue(
+      this,
+      'DeadLetterQueue',
+      "It is the outbox pipe's dead-letter queue.",
+    );
+    this.role = this.#createRole(props.destination);
+    this.pipe = new CfnPipe(this, 'Pipe', {
+      description: `sqs-inbox outbox of ${props.name}, relayed to one SQS queue`,
+      roleArn: this.role.roleArn,
+      source: this.table.tableStreamArn ?? '',
+      sourceParameters: {
+        dynamoDbStreamParameters: {
+          startingPosition: 'TRIM_HORIZON',
+          batchSize: settings.batchSize,
+          maximumRetryAttempts: settings.retryAttempts,
+          maximumRecordAgeInSeconds: settings.maxRecordAge.toSeconds(),
+          onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+          deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
+        },
+        // New and changed items only: TTL deletions (REMOVE) are never relayed.
+        filterCriteria: { filters: [{ pattern: JSON.stringify(NEW_OR_CHANGED) }] },
+      },
+      target: props.destination.queueArn,
+      targetParameters: {
+        inputTemplate: OUTBOX_PIPE_INPUT_TEMPLATE,
+        ...(props.destination.fifo
+          ? {
+              sqsQueueParameters: {
+                messageGroupId: `${MESSAGE}.groupId.S`,
+                messageDeduplicationId: `${MESSAGE}.id.S`,
+              },
+            }
+          : {}),
+      },
+    });
+    this.pipe.node.addDependency(this.role);
+    this.alarms = this.#createAlarms(props);
+  }
+
+  /** Lets a function publish through this outbox: `PutItem` and `UpdateItem` on its table. */
+  grantPublish(grantee: IGrantable): void {
+    this.table.grant(grantee, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+  }
+
+  /**
+   * The variables a publishing function needs: the table, the retention, and the pipe's queue
+   * (`INBOX_OUTBOX_PIPE_DESTINATION`), which is also where `tx.publish` must send.
+   */
+  publisherEnvironment(): Record<string, string> {
+    return {
+      [InboxEnvironment.OutboxTableName]: this.table.tableName,
+      [InboxEnvironment.OutboxRetentionSeconds]: String(this.retentionSeconds),
+      [InboxEnvironment.OutboxPipeDestination]: this.#destination.queueUrl,
+    };
+  }
+
+  /** The pipe's role: read the outbox stream, send to the queue and the dead-letter queue. */
+  #createRole(destination: IQueue): Role {
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
+      description: 'sqs-inbox outbox pipe: reads the outbox stream, sends to one queue',
+    });
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        resources: [this.table.tableStreamArn ?? ''],
+      }),
+    );
+    // ListStreams supports no resource-level permission: that one wildcard, and no other.
+    role.addToPolicy(new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: ['*'] }));
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'dynamodb:ListStreams, part of reading the stream, supports no resource-level permission.',
+    });
+    destination.grantSendMessages(role);
+    this.deadLetterQueue.grantSendMessages(role);
+    return role;
+  }
+
+  #createAlarms(props: OutboxPipeProps): OutboxPipeAlarms {
+    const deadLetters = depthAboveZeroAlarm(
+      this,
+      'DeadLettersAlarm',
+      this.deadLetterQueue,
+      `${props.name} outbox pipe: batches it gave up on (their stream range). See the runbook.`,
+    );
+    const failures = new Alarm(this, 'FailuresAlarm', {
+      alarmDescription: `${props.name} outbox pipe: executions failing three minutes in a row (the queue refusing, the role denied, the pipe stopped).`,
+      metric: new Metric({
+        namespace: 'AWS/EventBridge/Pipes',
+        metricName: 'ExecutionFailed',
+        dimensionsMap: { PipeName: this.pipe.ref },
+        period: Duration.minutes(1),
+        statistic: 'Sum',
+      }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (props.alarmTopic) {
+      for (const alarm of [deadLetters, failures])
+        alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    }
+    return { deadLetters, failures };
+  }
+}
+
+const NEW_OR_CHANGED = { eventName: ['INSERT', 'MODIFY'] };
+
+/**
+ * The pipe's input template: the body it sends is the outbox id and the message's body text,
+ * each a JSON string (Pipes escapes a string it puts between quotes).
+ *
+ * @example
+ * ```ts
+ * OUTBOX_PIPE_INPUT_TEMPLATE; // '{"outboxMessageId": "<$.dynamodb.NewImage.messages.L[0].M.id.S>", …}'
+ * ```
+ */
+export const OUTBOX_PIPE_INPUT_TEMPLATE = `{"${OutboxMessageIdField.EventMember}": "<${MESSAGE}.id.S>", "${OutboxMessageIdField.PipedBodyMember}": "<${MESSAGE}.body.S>"}`;
+
+interface OutboxPipeSettings {
+  readonly batchSize: number;
+  readonly retryAttempts: number;
+  readonly maxRecordAge: Duration;
+  readonly retention: Duration;
+}
+
+function resolveOutboxPipeProps(props: OutboxPipeProps): OutboxPipeSettings {
+  const where = `outbox pipe of ${props.name}`;
+  const settings = {
+    batchSize: props.batchSize ?? 10,
+    retryAttempts: props.retryAttempts ?? 10,
+    maxRecordAge: props.maxRecordAge ?? Duration.hours(6),
+    retention: props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS),
+  };
+  inRange(where, 'batchSize', settings.batchSize, 1, 10);
+  inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
+  inRange(where, 'maxRecordAge (seconds)', settings.maxRecordAge.toSeconds(), 60, 604_800);
+  const { min, max } = OUTBOX_RETENTION_RANGE;
+  inRange(where, 'retention (seconds)', settings.retention.toSeconds(), min, max);
+  return settings;
+}
+
+function inRange(where: string, prop: string, value: number, min: number, max: number): void {
+  if (Token.isUnresolved(value)) return;
+  if (Number.isInteger(value) && value >= min && value <= max) return;
+  throw new Error(
+    `${where}: ${prop} must be an integer from ${min} to ${max} inclusive (given ${value}).`,
+  );
+}
