@@ -9,7 +9,7 @@ import { runCommand } from '../tools/cli/runCommand.js';
 
 const options = new Command('npm run chaos --')
   .description(
-    "Kill the reference consumers at ten crash points (four inside the notifier's steps) while AWS faults are injected, then check that every effect happened exactly once and nothing was lost.",
+    "Kill the reference consumers and the ledger's outbox relay at thirteen crash points (four inside the notifier's steps, two in the relay) while AWS faults are injected, then check that every effect happened exactly once and nothing was lost on either hop.",
   )
   .option('--crashes <n>', 'crashes to inject before draining', numberIn('--crashes', 5), 1000)
   .option(

@@ -18,6 +18,9 @@ const CRASH_POINTS = [
   '8 step journaled, the handler not gone on',
   '9 during a lease heartbeat',
   '10 lease lapsed in a freeze, taken over',
+  '11 relay sent its batch, answer not out',
+  '12 relay mid-batch, some messages sent',
+  '13 commit with outgoing messages, answer unread',
 ];
 const INVARIANTS = [
   'at least 100 crashes, at every crash point',
@@ -45,6 +48,9 @@ const INVARIANTS = [
   'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
   'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
   'committed messages redriven from the DLQ (new messageId) were not applied again',
+  'every credited payment published in its transaction (an outbox item per credit)',
+  'nothing lost between the hops: every published message relayed and committed by the notifier, none dead-lettered by the relay',
+  "every copy the relay sent of a message (re-sends included) carried the message's stable outbox id",
 ];
 
 function expectAHealthyRun(output: string): void {
@@ -64,7 +70,7 @@ function expectAHealthyRun(output: string): void {
 }
 
 describe('npm run chaos (bounded: 100 crashes)', () => {
-  it("kills consumers at all ten crash points (four inside the notifier's steps) and redrives committed events, with AWS faults injected, on the emulator, and every invariant holds", async () => {
+  it("kills consumers and the outbox relay at all thirteen crash points (four inside the notifier's steps, two in the relay) and redrives committed events, with AWS faults injected, on the emulator, and every invariant holds", async () => {
     const { code, output } = await chaos(['--crashes', '100', '--seed', '11', '--timeout', '420']);
     onTestFailed(() => console.log(output));
 

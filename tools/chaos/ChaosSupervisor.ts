@@ -4,13 +4,16 @@ import type { Readable } from 'node:stream';
 import { trackChild } from '../cli/shutdown.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { ChaosConsumer } from './ChaosTraffic.js';
-import { CONSUMERS, type CrashPlanner, planner, REPEATABLE } from './crashPlanner.js';
+import { CONSUMERS, type CrashPlanner, POINTS, planner, REPEATABLE } from './crashPlanner.js';
 import { freezeUntilTakenOver } from './freezeUntilTakenOver.js';
+import type { InjectedFault } from './injectFaults.js';
 import { MessageHoldings } from './MessageHoldings.js';
+import { readLines } from './readLines.js';
 import { StepEvidence } from './StepEvidence.js';
 import {
   CRASH_CHANNEL_FD,
   type CrashPoint,
+  type CrashReport,
   type StepReport,
   type SupervisorCommand,
   type WorkerConfig,
@@ -73,6 +76,8 @@ export class ChaosSupervisor {
   /** Point 10's freezes: how many, and how many ended with the entry taken over. */
   readonly freezes = { asked: 0, takenOver: 0 };
   readonly unexpectedExits: string[] = [];
+  /** Per event, the outbox id of each copy the relay sent that a worker received. */
+  readonly relayedIds = new Map<string, string[]>();
   spawned = 0;
   readonly #options: ChaosSupervisorOptions;
   readonly #workers = new Set<Worker>();
@@ -90,7 +95,10 @@ export class ChaosSupervisor {
   constructor(options: ChaosSupervisorOptions) {
     this.#options = options;
     this.#nextPlan = Object.fromEntries(
-      CONSUMERS.map((consumer, i) => [consumer, planner(consumer, options.seed + i, this.crashes)]),
+      CONSUMERS.map((consumer, i) => [
+        consumer,
+        planner(POINTS[consumer], options.seed + i, this.crashes),
+      ]),
     ) as Record<ChaosConsumer, CrashPlanner>;
   }
 
@@ -204,26 +212,21 @@ export class ChaosSupervisor {
       const concurrent = this.#holdings.heldElsewhere(worker, report.point, report.message);
       worker.crashReported = true;
       this.#bury(worker);
-      this.trace.push(
-        JSON.stringify({ worker: worker.spawnId, consumer: worker.consumer, ...report }),
-      );
-      this.crashes.set(report.point, (this.crashes.get(report.point) ?? 0) + 1);
-      if (!this.crashSamples.has(report.point)) this.crashSamples.set(report.point, report.detail);
-      if (concurrent)
-        this.concurrentCrashes.set(
-          report.point,
-          (this.concurrentCrashes.get(report.point) ?? 0) + 1,
-        );
-      const lived = Date.now() - worker.startedMillis;
-      this.lifeMillis.set(report.point, (this.lifeMillis.get(report.point) ?? 0) + lived);
+      this.recordCrash(worker, report, concurrent);
       worker.child.kill('SIGKILL');
     } else if (report.type === 'received') {
-      for (const message of report.messages) this.#holdings.hold(worker.spawnId, message);
+      for (const message of report.messages) {
+        this.#holdings.hold(worker.spawnId, message);
+        if (message.key !== undefined && message.outboxId !== undefined)
+          this.relayedIds.set(message.key, [
+            ...(this.relayedIds.get(message.key) ?? []),
+            message.outboxId,
+          ]);
+      }
     } else if (report.type === 'settled') {
       for (const messageId of report.messageIds) this.#holdings.release(worker.spawnId, messageId);
     } else if (report.type === 'fault') {
-      const name = `${report.fault.service}|${report.fault.kind}`;
-      this.faults.set(name, (this.faults.get(name) ?? 0) + 1);
+      this.recordFault(report.fault);
     } else if (report.type === 'metric') {
       const totals = this.metrics[worker.consumer];
       totals.set(report.name, (totals.get(report.name) ?? 0) + report.value);
@@ -232,6 +235,30 @@ export class ChaosSupervisor {
         send(worker, { type: 'answer', id: report.id, yes }),
       );
     }
+  }
+
+  /**
+   * Counts a crash of one of the run's processes (a consumer's, or the relay's, which the run's
+   * stream mapping supervises): its point, a sample, its life, whether it raced, the trace.
+   */
+  recordCrash(
+    who: { readonly spawnId: number; readonly consumer: string; readonly startedMillis: number },
+    report: CrashReport,
+    concurrent = false,
+  ): void {
+    this.trace.push(JSON.stringify({ worker: who.spawnId, consumer: who.consumer, ...report }));
+    this.crashes.set(report.point, (this.crashes.get(report.point) ?? 0) + 1);
+    if (!this.crashSamples.has(report.point)) this.crashSamples.set(report.point, report.detail);
+    if (concurrent)
+      this.concurrentCrashes.set(report.point, (this.concurrentCrashes.get(report.point) ?? 0) + 1);
+    const lived = Date.now() - who.startedMillis;
+    this.lifeMillis.set(report.point, (this.lifeMillis.get(report.point) ?? 0) + lived);
+  }
+
+  /** Counts an injected fault, whichever process reported it. */
+  recordFault(fault: InjectedFault): void {
+    const name = `${fault.service}|${fault.kind}`;
+    this.faults.set(name, (this.faults.get(name) ?? 0) + 1);
   }
 
   /** A step report is a fact whoever sent it; a freeze is served at once (the worker blocks). */
@@ -289,15 +316,5 @@ function send(worker: Worker, command: SupervisorCommand): void {
   if (worker.dead || !worker.child.connected) return;
   worker.child.send(command, (error) => {
     if (error) worker.dead = true;
-  });
-}
-
-function readLines(stream: Readable, onLine: (line: string) => void): void {
-  let buffered = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    const lines = (buffered + chunk).split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) onLine(line);
   });
 }

@@ -26,8 +26,9 @@ const SKUS = ['sku-apple', 'sku-bread', 'sku-cheese', 'sku-dates', 'sku-eggs', '
 const TWIN_OFFSET = { min: 8, spread: 7 };
 
 /**
- * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account), orders, notifications of the payments
- * and counter increments; `duplicateRate` of the events sent twice as separate SQS messages —
+ * The chaos run's traffic, wave by wave, from a seed: payments (FIFO, group = account), each
+ * with its payer's address (the ledger publishes every credit to the notifier through its
+ * outbox), orders and counter increments; `duplicateRate` of the events sent twice as separate SQS messages —
  * half of the copies right behind the original (two consumers then hold both at once), half in
  * the next wave (after the original committed); some orders larger than any stock; one malformed
  * message a wave. `plan()` is what went to the reference consumers, in the shape the invariant
@@ -72,14 +73,7 @@ export class ChaosTraffic {
     const late: ChaosMessage[] = [];
     for (let i = 0; i < events; i++) {
       const pick = this.#random();
-      const message =
-        pick < 0.3
-          ? this.#payment()
-          : pick < 0.6
-            ? this.#order()
-            : pick < 0.8
-              ? this.#notification()
-              : this.#counter();
+      const message = pick < 0.4 ? this.#payment() : pick < 0.75 ? this.#order() : this.#counter();
       const list = lists[message.consumer];
       list.push(message);
       if (this.#random() >= this.#duplicateRate) continue;
@@ -153,25 +147,19 @@ export class ChaosTraffic {
   }
 
   #payment(): DemoMessage {
+    const accountId = `acc-${1 + this.#index(ACCOUNT_COUNT)}`;
     const payment: PaymentCaptured = {
       eventId: this.#id('evt'),
-      accountId: `acc-${1 + this.#index(ACCOUNT_COUNT)}`,
+      accountId,
       paymentId: this.#id('pay'),
       amountCents: 100 + this.#index(9900),
       currency: 'EUR',
+      email: `${accountId}@example.com`,
     };
     this.#payments.push(payment);
+    // Credited, the ledger publishes its notification through the outbox.
+    this.#notifications.push(notificationOf(payment));
     return { consumer: 'ledger', body: JSON.stringify(payment), groupId: payment.accountId };
-  }
-
-  /** A notification of the last payment, once per payment (a new payment when it was notified). */
-  #notification(): ChaosMessage {
-    const payment = this.#payments[this.#payments.length - 1];
-    const notified = this.#notifications[this.#notifications.length - 1];
-    if (payment === undefined || notified?.eventId === payment.eventId) return this.#payment();
-    const notification = notificationOf(payment);
-    this.#notifications.push(notification);
-    return { consumer: 'notifier', body: JSON.stringify(notification) };
   }
 
   #counter(): ChaosMessage {
@@ -199,8 +187,8 @@ export class ChaosTraffic {
   #malformedMessage(): DemoMessage {
     const turn = this.#malformed.length;
     const consumer = CONSUMER_NAMES[turn % CONSUMER_NAMES.length] ?? 'ledger';
-    // Chaos feeds its notifier directly (sources `sqs`), not through the ledger's outbox.
-    const message = malformedMessage(consumer, this.#id('evt'), turn, false);
+    // The notifier reads only what the relay sends: a notification sent to it directly is refused.
+    const message = malformedMessage(consumer, this.#id('evt'), turn);
     this.#malformed.push(message);
     return message;
   }

@@ -1,8 +1,9 @@
 /**
- * One consumer process of the chaos run (bundled by `bundleChaosWorker`, spawned by
+ * One consumer process of the chaos run (bundled by `bundleChaosWorkers`, spawned by
  * `ChaosSupervisor`). It does what Lambda's SQS event source mapping and one function instance
  * do — receive a batch, run it through the consumer's inbox processor, delete what did not fail —
- * with AWS faults injected into its clients and a crash switch at the ten crash points (the notifier's step watch at points 7–10).
+ * with AWS faults injected into its clients and a crash switch at its crash points (the notifier's
+ * step watch at points 7–10, the ledger's published commits at 13).
  */
 import { writeSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -20,7 +21,7 @@ import {
   InboxMetric,
   inboxPk,
   type MessageHandler,
-  MessageSource,
+  OutboxMessageIdField,
 } from 'sqs-inbox';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
@@ -161,13 +162,8 @@ function createProcessor() {
     receiptsBucket: mapping.environment[NotifierEnvironment.ReceiptsBucket] ?? '',
     sender: mapping.environment[NotifierEnvironment.Sender] ?? '',
   });
-  // Chaos sends the notifier its notifications itself, not through the ledger's outbox: it reads
-  // them as direct producers' (keyed by the definition's key), as it did before the outbox.
-  const direct = {
-    ...mapping,
-    environment: { ...mapping.environment, [InboxEnvironment.Sources]: MessageSource.Sqs },
-  };
-  return createLocalProcessor(direct, notifier, clients, {
+  // Its notifications come from the ledger's outbox, through the relay (sources `outbox`).
+  return createLocalProcessor(mapping, notifier, clients, {
     ...processorOptions,
     // Short, so heartbeats renew it while the slowed steps run and a freeze outlives it.
     leaseMillis: NOTIFIER_LEASE_MILLIS,
@@ -196,12 +192,17 @@ function eventIdOf(body: string): string | undefined {
   }
 }
 
-/** The crash points around each TransactWriteItems: before it is sent, after it returns. */
+/**
+ * The crash points around each TransactWriteItems: before it is sent, after it returns (at
+ * point 13 before the library reads the answer of one that published).
+ */
 function watchTransactions(client: DynamoDBClient): void {
+  const outboxTable = config.mapping.environment[InboxEnvironment.OutboxTableName];
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
       const pk = inboxPkOf(args.input);
+      const published = outboxWritesIn(args.input, outboxTable);
       await crashSwitch.beforeTransaction(pk);
       let result: Awaited<ReturnType<typeof next>>;
       try {
@@ -213,6 +214,11 @@ function watchTransactions(client: DynamoDBClient): void {
         throw error;
       }
       batch.committed++;
+      if (published > 0)
+        await crashSwitch.reach(
+          CrashPoint.PublishCommitted,
+          `${pk} committed with ${published} outbox item(s); its answer not read`,
+        );
       await crashSwitch.afterTransaction(pk, 'committed', batch);
       return result;
     },
@@ -232,6 +238,16 @@ function inboxPkOf(input: unknown): string {
   ).TransactItems;
   const pk = items?.[0]?.Put?.Item?.pk ?? items?.[0]?.Update?.Key?.pk;
   return typeof pk === 'string' ? pk : String((pk as { S?: string } | undefined)?.S);
+}
+
+/** How many of a transaction's writes go to the outbox table (none without one). */
+function outboxWritesIn(input: unknown, outboxTable: string | undefined): number {
+  if (outboxTable === undefined) return 0;
+  const items = (input as { TransactItems?: Array<Record<string, { TableName?: string }>> })
+    .TransactItems;
+  return (items ?? []).filter((item) =>
+    Object.values(item).some((write) => write.TableName === outboxTable),
+  ).length;
 }
 
 /** A copy that reached the commit and lost the inbox entry's condition (the entry is first). */
@@ -333,5 +349,10 @@ function lambdaContext(startedMillis: number): Context | undefined {
 }
 
 function heldMessage(message: Message): HeldMessage {
-  return { messageId: message.MessageId ?? '', key: eventIdOf(message.Body ?? '') };
+  const outboxId = message.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;
+  return {
+    messageId: message.MessageId ?? '',
+    key: eventIdOf(message.Body ?? ''),
+    ...(outboxId === undefined ? {} : { outboxId }),
+  };
 }

@@ -1,6 +1,7 @@
 import { InboxMetric } from 'sqs-inbox';
 import type { InvariantResult } from '../local/checkInvariants.js';
 import type { DemoPlan } from '../local/demoTraffic.js';
+import type { ChaosRelay } from './ChaosRelay.js';
 import type { ChaosSupervisor } from './ChaosSupervisor.js';
 import { FaultKind } from './injectFaults.js';
 import {
@@ -13,6 +14,7 @@ import {
 /** What a chaos run saw. */
 export interface ChaosRunFigures {
   readonly supervisor: ChaosSupervisor;
+  readonly relay: ChaosRelay;
   readonly plan: DemoPlan;
   readonly counterEvents: number;
   readonly messagesSent: number;
@@ -88,17 +90,14 @@ function printTraffic(figures: ChaosRunFigures): void {
     Object.values(supervisor.metrics).reduce((sum, totals) => sum + (totals.get(name) ?? 0), 0);
   const figure = (name: string) =>
     results.reduce((sum, result) => sum + (result.figures?.[name] ?? 0), 0);
+  // Notifications are not sent: the ledger publishes one per credited payment.
   const events =
-    plan.payments.length +
-    plan.orders.length +
-    plan.notifications.length +
-    figures.counterEvents +
-    plan.malformed.length;
+    plan.payments.length + plan.orders.length + figures.counterEvents + plan.malformed.length;
   const duplicateShare = ((100 * plan.duplicates) / Math.max(1, events)).toFixed(1);
   console.log(`\n${row('traffic', 'count')}`);
   console.log(
     row(
-      `events (${plan.payments.length} payments, ${plan.orders.length} orders, ${plan.notifications.length} notifications, ${figures.counterEvents} counter, ${plan.malformed.length} malformed)`,
+      `events (${plan.payments.length} payments, each notified through the outbox, ${plan.orders.length} orders, ${figures.counterEvents} counter, ${plan.malformed.length} malformed)`,
       events,
     ),
   );
@@ -118,6 +117,7 @@ function printTraffic(figures: ChaosRunFigures): void {
     ),
   );
   console.log(row('in a DLQ', figure('inDeadLetterQueues')));
+  printRelay(figures.relay, figure('credited'));
   const { steps, freezes } = supervisor;
   console.log(row('notifier: lease claims', steps.claims));
   console.log(
@@ -142,6 +142,29 @@ function printTraffic(figures: ChaosRunFigures): void {
     row(
       'notifier: freezes (point 10) / entries taken over meanwhile',
       `${freezes.asked} / ${freezes.takenOver}`,
+    ),
+  );
+}
+
+function printRelay(relay: ChaosRelay, credited: number): void {
+  const count = (name: string) => relay.metrics.get(name) ?? 0;
+  const { killed, errors, timeouts } = relay.failedInvocations;
+  console.log(
+    row(
+      'relay: invocations / failed (killed, errors, timed out)',
+      `${relay.invocations} / ${killed}, ${errors}, ${timeouts}`,
+    ),
+  );
+  console.log(
+    row(
+      'relay: messages sent / credited payments (the rest re-sent)',
+      `${count(InboxMetric.OutboxMessagesRelayed)} / ${credited}`,
+    ),
+  );
+  console.log(
+    row(
+      'relay: records reported failed (retried) / dead-lettered',
+      `${count(InboxMetric.OutboxRecordsFailed)} / ${count(InboxMetric.OutboxDeadLettered)}`,
     ),
   );
 }

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { businessTableVariable, InboxAttribute, InboxEnvironment } from 'sqs-inbox';
 import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
@@ -23,13 +24,16 @@ import {
   waitUntilEmpty,
 } from '../local/referenceService.js';
 import { synthesizeReferenceTemplate } from '../local/referenceTemplate.js';
+import type { LocalStreamSpec } from '../local/streamMappingsOf.js';
 import { UpstreamDelivery } from '../local/UpstreamDelivery.js';
-import { bundleChaosWorker } from './bundleChaosWorker.js';
+import { bundleChaosWorkers } from './bundleChaosWorkers.js';
 import { ChaosRedrive } from './ChaosRedrive.js';
+import { ChaosRelay } from './ChaosRelay.js';
 import { ChaosSupervisor } from './ChaosSupervisor.js';
 import { ChaosTraffic } from './ChaosTraffic.js';
 import { checkCounters } from './checkCounters.js';
 import { checkProbe } from './checkProbe.js';
+import { checkRelayedIds } from './checkRelayedIds.js';
 import { printChaosReport } from './printChaosReport.js';
 import { provisionCounterConsumer } from './provisionCounterConsumer.js';
 import { watchStock } from './watchStock.js';
@@ -63,14 +67,24 @@ const REDRIVE_EVERY_MILLIS = 3_000;
 const REDRIVE_PER_STEP = 3;
 
 /**
- * `npm run chaos`: the reference service's consumers as child processes, killed with SIGKILL at
- * ten crash points (four inside the notifier's steps) and restarted, over seeded traffic with duplicates, with AWS faults injected
- * into their clients — then the invariants: no double effects, nothing lost, stock conserved.
- * Returns the exit code. Everything it starts is stopped when the command stops.
+ * `npm run chaos`: the reference service's consumers and the ledger's outbox relay as child
+ * processes, killed with SIGKILL at thirteen crash points (four inside the notifier's steps, two
+ * in the relay, one right after a commit that published) and restarted, over seeded traffic
+ * with duplicates, with AWS faults injected into their clients — then the invariants: no double
+ * effects, nothing lost on either hop, stock conserved. Returns the exit code. Everything it
+ * starts is stopped when the command stops.
  */
 export async function runChaos(options: ChaosOptions): Promise<number> {
   const startedMillis = Date.now();
-  const emulator = await startEmulator(['sqs', 'dynamodb', 'sns', 'events', 's3', 'ses']);
+  const emulator = await startEmulator([
+    'sqs',
+    'dynamodb',
+    'dynamodbstreams',
+    'sns',
+    'events',
+    's3',
+    'ses',
+  ]);
   const dynamodbLocal =
     options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
   const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };
@@ -85,7 +99,8 @@ type Setup = Awaited<ReturnType<ChaosRun['provision']>>;
 /** One chaos run: provisioning, the supervised workers, the traffic and the checks. */
 class ChaosRun {
   supervisor: ChaosSupervisor | undefined;
-  workerPath: string | undefined;
+  relay: ChaosRelay | undefined;
+  workerPaths: { consumer: string; relay: string } | undefined;
   readonly deadline: number;
 
   constructor(
@@ -98,10 +113,11 @@ class ChaosRun {
     this.deadline = startedMillis + options.timeout * 1000;
   }
 
-  /** Stops the workers and removes the bundled worker. */
+  /** Stops the workers and the relay, and removes the bundled workers. */
   async stop(): Promise<void> {
-    await this.supervisor?.stop();
-    if (this.workerPath) rmSync(dirname(this.workerPath), { recursive: true, force: true });
+    await Promise.all([this.supervisor?.stop(), this.relay?.stop()]);
+    for (const path of Object.values(this.workerPaths ?? {}))
+      rmSync(dirname(path), { recursive: true, force: true });
   }
 
   async run(): Promise<number> {
@@ -117,10 +133,10 @@ class ChaosRun {
       setup.mappings,
       seededRandom(this.options.seed ^ 0x2545f491),
     );
-    this.workerPath = await bundleChaosWorker();
+    this.workerPaths = await bundleChaosWorkers();
     const inboxTable = setup.mappings.ledger.environment[InboxEnvironment.TableName] ?? '';
     const supervisor = new ChaosSupervisor({
-      workerPath: this.workerPath,
+      workerPath: this.workerPaths.consumer,
       endpoints: this.endpoints,
       mappings: setup.mappings,
       workersPerConsumer: this.options.workers,
@@ -137,19 +153,29 @@ class ChaosRun {
     });
     this.supervisor = supervisor;
     supervisor.start();
+    const relay = this.startRelay(setup.outbox, supervisor);
+    await relay.start();
     const reachedTarget = await this.injectUntilTarget(supervisor, setup, redrive);
     supervisor.disarm();
-    const drained = reachedTarget && (await this.waitUntilDrained(Object.values(setup.mappings)));
-    await supervisor.stop();
+    relay.disarm();
+    const drained =
+      reachedTarget && (await this.waitUntilDrained(Object.values(setup.mappings), relay));
+    await Promise.all([supervisor.stop(), relay.stop()]);
     const results = [
       await stockWatch.stop(),
       ...(await this.checkAll(setup, documentClient, supervisor)),
       await redrive.check(setup.probeTable),
+      checkRelayedIds(
+        setup.traffic.plan().notifications,
+        supervisor.relayedIds,
+        setup.mappings.ledger.environment[InboxEnvironment.Consumer] ?? 'ledger',
+      ),
     ];
     this.writeTrace(supervisor.trace, 'crashes');
     this.writeTrace(supervisor.steps.trace, 'steps');
     return printChaosReport({
       supervisor,
+      relay,
       plan: setup.traffic.plan(),
       counterEvents: setup.traffic.counterPlan().events.length,
       messagesSent: setup.traffic.sent,
@@ -163,7 +189,7 @@ class ChaosRun {
   /** The reference stack from the CDK app, the counter consumer, the probe table, seeded stock. */
   async provision() {
     // maxReceiveCount high enough that crashes alone never push a valid event to the DLQ.
-    const { mappings } = await provisionFromTemplate(
+    const { mappings, streamMappings } = await provisionFromTemplate(
       synthesizeReferenceTemplate({
         functionTimeoutSeconds: 1,
         maxReceiveCount: MAX_RECEIVE_COUNT,
@@ -173,6 +199,9 @@ class ChaosRun {
     const ledger = mappingOf(mappings, 'ledger');
     const inventory = mappingOf(mappings, 'inventory');
     const notifier = mappingOf(mappings, 'notifier');
+    const [outbox] = streamMappings;
+    if (outbox === undefined)
+      throw new Error("the reference stack has no outbox relay (the ledger's)");
     const counter = await provisionCounterConsumer(this.clients, inventory, MAX_RECEIVE_COUNT);
     const traffic = new ChaosTraffic({
       seed: this.options.seed,
@@ -194,6 +223,7 @@ class ChaosRun {
     const emailsBefore = (await readSentEmails(this.endpoints.sqs)).length;
     return {
       mappings: mappingsByConsumer,
+      outbox,
       traffic,
       stockTable,
       probeTable,
@@ -229,7 +259,14 @@ class ChaosRun {
       ...supervisor.steps.check(notifierEntries),
       ...(await checkInvariants(
         setup.traffic.plan(),
-        invariantTargetsOf({ ledger, inventory, notifier }),
+        {
+          ...invariantTargetsOf({ ledger, inventory, notifier }),
+          // The relay's dead-letter queue is also its mapping's on-failure destination.
+          outbox: {
+            table: setup.outbox.tableName,
+            deadLetterQueueUrl: setup.outbox.deadLetterQueueUrl,
+          },
+        },
         this.clients,
         { emails, allowance: supervisor.steps.extraEmailAllowance(consumer) },
       )),
@@ -249,6 +286,7 @@ class ChaosRun {
     let lastLineMillis = 0;
     let lastRedriveMillis = Date.now();
     const everyPointHit = () => Object.values(CrashPoint).every((p) => supervisor.crashes.get(p));
+    const points = Object.values(CrashPoint).length;
     while (supervisor.totalCrashes < this.options.crashes || !everyPointHit()) {
       if (Date.now() > this.deadline) {
         console.log(`\nonly ${supervisor.totalCrashes} crashes within ${this.options.timeout} s`);
@@ -272,7 +310,7 @@ class ChaosRun {
             .map((p) => supervisor.crashes.get(p) ?? 0)
             .join(
               '/',
-            )} at points 1–10), ${traffic.sent} messages sent, ${redrive.redriven.size} redriven, ${depth} queued`,
+            )} at points 1–${points}), ${traffic.sent} messages sent, ${redrive.redriven.size} redriven, ${depth} queued`,
         );
       }
       await sleep(250);
@@ -281,12 +319,47 @@ class ChaosRun {
   }
 
   /** Waits until the queues stay empty (visible and in flight) for three polls in a row. */
-  async waitUntilDrained(mappings: LocalMapping[]): Promise<boolean> {
+  async waitUntilDrained(mappings: LocalMapping[], relay: ChaosRelay): Promise<boolean> {
     console.log(`${this.supervisor?.totalCrashes} crashes injected; draining`);
     const queueUrls = mappings.map((m) => m.queueUrl);
-    const drained = await waitUntilEmpty(this.clients.sqs, queueUrls, this.deadline);
-    if (!drained) console.log(`the queues did not drain within ${this.options.timeout} s`);
-    return drained;
+    // Queues empty, then the relay caught up with the outbox stream; again until it relays nothing.
+    for (;;) {
+      if (!(await waitUntilEmpty(this.clients.sqs, queueUrls, this.deadline))) {
+        console.log(`the queues did not drain within ${this.options.timeout} s`);
+        return false;
+      }
+      const invocations = relay.invocations;
+      try {
+        await relay.drain(Math.max(1_000, this.deadline - Date.now()));
+      } catch {
+        console.log(`the outbox stream did not drain within ${this.options.timeout} s`);
+        return false;
+      }
+      if (relay.invocations === invocations) return true;
+    }
+  }
+
+  /** The ledger's outbox relay: the run's stream mapping invoking relay processes it kills. */
+  startRelay(spec: LocalStreamSpec, supervisor: ChaosSupervisor): ChaosRelay {
+    const clientConfig = {
+      endpoint: this.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    };
+    this.relay = new ChaosRelay({
+      workerPath: this.workerPaths?.relay ?? '',
+      spec,
+      clients: {
+        dynamodb: this.clients.dynamodb,
+        streams: new DynamoDBStreamsClient(clientConfig),
+        sqs: this.clients.sqs,
+      },
+      endpoint: this.endpoints.sqs,
+      faultRate: this.options.faultRate,
+      seed: this.options.seed,
+      supervisor,
+    });
+    return this.relay;
   }
 
   /** Every crash (or every step report) of the run, one JSON line each, for a closer look. */

@@ -3,8 +3,9 @@ import type { ChaosConsumer } from './ChaosTraffic.js';
 import type { InjectedFault } from './injectFaults.js';
 
 /**
- * The moments at which the chaos run kills a consumer process with SIGKILL: six around the
- * inbox transaction, and four inside the notifier's steps.
+ * The moments at which the chaos run kills a process with SIGKILL: six around the inbox
+ * transaction, four inside the notifier's steps, two in the ledger's outbox relay and one right
+ * after a commit that published.
  */
 export const CrashPoint = {
   /** The handler ran; its transaction is about to be sent. */
@@ -30,6 +31,12 @@ export const CrashPoint = {
    * entry; resumed, its later writes (journal, heartbeat, release, commit) must all be refused.
    */
   LeaseTakeover: 'leaseTakeover',
+  /** The relay sent its invocation's messages; its answer (the mapping's checkpoint) is not out. */
+  RelayAfterSend: 'relayAfterSend',
+  /** The relay sent some of its invocation's messages, others are not sent yet. */
+  RelayMidBatch: 'relayMidBatch',
+  /** A transaction carrying outgoing messages (the ledger's) committed; its answer is not read. */
+  PublishCommitted: 'publishCommitted',
 } as const;
 /** One of {@link CrashPoint}. */
 export type CrashPoint = (typeof CrashPoint)[keyof typeof CrashPoint];
@@ -46,6 +53,9 @@ export const CRASH_POINT_LABELS: Readonly<Record<CrashPoint, string>> = {
   afterJournal: '8 step journaled, the handler not gone on',
   duringHeartbeat: '9 during a lease heartbeat',
   leaseTakeover: '10 lease lapsed in a freeze, taken over',
+  relayAfterSend: '11 relay sent its batch, answer not out',
+  relayMidBatch: '12 relay mid-batch, some messages sent',
+  publishCommitted: '13 commit with outgoing messages, answer unread',
 };
 
 /** The crash points inside steps (the notifier's), which only a consumer with steps reaches. */
@@ -54,6 +64,12 @@ export const STEP_CRASH_POINTS: readonly CrashPoint[] = [
   CrashPoint.AfterJournal,
   CrashPoint.DuringHeartbeat,
   CrashPoint.LeaseTakeover,
+];
+
+/** The crash points inside the outbox relay's process. */
+export const RELAY_CRASH_POINTS: readonly CrashPoint[] = [
+  CrashPoint.RelayAfterSend,
+  CrashPoint.RelayMidBatch,
 ];
 
 /** Everything a worker process needs, passed in its `CHAOS_WORKER` environment variable. */
@@ -80,6 +96,8 @@ export interface WorkerConfig {
 export interface HeldMessage {
   readonly messageId: string;
   readonly key: string | undefined;
+  /** The `outbox.messageId` attribute of a message the relay sent. */
+  readonly outboxId?: string;
 }
 
 /**
@@ -180,6 +198,40 @@ export type WorkerReport =
       readonly message: HeldMessage;
       readonly waitMillis: number;
     };
+
+/** Everything a relay process needs, passed in its `CHAOS_RELAY` environment variable. */
+export interface RelayWorkerConfig {
+  readonly workerId: number;
+  /** Where its SQS, SNS and EventBridge clients send (the emulator). */
+  readonly endpoint: string;
+  /** The relay's dead-letter queue (messages a destination refuses). */
+  readonly deadLetterQueueUrl: string;
+  readonly crashPoint: CrashPoint | undefined;
+  readonly crashAfter: number;
+  readonly faultRate: number;
+  readonly seed: number;
+  /** The invocation's time limit: the relay stops starting records a second before it. */
+  readonly timeoutMillis: number;
+}
+
+/** What the relay's host (the chaos run's stream mapping) and a relay process tell each other. */
+export type RelayInvocation =
+  | {
+      readonly type: 'invoke';
+      readonly id: number;
+      readonly event: { readonly Records: readonly unknown[] };
+    }
+  | { readonly type: 'disarm' };
+export type RelayReport =
+  | { readonly type: 'ready' }
+  | {
+      readonly type: 'response';
+      readonly id: number;
+      readonly response: { readonly batchItemFailures: ReadonlyArray<{ itemIdentifier: string }> };
+    }
+  | { readonly type: 'error'; readonly id: number; readonly message: string }
+  | { readonly type: 'fault'; readonly fault: InjectedFault }
+  | { readonly type: 'metric'; readonly name: string; readonly value: number };
 
 /** What the supervisor tells a worker. */
 export type SupervisorCommand =
