@@ -5,6 +5,7 @@
  */
 export { AwsOutboxSender, type AwsOutboxSenderOptions } from '../aws/AwsOutboxSender.js';
 export { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
+export { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
 export {
   createOutboxRelay,
   type OutboxRelay,
@@ -17,4 +18,9 @@ export {
 } from './OutboxDeadLetter.js';
 export type { OutboxSender } from './OutboxSender.js';
 export { outboxRelayFromEnvironment } from './outboxRelayFromEnvironment.js';
+export {
+  type RedriveOutboxOptions,
+  type RedriveOutcome,
+  redriveOutbox,
+} from './redriveOutbox.js';
 export type { RelayOutcome } from './relayRecord.js';

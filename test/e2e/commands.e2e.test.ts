@@ -75,7 +75,17 @@ const withoutNpmWarnings = (output: string) =>
     .filter((line) => line.trim() !== '' && !line.startsWith('npm warn'))
     .join('\n');
 
-const SCRIPTS = ['emulator', 'start', 'deploy:local', 'chaos', 'sim', 'bench', 'send', 'build'];
+const SCRIPTS = [
+  'emulator',
+  'start',
+  'deploy:local',
+  'chaos',
+  'sim',
+  'bench',
+  'send',
+  'outbox',
+  'build',
+];
 
 describe('every command', () => {
   it.each(SCRIPTS)('npm run %s -- --help prints its usage and exits 0', async (script) => {

@@ -45,14 +45,23 @@ Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 `;
 const OUTBOX_APP = 'npx tsx outbox.ts';
 
-/** The relay's own package entry, loaded as a user's function of their own would. */
-const LOAD_RELAY_ESM = `import { createOutboxRelay } from 'sqs-inbox/relay';
+/**
+ * The relay's own package entry, loaded as a user's function of their own would; the project
+ * has no `@aws-sdk/client-dynamodb-streams` (an optional peer): reading a stream batch back, for
+ * the redrive, names it.
+ */
+const STREAM_BATCH = `{ streamArn: 'arn:aws:dynamodb:eu-west-1:123456789012:table/outbox/stream/x', shardId: 'shardId-1', startSequenceNumber: '1', endSequenceNumber: '2' }`;
+const LOAD_RELAY_ESM = `import { createOutboxRelay, readStreamBatch } from 'sqs-inbox/relay';
+console.log(await readStreamBatch(${STREAM_BATCH}).catch((error) => \`\${error.name}: \${error.message}\`));
 const relay = createOutboxRelay({ deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' });
 console.log(JSON.stringify(await relay.process({ Records: [] })));
 `;
-const LOAD_RELAY_CJS = `import { createOutboxRelay } from 'sqs-inbox/relay';
+const LOAD_RELAY_CJS = `import { createOutboxRelay, readStreamBatch } from 'sqs-inbox/relay';
 const relay = createOutboxRelay({ deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' });
-relay.process({ Records: [] }).then((response) => console.log(JSON.stringify(response)));
+readStreamBatch(${STREAM_BATCH})
+  .catch((error) => console.log(\`\${error.name}: \${error.message}\`))
+  .then(() => relay.process({ Records: [] }))
+  .then((response) => console.log(JSON.stringify(response)));
 `;
 
 /** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
@@ -261,14 +270,20 @@ describe('a fresh project that installs the packed tarball', () => {
   it.each([
     { format: 'ESM', file: 'dist/check/loadRelayEsm.js' },
     { format: 'CommonJS', file: 'dist/check/loadRelayCjs.cjs' },
-  ])('loads sqs-inbox/relay as $format with plain node', async ({ file }) => {
-    const output = await runOrThrow(process.execPath, [file], {
-      cwd: project,
-      env: { AWS_REGION: 'eu-west-1' },
-    });
+  ])(
+    'loads sqs-inbox/relay as $format with plain node, and names the optional peer a stream redrive needs',
+    async ({ file }) => {
+      const output = await runOrThrow(process.execPath, [file], {
+        cwd: project,
+        env: { AWS_REGION: 'eu-west-1' },
+      });
 
-    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ batchItemFailures: [] });
-  });
+      expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ batchItemFailures: [] });
+      expect(output).toMatch(
+        /InvalidConfigurationError: .*"streamsClient".*@aws-sdk\/client-dynamodb-streams installed/,
+      );
+    },
+  );
 
   it('synthesizes the README sources app (a topic and a bus in front of a consumer), cdk-nag clean', async () => {
     const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');

@@ -28,6 +28,7 @@ import {
   outboxMessageId,
   stepIdempotencyKey,
 } from '../../src/index.js';
+import { OUTBOX_DEAD_LETTER_KIND } from '../../src/relay/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { readSentEmails } from '../../tools/local/readSentEmails.js';
 import { localClients } from '../../tools/local/referenceService.js';
@@ -35,6 +36,7 @@ import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
 import { receiveMessages } from '../support/receiveMessages.js';
+import { runScript } from '../support/runScript.js';
 import { E2E_CONTEXT } from './globalSetup.js';
 
 const { endpoint, outputs } = inject('deployed');
@@ -356,6 +358,48 @@ describe('the reference stack deployed with cdklocal', () => {
     expect(entry).toMatchObject({ status: 'COMPLETED' });
     expect(await queueDepth(sqs, output('LedgerOutboxDeadLetterQueueUrl'))).toBe(0);
   });
+
+  it('runbook: `npm run outbox -- redrive` sends a notification the relay dead-lettered again with its outbox id, and the deployed notifier records it once', async () => {
+    const notification = { ...payment(`acc-${randomUUID()}`), email: 'payer@example.com' };
+    const id = outboxMessageId('ledger', notification.eventId, { name: 'credited' });
+    // What the relay dead-letters when the notifier's queue refused it (a grant missing, say).
+    const letter = {
+      kind: OUTBOX_DEAD_LETTER_KIND,
+      reason: { error: 'DestinationRefusedError', code: 'AccessDenied', message: 'denied' },
+      message: {
+        id,
+        kind: 'sqs',
+        destination: output('NotifierQueueUrl'),
+        body: JSON.stringify(notification),
+      },
+      record: { sequenceNumber: '1' },
+      failedAt: new Date().toISOString(),
+    };
+    const queue = output('LedgerOutboxDeadLetterQueueUrl');
+    await sqs.send(
+      new SendMessageCommand({ QueueUrl: queue, MessageBody: JSON.stringify(letter) }),
+    );
+
+    const { code, output: printed } = await runScript('scripts/outboxCli.ts', [
+      'redrive',
+      '--queue',
+      queue,
+      '--endpoint',
+      endpoint,
+    ]);
+
+    expect(printed).toMatch(new RegExp(`redriven\\s+message\\s+\\S+ outbox ids ${id}`));
+    expect(printed).toContain(`1 redriven, 0 would be (dry run), 0 left in ${queue}`);
+    expect(code).toBe(0);
+    expect(await queueDepth(sqs, queue)).toBe(0);
+    const recorded = await eventually(
+      'the redriven notification to be recorded',
+      () => getItem('NotificationsTableName', { eventId: notification.eventId }),
+      Boolean,
+      120_000,
+    );
+    expect(recorded).toMatchObject({ paymentId: notification.paymentId });
+  }, 180_000);
 
   it('notifier: for a notification sent twice with its outbox id, emails the payer once through SES, writes one receipt to S3 and records both steps and the notification, all on the emulator', async () => {
     const notification = {

@@ -136,7 +136,7 @@ export async function runReferenceService(options: ReferenceServiceOptions): Pro
   const ok = drained && results.every((result) => result.holds);
   if (!options.keepRunning || !ok) return ok ? 0 : 1;
   const served = { ledger, inventory, notifier };
-  writeRunFile(emulator.endpoint, served, delivery);
+  writeRunFile(emulator.endpoint, served, delivery, outbox.deadLetterQueueUrl);
   printServing(emulator.endpoint, served, delivery);
   return untilStopped();
 }
@@ -231,10 +231,13 @@ function writeRunFile(
   endpoint: string,
   mappings: Record<ConsumerName, LocalMapping>,
   delivery: UpstreamDelivery<ConsumerName>,
+  relayDeadLetterQueueUrl: string,
 ): void {
   mkdirSync(dirname(LOCAL_RUN_FILE), { recursive: true });
   const state = {
     endpoint,
+    // `npm run outbox -- redrive` reads the relay's dead-letter queue from here.
+    outbox: { deadLetterQueueUrl: relayDeadLetterQueueUrl },
     consumers: Object.fromEntries(
       CONSUMER_NAMES.map((name) => mappings[name]).map((m) => [
         m.consumer,

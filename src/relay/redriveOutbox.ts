@@ -1,0 +1,260 @@
+import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import type { SNSClient } from '@aws-sdk/client-sns';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { AwsOutboxSender } from '../aws/AwsOutboxSender.js';
+import { OutboxDeadLetterQueue, type QueuedDeadLetter } from '../aws/OutboxDeadLetterQueue.js';
+import { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
+import { OutboxAttribute } from '../constants.js';
+import { checkOptionsObject } from '../core/checkOptionsObject.js';
+import { isQueueUrl } from '../core/resolveOptions.js';
+import { errorMessage } from '../errors/errorText.js';
+import { InvalidConfigurationError } from '../errors.js';
+import { parseDestination } from '../outbox/Destination.js';
+import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import { createOutboxRelay, type OutboxRelay } from './createOutboxRelay.js';
+import { OUTBOX_DEAD_LETTER_KIND, type OutboxDeadLetter } from './OutboxDeadLetter.js';
+import type { OutboxSender } from './OutboxSender.js';
+
+/**
+ * Options of {@link redriveOutbox}.
+ *
+ * @example
+ * ```ts
+ * const options: RedriveOutboxOptions = { deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' };
+ * ```
+ */
+export interface RedriveOutboxOptions {
+  /** The relay's dead-letter queue (also its mapping's on-failure destination). */
+  readonly deadLetterQueueUrl: string;
+  /** Classify only: nothing is sent, nothing deleted. */
+  readonly dryRun?: boolean;
+  /** Dead letters to handle at most in this run. Default: all the queue shows. */
+  readonly maxMessages?: number;
+  /** Sends refused messages again; default an `AwsOutboxSender` over the clients below. */
+  readonly sender?: OutboxSender;
+  /** Relays a batch read back from the stream; default the library's relay, same queue and clients. */
+  readonly relay?: OutboxRelay;
+  readonly sqsClient?: SQSClient;
+  readonly snsClient?: SNSClient;
+  readonly eventBridgeClient?: EventBridgeClient;
+  /** Reads given-up batches back (`@aws-sdk/client-dynamodb-streams`, loaded when needed). */
+  readonly streamsClient?: DynamoDBStreamsClient;
+}
+
+/** What became of one dead letter. */
+export interface RedriveOutcome {
+  /** The dead letter's SQS message id. */
+  readonly messageId: string;
+  /** A refused message, a given-up stream batch, an unreadable record, or no relay dead letter. */
+  readonly kind: 'message' | 'batch' | 'record' | 'unknown';
+  /** `redriven`: sent again (or relayed) and deleted; `left`: still in the queue, see `reason`. */
+  readonly status: 'redriven' | 'left' | 'wouldRedrive';
+  /** The outbox ids sent again (a batch's, those its records carried). */
+  readonly outboxIds: readonly string[];
+  readonly reason?: string;
+}
+
+const OPTIONS = [
+  'deadLetterQueueUrl',
+  'dryRun',
+  'maxMessages',
+  'sender',
+  'relay',
+  'sqsClient',
+  'snsClient',
+  'eventBridgeClient',
+  'streamsClient',
+];
+// Long enough to send a letter's message or relay a batch before another reader sees it.
+const VISIBILITY_SECONDS = 120;
+
+/**
+ * The relay's runbook as code: reads the relay's dead-letter queue and, for each letter, sends
+ * a refused message again to its destination with its outbox id (so a downstream inbox that
+ * already has it acknowledges it), or reads a batch Lambda gave up on back from the stream
+ * (within its 24 hours) and relays it with the library's relay. A letter redriven is deleted;
+ * one that fails again, an unreadable record (no message to send) or a body that is no relay
+ * dead letter stays in the queue, visible at once, with its reason in the outcome. Fix the
+ * cause first: a destination still refusing refuses again.
+ *
+ * @example
+ * ```ts
+ * const outcomes = await redriveOutbox({ deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' });
+ * for (const o of outcomes.filter((o) => o.status === 'left')) console.log(o.messageId, o.reason);
+ * ```
+ */
+export async function redriveOutbox(options: RedriveOutboxOptions): Promise<RedriveOutcome[]> {
+  const settings = resolve(options);
+  const outcomes: RedriveOutcome[] = [];
+  const seen = new Set<string>();
+  const left: QueuedDeadLetter[] = [];
+  try {
+    while (outcomes.length < settings.maxMessages) {
+      const page = (await settings.queue.receive()).filter((l) => !seen.has(l.messageId));
+      if (page.length === 0) break;
+      for (const letter of page) {
+        seen.add(letter.messageId);
+        const outcome = await redriveOne(letter, settings);
+        outcomes.push(outcome);
+        if (outcome.status === 'redriven') await settings.queue.delete(letter);
+        else left.push(letter);
+      }
+    }
+  } finally {
+    for (const letter of left) await settings.queue.release(letter).catch(() => undefined);
+  }
+  return outcomes;
+}
+
+interface RedriveSettings {
+  readonly queue: OutboxDeadLetterQueue;
+  readonly sender: OutboxSender;
+  readonly relay: OutboxRelay;
+  readonly streamsClient: DynamoDBStreamsClient | undefined;
+  readonly dryRun: boolean;
+  readonly maxMessages: number;
+}
+
+function resolve(options: RedriveOutboxOptions): RedriveSettings {
+  checkOptionsObject(options, OPTIONS, '{ deadLetterQueueUrl }');
+  if (!isQueueUrl(options.deadLetterQueueUrl)) {
+    throw new InvalidConfigurationError(
+      'deadLetterQueueUrl',
+      options.deadLetterQueueUrl,
+      "an SQS queue URL (the relay's dead-letter queue)",
+    );
+  }
+  const maxMessages = options.maxMessages ?? Number.POSITIVE_INFINITY;
+  if (
+    !(
+      maxMessages === Number.POSITIVE_INFINITY ||
+      (Number.isInteger(maxMessages) && maxMessages > 0)
+    )
+  ) {
+    throw new InvalidConfigurationError('maxMessages', maxMessages, 'a whole number above 0');
+  }
+  const clients = {
+    ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
+    ...(options.snsClient ? { snsClient: options.snsClient } : {}),
+    ...(options.eventBridgeClient ? { eventBridgeClient: options.eventBridgeClient } : {}),
+  };
+  const aws = new AwsOutboxSender(clients);
+  const sender = options.sender ?? aws;
+  return {
+    queue: new OutboxDeadLetterQueue(aws.sqsClient, options.deadLetterQueueUrl, VISIBILITY_SECONDS),
+    sender,
+    relay:
+      options.relay ??
+      createOutboxRelay({ deadLetterQueueUrl: options.deadLetterQueueUrl, sender, ...clients }),
+    streamsClient: options.streamsClient,
+    dryRun: options.dryRun === true,
+    maxMessages,
+  };
+}
+
+async function redriveOne(
+  letter: QueuedDeadLetter,
+  settings: RedriveSettings,
+): Promise<RedriveOutcome> {
+  const body = parse(letter.body);
+  const base = { messageId: letter.messageId };
+  if (body?.kind === OUTBOX_DEAD_LETTER_KIND) {
+    const { message } = body as unknown as OutboxDeadLetter;
+    if (message === undefined) {
+      const reason =
+        'an unreadable stream record, not an outbox message: nothing to send (see its image; fix what wrote the item)';
+      return { ...base, kind: 'record', status: 'left', outboxIds: [], reason };
+    }
+    if (!isSendable(message)) {
+      const reason =
+        "its message lacks a string id, destination or body, or its kind is not its destination's";
+      return { ...base, kind: 'message', status: 'left', outboxIds: [], reason };
+    }
+    const outboxIds = [message.id];
+    if (settings.dryRun) return { ...base, kind: 'message', status: 'wouldRedrive', outboxIds };
+    try {
+      await settings.sender.send(message);
+      return { ...base, kind: 'message', status: 'redriven', outboxIds };
+    } catch (error) {
+      return { ...base, kind: 'message', status: 'left', outboxIds, reason: errorMessage(error) };
+    }
+  }
+  const info = batchInfoOf(body);
+  if (info === undefined) {
+    const reason = 'neither a relay dead letter nor a given-up stream batch (DDBStreamBatchInfo)';
+    return { ...base, kind: 'unknown', status: 'left', outboxIds: [], reason };
+  }
+  return redriveBatch(letter, info, settings);
+}
+
+async function redriveBatch(
+  letter: QueuedDeadLetter,
+  info: StreamBatchInfo,
+  settings: RedriveSettings,
+): Promise<RedriveOutcome> {
+  const base = { messageId: letter.messageId, kind: 'batch' as const };
+  let records: Awaited<ReturnType<typeof readStreamBatch>>;
+  try {
+    records = await readStreamBatch(info, settings.streamsClient);
+  } catch (error) {
+    const reason = `cannot read the batch back from the stream (records are kept 24 hours): ${errorMessage(error)}`;
+    return { ...base, status: 'left', outboxIds: [], reason };
+  }
+  if (records.length === 0) {
+    const reason = 'the stream holds none of the batch any more (records are kept 24 hours)';
+    return { ...base, status: 'left', outboxIds: [], reason };
+  }
+  const outboxIds = records.flatMap(messageIdsOf);
+  if (settings.dryRun) return { ...base, status: 'wouldRedrive', outboxIds };
+  const outcomes = await settings.relay.relayRecords({ Records: records });
+  const failed = outcomes.filter((outcome) => outcome.status === 'failed');
+  if (failed.length === 0) return { ...base, status: 'redriven', outboxIds };
+  const reason = `${failed.length} of ${records.length} records failed again: ${errorMessage(failed[0]?.error)}`;
+  return { ...base, status: 'left', outboxIds, reason };
+}
+
+function parse(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A dead letter's message as the relay wrote it: the sender can send it as it is. */
+function isSendable(message: OutgoingMessage): boolean {
+  const { id, destination, body, kind } = message as Partial<
+    Record<keyof OutgoingMessage, unknown>
+  >;
+  return (
+    typeof id === 'string' &&
+    typeof body === 'string' &&
+    typeof destination === 'string' &&
+    parseDestination(destination)?.kind === kind
+  );
+}
+
+function batchInfoOf(body: Record<string, unknown> | undefined): StreamBatchInfo | undefined {
+  const info = body?.DDBStreamBatchInfo as Partial<StreamBatchInfo> | undefined;
+  const fields = [
+    info?.streamArn,
+    info?.shardId,
+    info?.startSequenceNumber,
+    info?.endSequenceNumber,
+  ];
+  return fields.every((field) => typeof field === 'string') ? (info as StreamBatchInfo) : undefined;
+}
+
+/** The outbox ids a record's new image carries (its messages' `id`s). */
+function messageIdsOf(record: { dynamodb?: { NewImage?: Record<string, unknown> } }): string[] {
+  const image = record.dynamodb?.NewImage;
+  const messages = (image?.[OutboxAttribute.Messages] as { L?: unknown[] } | undefined)?.L ?? [];
+  return messages.flatMap((message) => {
+    const id = (message as { M?: { id?: { S?: string } } }).M?.id?.S;
+    return id === undefined ? [] : [id];
+  });
+}

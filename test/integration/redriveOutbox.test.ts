@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DeleteMessageCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+} from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  InvalidConfigurationError,
+  type MessageHandler,
+  OutboxMessageIdField,
+  outboxMessageId,
+} from '../../src/index.js';
+import { redriveOutbox } from '../../src/relay/index.js';
+import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { startRelay } from '../support/relayOutbox.js';
+import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const { aws, ledger } = useLedger();
+const CONSUMER = 'ledger';
+let streams: DynamoDBStreamsClient;
+
+beforeAll(() => {
+  streams = new DynamoDBStreamsClient({
+    endpoint: aws.endpoints.dynamodb,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+});
+afterAll(() => streams?.destroy());
+
+/** An outbox of its own, its relay's dead-letter queue, and a relay that fails while `down`. */
+async function outboxWithRelay(options: { down?: () => boolean } = {}) {
+  const table = await aws.createOutboxTable(aws.uniqueName('outbox'));
+  const dlq = await aws.createQueue(aws.uniqueName('relay-dlq'));
+  const relay = await startRelay(aws, table, dlq.url, {
+    wrap: (inner) => async (event, context) => {
+      if (options.down?.()) throw new Error('the relay cannot reach its destinations');
+      return inner.process(event, context);
+    },
+    // Lambda gives a failing batch up at once: its place in the stream goes to the queue.
+    policy: { maximumRetryAttempts: 0, bisectBatchOnFunctionError: false },
+  });
+  const publish = (handler: MessageHandler<PaymentCaptured>) =>
+    createBatchProcessor(handler, {
+      store: new DynamoDBInboxStore({
+        tableName: ledger.tables.inbox,
+        client: aws.dynamodb,
+        outbox: { tableName: table },
+      }),
+      consumer: CONSUMER,
+      schema: PaymentCaptured,
+      key: ({ body }) => body.eventId,
+      logger: recordingLogger(),
+    });
+  return { table, dlq, relay, publish };
+}
+
+async function take(queueUrl: string, count: number, waitMillis = 10_000): Promise<Message[]> {
+  const taken: Message[] = [];
+  const until = Date.now() + waitMillis;
+  while (taken.length < count && Date.now() < until) {
+    const { Messages = [] } = await aws.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    for (const message of Messages) {
+      taken.push(message);
+      await aws.sqs.send(
+        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
+      );
+    }
+  }
+  return taken;
+}
+
+const idOf = (message: Message | undefined) =>
+  message?.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;
+
+describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
+  it('sends a refused message again, with its outbox id, once its destination exists, and deletes the dead letter', async () => {
+    const { dlq, relay, publish } = await outboxWithRelay();
+    const name = aws.uniqueName('not-yet');
+    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    await publish(async (_, tx) => {
+      tx.publish({ destination, body: 'credited' });
+    }).process(sqsEvent(sqsRecord(event)));
+    await relay.mapping.drain();
+    await relay.stop();
+    const created = await aws.createQueue(name);
+
+    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+
+    const id = outboxMessageId(CONSUMER, event.eventId, { index: 0 });
+    expect(outcomes).toEqual([
+      expect.objectContaining({ kind: 'message', status: 'redriven', outboxIds: [id] }),
+    ]);
+    const [resent] = await take(created.url, 1);
+    expect(resent?.Body).toBe('credited');
+    expect(idOf(resent)).toBe(id);
+    expect(await take(dlq.url, 1, 2_000)).toEqual([]);
+  });
+
+  it('reads a batch Lambda gave up on back from the stream and relays it, with its ids, and deletes its record', async () => {
+    let down = true;
+    const { dlq, relay, publish } = await outboxWithRelay({ down: () => down });
+    const downstream = await aws.createQueue(aws.uniqueName('credits'));
+    const events = [1, 2, 3].map(() => payment({ accountId: `acc-${randomUUID()}` }));
+    await publish(async ({ body }, tx) => {
+      tx.publish({ destination: downstream.url, body: body.paymentId });
+    }).process(sqsEvent(...events.map((event) => sqsRecord(event))));
+    await relay.mapping.drain();
+    await relay.stop();
+    down = false;
+    // The records may have come in one batch or several: each given up, each its own record.
+    const given = await take(dlq.url, 3, 3_000);
+    expect(given.length).toBeGreaterThan(0);
+    for (const letter of given) {
+      expect(JSON.parse(letter.Body ?? '{}')).toHaveProperty(
+        'DDBStreamBatchInfo.startSequenceNumber',
+      );
+      // Taken to look at it: back it goes, for the redrive to find.
+      await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: letter.Body }));
+    }
+
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+      streamsClient: streams,
+    });
+
+    const ids = events.map((event) => outboxMessageId(CONSUMER, event.eventId, { index: 0 }));
+    expect(outcomes).toHaveLength(given.length);
+    for (const outcome of outcomes)
+      expect(outcome).toMatchObject({ kind: 'batch', status: 'redriven' });
+    expect(outcomes.flatMap((outcome) => outcome.outboxIds).sort()).toEqual([...ids].sort());
+    const sent = await take(downstream.url, 3);
+    expect(sent.map(idOf).sort()).toEqual([...ids].sort());
+    expect(sent.map((m) => m.Body).sort()).toEqual(events.map((e) => e.paymentId).sort());
+    expect(await take(dlq.url, 1, 2_000)).toEqual([]);
+  });
+
+  it('leaves in the queue, visible at once and with a reason, what it cannot redrive: a destination still missing, a body that is no dead letter', async () => {
+    const { dlq, relay, publish } = await outboxWithRelay();
+    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${aws.uniqueName('never')}`;
+    await publish(async (_, tx) => {
+      tx.publish({ destination, body: 'still refused' });
+    }).process(sqsEvent(sqsRecord(payment())));
+    await relay.mapping.drain();
+    await relay.stop();
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: 'not json' }));
+
+    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+
+    expect(outcomes).toHaveLength(2);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'message',
+          status: 'left',
+          reason: expect.stringMatching(/NonExistentQueue|QueueDoesNotExist|does not exist/i),
+        }),
+        expect.objectContaining({ kind: 'unknown', status: 'left' }),
+      ]),
+    );
+    expect(await take(dlq.url, 2, 5_000)).toHaveLength(2);
+  });
+
+  it('in a dry run sends nothing and deletes nothing, and says what it would redrive', async () => {
+    const { dlq, relay, publish } = await outboxWithRelay();
+    const name = aws.uniqueName('later');
+    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
+    await publish(async (_, tx) => {
+      tx.publish({ destination, body: 'wait' });
+    }).process(sqsEvent(sqsRecord(payment())));
+    await relay.mapping.drain();
+    await relay.stop();
+    const created = await aws.createQueue(name);
+
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+      dryRun: true,
+    });
+
+    expect(outcomes).toEqual([
+      expect.objectContaining({ kind: 'message', status: 'wouldRedrive' }),
+    ]);
+    expect(await take(created.url, 1, 2_000)).toEqual([]);
+    expect(await take(dlq.url, 1)).toHaveLength(1);
+  });
+
+  it('refuses an option that is not a queue URL, naming it', async () => {
+    await expect(redriveOutbox({ deadLetterQueueUrl: 'relay-dlq' })).rejects.toThrow(
+      InvalidConfigurationError,
+    );
+    await expect(redriveOutbox({ deadLetterQueueUrl: 'relay-dlq' })).rejects.toThrow(
+      /deadLetterQueueUrl/,
+    );
+  });
+});
