@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  DeleteMessageCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-} from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +14,7 @@ import {
 import { groupItemPk } from '../../src/outbox/planOutboxItems.js';
 import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { takeMessages } from '../support/receiveMessages.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
@@ -47,28 +43,8 @@ function pipedBody(record: { dynamodb: { NewImage: Record<string, unknown> } }):
   });
 }
 
-async function take(queueUrl: string, count: number): Promise<Message[]> {
-  const taken: Message[] = [];
-  const until = Date.now() + 15_000;
-  while (taken.length < count && Date.now() < until) {
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-        MessageSystemAttributeNames: ['All'],
-      }),
-    );
-    for (const message of Messages) {
-      taken.push(message);
-      await aws.sqs.send(
-        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
-      );
-    }
-  }
-  return taken;
-}
+const take = (queueUrl: string, count: number, waitMillis?: number) =>
+  takeMessages(aws.sqs, queueUrl, count, waitMillis);
 
 describe('an outbox relayed by an EventBridge pipe, read downstream', () => {
   it("applies once downstream a message sent twice in the pipe's body (the id inside it), with the body the handler published", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { takeMessages } from '../support/receiveMessages.js';
 import { startRelay } from '../support/relayOutbox.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 import { useUpstreams } from '../support/upstreams.js';
@@ -56,29 +57,8 @@ function processor(handler: MessageHandler<PaymentCaptured>) {
   });
 }
 
-/** Receives and deletes messages until `count` came or 15 s passed. */
-async function take(queueUrl: string, count: number): Promise<Message[]> {
-  const taken: Message[] = [];
-  const until = Date.now() + 15_000;
-  while (taken.length < count && Date.now() < until) {
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-        MessageSystemAttributeNames: ['All'],
-      }),
-    );
-    for (const message of Messages) {
-      taken.push(message);
-      await aws.sqs.send(
-        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
-      );
-    }
-  }
-  return taken;
-}
+const take = (queueUrl: string, count: number, waitMillis?: number) =>
+  takeMessages(aws.sqs, queueUrl, count, waitMillis);
 
 const idOf = (message: Message | undefined) =>
   message?.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import {
-  DeleteMessageCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-} from '@aws-sdk/client-sqs';
+import { type Message, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
@@ -17,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { redriveOutbox } from '../../src/relay/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { takeMessages } from '../support/receiveMessages.js';
 import { startRelay } from '../support/relayOutbox.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
@@ -60,27 +56,8 @@ async function outboxWithRelay(options: { down?: () => boolean } = {}) {
   return { table, dlq, relay, publish };
 }
 
-async function take(queueUrl: string, count: number, waitMillis = 10_000): Promise<Message[]> {
-  const taken: Message[] = [];
-  const until = Date.now() + waitMillis;
-  while (taken.length < count && Date.now() < until) {
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-      }),
-    );
-    for (const message of Messages) {
-      taken.push(message);
-      await aws.sqs.send(
-        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
-      );
-    }
-  }
-  return taken;
-}
+const take = (queueUrl: string, count: number, waitMillis?: number) =>
+  takeMessages(aws.sqs, queueUrl, count, waitMillis);
 
 const idOf = (message: Message | undefined) =>
   message?.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;

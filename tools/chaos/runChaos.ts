@@ -20,6 +20,7 @@ import {
   type LocalClients,
   localClients,
   mappingOf,
+  REFERENCE_SERVICES,
   seedStock,
   waitUntilEmpty,
 } from '../local/referenceService.js';
@@ -76,15 +77,7 @@ const REDRIVE_PER_STEP = 3;
  */
 export async function runChaos(options: ChaosOptions): Promise<number> {
   const startedMillis = Date.now();
-  const emulator = await startEmulator([
-    'sqs',
-    'dynamodb',
-    'dynamodbstreams',
-    'sns',
-    'events',
-    's3',
-    'ses',
-  ]);
+  const emulator = await startEmulator(REFERENCE_SERVICES);
   const dynamodbLocal =
     options.dynamodb === 'dynamodb-local' ? await startDynamoDBLocal() : undefined;
   const endpoints = { dynamodb: (dynamodbLocal ?? emulator).endpoint, sqs: emulator.endpoint };

@@ -9,6 +9,20 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import type { LocalMapping } from './provisionFromTemplate.js';
 import { queueDepth } from './queueDepth.js';
 
+/**
+ * The emulator's services the reference service uses: its queues, tables and the outbox stream,
+ * the upstream topic and bus, the notifier's S3 and SES (`npm start`, `npm run chaos`).
+ */
+export const REFERENCE_SERVICES = [
+  'sqs',
+  'dynamodb',
+  'dynamodbstreams',
+  'sns',
+  'events',
+  's3',
+  'ses',
+] as const;
+
 /** The clients of a local run: DynamoDB (or DynamoDB Local), SQS, SNS, EventBridge, S3 and SES. */
 export interface LocalClients {
   readonly dynamodb: DynamoDBClient;

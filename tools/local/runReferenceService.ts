@@ -22,6 +22,7 @@ import {
   type LocalClients,
   localClients,
   mappingOf,
+  REFERENCE_SERVICES,
   seedStock,
   waitUntilEmpty,
 } from './referenceService.js';
@@ -59,15 +60,7 @@ type Running = {
  * with `keepRunning` and every invariant holding, it serves until the command is stopped.
  */
 export async function runReferenceService(options: ReferenceServiceOptions): Promise<number> {
-  const emulator = await startEmulator([
-    'sqs',
-    'dynamodb',
-    'dynamodbstreams',
-    'sns',
-    'events',
-    's3',
-    'ses',
-  ]);
+  const emulator = await startEmulator(REFERENCE_SERVICES);
   const clients = localClients({ dynamodb: emulator.endpoint, sqs: emulator.endpoint });
   const running: Running[] = [];
   let relay: Awaited<ReturnType<typeof startLocalRelay>> | undefined;
