@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -43,6 +44,7 @@ export const RELAY_RETRY_ATTEMPTS = 100;
 const TIMEOUT_MILLIS = 30_000;
 // A process that does not answer this long after its time limit is killed: a timeout.
 const GRACE_MILLIS = 5_000;
+const STOP_WAIT_MILLIS = 5_000;
 
 interface RelayProcess {
   readonly child: ChildProcess;
@@ -118,9 +120,10 @@ export class ChaosRelay {
     if (this.#current?.child.connected) this.#current.child.send({ type: 'disarm' });
   }
 
+  /** Lets an invocation in flight finish (a few seconds at most), then stops the process. */
   async stop(): Promise<void> {
     this.#stopping = true;
-    await this.#mapping.stop();
+    await Promise.race([this.#mapping.stop(), sleep(STOP_WAIT_MILLIS)]);
     const child = this.#current?.child;
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = once(child, 'exit');
@@ -130,6 +133,7 @@ export class ChaosRelay {
   }
 
   async #invoke(records: DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
+    if (this.#stopping) throw new Error('the chaos run is stopping');
     const relay = this.#current ?? this.#spawn();
     await relay.ready;
     const id = this.#nextId++;

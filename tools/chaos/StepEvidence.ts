@@ -8,6 +8,20 @@ type Commit = { pk: string; epoch: number; outcome: string };
 type Journaled = { pk: string; step: string; epoch: number };
 
 /**
+ * Which of the writes matching the record an entry kept put it there. Two attempts may write
+ * the same record (same result, same millisecond): then the later epoch's did. The earlier one
+ * could not have landed first, or the later attempt, claiming after it, would have found the
+ * step journaled and replayed it instead of running and writing it; after that claim the earlier
+ * attempt's writes are fenced off.
+ */
+function keptWrite(candidates: readonly JournalWrite[]): JournalWrite | undefined {
+  return candidates.reduce<JournalWrite | undefined>(
+    (kept, write) => (kept === undefined || write.epoch > kept.epoch ? write : kept),
+    undefined,
+  );
+}
+
+/**
  * What the notifier's workers reported about their steps — each claim's epoch, each effect
  * before it went out, each journal write and lease-holding commit, each freeze's tally — and
  * the invariants it proves against the inbox entries a run left: no step ran again after its
@@ -84,12 +98,14 @@ export class StepEvidence {
       const steps = (entry.steps ?? {}) as Record<string, { result?: string; at?: string }>;
       for (const [step, kept] of Object.entries(steps)) {
         journaled++;
-        const writer = this.#journalWrites.find(
-          (w) =>
-            w.pk === pk &&
-            w.step === step &&
-            w.record.at === kept.at &&
-            w.record.result === kept.result,
+        const writer = keptWrite(
+          this.#journalWrites.filter(
+            (w) =>
+              w.pk === pk &&
+              w.step === step &&
+              w.record.at === kept.at &&
+              w.record.result === kept.result,
+          ),
         );
         if (writer === undefined) {
           problems.push(`${pk} ${step}: journaled by no reported write`);

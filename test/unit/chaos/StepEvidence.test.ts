@@ -43,6 +43,21 @@ describe('the step evidence of a chaos run', () => {
     expect(failing(evidence, 2)).not.toContain('steps');
   });
 
+  it('holds when two attempts wrote the same record in the same millisecond: the later epoch’s landed, the earlier one’s was fenced off', () => {
+    const evidence = new StepEvidence();
+    evidence.record(1, { type: 'claimed', pk, epoch: 1 });
+    evidence.record(2, { type: 'claimed', pk, epoch: 2 }); // epoch 1's lease lapsed
+    evidence.record(1, { type: 'effect', pk, step: 'email', epoch: 1 });
+    evidence.record(2, { type: 'effect', pk, step: 'email', epoch: 2 });
+    evidence.record(1, { type: 'journalWrite', pk, step: 'email', epoch: 1, record });
+    evidence.record(2, { type: 'journalWrite', pk, step: 'email', epoch: 2, record });
+    evidence.record(2, { type: 'journaled', pk, step: 'email', epoch: 2, at: record.at });
+    evidence.record(2, { type: 'commit', pk, epoch: 2, outcome: 'committed' });
+    evidence.recordTakeover({ refused: 1, applied: 0 });
+
+    expect(failing(evidence, 2)).toEqual([]);
+  });
+
   it('fails when a later attempt runs a step its journal already holds', () => {
     const evidence = journaledByEpochOne();
     evidence.record(2, { type: 'claimed', pk, epoch: 2 });
