@@ -63,7 +63,8 @@ function describeOutcome(outcome: RedriveOutcome): string {
 }
 
 async function redrive(options: RedriveOptions): Promise<number> {
-  const local = localRun();
+  // The local service's queue and endpoint go together: a queue given is not sent to it.
+  const local = options.queue === undefined ? localRun() : undefined;
   const endpoint = options.endpoint ?? (process.env.AWS_ENDPOINT_URL || local?.endpoint);
   const queue = options.queue ?? local?.deadLetterQueueUrl;
   if (queue === undefined)
@@ -99,7 +100,7 @@ program
   .option('--queue <url>', "the relay's dead-letter queue (default: the local service's)")
   .option(
     '--endpoint <url>',
-    'an emulator to talk to (default: AWS_ENDPOINT_URL, else the local service, else AWS)',
+    'an emulator to talk to (default: AWS_ENDPOINT_URL, else the local service when no --queue is given, else AWS)',
   )
   .option('--dry-run', 'say what would be redriven; send and delete nothing', false)
   .option('--max <n>', 'dead letters to handle at most', positiveInteger)

@@ -28,6 +28,7 @@ export {
   DestinationUnavailableError,
   OutboxRecordError,
   OutgoingMessageError,
+  StreamBatchIncompleteError,
 } from './errors/outboxErrors.js';
 export {
   BusinessConditionFailedError,

@@ -29,17 +29,17 @@ export class OutboxDeadLetterQueue {
     readonly visibilitySeconds: number,
   ) {}
 
-  /** Up to 10 messages; none when the queue shows none within a second. */
-  async receive(): Promise<QueuedDeadLetter[]> {
+  /** Up to `maxMessages` (1–10); none when the queue shows none within a second. */
+  async receive(maxMessages = 10): Promise<QueuedDeadLetter[]> {
     const { Messages = [] } = await this.sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
-        MaxNumberOfMessages: 10,
+        MaxNumberOfMessages: maxMessages,
         WaitTimeSeconds: 1,
         VisibilityTimeout: this.visibilitySeconds,
       }),
     );
-    return Messages.map((message) => ({
+    return Messages.slice(0, maxMessages).map((message) => ({
       messageId: message.MessageId ?? '',
       body: message.Body ?? '',
       receiptHandle: message.ReceiptHandle ?? '',

@@ -1,6 +1,6 @@
 import type { _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { InvalidConfigurationError } from '../errors.js';
+import { InvalidConfigurationError, StreamBatchIncompleteError } from '../errors.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 
 /**
@@ -20,17 +20,20 @@ export interface StreamBatchInfo {
   readonly batchSize?: number;
 }
 
-// An open shard's reader meets empty pages before the end; a few pages more do no harm.
-const MAX_EMPTY_PAGES = 3;
+// An open shard may answer empty pages before records that exist: read on, up to this many.
+const MAX_PAGES = 100;
 
 type StreamsModule = typeof import('@aws-sdk/client-dynamodb-streams');
 
 /**
  * Reads a given-up batch back from the stream, from its first sequence number to its last, as
  * Lambda records (`eventSourceARN`, `ApproximateCreationDateTime` in seconds), ready for the
- * relay. Throws what the Streams API throws: `TrimmedDataAccessException` once the records are
- * older than the stream keeps (24 hours), `ResourceNotFoundException` for a stream disabled
- * since. `@aws-sdk/client-dynamodb-streams` (an optional peer dependency) is loaded on first use.
+ * relay. Returns only the whole batch: when its last record cannot be reached it throws
+ * `StreamBatchIncompleteError`, never passing part of it off as the batch; and it throws what
+ * the Streams API throws: `TrimmedDataAccessException` once the records are older than the
+ * stream keeps (24 hours), `ResourceNotFoundException` for a stream disabled since. The default
+ * client works in the stream's own region. `@aws-sdk/client-dynamodb-streams` (an optional peer
+ * dependency) is loaded on first use.
  *
  * @example
  * ```ts
@@ -43,7 +46,11 @@ export async function readStreamBatch(
 ): Promise<DynamoDBRecord[]> {
   const streams = await loadStreams();
   const reader =
-    client ?? new streams.DynamoDBStreamsClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
+    client ??
+    new streams.DynamoDBStreamsClient({
+      requestHandler: BOUNDED_REQUEST_HANDLER,
+      ...regionOf(info.streamArn),
+    });
   const end = BigInt(info.endSequenceNumber);
   const { ShardIterator } = await reader.send(
     new streams.GetShardIteratorCommand({
@@ -55,35 +62,39 @@ export async function readStreamBatch(
   );
   const records: DynamoDBRecord[] = [];
   let iterator = ShardIterator;
-  let emptyPages = 0;
-  while (iterator !== undefined && emptyPages < MAX_EMPTY_PAGES) {
+  for (let pages = 0; iterator !== undefined && pages < MAX_PAGES; pages++) {
     const page = await reader.send(new streams.GetRecordsCommand({ ShardIterator: iterator }));
-    const found = page.Records ?? [];
-    emptyPages = found.length === 0 ? emptyPages + 1 : 0;
-    for (const record of found) {
-      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > end) return records;
+    for (const record of page.Records ?? []) {
+      const sequence = BigInt(record.dynamodb?.SequenceNumber ?? '0');
+      // Past the end without meeting it: the last record is gone (Lambda names one it read).
+      if (sequence > end)
+        throw new StreamBatchIncompleteError(info.endSequenceNumber, records.length);
       records.push(toLambdaRecord(record, info.streamArn));
+      if (sequence === end) return records;
     }
-    if (records.length > 0 && lastSequence(records) === end) return records;
     iterator = page.NextShardIterator;
   }
-  return records;
+  throw new StreamBatchIncompleteError(info.endSequenceNumber, records.length);
+}
+
+/** The stream's region, from its ARN (`arn:aws:dynamodb:<region>:…`), when it names one. */
+function regionOf(streamArn: string): { region?: string } {
+  const region = streamArn.split(':')[3];
+  return region ? { region } : {};
 }
 
 async function loadStreams(): Promise<StreamsModule> {
   try {
     return await import('@aws-sdk/client-dynamodb-streams');
-  } catch {
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
     throw new InvalidConfigurationError(
       'streamsClient',
       undefined,
       'the package @aws-sdk/client-dynamodb-streams installed, to read a given-up batch back from the stream',
     );
   }
-}
-
-function lastSequence(records: readonly DynamoDBRecord[]): bigint {
-  return BigInt(records[records.length - 1]?.dynamodb?.SequenceNumber ?? '0');
 }
 
 /** A Streams API record in the shape Lambda hands to a function. */

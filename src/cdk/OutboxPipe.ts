@@ -2,6 +2,7 @@ import { Duration, type RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
@@ -29,6 +30,12 @@ export interface OutboxPipeProps {
   readonly name: string;
   /** The one SQS queue, standard or FIFO, every message goes to. */
   readonly destination: IQueue;
+  /**
+   * The customer-managed KMS key of an imported destination queue (`Queue.fromQueueArn` does not
+   * know it): the pipe's role may then use it to send. A queue defined in the app grants its
+   * own key.
+   */
+  readonly destinationKey?: IKey;
   /** Records per target call; an SQS target takes at most 10. @default 10 */
   readonly batchSize?: number;
   /** Retries of a failing batch before it goes to the dead-letter queue. @default 10 */
@@ -102,7 +109,7 @@ export class OutboxPipe extends Construct {
       'DeadLetterQueue',
       "It is the outbox pipe's dead-letter queue.",
     );
-    this.role = this.#createRole(props.destination);
+    this.role = this.#createRole(props.destination, props.destinationKey);
     this.pipe = new CfnPipe(this, 'Pipe', {
       description: `sqs-inbox outbox of ${props.name}, relayed to one SQS queue`,
       roleArn: this.role.roleArn,
@@ -154,7 +161,7 @@ export class OutboxPipe extends Construct {
   }
 
   /** The pipe's role: read the outbox stream, send to the queue and the dead-letter queue. */
-  #createRole(destination: IQueue): Role {
+  #createRole(destination: IQueue, destinationKey: IKey | undefined): Role {
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
       description: 'sqs-inbox outbox pipe: reads the outbox stream, sends to one queue',
@@ -173,6 +180,7 @@ export class OutboxPipe extends Construct {
         'dynamodb:ListStreams, part of reading the stream, supports no resource-level permission.',
     });
     destination.grantSendMessages(role);
+    destinationKey?.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
     this.deadLetterQueue.grantSendMessages(role);
     return role;
   }

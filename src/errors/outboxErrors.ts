@@ -80,6 +80,29 @@ export class DestinationUnavailableError extends InboxError {
 }
 
 /**
+ * A batch Lambda gave up on could not be read back whole from the stream: its last record
+ * (`endSequenceNumber`) was not reached — past the shard's end, or after as many pages as the
+ * reader reads. `redriveOutbox` leaves its dead letter in the queue with this reason.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof StreamBatchIncompleteError) console.log(error.recordsRead);
+ * ```
+ */
+export class StreamBatchIncompleteError extends InboxError {
+  static override readonly errorName: string = 'StreamBatchIncompleteError';
+  readonly endSequenceNumber: string;
+  readonly recordsRead: number;
+  constructor(endSequenceNumber: string, recordsRead: number) {
+    super(
+      `The stream batch ending at sequence number ${endSequenceNumber} could not be read back whole (${recordsRead} records read, the last one not reached); nothing of it was relayed.`,
+    );
+    this.endSequenceNumber = endSequenceNumber;
+    this.recordsRead = recordsRead;
+  }
+}
+
+/**
  * A stream record is not an outbox item the relay can read: the stream carries no new image
  * (its view type must be `NEW_IMAGE` or `NEW_AND_OLD_IMAGES`), or the item's `messages` are not
  * what `tx.publish` writes (an item written to the outbox table by other code). The text names

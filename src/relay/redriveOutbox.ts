@@ -50,7 +50,7 @@ export interface RedriveOutcome {
   readonly kind: 'message' | 'batch' | 'record' | 'unknown';
   /** `redriven`: sent again (or relayed) and deleted; `left`: still in the queue, see `reason`. */
   readonly status: 'redriven' | 'left' | 'wouldRedrive';
-  /** The outbox ids sent again (a batch's, those its records carried). */
+  /** The outbox ids the letter carries (a batch's: those of its records' messages). */
   readonly outboxIds: readonly string[];
   readonly reason?: string;
 }
@@ -68,6 +68,8 @@ const OPTIONS = [
 ];
 // Long enough to send a letter's message or relay a batch before another reader sees it.
 const VISIBILITY_SECONDS = 120;
+// Pages in a row with nothing new to handle (letters seen already in this run).
+const MAX_IDLE_PAGES = 3;
 
 /**
  * The relay's runbook as code: reads the relay's dead-letter queue and, for each letter, sends
@@ -87,22 +89,35 @@ const VISIBILITY_SECONDS = 120;
 export async function redriveOutbox(options: RedriveOutboxOptions): Promise<RedriveOutcome[]> {
   const settings = resolve(options);
   const outcomes: RedriveOutcome[] = [];
-  const seen = new Set<string>();
-  const left: QueuedDeadLetter[] = [];
+  // Received and not deleted, by message id, with its latest receipt: all released at the end,
+  // also when a request fails midway, so none stays hidden from the next run.
+  const held = new Map<string, QueuedDeadLetter>();
+  let idlePages = 0;
   try {
-    while (outcomes.length < settings.maxMessages) {
-      const page = (await settings.queue.receive()).filter((l) => !seen.has(l.messageId));
+    while (outcomes.length < settings.maxMessages && idlePages < MAX_IDLE_PAGES) {
+      const page = await settings.queue.receive(
+        Math.min(10, settings.maxMessages - outcomes.length),
+      );
       if (page.length === 0) break;
+      let handled = 0;
       for (const letter of page) {
-        seen.add(letter.messageId);
+        const again = held.has(letter.messageId);
+        held.set(letter.messageId, letter);
+        // Seen already (visible again in a run longer than its visibility): not handled twice.
+        // A letter the relay writes during the run (a message refused again) is new: handled.
+        if (again) continue;
+        if (outcomes.length >= settings.maxMessages) continue;
+        handled += 1;
         const outcome = await redriveOne(letter, settings);
         outcomes.push(outcome);
-        if (outcome.status === 'redriven') await settings.queue.delete(letter);
-        else left.push(letter);
+        if (outcome.status !== 'redriven') continue;
+        await settings.queue.delete(letter);
+        held.delete(letter.messageId);
       }
+      idlePages = handled === 0 ? idlePages + 1 : 0;
     }
   } finally {
-    for (const letter of left) await settings.queue.release(letter).catch(() => undefined);
+    for (const letter of held.values()) await settings.queue.release(letter).catch(() => undefined);
   }
   return outcomes;
 }
@@ -209,6 +224,11 @@ async function redriveBatch(
   if (settings.dryRun) return { ...base, status: 'wouldRedrive', outboxIds };
   const outcomes = await settings.relay.relayRecords({ Records: records });
   const failed = outcomes.filter((outcome) => outcome.status === 'failed');
+  const refused = outcomes.reduce((sum, outcome) => sum + outcome.deadLettered, 0);
+  if (failed.length === 0 && refused > 0) {
+    const reason = `${refused} of its messages refused again and dead-lettered anew, each in a letter of its own`;
+    return { ...base, status: 'redriven', outboxIds, reason };
+  }
   if (failed.length === 0) return { ...base, status: 'redriven', outboxIds };
   const reason = `${failed.length} of ${records.length} records failed again: ${errorMessage(failed[0]?.error)}`;
   return { ...base, status: 'left', outboxIds, reason };

@@ -1,6 +1,7 @@
 import { type App, Duration, type Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -120,6 +121,34 @@ describe('OutboxPipe', () => {
     );
     const wildcards = statements.filter((s) => JSON.stringify(s.Resource) === '"*"');
     expect(wildcards.map((s) => s.Action)).toEqual(['dynamodb:ListStreams']);
+  });
+
+  it("lets the role use an imported queue's customer-managed key when given it, and no key otherwise", () => {
+    const stack = freshStack({ bundle: false });
+    const key = new Key(stack, 'CreditsKey', { enableKeyRotation: true });
+    const destination = Queue.fromQueueArn(
+      stack,
+      'Imported',
+      'arn:aws:sqs:eu-west-1:123456789012:credits',
+    );
+    const outbox = new OutboxPipe(stack, 'Outbox', {
+      name: 'ledger',
+      destination,
+      destinationKey: key,
+    });
+    const setup = { stack, outbox, template: Template.fromStack(stack) };
+
+    const kms = pipeRoleStatements(setup as never).filter((s) =>
+      JSON.stringify(s.Action).includes('kms:'),
+    );
+    expect(kms).toEqual([
+      expect.objectContaining({
+        Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        Resource: { 'Fn::GetAtt': [stack.getLogicalId(key.node.defaultChild as never), 'Arn'] },
+      }),
+    ]);
+    const plain = pipeRoleStatements(pipeOf());
+    expect(plain.filter((s) => JSON.stringify(s.Action).includes('kms:'))).toEqual([]);
   });
 
   it("alarms on anything in its dead-letter queue and on the pipe's failing executions", () => {

@@ -267,6 +267,12 @@ describe('an outbox relayed by an EventBridge pipe (one SQS queue, one message p
       (tx: Tx) => tx.publish({ destination: CREDITS_FIFO, groupId: 'acc', body: 'x' }),
     ],
     [
+      'a body that outgrows an SQS message once the pipe escapes it',
+      'body',
+      (tx: Tx) =>
+        tx.publish({ destination: CREDITS_FIFO, groupId: 'other', body: '"'.repeat(140_000) }),
+    ],
+    [
       'message attributes',
       'attributes',
       (tx: Tx) =>

@@ -152,6 +152,98 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     expect(await take(dlq.url, 2, 5_000)).toHaveLength(2);
   });
 
+  it('relays a given-up batch whose destination still refuses: its message dead-lettered anew, said in the reason, its new letter left with its own', async () => {
+    let down = true;
+    const { dlq, relay, publish } = await outboxWithRelay({ down: () => down });
+    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${aws.uniqueName('gone')}`;
+    const event = payment();
+    await publish(async (_, tx) => {
+      tx.publish({ destination, body: 'refused twice' });
+    }).process(sqsEvent(sqsRecord(event)));
+    await relay.mapping.drain();
+    await relay.stop();
+    down = false;
+
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+      streamsClient: streams,
+    });
+
+    expect(outcomes[0]).toMatchObject({
+      kind: 'batch',
+      status: 'redriven',
+      reason: expect.stringContaining('1 of its messages refused again and dead-lettered anew'),
+    });
+    // The new letter, if this run met it, was tried once more and left: the queue keeps it.
+    expect(outcomes.slice(1)).toEqual(
+      outcomes.slice(1).map(() => expect.objectContaining({ kind: 'message', status: 'left' })),
+    );
+    const [anew] = await take(dlq.url, 2, 3_000);
+    expect(JSON.parse(anew?.Body ?? '{}')).toMatchObject({
+      kind: 'sqs-inbox.outbox.dead-letter',
+      message: { id: outboxMessageId(CONSUMER, event.eventId, { index: 0 }), destination },
+    });
+  });
+
+  it('leaves a batch it cannot read back whole (its last record not in the stream) with StreamBatchIncompleteError, relaying none of it', async () => {
+    let down = true;
+    const { dlq, relay, publish } = await outboxWithRelay({ down: () => down });
+    const downstream = await aws.createQueue(aws.uniqueName('credits'));
+    await publish(async ({ body }, tx) => {
+      tx.publish({ destination: downstream.url, body: body.paymentId });
+    }).process(sqsEvent(sqsRecord(payment())));
+    await relay.mapping.drain();
+    await relay.stop();
+    down = false;
+    const [given] = await take(dlq.url, 1);
+    const letter = JSON.parse(given?.Body ?? '{}');
+    const end = BigInt(letter.DDBStreamBatchInfo.endSequenceNumber) + 10n ** 12n;
+    letter.DDBStreamBatchInfo.endSequenceNumber = String(end);
+    await aws.sqs.send(
+      new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: JSON.stringify(letter) }),
+    );
+
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+      streamsClient: streams,
+    });
+
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        kind: 'batch',
+        status: 'left',
+        reason: expect.stringMatching(/could not be read back whole.*nothing of it was relayed/),
+      }),
+    ]);
+    expect(await take(downstream.url, 1, 2_000)).toEqual([]);
+    expect(await take(dlq.url, 1)).toHaveLength(1);
+  });
+
+  it('handles at most maxMessages dead letters, leaving the others untouched', async () => {
+    const { dlq, relay, publish } = await outboxWithRelay();
+    const name = aws.uniqueName('two');
+    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
+    await publish(async (_, tx) => {
+      tx.publish({ destination, body: 'one' });
+      tx.publish({ destination, body: 'two' });
+    }).process(sqsEvent(sqsRecord(payment())));
+    await relay.mapping.drain();
+    await relay.stop();
+    const created = await aws.createQueue(name);
+
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+      maxMessages: 1,
+    });
+
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'message', status: 'redriven' })]);
+    expect(await take(created.url, 2, 3_000)).toHaveLength(1);
+    expect(await take(dlq.url, 2, 3_000)).toHaveLength(1);
+  });
+
   it('in a dry run sends nothing and deletes nothing, and says what it would redrive', async () => {
     const { dlq, relay, publish } = await outboxWithRelay();
     const name = aws.uniqueName('later');
