@@ -1,4 +1,4 @@
-import { Duration, type RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -16,6 +16,7 @@ import {
 } from '../constants.js';
 import { OutboxTable } from './OutboxTable.js';
 import { createStandardDeadLetterQueue, depthAboveZeroAlarm } from './ownResources.js';
+import { inRange } from './resolveOutboxRelayProps.js';
 
 /**
  * Properties of {@link OutboxPipe}.
@@ -248,12 +249,4 @@ function resolveOutboxPipeProps(props: OutboxPipeProps): OutboxPipeSettings {
   const { min, max } = OUTBOX_RETENTION_RANGE;
   inRange(where, 'retention (seconds)', settings.retention.toSeconds(), min, max);
   return settings;
-}
-
-function inRange(where: string, prop: string, value: number, min: number, max: number): void {
-  if (Token.isUnresolved(value)) return;
-  if (Number.isInteger(value) && value >= min && value <= max) return;
-  throw new Error(
-    `${where}: ${prop} must be an integer from ${min} to ${max} inclusive (given ${value}).`,
-  );
 }

@@ -72,7 +72,22 @@ export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySet
   return settings;
 }
 
-function inRange(where: string, prop: string, value: number, min: number, max: number): void {
+/**
+ * Throws, naming the construct and the property, unless `value` is a whole number from `min` to
+ * `max` (a token, resolved at deploy time, passes).
+ *
+ * @example
+ * ```ts
+ * inRange('outbox pipe of ledger', 'batchSize', props.batchSize ?? 10, 1, 10);
+ * ```
+ */
+export function inRange(
+  where: string,
+  prop: string,
+  value: number,
+  min: number,
+  max: number,
+): void {
   if (Token.isUnresolved(value)) return;
   if (Number.isInteger(value) && value >= min && value <= max) return;
   throw new Error(
