@@ -59,20 +59,32 @@ async function outboxWithRelay(options: { down?: () => boolean } = {}) {
 const take = (queueUrl: string, count: number, waitMillis?: number) =>
   takeMessages(aws.sqs, queueUrl, count, waitMillis);
 
+/** The URL a queue named `name` will have: it does not exist yet, so sends to it are refused. */
+const missingQueue = (name: string) =>
+  `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
+
+/**
+ * A payment whose handler publishes `bodies` to a queue that does not exist yet: the relay
+ * dead-letters each message (refused), then stops. The queue's name is returned to create it.
+ */
+async function refusedMessages(bodies: readonly string[]) {
+  const { dlq, relay, publish } = await outboxWithRelay();
+  const name = aws.uniqueName('missing');
+  const event = payment({ accountId: `acc-${randomUUID()}` });
+  await publish(async (_, tx) => {
+    for (const body of bodies) tx.publish({ destination: missingQueue(name), body });
+  }).process(sqsEvent(sqsRecord(event)));
+  await relay.mapping.drain();
+  await relay.stop();
+  return { dlq, name, event };
+}
+
 const idOf = (message: Message | undefined) =>
   message?.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;
 
 describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
   it('sends a refused message again, with its outbox id, once its destination exists, and deletes the dead letter', async () => {
-    const { dlq, relay, publish } = await outboxWithRelay();
-    const name = aws.uniqueName('not-yet');
-    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
-    const event = payment({ accountId: `acc-${randomUUID()}` });
-    await publish(async (_, tx) => {
-      tx.publish({ destination, body: 'credited' });
-    }).process(sqsEvent(sqsRecord(event)));
-    await relay.mapping.drain();
-    await relay.stop();
+    const { dlq, name, event } = await refusedMessages(['credited']);
     const created = await aws.createQueue(name);
 
     const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
@@ -127,13 +139,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
   });
 
   it('leaves in the queue, visible at once and with a reason, what it cannot redrive: a destination still missing, a body that is no dead letter', async () => {
-    const { dlq, relay, publish } = await outboxWithRelay();
-    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${aws.uniqueName('never')}`;
-    await publish(async (_, tx) => {
-      tx.publish({ destination, body: 'still refused' });
-    }).process(sqsEvent(sqsRecord(payment())));
-    await relay.mapping.drain();
-    await relay.stop();
+    const { dlq } = await refusedMessages(['still refused']);
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: 'not json' }));
 
     const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
@@ -155,7 +161,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
   it('relays a given-up batch whose destination still refuses: its message dead-lettered anew, said in the reason, its new letter left with its own', async () => {
     let down = true;
     const { dlq, relay, publish } = await outboxWithRelay({ down: () => down });
-    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${aws.uniqueName('gone')}`;
+    const destination = missingQueue(aws.uniqueName('gone'));
     const event = payment();
     await publish(async (_, tx) => {
       tx.publish({ destination, body: 'refused twice' });
@@ -222,15 +228,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
   });
 
   it('handles at most maxMessages dead letters, leaving the others untouched', async () => {
-    const { dlq, relay, publish } = await outboxWithRelay();
-    const name = aws.uniqueName('two');
-    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
-    await publish(async (_, tx) => {
-      tx.publish({ destination, body: 'one' });
-      tx.publish({ destination, body: 'two' });
-    }).process(sqsEvent(sqsRecord(payment())));
-    await relay.mapping.drain();
-    await relay.stop();
+    const { dlq, name } = await refusedMessages(['one', 'two']);
     const created = await aws.createQueue(name);
 
     const outcomes = await redriveOutbox({
@@ -245,14 +243,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
   });
 
   it('in a dry run sends nothing and deletes nothing, and says what it would redrive', async () => {
-    const { dlq, relay, publish } = await outboxWithRelay();
-    const name = aws.uniqueName('later');
-    const destination = `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
-    await publish(async (_, tx) => {
-      tx.publish({ destination, body: 'wait' });
-    }).process(sqsEvent(sqsRecord(payment())));
-    await relay.mapping.drain();
-    await relay.stop();
+    const { dlq, name } = await refusedMessages(['wait']);
     const created = await aws.createQueue(name);
 
     const outcomes = await redriveOutbox({
