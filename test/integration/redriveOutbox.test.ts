@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { type Message, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import {
   outboxMessageId,
 } from '../../src/index.js';
 import { redriveOutbox } from '../../src/relay/index.js';
+import { queueDepth } from '../../tools/local/queueDepth.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { takeMessages } from '../support/receiveMessages.js';
 import { startRelay } from '../support/relayOutbox.js';
@@ -59,6 +61,21 @@ async function outboxWithRelay(options: { down?: () => boolean } = {}) {
 const take = (queueUrl: string, count: number, waitMillis?: number) =>
   takeMessages(aws.sqs, queueUrl, count, waitMillis);
 
+/**
+ * Waits until the relay has settled what it read — at least `letters` dead letters in its queue,
+ * then nothing new in the stream — and stops it (15 s at most for the letters).
+ */
+async function settled(
+  relay: Awaited<ReturnType<typeof startRelay>>,
+  queueUrl: string,
+  letters: number,
+): Promise<void> {
+  const until = Date.now() + 15_000;
+  while ((await queueDepth(aws.sqs, queueUrl)) < letters && Date.now() < until) await sleep(100);
+  await relay.mapping.drain();
+  await relay.stop();
+}
+
 /** The URL a queue named `name` will have: it does not exist yet, so sends to it are refused. */
 const missingQueue = (name: string) =>
   `${aws.endpoints.sqs.replace(/\/$/, '')}/000000000000/${name}`;
@@ -74,8 +91,7 @@ async function refusedMessages(bodies: readonly string[]) {
   await publish(async (_, tx) => {
     for (const body of bodies) tx.publish({ destination: missingQueue(name), body });
   }).process(sqsEvent(sqsRecord(event)));
-  await relay.mapping.drain();
-  await relay.stop();
+  await settled(relay, dlq.url, bodies.length);
   return { dlq, name, event };
 }
 
@@ -107,8 +123,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     await publish(async ({ body }, tx) => {
       tx.publish({ destination: downstream.url, body: body.paymentId });
     }).process(sqsEvent(...events.map((event) => sqsRecord(event))));
-    await relay.mapping.drain();
-    await relay.stop();
+    await settled(relay, dlq.url, 1);
     down = false;
     // The records may have come in one batch or several: each given up, each its own record.
     const given = await take(dlq.url, 3, 3_000);
@@ -166,8 +181,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     await publish(async (_, tx) => {
       tx.publish({ destination, body: 'refused twice' });
     }).process(sqsEvent(sqsRecord(event)));
-    await relay.mapping.drain();
-    await relay.stop();
+    await settled(relay, dlq.url, 1);
     down = false;
 
     const outcomes = await redriveOutbox({
@@ -199,8 +213,7 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     await publish(async ({ body }, tx) => {
       tx.publish({ destination: downstream.url, body: body.paymentId });
     }).process(sqsEvent(sqsRecord(payment())));
-    await relay.mapping.drain();
-    await relay.stop();
+    await settled(relay, dlq.url, 1);
     down = false;
     const [given] = await take(dlq.url, 1);
     const letter = JSON.parse(given?.Body ?? '{}');

@@ -92,24 +92,30 @@ export class LocalStreamMapping {
 
   async #run(): Promise<void> {
     while (!this.#stopping) {
-      const found = await this.#pollOnce().catch((error: unknown) => {
+      const { found, complete } = await this.#pollOnce().catch((error: unknown) => {
         console.error(`[stream ${this.#options.tableName}] ${(error as Error).message}`);
-        return 0;
+        return { found: 0, complete: false };
       });
       if (found === 0) {
-        this.#emptyPolls += 1;
+        // Only a poll that read every shard shows the stream drained (not one whose iterator
+        // had to be replaced, which read nothing).
+        if (complete) this.#emptyPolls += 1;
         await pause(this.#options.pollMillis ?? 100);
       }
     }
   }
 
-  /** Reads each open shard once; returns how many records it handed on. */
-  async #pollOnce(): Promise<number> {
+  /** Reads each open shard once; returns how many records it handed on, and if it read them all. */
+  async #pollOnce(): Promise<{ found: number; complete: boolean }> {
     let found = 0;
+    let complete = true;
     for (const shard of await this.#readyShards()) {
       const shardId = shard.ShardId ?? '';
       const page = await this.#read(shardId);
-      if (page === undefined) continue;
+      if (page === undefined) {
+        complete = false;
+        continue;
+      }
       const { Records = [], NextShardIterator } = page;
       const lastSequenceNumber = Records[Records.length - 1]?.dynamodb?.SequenceNumber;
       if (lastSequenceNumber !== undefined) this.#lastRead.set(shardId, lastSequenceNumber);
@@ -123,7 +129,7 @@ export class LocalStreamMapping {
       this.#iterators.set(shardId, NextShardIterator);
       if (NextShardIterator === undefined) this.#finished.add(shardId);
     }
-    return found;
+    return { found, complete };
   }
 
   /** Open shards whose parent is done (or unknown, trimmed away). */
