@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { expect } from 'vitest';
 import type { InboxConsumerProps } from '../../src/cdk/index.js';
 import { InboxConsumer } from '../../src/cdk/index.js';
 
@@ -65,4 +68,21 @@ export function roleStatements(stack: Stack, fn: IFunction, template = Template.
   return Object.values(template.findResources('AWS::IAM::Policy'))
     .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(role))
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
+}
+
+/**
+ * cdk-nag's AwsSolutions checks pass on the stack `build` makes, and fail on a second one with
+ * a finding planted (an unencrypted queue without TLS enforcement): the check can fail.
+ */
+export function expectNagCleanAndAbleToFail(build: () => { stack: Stack }): void {
+  const { stack } = build();
+  const app = stack.node.root as App;
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  expect(() => app.synth()).not.toThrow();
+
+  const broken = build();
+  new Queue(broken.stack, 'Unencrypted', { enforceSSL: false });
+  const brokenApp = broken.stack.node.root as App;
+  Validations.of(brokenApp).addPlugins(new AwsSolutionsChecks(brokenApp));
+  expect(() => brokenApp.synth()).toThrow(/[Vv]alidation/);
 }
