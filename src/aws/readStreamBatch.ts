@@ -45,12 +45,7 @@ export async function readStreamBatch(
   client?: DynamoDBStreamsClient,
 ): Promise<DynamoDBRecord[]> {
   const streams = await loadStreams();
-  const reader =
-    client ??
-    new streams.DynamoDBStreamsClient({
-      requestHandler: BOUNDED_REQUEST_HANDLER,
-      ...regionOf(info.streamArn),
-    });
+  const reader = client ?? defaultClient(streams, info.streamArn);
   const end = BigInt(info.endSequenceNumber);
   const { ShardIterator } = await reader.send(
     new streams.GetShardIteratorCommand({
@@ -75,6 +70,23 @@ export async function readStreamBatch(
     iterator = page.NextShardIterator;
   }
   throw new StreamBatchIncompleteError(info.endSequenceNumber, records.length);
+}
+
+// One default client per region, built on first use and kept: a redrive reads many batches.
+const defaultClients = new Map<string, DynamoDBStreamsClient>();
+
+function defaultClient(streams: StreamsModule, streamArn: string): DynamoDBStreamsClient {
+  const { region } = regionOf(streamArn);
+  const key = region ?? '';
+  let client = defaultClients.get(key);
+  if (client === undefined) {
+    client = new streams.DynamoDBStreamsClient({
+      requestHandler: BOUNDED_REQUEST_HANDLER,
+      ...(region === undefined ? {} : { region }),
+    });
+    defaultClients.set(key, client);
+  }
+  return client;
 }
 
 /** The stream's region, from its ARN (`arn:aws:dynamodb:<region>:…`), when it names one. */
