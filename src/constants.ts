@@ -56,14 +56,53 @@ export const TTL_SECONDS_RANGE = { min: 60, max: 366 * SECONDS_PER_DAY } as cons
 export const MAX_RECEIVE_COUNT_RANGE = { min: 1, max: 1000 } as const;
 
 /**
- * Default number of records (standard queue) or message groups (FIFO) processed at once.
+ * Default cap on the records (standard queue) or message groups (FIFO) processed at once: a
+ * batch of up to 100 runs whole at once. A store whose client it did not build itself keeps
+ * the default within that client's socket pool, assumed the SDK's {@link SDK_DEFAULT_MAX_SOCKETS}.
  *
  * @example
  * ```ts
  * createBatchProcessor(handler, { store, consumer: 'c', key, concurrency: DEFAULT_CONCURRENCY * 2 });
  * ```
  */
-export const DEFAULT_CONCURRENCY = 10;
+export const DEFAULT_CONCURRENCY = 100;
+
+/**
+ * The AWS SDK's default socket pool per client (`maxSockets`): requests beyond it wait for a
+ * socket.
+ *
+ * @example
+ * ```ts
+ * const agent = { maxSockets: Math.max(SDK_DEFAULT_MAX_SOCKETS, concurrency) };
+ * ```
+ */
+export const SDK_DEFAULT_MAX_SOCKETS = 50;
+
+/**
+ * How the processor reads the inbox before committing, so that known duplicates skip work.
+ * - `concurrent` (default): one consistent `BatchGetItem` for the whole batch, sent as the
+ *   handlers start. A record that starts after it answered and finds its message committed
+ *   skips its handler; one whose handler finished after it answered skips its commit. No
+ *   record waits for it: a new message costs one round trip in series, its commit.
+ * - `before`: the same read, awaited before any handler runs: a known duplicate never runs its
+ *   handler, at the price of one round trip in series per batch.
+ * - `off`: no read; the commit's condition finds every duplicate, after its handler ran.
+ *
+ * The read is a hint, never proof: a message it saw committed is a duplicate, but one it did not
+ * see is decided by the commit's condition.
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { store, consumer: 'c', key, precheck: Precheck.Before });
+ * ```
+ */
+export const Precheck = {
+  Concurrent: 'concurrent',
+  Before: 'before',
+  Off: 'off',
+} as const;
+/** One of the values of {@link Precheck}. */
+export type Precheck = (typeof Precheck)[keyof typeof Precheck];
 
 /**
  * Default attempts of one record's transaction when DynamoDB answers with a transient error.

@@ -4,6 +4,7 @@ import {
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   TransactWriteCommand,
@@ -14,6 +15,7 @@ import {
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   InboxAttribute,
   InboxStatus,
+  SDK_DEFAULT_MAX_SOCKETS,
   TransientReason,
 } from '../constants.js';
 import type {
@@ -53,6 +55,9 @@ import { claimedFrom, leaseOf, toEntry } from './inboxItem.js';
 import { type OutboxTable, outboxWrites } from './outboxWrites.js';
 
 export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
+
+/** The most keys one `BatchGetItem` reads. */
+const BATCH_GET_KEYS = 100;
 
 /**
  * The DynamoDB persistence of the inbox: the only module that talks to DynamoDB. It commits a
@@ -107,6 +112,52 @@ export class DynamoDBInboxStore implements InboxStore {
     this.#concurrency = Math.max(this.#concurrency, records);
   }
 
+  /**
+   * A client of the caller's keeps its own pool, assumed the SDK's default of 50 sockets; one
+   * the store builds is sized to the processors' concurrency, so it sets no limit.
+   */
+  socketLimit(): number | undefined {
+    return this.#options.client === undefined ? undefined : SDK_DEFAULT_MAX_SOCKETS;
+  }
+
+  /**
+   * Reads many entries with consistent `BatchGetItem`s of up to 100 keys, sent at once. Keys
+   * DynamoDB left unprocessed are left out, as absent ones are.
+   */
+  async findMany(pks: readonly string[]): Promise<ReadonlyMap<string, InboxEntry>> {
+    const found = new Map<string, InboxEntry>();
+    const distinct = [...new Set(pks)];
+    const chunks: string[][] = [];
+    for (let at = 0; at < distinct.length; at += BATCH_GET_KEYS) {
+      chunks.push(distinct.slice(at, at + BATCH_GET_KEYS));
+    }
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        const { Responses } = await this.#call(() =>
+          this.client
+            .send(
+              new BatchGetCommand({
+                RequestItems: {
+                  [this.tableName]: {
+                    Keys: chunk.map((pk) => ({ [InboxAttribute.PartitionKey]: pk })),
+                    ConsistentRead: true,
+                  },
+                },
+              }),
+            )
+            .catch((error: unknown) => {
+              throw this.#schemaErrorOr(error);
+            }),
+        );
+        for (const item of Responses?.[this.tableName] ?? []) {
+          const entry = toEntry(item, this.tableName);
+          found.set(entry.pk, entry);
+        }
+      }),
+    );
+    return found;
+  }
+
   async find(pk: string): Promise<InboxEntry | undefined> {
     const { Item } = await this.#call(() =>
       this.client
@@ -118,12 +169,15 @@ export class DynamoDBInboxStore implements InboxStore {
           }),
         )
         .catch((error: unknown) => {
-          throw isKeySchemaMismatch(error)
-            ? new InboxTableSchemaError(this.tableName, error)
-            : error;
+          throw this.#schemaErrorOr(error);
         }),
     );
     return Item === undefined ? undefined : toEntry(Item, this.tableName);
+  }
+
+  /** A key that fits no schema of the inbox table is a deploy mistake: said as one. */
+  #schemaErrorOr(error: unknown): unknown {
+    return isKeySchemaMismatch(error) ? new InboxTableSchemaError(this.tableName, error) : error;
   }
 
   /**

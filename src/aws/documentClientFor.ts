@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DestinationKind, OUTBOX_RETENTION_RANGE } from '../constants.js';
+import { DestinationKind, OUTBOX_RETENTION_RANGE, SDK_DEFAULT_MAX_SOCKETS } from '../constants.js';
 import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
@@ -37,8 +37,6 @@ export interface DynamoDBInboxStoreOptions {
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
-/** The SDK's own pool size, kept as the floor. */
-const DEFAULT_MAX_SOCKETS = 50;
 const STORE_OPTIONS = ['tableName', 'client', 'clientConfig', 'outbox'];
 
 /**
@@ -55,7 +53,7 @@ export function documentClientFor(
   concurrency: number,
 ): DynamoDBDocumentClient {
   if (isDocumentClient(options.client)) return options.client;
-  const pool = { maxSockets: Math.max(DEFAULT_MAX_SOCKETS, concurrency) };
+  const pool = { maxSockets: Math.max(SDK_DEFAULT_MAX_SOCKETS, concurrency) };
   const requestHandler = { ...BOUNDED_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
   const base = options.client ?? new DynamoDBClient({ requestHandler, ...options.clientConfig });
   return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });

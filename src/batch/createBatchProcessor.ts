@@ -2,11 +2,14 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
 import { InboxMetric, RecordStatus } from '../constants.js';
+import { inboxPk } from '../core/inboxEntry.js';
 import { processRecord } from '../core/processRecord.js';
+import { type RecordRead, readRecord } from '../core/readMessage.js';
 import { type ResolvedOptions, resolveOptions } from '../core/resolveOptions.js';
 import { settleFailure } from '../core/settleFailure.js';
 import type { InboxOptions, MessageHandler, RecordOutcome } from '../core/types.js';
 import { InvalidConfigurationError } from '../errors.js';
+import { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import { mapConcurrently } from './mapConcurrently.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
 import { groupRecords, readSqsRecords } from './sqsEvent.js';
@@ -102,8 +105,11 @@ async function processEvent(
   const signal = deadline?.signal ?? new AbortController().signal;
   // By record, not by messageId: one message can come twice in a batch.
   const settled = new Map<SQSRecord, RecordOutcome>();
+  const reads = readUpFront(records, options);
+  const precheck = BatchPrecheck.start(keysOf(reads, options), options);
+  const run = { context, handler, options, signal, settled, reads, precheck };
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
-    processGroup(group, { context, handler, options, signal, settled }),
+    processGroup(group, run),
   );
   try {
     await (deadline ? Promise.race([work, deadline.reached]) : work);
@@ -120,6 +126,38 @@ async function processEvent(
   return outcomes;
 }
 
+/**
+ * Every record read up to its key as the batch starts, at most `concurrency` at a time as
+ * their processing would, so that the pre-check can read all the keys at once.
+ */
+function readUpFront(
+  records: readonly SQSRecord[],
+  options: ResolvedOptions,
+): Map<SQSRecord, Promise<RecordRead>> {
+  const reads = new Map<SQSRecord, Promise<RecordRead>>();
+  const pending = new Map<SQSRecord, (read: Promise<RecordRead>) => void>();
+  for (const record of records) {
+    reads.set(record, new Promise((resolve) => pending.set(record, resolve)));
+  }
+  void mapConcurrently(records, options.concurrency, async (record) => {
+    const read = readRecord(record, options);
+    pending.get(record)?.(read);
+    await read;
+  });
+  return reads;
+}
+
+/** The inbox keys of the records that read up to one. */
+async function keysOf(
+  reads: ReadonlyMap<SQSRecord, Promise<RecordRead>>,
+  options: ResolvedOptions,
+): Promise<string[]> {
+  const outcomes = await Promise.all(reads.values());
+  return outcomes.flatMap((outcome) =>
+    'read' in outcome && 'key' in outcome.read ? [inboxPk(options.consumer, outcome.read.key)] : [],
+  );
+}
+
 interface GroupRun {
   readonly context: Context | undefined;
   readonly handler: MessageHandler<unknown>;
@@ -128,17 +166,24 @@ interface GroupRun {
   readonly signal: AbortSignal;
   /** Each record's outcome, set as it settles. */
   readonly settled: Map<SQSRecord, RecordOutcome>;
+  /** Each record's read up to its key, started as the batch starts. */
+  readonly reads: ReadonlyMap<SQSRecord, Promise<RecordRead>>;
+  readonly precheck: BatchPrecheck | undefined;
 }
 
 async function processGroup(group: readonly SQSRecord[], run: GroupRun): Promise<void> {
-  const { context, handler, options, signal, settled } = run;
+  const { context, handler, options, signal, settled, reads, precheck } = run;
   const outcomes: RecordOutcome[] = [];
   for (const record of group) {
     if (signal.aborted) return; // the batch answered without this group's remaining records
     const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);
     const outcome = blocked
       ? skipped(record)
-      : await processRecord(record, context, handler, options, signal);
+      : await processRecord(record, context, handler, options, {
+          signal,
+          read: reads.get(record),
+          precheck,
+        });
     outcomes.push(outcome);
     settled.set(record, outcome);
   }

@@ -274,12 +274,18 @@ export class InboxConsumer extends Construct {
   /**
    * Reads and writes of the inbox table, limited by `dynamodb:LeadingKeys` to this consumer's
    * own `consumer#key` entries: consumers sharing the table cannot touch each other's entries.
-   * `UpdateItem` is the steps' lease: their claim, journal, heartbeat, release and commit.
+   * `UpdateItem` is the steps' lease: their claim, journal, heartbeat, release and commit;
+   * `BatchGetItem` the batch's pre-check read.
    */
   #grantOwnInboxEntries(consumerName: string): void {
     this.function.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        actions: [
+          'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ],
         resources: [this.inboxTable.tableArn],
         conditions: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumerName}#*`] },

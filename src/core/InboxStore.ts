@@ -121,6 +121,18 @@ export interface InboxStore {
   /** Reads an entry with a strongly consistent read, expired or not; undefined when absent. */
   find(pk: string): Promise<InboxEntry | undefined>;
   /**
+   * Reads the entries of many keys with strongly consistent reads, for a batch's pre-check. A
+   * key it could not read is left out as an absent one is: the answer may miss an entry, never
+   * invent one. Optional: without it the pre-check calls `find` once per key, at once.
+   */
+  findMany?(pks: readonly string[]): Promise<ReadonlyMap<string, InboxEntry>>;
+  /**
+   * The socket pool of a client the store was given, which the processor's default
+   * concurrency stays within; undefined when the store sizes its own client's pool (see
+   * `expectConcurrency`). Optional.
+   */
+  socketLimit?(): number | undefined;
+  /**
    * Commits the entry and the operations atomically. Throws `BusinessConditionFailedError`
    * when a business condition fails, `TransientStoreError` on conflicts, throttling, 5xx and
    * timeouts, `TransactionLimitError` when the transaction breaks a DynamoDB rule (checked

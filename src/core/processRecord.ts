@@ -1,6 +1,7 @@
 import type { Context, SQSRecord } from 'aws-lambda';
-import { InboxMetric, RecordStatus, TransientReason } from '../constants.js';
+import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants.js';
 import { PayloadMismatchError, TransientStoreError } from '../errors.js';
+import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { SourceNotice } from '../sources/MessageSource.js';
 import { MessageSteps } from '../steps/MessageSteps.js';
 import {
@@ -12,12 +13,28 @@ import {
   toEpochSeconds,
 } from './inboxEntry.js';
 import { loggedKey } from './loggedKey.js';
-import { type ReadMessage, readMessage } from './readMessage.js';
+import { type ReadMessage, type RecordRead, readRecord } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
 import { retryTransient } from './retryTransient.js';
 import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
+
+/**
+ * What the batch gives each of its records: the signal aborted at its deadline, the record
+ * already being read (the batch reads every record up front to learn the keys), and the
+ * batch's pre-check read.
+ *
+ * @example
+ * ```ts
+ * await processRecord(record, context, handler, options, { signal, read, precheck });
+ * ```
+ */
+export interface RecordInBatch {
+  readonly signal?: AbortSignal;
+  readonly read?: Promise<RecordRead>;
+  readonly precheck?: BatchPrecheck | undefined;
+}
 
 /**
  * Runs one SQS record through the inbox: parse, validate, derive the key, skip a known
@@ -36,16 +53,17 @@ export async function processRecord(
   context: Context | undefined,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
-  signal: AbortSignal = new AbortController().signal,
+  batch: RecordInBatch = {},
 ): Promise<RecordOutcome> {
+  const signal = batch.signal ?? new AbortController().signal;
   let identity: MessageIdentity | undefined;
   let steps: MessageSteps | undefined;
   try {
-    const read = await readMessage(record, options, (key, payloadHashes) => {
-      identity = { key, payloadHashes };
-    });
+    const outcome = await (batch.read ?? readRecord(record, options));
+    identity = outcome.identity;
+    if ('error' in outcome) throw outcome.error;
+    const { read } = outcome;
     if ('notice' in read) return acknowledgeNotice(read, options);
-    identity = { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] };
     const message = { ...read.message, key: read.key, context, signal };
     const { key, payloadHash, bodyHash } = read;
     const target = {
@@ -56,7 +74,8 @@ export async function processRecord(
       bodyHash,
     };
     steps = new MessageSteps(target, options, context, signal);
-    return await processWithRetries(message, read, handler, options, steps);
+    const attempt = { handler, options, steps, precheck: batch.precheck };
+    return await processWithRetries(message, read, attempt);
   } catch (error) {
     // A lease this record holds is released with its journal kept, before the failure settles.
     await steps?.release(error);
@@ -97,14 +116,21 @@ function settledLate(
 /** A message as the handler gets it, less the step function of each run. */
 type StepLessMessage = Omit<InboxMessage<unknown>, 'step'>;
 
+/** What every attempt of one record runs with. */
+interface Attempt {
+  readonly handler: MessageHandler<unknown>;
+  readonly options: ResolvedOptions;
+  readonly steps: MessageSteps;
+  readonly precheck: BatchPrecheck | undefined;
+}
+
 async function processWithRetries(
   message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
-  handler: MessageHandler<unknown>,
-  options: ResolvedOptions,
-  steps: MessageSteps,
+  attempt: Attempt,
 ): Promise<RecordOutcome> {
-  return retryTransient(() => attemptOnce(message, hashes, handler, options, steps), {
+  const { options } = attempt;
+  return retryTransient(() => attemptOnce(message, hashes, attempt), {
     attempts: options.transactionAttempts,
     runtime: options.runtime,
     signal: message.signal,
@@ -122,13 +148,13 @@ async function processWithRetries(
 async function attemptOnce(
   message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
-  handler: MessageHandler<unknown>,
-  options: ResolvedOptions,
-  steps: MessageSteps,
+  { handler, options, steps, precheck }: Attempt,
 ): Promise<RecordOutcome> {
+  const pk = inboxPk(options.consumer, message.key);
   // The record's own lease (a retry after a transient commit failure) is no other's.
-  if (options.precheck && steps.lease === undefined) {
-    const existing = await options.store.find(inboxPk(options.consumer, message.key));
+  if (precheck !== undefined && steps.lease === undefined) {
+    const existing =
+      precheck.mode === Precheck.Before ? await precheck.answer(pk) : precheck.now(pk);
     if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {
       return acknowledgeDuplicate(message, hashes, existing, options);
     }
@@ -156,6 +182,11 @@ async function attemptOnce(
   }
   if (steps.committedEntry !== undefined) {
     return acknowledgeDuplicate(message, hashes, steps.committedEntry, options);
+  }
+  // The batch's read answered while the handler ran: a duplicate it saw is spared its commit.
+  const seen = steps.lease === undefined ? precheck?.now(pk) : undefined;
+  if (seen && isCommitted(seen, toEpochSeconds(options.runtime.now()))) {
+    return acknowledgeDuplicate(message, hashes, seen, options);
   }
   options.metrics?.addMetric(
     InboxMetric.HandlerLatency,
@@ -187,6 +218,7 @@ async function attemptOnce(
     throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
   }
   if (!result.committed) return acknowledgeDuplicate(message, hashes, result.existing, options);
+  precheck?.remember(entry);
   options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
   options.logger.debug('message committed', {
     consumer: options.consumer,

@@ -11,7 +11,44 @@ import { unwrapRecord } from '../sources/unwrapRecord.js';
 import { hashPayload } from './inboxEntry.js';
 import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
+import type { MessageIdentity } from './settleFailure.js';
 import type { ParsedMessage } from './types.js';
+
+/**
+ * A record read as far as it goes: up to its key (or a notice), or to its permanent error,
+ * with the identity known by then (an upstream key is known before the payload is parsed).
+ *
+ * @example
+ * ```ts
+ * const outcome = await readRecord(record, options);
+ * if ('error' in outcome) return settleFailure(record, outcome.identity, outcome.error, options);
+ * ```
+ */
+export type RecordRead =
+  | { readonly read: ReadMessage | SourceNotice; readonly identity?: MessageIdentity }
+  | { readonly error: unknown; readonly identity?: MessageIdentity };
+
+/**
+ * {@link readMessage}, its error and identity as a value: it never rejects, so a batch can read
+ * every record up front, learn their keys, and settle each failure with its own record.
+ *
+ * @example
+ * ```ts
+ * const reads = records.map((record) => readRecord(record, options));
+ * ```
+ */
+export async function readRecord(record: SQSRecord, options: ResolvedOptions): Promise<RecordRead> {
+  let identity: MessageIdentity | undefined;
+  try {
+    const read = await readMessage(record, options, (key, payloadHashes) => {
+      identity = { key, payloadHashes };
+    });
+    if ('notice' in read) return { read };
+    return { read, identity: { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] } };
+  } catch (error) {
+    return { error, ...(identity === undefined ? {} : { identity }) };
+  }
+}
 
 /**
  * A record read up to its key: the parsed and validated message, its key, and the hashes a

@@ -8,9 +8,11 @@ import {
   DEFAULT_TTL_SECONDS,
   LEASE_LIMITS,
   MAX_RECEIVE_COUNT_RANGE,
+  type Precheck,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
 import { InvalidConfigurationError } from '../errors.js';
+import { resolvePrecheck } from '../precheck/resolvePrecheck.js';
 import { type InboxRuntime, resolveRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageSource } from '../sources/MessageSource.js';
 import { resolveSources, sourcesWithoutUpstreamId } from '../sources/resolveSources.js';
@@ -41,7 +43,7 @@ export interface ResolvedOptions {
   readonly ttlSeconds: number;
   readonly concurrency: number;
   readonly deadLetter: DeadLetterSink | undefined;
-  readonly precheck: boolean;
+  readonly precheck: Precheck;
   readonly logKeys: boolean;
   readonly transactionAttempts: number;
   readonly maxReceiveCount: number | undefined;
@@ -125,11 +127,11 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     concurrency: integerIn(
       'concurrency',
       options.concurrency,
-      DEFAULT_CONCURRENCY,
+      defaultConcurrency(options.store),
       CONCURRENCY_RANGE,
     ),
     deadLetter: deadLetterSink(options.deadLetterQueueUrl, options.sqsClient, createDeadLetterSink),
-    precheck: options.precheck ?? true,
+    precheck: resolvePrecheck(options.precheck),
     logKeys: options.logKeys ?? false,
     transactionAttempts: integerIn(
       'transactionAttempts',
@@ -168,7 +170,6 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSc
   checkFunction('parser', options.parser);
   checkFunction('now', options.now);
   checkSchema(options.schema);
-  checkBoolean('precheck', options.precheck);
   checkBoolean('logKeys', options.logKeys);
   checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
   checkMethods('metrics', options.metrics, ['addMetric']);
@@ -210,6 +211,14 @@ function deadLetterSink(
  */
 export function isQueueUrl(text: string): boolean {
   return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+}
+
+/**
+ * A whole batch at once, up to {@link DEFAULT_CONCURRENCY}, and within the socket pool of a
+ * client the store was given.
+ */
+function defaultConcurrency(store: InboxStore): number {
+  return Math.min(DEFAULT_CONCURRENCY, store.socketLimit?.() ?? DEFAULT_CONCURRENCY);
 }
 
 function checkStore(store: unknown): void {

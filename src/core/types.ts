@@ -1,7 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import type { RecordStatus } from '../constants.js';
+import type { Precheck, RecordStatus } from '../constants.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageEnvelope, MessageSource } from '../sources/MessageSource.js';
 import type { StepFunction } from '../steps/StepFunction.js';
@@ -154,14 +154,22 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   readonly parser?: (rawBody: string) => unknown;
   /** Lifetime of an inbox entry; default 23 days (one DLQ redrive with SQS's default retention). */
   readonly ttlSeconds?: number;
-  /** Records (standard queue) or message groups (FIFO) processed at once; default 10. */
+  /**
+   * Records (standard queue) or message groups (FIFO) processed at once, 1 to 1,000. Default:
+   * the whole batch, up to 100; with a client of your own given to the store, up to 50, the
+   * SDK's default socket pool (set it to match a larger pool).
+   */
   readonly concurrency?: number;
   /** Where permanently failing messages go; unset: reported failed, redrive policy decides. */
   readonly deadLetterQueueUrl?: string;
   /** The client used for `deadLetterQueueUrl`; default built lazily from the environment. */
   readonly sqsClient?: SQSClient;
-  /** Read the inbox before running the handler, so known duplicates skip it; default true. */
-  readonly precheck?: boolean;
+  /**
+   * How the batch reads the inbox so that known duplicates skip work (see {@link Precheck}):
+   * `'concurrent'` (default, also `true`): one read alongside the handlers, in series with
+   * nothing; `'before'`: that read awaited before the handlers; `'off'` (also `false`): none.
+   */
+  readonly precheck?: boolean | Precheck;
   /**
    * Write dedup keys into log lines and the `inbox.key` DLQ attribute; default false: a key can
    * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.

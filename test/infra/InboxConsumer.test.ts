@@ -109,7 +109,12 @@ describe('InboxConsumer', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
-            Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+            Action: [
+              'dynamodb:GetItem',
+              'dynamodb:BatchGetItem',
+              'dynamodb:PutItem',
+              'dynamodb:UpdateItem',
+            ],
             Resource: { 'Fn::GetAtt': [sharedId, 'Arn'] },
           }),
         ]),
@@ -140,7 +145,12 @@ describe('InboxConsumer', () => {
           Statement: Match.arrayWith([
             {
               Effect: 'Allow',
-              Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+              Action: [
+                'dynamodb:GetItem',
+                'dynamodb:BatchGetItem',
+                'dynamodb:PutItem',
+                'dynamodb:UpdateItem',
+              ],
               Resource: sharedArn,
               Condition: {
                 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumerName}#*`] },
@@ -264,6 +274,7 @@ describe('InboxConsumer', () => {
     expect(new Set(actions)).toEqual(
       new Set([
         'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
         'dynamodb:PutItem',
         'dynamodb:UpdateItem',
         'dynamodb:DescribeTable',

@@ -13,7 +13,7 @@ import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 const { aws, ledger } = useLedger();
 
 // MiniStack accepts writes whose key does not fit the table's key schema (a TransactWriteItems
-// Put without the key, an Update with another key); it refuses such a GetItem. DynamoDB and
+// Put without the key, an Update with another key); it refuses such a read. DynamoDB and
 // DynamoDB Local refuse both, so the cases without a read run on DynamoDB Local only.
 const refusesWrongKeys = !inject('aws').backend.startsWith('DynamoDB: MiniStack');
 
@@ -23,12 +23,12 @@ describe('an inbox table with the wrong key schema (a deploy mistake)', () => {
     ['sk', 'RANGE'],
   ] as const;
   it.each([
-    { keys: [['id', 'HASH']] as const, precheck: true },
-    { keys: withSortKey, precheck: true },
+    { keys: [['id', 'HASH']] as const, precheck: 'before' as const },
+    { keys: withSortKey, precheck: 'before' as const },
     ...(refusesWrongKeys
       ? [
-          { keys: [['id', 'HASH']] as const, precheck: false },
-          { keys: withSortKey, precheck: false },
+          { keys: [['id', 'HASH']] as const, precheck: 'off' as const },
+          { keys: withSortKey, precheck: 'off' as const },
         ]
       : []),
   ])(

@@ -23,14 +23,31 @@ describe('resolveOptions', () => {
 
     expect(resolved).toMatchObject({
       ttlSeconds: DEFAULT_TTL_SECONDS,
-      concurrency: 10,
-      precheck: true,
+      concurrency: 100,
+      precheck: 'concurrent',
       transactionAttempts: 3,
       deadLetter: undefined,
     });
     expect(DEFAULT_TTL_SECONDS).toBe(23 * 86_400);
     expect(resolved.parser).toBeUndefined();
     expect(resolved.sources).toEqual(['sqs']);
+  });
+
+  it('keeps the default concurrency within the SDK’s 50 sockets when the store was given a client', () => {
+    const given = new DynamoDBInboxStore({ tableName: 'inbox', client: new DynamoDBClient({}) });
+
+    expect(resolveOptions({ ...valid, store: given }).concurrency).toBe(50);
+    expect(resolveOptions({ ...valid, store: given, concurrency: 200 }).concurrency).toBe(200);
+  });
+
+  it.each([
+    { precheck: undefined, mode: 'concurrent' },
+    { precheck: true, mode: 'concurrent' },
+    { precheck: false, mode: 'off' },
+    { precheck: 'before', mode: 'before' },
+    { precheck: 'off', mode: 'off' },
+  ] as const)('reads precheck $precheck as the $mode mode', ({ precheck, mode }) => {
+    expect(resolveOptions({ ...valid, precheck }).precheck).toBe(mode);
   });
 
   it.each([
@@ -46,7 +63,7 @@ describe('resolveOptions', () => {
     { option: 'deadLetterQueueUrl', value: 'orders-dlq', fix: /SQS queue URL/ },
     { option: 'schema', value: { parse: () => 1 }, fix: /Standard Schema v1/ },
     { option: 'key', value: 'eventId', fix: /a function/ },
-    { option: 'precheck', value: 'yes', fix: /true or false/ },
+    { option: 'precheck', value: 'yes', fix: /'concurrent', 'before', 'off', true or false/ },
     { option: 'logger', value: { info: () => {} }, fix: /debug, info, warn, error/ },
     { option: 'metrics', value: {}, fix: /addMetric/ },
     {

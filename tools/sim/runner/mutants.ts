@@ -266,6 +266,16 @@ export const MUTANTS = {
     find: 'upstreamKey: outboxKey(outboxId),',
     replace: 'upstreamKey: outboxKey(record.messageId),',
   },
+  precheckTrustsAnyEntry: {
+    name: 'precheckTrustsAnyEntry',
+    invariant: 'nothing lost',
+    description:
+      'a record whose batch read found any entry of its key (a released or leased one too) is acknowledged as a duplicate without running',
+    file: 'src/core/processRecord.ts',
+    find: 'if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
+    replace:
+      'if (existing) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

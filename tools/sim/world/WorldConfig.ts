@@ -1,3 +1,4 @@
+import type { Precheck } from '../../../src/constants.js';
 import type { Prng } from '../kernel/Prng.js';
 
 /**
@@ -50,8 +51,8 @@ export interface WorldConfig {
   readonly pollers: number;
   /** The processor's `concurrency` option. */
   readonly recordConcurrency: number;
-  /** The processor's `precheck` option: read the inbox before the handler. */
-  readonly precheck: boolean;
+  /** The processor's `precheck` option: `true` is its default, `concurrent`. */
+  readonly precheck: boolean | Precheck;
   readonly maxReceiveCount: number;
   readonly functionTimeoutMillis: number;
   readonly visibilityTimeoutMillis: number;
@@ -213,6 +214,18 @@ export function drawWorldConfig(random: Prng): WorldConfig {
       : {}),
     // Drawn last, so that the worlds drawn before the outbox existed stay as they were.
     ...(ledger && random.chance(0.5) ? { outbox: drawOutbox(random) } : {}),
+    // Drawn after the outbox, for the same reason: the batch read awaited before the handlers,
+    // and the default concurrency (the whole batch).
+    ...drawBatchSettings(random),
+  };
+}
+
+function drawBatchSettings(random: Prng): Partial<WorldConfig> {
+  const before = random.chance(0.25);
+  const wholeBatch = random.chance(0.3);
+  return {
+    ...(before ? { precheck: 'before' } : {}),
+    ...(wholeBatch ? { recordConcurrency: 100 } : {}),
   };
 }
 
