@@ -38,6 +38,7 @@ const options = new Command('npm run chaos --')
     Date.now() % 1_000_000,
   )
   .option('--timeout <seconds>', 'longest run before giving up', numberIn('--timeout', 30), 1800)
+  .option('--coalesce', 'the consumers commit several messages per transaction', false)
   .addOption(
     new Option(
       '--dynamodb <backend>',

@@ -191,6 +191,10 @@ export const InboxMetric = {
   LeasesHeld: 'InboxLeasesHeld',
   /** Attempts that found their lease taken over, and stopped. */
   LeasesLost: 'InboxLeasesLost',
+  /** Transactions that committed several messages at once (`coalesce`). */
+  SharedTransactions: 'InboxSharedTransactions',
+  /** Messages committed in such a transaction. */
+  SharedCommits: 'InboxSharedCommits',
   /** Outgoing messages the outbox relay sent (a message sent again counts again). */
   OutboxMessagesRelayed: 'OutboxMessagesRelayed',
   /** Outgoing messages (or unreadable records) the relay dead-lettered with their reason. */

@@ -48,6 +48,8 @@ export type {
   InboxStore,
   JournaledStep,
   LeaseToken,
+  MemberVerdict,
+  PreparedCommit,
 } from './core/InboxStore.js';
 export { type InboxEntry, inboxPk } from './core/inboxEntry.js';
 export { keyHash, type LoggedKey } from './core/loggedKey.js';

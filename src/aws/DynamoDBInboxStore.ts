@@ -8,15 +8,11 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   TransactWriteCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   InboxAttribute,
-  InboxStatus,
   SDK_DEFAULT_MAX_SOCKETS,
-  TransientReason,
 } from '../constants.js';
 import type {
   ClaimRequest,
@@ -24,20 +20,13 @@ import type {
   CommitRequest,
   CommitResult,
   InboxStore,
-  JournaledStep,
-  LeaseToken,
+  MemberVerdict,
+  PreparedCommit,
 } from '../core/InboxStore.js';
-import { type InboxEntry, isCommitted, toEpochSeconds } from '../core/inboxEntry.js';
+import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
-import {
-  BusinessConditionFailedError,
-  InboxTableSchemaError,
-  InvalidConfigurationError,
-  LeaseLostError,
-  LeaseOperation,
-  TransientStoreError,
-} from '../errors.js';
-import { checkTransaction, locate, rejectedTransaction } from './checkTransaction.js';
+import { InboxTableSchemaError, InvalidConfigurationError } from '../errors.js';
+import { type CheckedTransaction, checkTransaction } from './checkTransaction.js';
 import {
   type DynamoDBInboxStoreOptions,
   documentClientFor,
@@ -47,11 +36,12 @@ import {
   DynamoDBException,
   isException,
   isKeySchemaMismatch,
-  transientReasonOf,
   translate,
 } from './dynamoDBErrors.js';
-import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate, entryWrite } from './entryWrites.js';
-import { claimedFrom, leaseOf, toEntry } from './inboxItem.js';
+import { entryWrite } from './entryWrites.js';
+import { InboxLeases } from './InboxLeases.js';
+import { toEntry } from './inboxItem.js';
+import { type JudgingContext, judgeCommit, judgeMembers } from './judgeCancellation.js';
 import { type OutboxTable, outboxWrites } from './outboxWrites.js';
 
 export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
@@ -79,10 +69,19 @@ export class DynamoDBInboxStore implements InboxStore {
   #client: DynamoDBDocumentClient | undefined;
   readonly #keySchemas = new Map<string, Promise<readonly string[]>>();
   #concurrency = 0;
+  /** What judging a cancelled commit needs: the entry, read again when DynamoDB did not return it. */
+  readonly #judging: JudgingContext;
+  readonly #leases: InboxLeases;
 
   constructor(options: DynamoDBInboxStoreOptions) {
     validateStoreOptions(options);
     this.tableName = options.tableName;
+    this.#judging = { tableName: options.tableName, find: (pk) => this.find(pk) };
+    this.#leases = new InboxLeases(
+      options.tableName,
+      () => this.client,
+      (pk) => this.#readItem(pk),
+    );
     this.#options = options;
     const { outbox } = options;
     this.outbox = outbox && {
@@ -186,10 +185,7 @@ export class DynamoDBInboxStore implements InboxStore {
    */
   async commit(request: CommitRequest): Promise<CommitResult> {
     const outboxItems = this.#outboxWrites(request);
-    const tables = { inbox: this.tableName, outbox: this.outbox?.tableName };
-    await checkTransaction(request, tables, outboxItems, (tableName) =>
-      this.#keyAttributeNames(tableName),
-    );
+    await this.#check(request, outboxItems, false);
     const command = new TransactWriteCommand({
       TransactItems: [entryWrite(this.tableName, request), ...request.operations, ...outboxItems],
     });
@@ -197,127 +193,63 @@ export class DynamoDBInboxStore implements InboxStore {
       await this.client.send(command);
       return { committed: true };
     } catch (error) {
-      // A key that fits no schema may be the inbox table's fault (a deploy mistake): probing it
-      // with a read throws InboxTableSchemaError if so; otherwise it is the handler's operation.
-      if (isKeySchemaMismatch(error)) await this.find(request.entry.pk);
-      if (!isException(error, DynamoDBException.TransactionCanceled)) throw translate(error);
-      const cancelled = error as Error & { CancellationReasons?: CancellationReason[] };
+      const cancelled = await this.#cancellation(error, request.entry.pk);
       const reasons = cancelled.CancellationReasons ?? [];
-      return this.#cancelled(cancelled, reasons, request, [...request.operations, ...outboxItems]);
+      const written = [...request.operations, ...outboxItems];
+      return judgeCommit(cancelled, reasons, request, written, this.#judging);
     }
   }
 
-  async claim(request: ClaimRequest): Promise<ClaimResult> {
-    const { absent, resumable, expired } = ENTRY_CONDITION;
-    const first = await this.#claimWith(ENTRY_UPDATE.claim, `${absent} OR ${resumable}`, request);
-    if (first.claimed || first.existing.expiresAt >= toEpochSeconds(request.nowMillis)) {
-      return first;
-    }
-    // Past its TTL, not yet swept: the key is free again, and its journal belongs to the past.
-    return this.#claimWith(ENTRY_UPDATE.claimAfresh, expired, request);
+  /** Checks a commit as `commit` does, with the identity of every item it writes. */
+  async prepareCommit(request: CommitRequest): Promise<PreparedCommit> {
+    const outboxItems = this.#outboxWrites(request);
+    const { bytes, itemIds } = await this.#check(request, outboxItems, true);
+    const items = [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];
+    return { request, items, itemIds, bytes };
   }
 
-  async journal(request: {
-    pk: string;
-    lease: LeaseToken;
-    stepName: string;
-    step: JournaledStep;
-  }): Promise<void> {
-    await this.#fenced(LeaseOperation.Journal, request, ENTRY_UPDATE.journal, {
-      ':step': request.step,
-    });
-  }
-
-  async heartbeat(request: {
-    pk: string;
-    lease: LeaseToken;
-    leaseUntilMillis: number;
-    expiresAt: number;
-  }): Promise<void> {
-    await this.#fenced(LeaseOperation.Heartbeat, request, ENTRY_UPDATE.heartbeat, {
-      ':leaseUntil': request.leaseUntilMillis,
-      ':expiresAt': request.expiresAt,
-    });
-  }
-
-  async release(request: {
-    pk: string;
-    lease: LeaseToken;
-    lastError: { name: string; at: string };
-  }): Promise<void> {
-    await this.#fenced(LeaseOperation.Release, request, ENTRY_UPDATE.release, {
-      ':failed': InboxStatus.Failed,
-      ':lastError': request.lastError,
-    });
-  }
-
-  /** One claim: the update under its condition; refused, the entry that refused it. */
-  async #claimWith(update: string, condition: string, request: ClaimRequest): Promise<ClaimResult> {
-    const { entry } = request;
-    const bodyHash =
-      request.payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
-    const input = entryUpdate(this.tableName, entry.pk, update, condition, {
-      ':inProgress': InboxStatus.InProgress,
-      ':completed': InboxStatus.Completed,
-      ':owner': request.owner,
-      ':leaseUntil': request.leaseUntilMillis,
-      ':consumer': entry.consumer,
-      ':key': entry.key,
-      ':messageId': entry.messageId,
-      ':payloadHash': entry.payloadHash,
-      ':bodyHash': bodyHash,
-      ':expiresAt': entry.expiresAt,
-      ':noSteps': {},
-      ':one': 1,
-      ':nowEpochSeconds': toEpochSeconds(request.nowMillis),
-      ':nowMillis': request.nowMillis,
+  /**
+   * One `TransactWriteItems` for several messages, with a `ClientRequestToken`: sent again
+   * with the same token within DynamoDB's ten minutes, it applies at most once. Cancelled, each
+   * member is judged by its own slice of `CancellationReasons` as `commit` would judge it
+   * alone; a member whose reasons are all `None` is innocent.
+   */
+  async commitTogether(
+    members: readonly PreparedCommit[],
+    clientRequestToken: string,
+  ): Promise<MemberVerdict[]> {
+    const command = new TransactWriteCommand({
+      TransactItems: members.flatMap((member) => member.items),
+      ClientRequestToken: clientRequestToken,
     });
     try {
-      const { Attributes = {} } = await this.client.send(
-        new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }),
-      );
-      return claimedFrom(Attributes);
+      await this.client.send(command);
+      return members.map(() => ({ result: { committed: true } }));
     } catch (error) {
-      const item = await this.#refusedItem(error, entry.pk);
-      // A claim applied whose answer was lost, retried: the lease found is this attempt's own.
-      if (leaseOf(item)?.owner === request.owner) return claimedFrom(item);
-      return { claimed: false, existing: toEntry(item, this.tableName) };
+      const cancelled = await this.#cancellation(error, members[0]?.request.entry.pk);
+      return judgeMembers(cancelled, members, this.#judging);
     }
   }
 
-  /** A write of the attempt that holds the lease, refused with `LeaseLostError` once it does not. */
-  async #fenced(
-    operation: LeaseOperation,
-    request: { pk: string; lease: LeaseToken; stepName?: string },
-    update: string,
-    values: Record<string, NativeAttributeValue>,
-  ): Promise<void> {
-    const input = entryUpdate(this.tableName, request.pk, update, ENTRY_CONDITION.fenced, {
-      ...values,
-      ':owner': request.lease.owner,
-      ':epoch': request.lease.epoch,
-    });
-    const step: Record<string, string> =
-      request.stepName === undefined ? {} : { '#step': request.stepName };
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          ...input,
-          ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...step },
-        }),
-      );
-    } catch (error) {
-      if (!isException(error, DynamoDBException.ConditionalCheckFailed)) throw translate(error);
-      throw new LeaseLostError(operation, request.stepName, error);
-    }
+  claim(request: ClaimRequest): Promise<ClaimResult> {
+    return this.#leases.claim(request);
   }
 
-  /** The item a refused condition found (read again if DynamoDB did not return it). */
-  async #refusedItem(error: unknown, pk: string): Promise<Record<string, unknown>> {
-    if (!isException(error, DynamoDBException.ConditionalCheckFailed)) throw translate(error);
-    const { Item } = error as { Item?: Record<string, never> };
-    if (Item !== undefined) return unmarshall(Item);
-    const { Item: read } = await this.#call(() =>
+  journal(request: Parameters<InboxStore['journal']>[0]): Promise<void> {
+    return this.#leases.journal(request);
+  }
+
+  heartbeat(request: Parameters<InboxStore['heartbeat']>[0]): Promise<void> {
+    return this.#leases.heartbeat(request);
+  }
+
+  release(request: Parameters<InboxStore['release']>[0]): Promise<void> {
+    return this.#leases.release(request);
+  }
+
+  /** An inbox item as stored (consistent read), for a lease write that a condition refused. */
+  async #readItem(pk: string): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await this.#call(() =>
       this.client.send(
         new GetCommand({
           TableName: this.tableName,
@@ -326,11 +258,7 @@ export class DynamoDBInboxStore implements InboxStore {
         }),
       ),
     );
-    // Gone between the refusal and the read: a conflict, which the caller retries.
-    if (read === undefined) {
-      throw new TransientStoreError(TransientReason.TransactionConflict, error);
-    }
-    return read;
+    return Item;
   }
 
   /** The key attribute names of a table (partition key first), looked up once per table. */
@@ -344,6 +272,35 @@ export class DynamoDBInboxStore implements InboxStore {
     return names;
   }
 
+  async #check(
+    request: CommitRequest,
+    outboxItems: readonly TransactItem[],
+    identifyAll: boolean,
+  ): Promise<CheckedTransaction> {
+    const tables = { inbox: this.tableName, outbox: this.outbox?.tableName };
+    return checkTransaction(
+      request,
+      tables,
+      outboxItems,
+      (tableName) => this.#keyAttributeNames(tableName),
+      identifyAll,
+    );
+  }
+
+  /**
+   * A failed `TransactWriteItems` as a cancellation, or thrown as the inbox error it is. A key
+   * that fits no schema may be the inbox table's fault (a deploy mistake): probing it with a
+   * read throws `InboxTableSchemaError` if so; otherwise it is the handler's operation.
+   */
+  async #cancellation(
+    error: unknown,
+    pk: string | undefined,
+  ): Promise<Error & { CancellationReasons?: CancellationReason[] }> {
+    if (isKeySchemaMismatch(error) && pk !== undefined) await this.find(pk);
+    if (!isException(error, DynamoDBException.TransactionCanceled)) throw translate(error);
+    return error as Error & { CancellationReasons?: CancellationReason[] };
+  }
+
   /** The outbox items of the messages the handler published; none without any. */
   #outboxWrites(request: CommitRequest): TransactItem[] {
     const outgoing = request.outgoing ?? [];
@@ -353,38 +310,6 @@ export class DynamoDBInboxStore implements InboxStore {
     }
     const nowMillis = request.nowMillis ?? request.nowEpochSeconds * 1000;
     return outboxWrites(this.outbox, outgoing, request.entry, nowMillis);
-  }
-
-  async #cancelled(
-    error: Error,
-    reasons: readonly CancellationReason[],
-    request: CommitRequest,
-    written: readonly TransactItem[],
-  ): Promise<CommitResult> {
-    const [entryReason, ...operationReasons] = reasons;
-    if (entryReason?.Code === 'ConditionalCheckFailed') {
-      const existing = entryReason.Item
-        ? toEntry(unmarshall(entryReason.Item), this.tableName)
-        : await this.find(request.entry.pk);
-      if (
-        request.lease !== undefined &&
-        !(existing && isCommitted(existing, request.nowEpochSeconds))
-      ) {
-        // Not completed by this attempt's own earlier try: the lease is someone else's now.
-        throw new LeaseLostError(LeaseOperation.Commit, undefined, error);
-      }
-      if (existing !== undefined) return { committed: false, existing };
-      // The entry vanished between the failed condition and the read: let the caller retry.
-      throw new TransientStoreError(TransientReason.TransactionConflict, error);
-    }
-    const transient = transientReasonOf(reasons);
-    if (transient !== undefined) throw new TransientStoreError(transient, error);
-    const failedIndex = operationReasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-    const operation = request.operations[failedIndex];
-    if (operation !== undefined) {
-      throw new BusinessConditionFailedError(locate(operation, failedIndex), error);
-    }
-    throw rejectedTransaction(error, reasons, written);
   }
 
   async #describeKey(tableName: string): Promise<readonly string[]> {

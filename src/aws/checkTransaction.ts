@@ -45,11 +45,27 @@ export function locate(operation: TransactItem, index: number): Located {
 }
 
 /**
+ * What a checked transaction holds: its estimated size, and the identity (table and key) of
+ * each of its items in `TransactItems` order (the entry, the operations, the outbox items).
+ *
+ * @example
+ * ```ts
+ * const { bytes, itemIds } = await checkTransaction(request, tables, [], keyNames, true);
+ * ```
+ */
+export interface CheckedTransaction {
+  readonly bytes: number;
+  /** An item whose key was not looked up (a Put alone in its table) has an id of its own. */
+  readonly itemIds: readonly string[];
+}
+
+/**
  * Checks what DynamoDB would reject, before sending: the size of each Put item and of the
  * whole transaction (estimated with DynamoDB's item-size rules, the outbox items included),
  * and two business operations on one item, the inbox entry included. A Put's key is found
  * through the table's key schema, looked up only when another operation touches the same
- * table. The outbox items are distinct by construction (one per message or group).
+ * table, or for every Put with `identifyAll` (a commit that may share a transaction with other
+ * messages'). The outbox items are distinct by construction (one per message or group).
  *
  * @example
  * ```ts
@@ -61,12 +77,22 @@ export async function checkTransaction(
   tables: { readonly inbox: string; readonly outbox?: string | undefined },
   outboxItems: readonly TransactItem[],
   keyAttributeNames: KeyAttributeNames,
-): Promise<void> {
+  identifyAll = false,
+): Promise<CheckedTransaction> {
   const located = request.operations.map(locate);
   checkLibraryTablesUntouched(located, tables);
   const outboxLocated = outboxItems.map((item, index) => locate(item, located.length + index));
-  checkSizes([...located, ...outboxLocated], request.entry);
-  await checkDistinctItems(located, request.entry, tables.inbox, keyAttributeNames);
+  const bytes = checkSizes([...located, ...outboxLocated], request.entry);
+  const tableCounts = countByTable(located, tables.inbox);
+  const lookUp = (operation: Located) =>
+    identifyAll || (tableCounts.get(operation.tableName) ?? 0) >= 2;
+  const ids = await checkDistinctItems(located, request.entry, tables.inbox, (operation) =>
+    keyOf(operation, lookUp(operation), keyAttributeNames),
+  );
+  const outboxIds = outboxLocated.map((item) =>
+    identity(tables.outbox ?? '', { [InboxAttribute.PartitionKey]: item.item?.pk }),
+  );
+  return { bytes, itemIds: [...ids, ...outboxIds] };
 }
 
 /**
@@ -111,7 +137,7 @@ function tableNameOf(nameOrArn: string): string {
   return at === -1 ? nameOrArn : nameOrArn.slice(at + marker.length);
 }
 
-function checkSizes(operations: readonly Located[], entry: InboxEntry): void {
+function checkSizes(operations: readonly Located[], entry: InboxEntry): number {
   let totalBytes = estimateItemBytes(entry as unknown as Record<string, unknown>);
   for (const operation of operations) {
     const itemBytes = estimateItemBytes(operation.item);
@@ -136,22 +162,27 @@ function checkSizes(operations: readonly Located[], entry: InboxEntry): void {
       TRANSACTION_LIMITS.maxTransactionBytes,
     );
   }
+  return totalBytes;
 }
 
+/** The ids of the entry and of the operations, after refusing two operations on one item. */
 async function checkDistinctItems(
   operations: readonly Located[],
   entry: InboxEntry,
   inboxTableName: string,
-  keyAttributeNames: KeyAttributeNames,
-): Promise<void> {
-  const seen = new Map<string, string>([
-    [identity(inboxTableName, { [InboxAttribute.PartitionKey]: entry.pk }), 'the inbox entry'],
-  ]);
-  const tableCounts = countByTable(operations, inboxTableName);
+  keyFor: (operation: Located) => Promise<Record<string, unknown> | undefined>,
+): Promise<string[]> {
+  const entryId = identity(inboxTableName, { [InboxAttribute.PartitionKey]: entry.pk });
+  const seen = new Map<string, string>([[entryId, 'the inbox entry']]);
+  const ids = [entryId];
   for (const operation of operations) {
-    const key = await keyOf(operation, tableCounts, keyAttributeNames);
+    const key = await keyFor(operation);
+    const id =
+      key === undefined
+        ? `\u0001unlooked ${entryId} #${operation.index}`
+        : identity(operation.tableName, key);
+    ids.push(id);
     if (key === undefined) continue;
-    const id = identity(operation.tableName, key);
     const previous = seen.get(id);
     if (previous !== undefined) {
       throw new TransactionLimitError(
@@ -165,16 +196,17 @@ async function checkDistinctItems(
     }
     seen.set(id, describeOperation(operation));
   }
+  return ids;
 }
 
+/** An operation's key: its `Key`, or a Put's item's key attributes when `lookUp` says to find them. */
 async function keyOf(
   operation: Located,
-  tableCounts: ReadonlyMap<string, number>,
+  lookUp: boolean,
   keyAttributeNames: KeyAttributeNames,
 ): Promise<Record<string, unknown> | undefined> {
   if (operation.key !== undefined) return operation.key;
-  if (operation.item === undefined || (tableCounts.get(operation.tableName) ?? 0) < 2)
-    return undefined;
+  if (operation.item === undefined || !lookUp) return undefined;
   const names = await keyAttributeNames(operation.tableName);
   const item = operation.item;
   return Object.fromEntries(names.map((name) => [name, item[name]]));

@@ -17,6 +17,8 @@ export const DynamoDBException = {
   TransactionCanceled: 'TransactionCanceledException',
   /** A single-item write that met a transaction in progress on its item (the SDK does not retry it). */
   TransactionConflict: 'TransactionConflictException',
+  /** A transaction sent again with its `ClientRequestToken` while the first is still running. */
+  TransactionInProgress: 'TransactionInProgressException',
   ConditionalCheckFailed: 'ConditionalCheckFailedException',
   Validation: 'ValidationException',
   ProvisionedThroughputExceeded: 'ProvisionedThroughputExceededException',
@@ -141,7 +143,10 @@ export function translate(error: unknown): unknown {
 }
 
 function transientReasonOfError(error: Error): TransientReason | undefined {
-  if (isException(error, DynamoDBException.TransactionConflict)) {
+  if (
+    isException(error, DynamoDBException.TransactionConflict) ||
+    isException(error, DynamoDBException.TransactionInProgress)
+  ) {
     return TransientReason.TransactionConflict;
   }
   if (

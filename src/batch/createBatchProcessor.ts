@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
+import { type CoalescingStore, CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, RecordStatus } from '../constants.js';
 import { inboxPk } from '../core/inboxEntry.js';
 import { processRecord } from '../core/processRecord.js';
@@ -107,7 +108,8 @@ async function processEvent(
   const settled = new Map<SQSRecord, RecordOutcome>();
   const reads = readUpFront(records, options);
   const precheck = BatchPrecheck.start(keysOf(reads, options), options);
-  const run = { context, handler, options, signal, settled, reads, precheck };
+  const coalescer = options.coalesce ? coalescerFor(options, precheck) : undefined;
+  const run = { context, handler, options, signal, settled, reads, precheck, coalescer };
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
     processGroup(group, run),
   );
@@ -169,10 +171,24 @@ interface GroupRun {
   /** Each record's read up to its key, started as the batch starts. */
   readonly reads: ReadonlyMap<SQSRecord, Promise<RecordRead>>;
   readonly precheck: BatchPrecheck | undefined;
+  readonly coalescer: CommitCoalescer | undefined;
+}
+
+/** The batch's coalescer; `resolveOptions` made sure the store can coalesce. */
+function coalescerFor(options: ResolvedOptions, precheck: BatchPrecheck | undefined) {
+  return new CommitCoalescer(options.store as CoalescingStore, {
+    runtime: options.runtime,
+    logger: options.logger,
+    metrics: options.metrics,
+    consumer: options.consumer,
+    attempts: options.transactionAttempts,
+    warned: options.warned,
+    precheck,
+  });
 }
 
 async function processGroup(group: readonly SQSRecord[], run: GroupRun): Promise<void> {
-  const { context, handler, options, signal, settled, reads, precheck } = run;
+  const { context, handler, options, signal, settled, reads, precheck, coalescer } = run;
   const outcomes: RecordOutcome[] = [];
   for (const record of group) {
     if (signal.aborted) return; // the batch answered without this group's remaining records
@@ -183,6 +199,7 @@ async function processGroup(group: readonly SQSRecord[], run: GroupRun): Promise
           signal,
           read: reads.get(record),
           precheck,
+          coalescer,
         });
     outcomes.push(outcome);
     settled.set(record, outcome);

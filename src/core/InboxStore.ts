@@ -107,6 +107,40 @@ export type CommitResult =
   | { readonly committed: false; readonly existing: InboxEntry };
 
 /**
+ * A commit checked and ready to share a `TransactWriteItems` with other messages' commits:
+ * its request, the identity of each item it writes (no two members of one transaction may
+ * share one), and its estimated share of the 4 MB limit.
+ *
+ * @example
+ * ```ts
+ * const prepared = await store.prepareCommit(request);
+ * console.log(prepared.itemIds.length, prepared.bytes);
+ * ```
+ */
+export interface PreparedCommit {
+  readonly request: CommitRequest;
+  /** The `TransactItems` it writes: its entry, its operations, its outbox items. */
+  readonly items: readonly TransactItem[];
+  readonly itemIds: readonly string[];
+  readonly bytes: number;
+}
+
+/**
+ * What a shared transaction meant for one of its members: the result it would have had alone
+ * (`result`), the error of its own it failed with (`error`), or nothing of its own (`innocent`:
+ * another member cancelled the transaction, so it is to be committed again).
+ *
+ * @example
+ * ```ts
+ * if ('innocent' in verdict) queueAgain(member);
+ * ```
+ */
+export type MemberVerdict =
+  | { readonly result: CommitResult }
+  | { readonly error: unknown }
+  | { readonly innocent: true };
+
+/**
  * Persistence of the inbox. {@link DynamoDBInboxStore} is the implementation; the interface
  * keeps the processing core free of SDK types so it can be unit-tested in isolation.
  *
@@ -139,6 +173,22 @@ export interface InboxStore {
    * before sending where it can be, so that nothing is sent that DynamoDB would reject).
    */
   commit(request: CommitRequest): Promise<CommitResult>;
+  /**
+   * Checks a commit as `commit` does and resolves the identity of each item it writes, for
+   * `commitTogether`; throws what `commit` would throw before sending. Optional: a store
+   * without it and `commitTogether` cannot coalesce.
+   */
+  prepareCommit?(request: CommitRequest): Promise<PreparedCommit>;
+  /**
+   * Commits several prepared commits, whose items are distinct and within DynamoDB's limits,
+   * in one `TransactWriteItems` with the `ClientRequestToken` given, and says what it meant for
+   * each, in order. Throws, for the whole, an error no member's own verdict explains: a
+   * `TransientStoreError` (nothing known to be applied), or another error (nothing applied).
+   */
+  commitTogether?(
+    members: readonly PreparedCommit[],
+    clientRequestToken: string,
+  ): Promise<MemberVerdict[]>;
   /**
    * Claims the entry for an attempt that runs steps: succeeds only if the entry is absent,
    * expired, or not completed with a lapsed lease and the same payload; records the owner, adds

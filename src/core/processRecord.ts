@@ -1,4 +1,5 @@
 import type { Context, SQSRecord } from 'aws-lambda';
+import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants.js';
 import { PayloadMismatchError, TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
@@ -34,6 +35,8 @@ export interface RecordInBatch {
   readonly signal?: AbortSignal;
   readonly read?: Promise<RecordRead>;
   readonly precheck?: BatchPrecheck | undefined;
+  /** Shares the record's commit with the batch's others (`coalesce`); unset: its own. */
+  readonly coalescer?: CommitCoalescer | undefined;
 }
 
 /**
@@ -74,7 +77,8 @@ export async function processRecord(
       bodyHash,
     };
     steps = new MessageSteps(target, options, context, signal);
-    const attempt = { handler, options, steps, precheck: batch.precheck };
+    const { precheck, coalescer } = batch;
+    const attempt = { handler, options, steps, precheck, coalescer };
     return await processWithRetries(message, read, attempt);
   } catch (error) {
     // A lease this record holds is released with its journal kept, before the failure settles.
@@ -122,6 +126,7 @@ interface Attempt {
   readonly options: ResolvedOptions;
   readonly steps: MessageSteps;
   readonly precheck: BatchPrecheck | undefined;
+  readonly coalescer: CommitCoalescer | undefined;
 }
 
 async function processWithRetries(
@@ -148,7 +153,7 @@ async function processWithRetries(
 async function attemptOnce(
   message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
-  { handler, options, steps, precheck }: Attempt,
+  { handler, options, steps, precheck, coalescer }: Attempt,
 ): Promise<RecordOutcome> {
   const pk = inboxPk(options.consumer, message.key);
   // The record's own lease (a retry after a transient commit failure) is no other's.
@@ -204,14 +209,17 @@ async function attemptOnce(
     nowMillis,
     ttlSeconds: options.ttlSeconds,
   });
-  const result = await options.store.commit({
+  const request = {
     entry,
     operations: tx.operations,
     outgoing: tx.outgoing,
     nowEpochSeconds: toEpochSeconds(nowMillis),
     nowMillis,
     ...(lease === undefined ? {} : { lease }),
-  });
+  };
+  const result = await (coalescer
+    ? coalescer.commit(request, message.signal)
+    : options.store.commit(request));
   if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {
     throwIfLeaseHeld(result.existing, options);
     // Taken and freed again between the condition and its answer: a conflict to retry.

@@ -44,6 +44,7 @@ export interface ResolvedOptions {
   readonly concurrency: number;
   readonly deadLetter: DeadLetterSink | undefined;
   readonly precheck: Precheck;
+  readonly coalesce: boolean;
   readonly logKeys: boolean;
   readonly transactionAttempts: number;
   readonly maxReceiveCount: number | undefined;
@@ -75,6 +76,7 @@ const KNOWN_OPTIONS = [
   'deadLetterQueueUrl',
   'sqsClient',
   'precheck',
+  'coalesce',
   'logKeys',
   'transactionAttempts',
   'maxReceiveCount',
@@ -132,6 +134,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     ),
     deadLetter: deadLetterSink(options.deadLetterQueueUrl, options.sqsClient, createDeadLetterSink),
     precheck: resolvePrecheck(options.precheck),
+    coalesce: options.coalesce ?? false,
     logKeys: options.logKeys ?? false,
     transactionAttempts: integerIn(
       'transactionAttempts',
@@ -171,6 +174,7 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSc
   checkFunction('now', options.now);
   checkSchema(options.schema);
   checkBoolean('logKeys', options.logKeys);
+  checkCoalesce(options);
   checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
   checkMethods('metrics', options.metrics, ['addMetric']);
   checkMethods('sqsClient', options.sqsClient, ['send']);
@@ -211,6 +215,20 @@ function deadLetterSink(
  */
 export function isQueueUrl(text: string): boolean {
   return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+}
+
+/** Coalescing needs a store that can share a transaction between messages. */
+function checkCoalesce<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
+  checkBoolean('coalesce', options.coalesce);
+  if (options.coalesce !== true) return;
+  const store = options.store as Partial<InboxStore>;
+  if (typeof store.prepareCommit !== 'function' || typeof store.commitTogether !== 'function') {
+    throw new InvalidConfigurationError(
+      'coalesce',
+      true,
+      'false, or a store that implements prepareCommit and commitTogether (DynamoDBInboxStore)',
+    );
+  }
 }
 
 /**

@@ -35,7 +35,14 @@ export async function retryTransient<T>(
   }
 }
 
-/** Full jitter: a random wait up to an exponentially growing bound, capped at one second. */
-function backoffMillis(attempt: number, random: number): number {
+/**
+ * Full jitter: a random wait up to an exponentially growing bound, capped at one second.
+ *
+ * @example
+ * ```ts
+ * await runtime.sleep(backoffMillis(attempt, runtime.random()));
+ * ```
+ */
+export function backoffMillis(attempt: number, random: number): number {
   return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);
 }

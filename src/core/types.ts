@@ -171,6 +171,12 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
    */
   readonly precheck?: boolean | Precheck;
   /**
+   * Commit several messages of a batch in one `TransactWriteItems` (their items distinct,
+   * within 100 items and 4 MB), each message's effects still all or nothing; default false.
+   * Needs a store that implements `prepareCommit` and `commitTogether` (`DynamoDBInboxStore`).
+   */
+  readonly coalesce?: boolean;
+  /**
    * Write dedup keys into log lines and the `inbox.key` DLQ attribute; default false: a key can
    * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.
    */

@@ -550,6 +550,59 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
   });
 
   describe('transactions', () => {
+    describe('with a ClientRequestToken', () => {
+      const sendWith = (token: string, items: TransactWriteCommandInput['TransactItems']) =>
+        client.send(new TransactWriteCommand({ ClientRequestToken: token, TransactItems: items }));
+      const adds = (pk: string, n: number) => [
+        {
+          Update: {
+            TableName: t.items,
+            Key: { pk },
+            UpdateExpression: 'ADD n :n',
+            ExpressionAttributeValues: { ':n': n },
+          },
+        },
+      ];
+
+      it('applies a transaction sent again with its token once, and answers it as a success', async () => {
+        const [pk, token] = [uniqueKey(), uniqueKey('token').slice(0, 36)];
+
+        await sendWith(token, adds(pk, 1));
+        await sendWith(token, adds(pk, 1));
+
+        expect(await get({ pk })).toEqual({ pk, n: 1 });
+      });
+
+      it('refuses the token sent again with other parameters (IdempotentParameterMismatchException)', async () => {
+        const [pk, token] = [uniqueKey(), uniqueKey('token').slice(0, 36)];
+        await sendWith(token, adds(pk, 1));
+
+        const error = await caught(sendWith(token, adds(pk, 2)));
+
+        expect(error.name).toBe('IdempotentParameterMismatchException');
+        expect(await get({ pk })).toEqual({ pk, n: 1 });
+      });
+
+      it('runs a cancelled transaction sent again with its token again: it keeps no token', async () => {
+        const [pk, token] = [uniqueKey(), uniqueKey('token').slice(0, 36)];
+        const refused = [
+          {
+            ConditionCheck: {
+              TableName: t.items,
+              Key: { pk },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+        ];
+
+        const first = await caught(sendWith(token, refused));
+        await put({ pk });
+        await sendWith(token, refused);
+
+        expect(first.name).toBe('TransactionCanceledException');
+      });
+    });
+
     it('applies Put, Update, Delete and ConditionCheck across tables when every condition holds', async () => {
       const [a, b, c, d] = [uniqueKey(), uniqueKey(), uniqueKey(), uniqueKey('acc')];
       await put({ pk: b, n: 1 });

@@ -27,6 +27,8 @@ export interface ChaosSupervisorOptions {
   readonly mappings: Readonly<Record<ChaosConsumer, LocalMapping>>;
   readonly workersPerConsumer: number;
   readonly faultRate: number;
+  /** Every worker shares transactions between messages (`coalesce`). */
+  readonly coalesce: boolean;
   readonly seed: number;
   readonly visibilitySeconds: number;
   readonly probeTable: string;
@@ -154,6 +156,7 @@ export class ChaosSupervisor {
       visibilitySeconds: this.#options.visibilitySeconds,
       // Half the workers skip the pre-check read: their copies meet the inbox condition itself.
       precheck: index % 2 === 0,
+      coalesce: this.#options.coalesce,
       probeTable: this.#options.probeTable,
     };
     const child = fork(this.#options.workerPath, [], {

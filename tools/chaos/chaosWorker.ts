@@ -127,6 +127,7 @@ const processorOptions = {
   },
   wrapHandler: withCrashSwitch,
   precheck: config.precheck,
+  coalesce: config.coalesce,
 };
 const stepWatch =
   config.consumer === 'notifier'

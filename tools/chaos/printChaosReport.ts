@@ -107,6 +107,14 @@ function printTraffic(figures: ChaosRunFigures): void {
   console.log(row('duplicate copies sent', plan.duplicates));
   console.log(row('committed (inbox entry with the payload hash)', figure('committed')));
   console.log(row('duplicates dropped by the inbox', metric(InboxMetric.Duplicates)));
+  if (metric(InboxMetric.SharedTransactions) > 0) {
+    console.log(
+      row(
+        'messages committed in shared transactions (coalesce) / transactions',
+        `${metric(InboxMetric.SharedCommits)} / ${metric(InboxMetric.SharedTransactions)}`,
+      ),
+    );
+  }
   console.log(
     row('  of which reached the commit and lost the inbox condition', metric(INBOX_CONDITION_LOST)),
   );

@@ -58,6 +58,8 @@ export interface ChaosOptions {
   readonly timeout: number;
   /** DynamoDB backend: the emulator, or DynamoDB Local (the official engine). */
   readonly dynamodb: 'emulator' | 'dynamodb-local';
+  /** The consumers share transactions between messages (`coalesce: true`). */
+  readonly coalesce: boolean;
 }
 
 const WAVE_EVENTS = 40;
@@ -134,6 +136,7 @@ class ChaosRun {
       mappings: setup.mappings,
       workersPerConsumer: this.options.workers,
       faultRate: this.options.faultRate,
+      coalesce: this.options.coalesce,
       seed: this.options.seed,
       visibilitySeconds: this.options.visibility,
       probeTable: setup.probeTable,

@@ -85,6 +85,8 @@ export interface WorkerConfig {
   readonly faultRate: number;
   /** Whether this worker's processor reads the inbox before running the handler. */
   readonly precheck: boolean;
+  /** Whether this worker's processor shares transactions between messages (`coalesce`). */
+  readonly coalesce: boolean;
   /** A table outside the reference stack: every transaction adds one to its event's counter. */
   readonly probeTable: string;
   /** Seed of this worker's fault stream and coin flips. */

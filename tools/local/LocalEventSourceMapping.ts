@@ -89,6 +89,8 @@ export interface LocalProcessorOptions<TBody> {
   readonly wrapHandler?: (handler: MessageHandler<TBody>) => MessageHandler<TBody>;
   /** The library's pre-check read (default on, as in the functions). */
   readonly precheck?: boolean;
+  /** The processor's `coalesce` option. */
+  readonly coalesce?: boolean;
   /** The steps' lease length (default: the invocation's remaining time, or 60 s without one). */
   readonly leaseMillis?: number;
 }
@@ -127,6 +129,7 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
     metrics: options.metrics,
     logger: options.logger ?? quiet,
     precheck: options.precheck ?? true,
+    coalesce: options.coalesce ?? false,
     ...(options.leaseMillis === undefined ? {} : { leaseMillis: options.leaseMillis }),
   });
 }

@@ -87,14 +87,21 @@ describe('SimDynamoDB tables', () => {
     expect(dynamo.getItem({ TableName: 't', Key: { pk: S('a') } }).Item).toEqual({ pk: S('a') });
   });
 
+  it('refuses a ClientRequestToken DynamoDB would refuse: over 36 characters', () => {
+    const dynamo = simWithTables();
+    expect(() =>
+      dynamo.transactWriteItems({ TransactItems: [put('a')], ClientRequestToken: 'x'.repeat(37) }),
+    ).toThrow(/clientRequestToken/);
+  });
+
   it('refuses parameters it does not model, naming them', () => {
     const dynamo = simWithTables();
     expect(() =>
       dynamo.getItem({ TableName: 't', Key: { pk: S('a') }, ProjectionExpression: 'a' }),
     ).toThrow(/does not model ProjectionExpression of GetItem/);
     expect(() =>
-      dynamo.transactWriteItems({ TransactItems: [put('a')], ClientRequestToken: 'x' }),
-    ).toThrow(/ClientRequestToken/);
+      dynamo.transactWriteItems({ TransactItems: [put('a')], ReturnValues: 'ALL_OLD' } as never),
+    ).toThrow(/does not model ReturnValues of TransactWriteItems/);
     expect(() =>
       dynamo.createTable({ TableName: 'g', StreamSpecification: { StreamEnabled: true } } as never),
     ).toThrow(/StreamSpecification/);

@@ -25,4 +25,10 @@ export interface Database {
   ): void;
   /** A fresh id shared by the changes of one transaction. */
   nextTransactionId(): string;
+  /**
+   * The transactions applied with a `ClientRequestToken`: the token's parameters, as text. A
+   * token is kept for the whole life of the simulator (DynamoDB: ten minutes after the first
+   * request completes), so a world must not reuse one later than that.
+   */
+  readonly clientTokens: Map<string, string>;
 }

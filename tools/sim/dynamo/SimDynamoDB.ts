@@ -42,7 +42,12 @@ import { transactWriteItems } from './transactWriteItems.js';
 
 export type { ChangeCause, ChangeRecord } from './ChangeLog.js';
 export type { Item } from './compareValues.js';
-export { cancelledBy, InjectedCancellation, throttled } from './dynamoExceptions.js';
+export {
+  cancelledBy,
+  InjectedCancellation,
+  injectedIndex,
+  throttled,
+} from './dynamoExceptions.js';
 export {
   applyAtOnce,
   type DynamoOperation,
@@ -73,6 +78,7 @@ export class SimDynamoDB {
     table: (nameOrArn) => this.#table(nameOrArn),
     write: (...change) => this.#write(...change),
     nextTransactionId: () => this.#log.nextTransactionId(),
+    clientTokens: new Map(),
   };
 
   /** Every applied item change so far, oldest first. */

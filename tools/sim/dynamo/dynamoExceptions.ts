@@ -3,6 +3,7 @@ import {
   type CancellationReason,
   ConditionalCheckFailedException,
   DynamoDBServiceException,
+  IdempotentParameterMismatchException,
   ProvisionedThroughputExceededException,
   ResourceInUseException,
   ResourceNotFoundException,
@@ -28,6 +29,22 @@ export function validationException(message: string): DynamoDBServiceException {
     $fault: 'client',
     $metadata: clientFault(),
     message,
+  });
+}
+
+/**
+ * The `IdempotentParameterMismatchException` of a `ClientRequestToken` used again with other
+ * parameters (MiniStack's wording; DynamoDB Local says `UnknownError`).
+ *
+ * @example
+ * ```ts
+ * throw idempotentParameterMismatch();
+ * ```
+ */
+export function idempotentParameterMismatch(): IdempotentParameterMismatchException {
+  return new IdempotentParameterMismatchException({
+    message: 'Request token already in use for another request with a different payload',
+    $metadata: clientFault(),
   });
 }
 
@@ -126,6 +143,27 @@ const INJECTED_MESSAGES: Record<InjectedCancellation, string> = {
   TransactionConflict: 'Transaction is ongoing for the item',
   ThrottlingError: 'Throughput exceeds the current capacity of your table or index.',
 };
+
+/**
+ * Which item of a transaction an injected cancellation names: the first (a single message's
+ * inbox entry), or, in a transaction with a `ClientRequestToken` (several messages' commit),
+ * one drawn from the token, so that any member's item can be the one. No random draw: the
+ * worlds drawn before tokens existed stay as they were.
+ *
+ * @example
+ * ```ts
+ * throw cancelledBy(input, injectedIndex(input), 'TransactionConflict');
+ * ```
+ */
+export function injectedIndex(transactInput: {
+  readonly TransactItems?: readonly unknown[] | undefined;
+  readonly ClientRequestToken?: string | undefined;
+}): number {
+  const count = transactInput.TransactItems?.length ?? 0;
+  const token = transactInput.ClientRequestToken;
+  if (token === undefined || count === 0) return 0;
+  return Number.parseInt(token.slice(0, 8), 16) % count || 0;
+}
 
 /**
  * A cancellation no emulator produces, for a simulation to throw instead of applying a

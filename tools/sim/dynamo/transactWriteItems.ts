@@ -7,7 +7,11 @@ import type {
 import { checkParameters, IGNORED_PARAMETERS } from './checkParameters.js';
 import type { Item } from './compareValues.js';
 import type { Database } from './Database.js';
-import { transactionCanceled, validationException } from './dynamoExceptions.js';
+import {
+  idempotentParameterMismatch,
+  transactionCanceled,
+  validationException,
+} from './dynamoExceptions.js';
 import { MAX_TRANSACTION_BYTES } from './itemBytes.js';
 import {
   evaluateWrite,
@@ -39,6 +43,10 @@ const PARAMETERS: Record<WriteKind, readonly string[]> = {
  * cancels the whole transaction with one reason per item in request order: `None`,
  * `ConditionalCheckFailed` (with the item, in wire form, when that item asked
  * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and exists) or `ValidationError`.
+ * A `ClientRequestToken` of an applied transaction makes the same request again succeed
+ * without applying anything, and other parameters with it fail with
+ * `IdempotentParameterMismatchException`; a cancelled transaction keeps no token, so its
+ * request runs again (as on DynamoDB Local and MiniStack).
  *
  * @example
  * ```ts
@@ -49,7 +57,19 @@ export function transactWriteItems(
   db: Database,
   input: TransactWriteItemsInput,
 ): TransactWriteItemsOutput {
-  checkParameters('TransactWriteItems', input, ['TransactItems', ...IGNORED_PARAMETERS]);
+  checkParameters('TransactWriteItems', input, [
+    'TransactItems',
+    'ClientRequestToken',
+    ...IGNORED_PARAMETERS,
+  ]);
+  const token = input.ClientRequestToken;
+  const parameters = JSON.stringify(input.TransactItems ?? []);
+  if (token !== undefined) {
+    checkToken(token);
+    const applied = db.clientTokens.get(token);
+    if (applied === parameters) return {};
+    if (applied !== undefined) throw idempotentParameterMismatch();
+  }
   const writes = checkCount(input.TransactItems ?? []).map((item) => prepareItem(db, item));
   checkDistinctItems(writes);
   checkPayload(writes);
@@ -66,7 +86,15 @@ export function transactWriteItems(
     if (write.kind === 'ConditionCheck' || !outcome?.ok) continue;
     db.write(write.table, write.id, write.key, outcome.next, 'write', transactionId);
   }
+  if (token !== undefined) db.clientTokens.set(token, parameters);
   return {};
+}
+
+function checkToken(token: string): void {
+  if (token.length >= 1 && token.length <= 36) return;
+  throw validationException(
+    "1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36",
+  );
 }
 
 function checkCount(items: readonly TransactWriteItem[]): readonly TransactWriteItem[] {

@@ -171,7 +171,7 @@ export const MUTANTS = {
     invariant: 'fencing',
     description:
       "a step's journal writes, heartbeats and release are not conditioned on owning the lease",
-    file: 'src/aws/DynamoDBInboxStore.ts',
+    file: 'src/aws/InboxLeases.ts',
     find: 'const input = entryUpdate(this.tableName, request.pk, update, ENTRY_CONDITION.fenced, {',
     replace:
       "const input = entryUpdate(this.tableName, request.pk, update, 'attribute_exists(#pk)', {",
@@ -275,6 +275,16 @@ export const MUTANTS = {
     find: 'if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
     replace:
       'if (existing) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
+  },
+  innocentCommitted: {
+    name: 'innocentCommitted',
+    invariant: 'nothing lost',
+    description:
+      'a member of a shared transaction that another member cancelled is reported committed instead of being committed again',
+    file: 'src/coalescing/CommitCoalescer.ts',
+    find: "if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);",
+    replace:
+      "if (verdict === undefined || 'innocent' in verdict) member.resolve({ committed: true });",
   },
 } as const satisfies Record<string, Mutant>;
 

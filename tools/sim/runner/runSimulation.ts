@@ -60,6 +60,8 @@ export interface SimulationSummary {
   readonly nondeterministic: readonly number[];
   readonly seedsPerSecond: number;
   readonly steps: number;
+  /** The seeds' transactions that committed several messages (`coalesce`), and how many were cancelled. */
+  readonly sharedCommits: { readonly sent: number; readonly cancelled: number };
   readonly elapsedMillis: number;
 }
 
@@ -115,6 +117,10 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       ],
       seedsPerSecond: seedsRun / (elapsedMillis / 1000),
       steps: sum(replies, (r) => r.steps),
+      sharedCommits: {
+        sent: sum(replies, (r) => r.sharedCommits.sent),
+        cancelled: sum(replies, (r) => r.sharedCommits.cancelled),
+      },
       elapsedMillis,
     };
     if (print) printSummary(summary, options.mutant);
@@ -267,7 +273,8 @@ function printSummary(summary: SimulationSummary, mutant: Mutant | undefined): v
   const label = mutant ? ` (mutant ${mutant.name})` : '';
   console.log(
     `${summary.passed.toLocaleString('en-US')} passed, ${summary.failed.length.toLocaleString('en-US')} failed${label} — ` +
-      `${rate} seeds/s, ${(summary.elapsedMillis / 1000).toFixed(1)} s, ${Math.round(summary.steps / Math.max(1, summary.seeds))} steps per world`,
+      `${rate} seeds/s, ${(summary.elapsedMillis / 1000).toFixed(1)} s, ${Math.round(summary.steps / Math.max(1, summary.seeds))} steps per world, ` +
+      `${summary.sharedCommits.sent.toLocaleString('en-US')} shared commits (${summary.sharedCommits.cancelled.toLocaleString('en-US')} cancelled)`,
   );
   for (const { seed, failures, corpus } of summary.failed.slice(0, 10)) {
     console.log(

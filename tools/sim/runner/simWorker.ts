@@ -37,6 +37,7 @@ function emptyResult(seed: number): WorldResult {
     steps: 0,
     simulatedMillis: 0,
     invocations: 0,
+    sharedCommits: { sent: 0, cancelled: 0 },
   };
 }
 
@@ -50,9 +51,12 @@ process.on('message', async (request: WorkerRequest) => {
   const results: Array<WorkerReply['results'][number]> = [];
   let passed = 0;
   let steps = 0;
+  const shared = { sent: 0, cancelled: 0 };
   for (const seed of seeds) {
     const result = await runChecked(seed, keepTrace, config);
     steps += result.steps;
+    shared.sent += result.sharedCommits.sent;
+    shared.cancelled += result.sharedCommits.cancelled;
     if (result.failures.length === 0) passed++;
     if (result.failures.length > 0 || keepTrace || hashesOf.includes(seed)) {
       results.push({
@@ -64,7 +68,13 @@ process.on('message', async (request: WorkerRequest) => {
       });
     }
   }
-  reply({ type: 'done', passed, steps, results });
+  reply({ type: 'done', passed, steps, sharedCommits: shared, results });
 });
 
-reply({ type: 'ready', passed: 0, steps: 0, results: [] });
+reply({
+  type: 'ready',
+  passed: 0,
+  steps: 0,
+  sharedCommits: { sent: 0, cancelled: 0 },
+  results: [],
+});

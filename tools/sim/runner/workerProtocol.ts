@@ -33,6 +33,8 @@ export interface WorkerReply {
   readonly type: 'ready' | 'done';
   readonly passed: number;
   readonly steps: number;
+  /** Transactions that committed several messages at once, and how many DynamoDB cancelled. */
+  readonly sharedCommits: { readonly sent: number; readonly cancelled: number };
   readonly results: ReadonlyArray<{
     readonly seed: number;
     readonly failures: readonly string[];

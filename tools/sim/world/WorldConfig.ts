@@ -53,6 +53,10 @@ export interface WorldConfig {
   readonly recordConcurrency: number;
   /** The processor's `precheck` option: `true` is its default, `concurrent`. */
   readonly precheck: boolean | Precheck;
+  /** The processor's `coalesce` option: several messages' commits in one transaction. */
+  readonly coalesce?: boolean;
+  /** Events are sent over this long from the start (default 20 s); short: full batches. */
+  readonly sendSpreadMillis?: number;
   readonly maxReceiveCount: number;
   readonly functionTimeoutMillis: number;
   readonly visibilityTimeoutMillis: number;
@@ -223,9 +227,14 @@ export function drawWorldConfig(random: Prng): WorldConfig {
 function drawBatchSettings(random: Prng): Partial<WorldConfig> {
   const before = random.chance(0.25);
   const wholeBatch = random.chance(0.3);
+  const coalesce = random.chance(0.4);
+  // A burst fills batches, so that commits have others to share a transaction with.
+  const burst = coalesce && random.chance(0.5);
   return {
     ...(before ? { precheck: 'before' } : {}),
     ...(wholeBatch ? { recordConcurrency: 100 } : {}),
+    ...(coalesce ? { coalesce } : {}),
+    ...(burst ? { sendSpreadMillis: random.pick([0, 300]) } : {}),
   };
 }
 

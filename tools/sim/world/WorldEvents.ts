@@ -38,18 +38,19 @@ export class WorldEvents {
   }
 
   /**
-   * Each event's commits (inbox entry writes, in order), and the transaction each committed
-   * in; a commit of no event's key and body is a failure.
+   * Each event's commits (inbox entry writes, in order), and the events each transaction
+   * committed (several when commits are coalesced); a commit of no event's key and body is a
+   * failure.
    */
   commits(
     changes: readonly ChangeRecord[],
     failures: string[],
   ): {
     readonly byEvent: ReadonlyMap<PlannedEvent, readonly ChangeRecord[]>;
-    readonly byTransaction: ReadonlyMap<string | undefined, PlannedEvent>;
+    readonly byTransaction: ReadonlyMap<string | undefined, readonly PlannedEvent[]>;
   } {
     const byEvent = new Map<PlannedEvent, ChangeRecord[]>();
-    const byTransaction = new Map<string | undefined, PlannedEvent>();
+    const byTransaction = new Map<string | undefined, PlannedEvent[]>();
     for (const change of changes) {
       // Only a completed entry is a commit; a step's lease writes are not.
       if (change.tableName !== WorldTables.Inbox || change.newImage?.status?.S !== 'COMPLETED') {
@@ -63,7 +64,10 @@ export class WorldEvents {
         continue;
       }
       byEvent.set(event, [...(byEvent.get(event) ?? []), change]);
-      byTransaction.set(change.transactionId, event);
+      byTransaction.set(change.transactionId, [
+        ...(byTransaction.get(change.transactionId) ?? []),
+        event,
+      ]);
     }
     return { byEvent, byTransaction };
   }

@@ -41,10 +41,12 @@ export function checkWritesInInboxTransactions(
       );
       continue;
     }
-    const event = committed.byTransaction.get(change.transactionId);
-    if (event !== undefined && !isChangeOf(change, event)) {
+    // A coalesced transaction commits several events: the change must be one of theirs.
+    const events = committed.byTransaction.get(change.transactionId) ?? [];
+    if (events.length > 0 && !events.some((event) => isChangeOf(change, event))) {
+      const ids = events.map((event) => event.eventId).join(', ');
       failures.push(
-        `atomicity: ${change.tableName} change ${change.sequence} is not ${event.eventId}'s, though it committed with ${event.eventId}'s entry`,
+        `atomicity: ${change.tableName} change ${change.sequence} is not the change of any event it committed with (${ids})`,
       );
     }
   }

@@ -16,7 +16,7 @@ import {
 } from '../../../src/index.js';
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
 import { type DynamoOperation, SimDocumentClient } from '../dynamo/SimDocumentClient.js';
-import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import { injectedIndex, type SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { SimEffects } from '../effects/SimEffects.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { FunctionFactory } from '../lambda/SimLambda.js';
@@ -79,7 +79,11 @@ export function consumerFunction(world: {
    * Called after each request is applied at DynamoDB, with the invocation that sent it (to
    * time its changes and its inbox reads).
    */
-  readonly applied: (operation: DynamoOperation, invocationId: number | undefined) => void;
+  readonly applied: (
+    operation: DynamoOperation,
+    invocationId: number | undefined,
+    error?: unknown,
+  ) => void;
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
   return ({ actor, runtime, caller }) => {
@@ -99,7 +103,14 @@ export function consumerFunction(world: {
             applyThen(operation, applied, caller.invocationId),
             {
               ...(operation.name === 'TransactWriteItems'
-                ? { conflict: () => dynamo.cancelledBy(operation.input, 0, 'TransactionConflict') }
+                ? {
+                    conflict: () =>
+                      dynamo.cancelledBy(
+                        operation.input,
+                        injectedIndex(operation.input),
+                        'TransactionConflict',
+                      ),
+                  }
                 : {}),
               throttle: () => dynamo.throttled(operation.name),
               tag:
@@ -129,6 +140,7 @@ export function consumerFunction(world: {
       transactionAttempts: config.transactionAttempts,
       concurrency: config.recordConcurrency,
       precheck: config.precheck,
+      coalesce: config.coalesce ?? false,
       ...(config.leaseMillis === undefined ? {} : { leaseMillis: config.leaseMillis }),
       logger: traceLogger(kernel, actor),
       runtime,
@@ -170,14 +182,18 @@ function deployedEnvironment(
 
 function applyThen(
   operation: DynamoOperation,
-  after: (operation: DynamoOperation, invocationId: number | undefined) => void,
+  after: (operation: DynamoOperation, invocationId: number | undefined, error?: unknown) => void,
   invocationId: number | undefined,
 ): () => unknown {
   return () => {
+    let failed: unknown;
     try {
       return operation.apply();
+    } catch (error) {
+      failed = error;
+      throw error;
     } finally {
-      after(operation, invocationId);
+      after(operation, invocationId, failed);
     }
   };
 }

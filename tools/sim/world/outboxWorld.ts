@@ -11,7 +11,7 @@ import {
 } from '../../../src/index.js';
 import { createOutboxRelay } from '../../../src/relay/index.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import { injectedIndex, SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import { hash32, type Prng } from '../kernel/Prng.js';
 import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
@@ -242,6 +242,7 @@ function downstreamFunction(world: {
       transactionAttempts: config.transactionAttempts,
       concurrency: config.recordConcurrency,
       precheck: config.precheck,
+      coalesce: config.coalesce ?? false,
       logger: traceLogger(kernel, actor),
       runtime,
     }).process;
@@ -274,7 +275,14 @@ function downstreamClient(dynamo: SimDynamoDB, network: Network, caller: Caller)
     transport: (operation) =>
       network.call(caller, 'dynamodb', operation.name, () => operation.apply(), {
         ...(operation.name === 'TransactWriteItems'
-          ? { conflict: () => dynamo.cancelledBy(operation.input, 0, 'TransactionConflict') }
+          ? {
+              conflict: () =>
+                dynamo.cancelledBy(
+                  operation.input,
+                  injectedIndex(operation.input),
+                  'TransactionConflict',
+                ),
+            }
           : {}),
         throttle: () => dynamo.throttled(operation.name),
         tag: { channel: RequestChannel.Store, subjects: [] },

@@ -101,7 +101,7 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
       currency:
         planted === Planted.CurrencyMismatch ? (currency === 'EUR' ? 'USD' : 'EUR') : currency,
     };
-    const sendAtMillis = random.int(0, SEND_SPREAD_MILLIS);
+    const sendAtMillis = random.int(0, config.sendSpreadMillis ?? SEND_SPREAD_MILLIS);
     events.push({
       ...payment,
       planted,

@@ -33,6 +33,8 @@ export interface WorldResult {
   readonly steps: number;
   readonly simulatedMillis: number;
   readonly invocations: number;
+  /** Transactions that committed several messages (`coalesce`) applied at DynamoDB, and how many it cancelled. */
+  readonly sharedCommits: { readonly sent: number; readonly cancelled: number };
 }
 
 /**
@@ -106,8 +108,20 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   };
   stampChanges();
   const inboxReads: InboxRead[] = [];
-  const applied = (operation: DynamoOperation, invocationId: number | undefined) => {
+  const sharedCommits = { sent: 0, cancelled: 0 };
+  const applied = (
+    operation: DynamoOperation,
+    invocationId: number | undefined,
+    error?: unknown,
+  ) => {
     stampChanges(invocationId);
+    // Several messages' commit carries a ClientRequestToken; a single message's has none.
+    if (operation.name === 'TransactWriteItems' && operation.input.ClientRequestToken) {
+      sharedCommits.sent++;
+      if (error instanceof Error && error.name === 'TransactionCanceledException') {
+        sharedCommits.cancelled++;
+      }
+    }
     const pk = (operation.input.Key as { pk?: { S?: string } } | undefined)?.pk?.S;
     if (operation.name === 'GetItem' && pk !== undefined && invocationId !== undefined) {
       inboxReads.push({
@@ -141,8 +155,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
       network,
       deadLetterQueue,
       config,
-      applied: (operation, invocationId) => {
-        applied(operation, invocationId);
+      applied: (operation, invocationId, error) => {
+        applied(operation, invocationId, error);
         second?.notify();
       },
       effects,
@@ -203,6 +217,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     steps: kernel.trace.steps,
     simulatedMillis: kernel.nowMillis,
     invocations: lambda.invocations.length,
+    sharedCommits,
   };
 }
 

@@ -1,0 +1,245 @@
+import { InboxMetric, TransientReason } from '../constants.js';
+import type {
+  CommitRequest,
+  CommitResult,
+  InboxStore,
+  MemberVerdict,
+  PreparedCommit,
+} from '../core/InboxStore.js';
+import { isCommitted } from '../core/inboxEntry.js';
+import { backoffMillis } from '../core/retryTransient.js';
+import type { InboxLogger, InboxMetrics } from '../core/types.js';
+import { InboxError, TransientStoreError } from '../errors.js';
+import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
+import type { InboxRuntime } from '../runtime/InboxRuntime.js';
+import { planTransactions } from './planTransactions.js';
+
+/** A store that can share a transaction between messages. */
+export type CoalescingStore = InboxStore &
+  Required<Pick<InboxStore, 'prepareCommit' | 'commitTogether'>>;
+
+/** One message's commit waiting for, or in, a flush. */
+interface Member {
+  readonly prepared: PreparedCommit;
+  readonly signal: AbortSignal;
+  readonly resolve: (result: CommitResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Reasons after which a transaction may have been applied: sent again with its token. */
+const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
+  TransientReason.Timeout,
+  TransientReason.ServerError,
+]);
+
+/**
+ * Commits the messages of one batch several to a `TransactWriteItems`, each message's items
+ * all in one transaction. Commits join a queue; one flush at a time takes the whole queue
+ * (after the batch's pre-check read answered, so that its known duplicates are settled without
+ * a write), packs it into transactions of distinct items within DynamoDB's limits, and sends
+ * them at once; what arrives meanwhile joins the next flush. No timer: a lone commit is sent as
+ * soon as the event loop has let the others of its turn join it.
+ *
+ * Each member settles as a commit of its own would: committed, the entry that refused it, or
+ * its own error. A member cancelled only by another's reason is queued again, so one failing
+ * member never holds back or fails the others. A transaction that may have applied (a timeout,
+ * a 5xx) is sent again with its `ClientRequestToken`, which DynamoDB applies at most once; one
+ * refused for a reason no member's own explains is split, each member committed alone.
+ *
+ * @example
+ * ```ts
+ * const coalescer = new CommitCoalescer(store, { runtime, logger, consumer: 'ledger', attempts: 3, warned });
+ * const result = await coalescer.commit(request, signal);
+ * ```
+ */
+export class CommitCoalescer {
+  readonly #store: CoalescingStore;
+  readonly #settings: CoalescerSettings;
+  #pending: Member[] = [];
+  #draining = false;
+
+  constructor(store: CoalescingStore, settings: CoalescerSettings) {
+    this.#store = store;
+    this.#settings = settings;
+  }
+
+  /**
+   * Commits a message's request with others' and settles as `store.commit` would. A member
+   * whose batch passed its deadline before its flush is not sent: it rejects with the reason.
+   * A request that cannot be prepared for sharing (a business table's key schema could not be
+   * read) is committed alone, which needs no schema, or fails there with its own error.
+   */
+  async commit(request: CommitRequest, signal: AbortSignal): Promise<CommitResult> {
+    let prepared: PreparedCommit;
+    try {
+      prepared = await this.#store.prepareCommit(request);
+    } catch (error) {
+      this.#logUnprepared(error);
+      return this.#store.commit(request);
+    }
+    return new Promise<CommitResult>((resolve, reject) => {
+      this.#pending.push({ prepared, signal, resolve, reject });
+      this.#startDraining();
+    });
+  }
+
+  /** A refusal of AWS's own (a role without `dynamodb:DescribeTable`) is said once per container. */
+  #logUnprepared(error: unknown): void {
+    const { logger, consumer, warned } = this.#settings;
+    const errorName = error instanceof Error ? error.name : typeof error;
+    if (error instanceof InboxError || warned.has('coalesceUnprepared')) {
+      logger.debug('a commit could not share a transaction; committing it alone', {
+        consumer,
+        errorName,
+      });
+      return;
+    }
+    warned.add('coalesceUnprepared');
+    logger.warn(
+      'a commit could not share a transaction, so it was committed alone: coalescing reads the ' +
+        'key schema of each table a message Puts into, which needs dynamodb:DescribeTable on it',
+      { consumer, errorName },
+    );
+  }
+
+  #startDraining(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    void this.#drain();
+  }
+
+  /** Flushes until the queue is empty; the flag drops in the same turn as the last check. */
+  async #drain(): Promise<void> {
+    try {
+      await this.#settings.runtime.sleep(0);
+      await this.#settings.precheck?.whenAnswered();
+      while (this.#pending.length > 0) {
+        const members = this.#pending;
+        this.#pending = [];
+        await this.#flush(members).catch((error: unknown) => {
+          for (const member of members) member.reject(error);
+        });
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #flush(members: readonly Member[]): Promise<void> {
+    const live = members.filter((member) => this.#stillWanted(member));
+    const { transactions, deferred } = planTransactions(live);
+    this.#pending.unshift(...deferred);
+    await Promise.all(transactions.map((transaction) => this.#send(transaction)));
+  }
+
+  /**
+   * Settles at once a member whose batch passed its deadline (not sent), or whose entry the
+   * pre-check read knows committed (the refusal the commit would meet, without the write).
+   */
+  #stillWanted(member: Member): boolean {
+    const { request } = member.prepared;
+    if (member.signal.aborted) {
+      member.reject(member.signal.reason);
+      return false;
+    }
+    const known = request.lease === undefined ? this.#knownEntry(request.entry.pk) : undefined;
+    if (known !== undefined && isCommitted(known, request.nowEpochSeconds)) {
+      member.resolve({ committed: false, existing: known });
+      return false;
+    }
+    return true;
+  }
+
+  #knownEntry(pk: string) {
+    try {
+      return this.#settings.precheck?.now(pk);
+    } catch {
+      return undefined; // the commit itself says what is wrong with the table
+    }
+  }
+
+  async #send(members: readonly Member[]): Promise<void> {
+    const [only] = members;
+    if (members.length === 1 && only !== undefined) {
+      await this.#store.commit(only.prepared.request).then(only.resolve, only.reject);
+      return;
+    }
+    let verdicts: MemberVerdict[];
+    try {
+      verdicts = await this.#commitTogether(members);
+    } catch (error) {
+      if (error instanceof TransientStoreError) {
+        for (const member of members) member.reject(error);
+        return;
+      }
+      this.#settings.logger.debug('a shared commit was refused as a whole; committing alone', {
+        consumer: this.#settings.consumer,
+        members: members.length,
+        errorName: error instanceof Error ? error.name : typeof error,
+      });
+      await Promise.all(members.map((member) => this.#send([member])));
+      return;
+    }
+    this.#countShared(verdicts);
+    for (const [index, member] of members.entries()) {
+      const verdict = verdicts[index];
+      if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);
+      else if ('result' in verdict) member.resolve(verdict.result);
+      else member.reject(verdict.error);
+    }
+  }
+
+  /** A shared transaction that applied: one transaction, its members' commits. */
+  #countShared(verdicts: readonly MemberVerdict[]): void {
+    const committed = verdicts.filter((verdict) => 'result' in verdict && verdict.result.committed);
+    if (committed.length !== verdicts.length) return;
+    this.#settings.metrics?.addMetric(InboxMetric.SharedTransactions, 'Count', 1);
+    this.#settings.metrics?.addMetric(InboxMetric.SharedCommits, 'Count', committed.length);
+  }
+
+  /** One transaction for the members, sent again with its token while its outcome is unknown. */
+  async #commitTogether(members: readonly Member[]): Promise<MemberVerdict[]> {
+    const { runtime, attempts } = this.#settings;
+    const token = clientRequestToken(runtime.random);
+    const prepared = members.map((member) => member.prepared);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#store.commitTogether(prepared, token);
+      } catch (error) {
+        const unknown = error instanceof TransientStoreError && OUTCOME_UNKNOWN.has(error.reason);
+        if (!unknown || attempt >= attempts) throw error;
+        await runtime.sleep(backoffMillis(attempt, runtime.random()));
+      }
+    }
+  }
+}
+
+/**
+ * What a {@link CommitCoalescer} works with: the runtime (its sleep, randomness), the logger,
+ * the consumer's name for log lines, the attempts of a transaction whose outcome is unknown,
+ * and the batch's pre-check read.
+ *
+ * @example
+ * ```ts
+ * const settings: CoalescerSettings = { runtime, logger, consumer: 'ledger', attempts: 3, warned };
+ * ```
+ */
+export interface CoalescerSettings {
+  readonly runtime: Pick<InboxRuntime, 'sleep' | 'random'>;
+  readonly logger: InboxLogger;
+  readonly metrics?: InboxMetrics | undefined;
+  readonly consumer: string;
+  readonly attempts: number;
+  /** Warnings already logged by the processor, so each is logged once per container. */
+  readonly warned: Set<string>;
+  readonly precheck?: BatchPrecheck | undefined;
+}
+
+/** 32 hexadecimal digits from the runtime's randomness (DynamoDB takes 1 to 36 characters). */
+function clientRequestToken(random: () => number): string {
+  return Array.from({ length: 4 }, () =>
+    Math.floor(random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
+}
