@@ -44,7 +44,9 @@ const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
  * its own error. A member cancelled only by another's reason is queued again, so one failing
  * member never holds back or fails the others. A transaction that may have applied (a timeout,
  * a 5xx) is sent again with its `ClientRequestToken`, which DynamoDB applies at most once; one
- * refused for a reason no member's own explains is split, each member committed alone.
+ * refused for a reason no member's own explains is split, each member committed alone. After a
+ * cancelled transaction the next ones take half as many members (twice as many again after one
+ * commits), so that contention costs fewer members a round trip.
  *
  * @example
  * ```ts
@@ -57,6 +59,8 @@ export class CommitCoalescer {
   readonly #settings: CoalescerSettings;
   #pending: Member[] = [];
   #draining = false;
+  /** Members per transaction: halved after a cancellation, doubled back after a commit. */
+  #maxMembers = Number.POSITIVE_INFINITY;
 
   constructor(store: CoalescingStore, settings: CoalescerSettings) {
     this.#store = store;
@@ -127,7 +131,7 @@ export class CommitCoalescer {
 
   async #flush(members: readonly Member[]): Promise<void> {
     const live = members.filter((member) => this.#stillWanted(member));
-    const { transactions, deferred } = planTransactions(live);
+    const { transactions, deferred } = planTransactions(live, this.#maxMembers);
     this.#pending.unshift(...deferred);
     await Promise.all(transactions.map((transaction) => this.#send(transaction)));
   }
@@ -181,12 +185,25 @@ export class CommitCoalescer {
       return;
     }
     this.#countShared(verdicts);
+    this.#adapt(members.length, verdicts);
     for (const [index, member] of members.entries()) {
       const verdict = verdicts[index];
       if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);
       else if ('result' in verdict) member.resolve(verdict.result);
       else member.reject(verdict.error);
     }
+  }
+
+  /**
+   * A cancelled shared transaction cost each of its innocent members a round trip; under
+   * contention (copies racing between invocations, hot items) smaller transactions lose less,
+   * so the next ones take half as many members, and twice as many again after one commits.
+   */
+  #adapt(members: number, verdicts: readonly MemberVerdict[]): void {
+    const applied = verdicts.every((verdict) => 'result' in verdict && verdict.result.committed);
+    this.#maxMembers = applied
+      ? this.#maxMembers * 2
+      : Math.max(1, Math.min(this.#maxMembers, Math.floor(members / 2)));
   }
 
   /** A shared transaction that applied: one transaction, its members' commits. */

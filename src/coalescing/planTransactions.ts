@@ -5,7 +5,7 @@ import type { PreparedCommit } from '../core/InboxStore.js';
  * The transactions one flush sends, and the members it leaves for the next: a member that
  * shares an item with one taken earlier in the flush waits, so that no two transactions of a
  * flush (which run at once) and no transaction touch one item twice. The others fill
- * transactions first-fit in arrival order, up to 100 items and 4 MB each.
+ * transactions first-fit in arrival order, up to 100 items, 4 MB and `maxMembers` each.
  *
  * @example
  * ```ts
@@ -14,6 +14,7 @@ import type { PreparedCommit } from '../core/InboxStore.js';
  */
 export function planTransactions<T extends { readonly prepared: PreparedCommit }>(
   members: readonly T[],
+  maxMembers = Number.POSITIVE_INFINITY,
 ): { transactions: T[][]; deferred: T[] } {
   const taken = new Set<string>();
   const transactions: Array<{ members: T[]; items: number; bytes: number }> = [];
@@ -27,6 +28,7 @@ export function planTransactions<T extends { readonly prepared: PreparedCommit }
     for (const id of itemIds) taken.add(id);
     const fits = transactions.find(
       (transaction) =>
+        transaction.members.length < maxMembers &&
         transaction.items + itemIds.length <= TRANSACTION_LIMITS.maxOperations &&
         transaction.bytes + bytes <= TRANSACTION_LIMITS.maxTransactionBytes,
     );

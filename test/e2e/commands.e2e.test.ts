@@ -82,6 +82,7 @@ const SCRIPTS = [
   'chaos',
   'sim',
   'bench',
+  'bench:init',
   'send',
   'outbox',
   'build',

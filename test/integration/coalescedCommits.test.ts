@@ -1,11 +1,10 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   BusinessConditionFailedError,
   createBatchProcessor,
   DeadLetterAttribute,
-  DynamoDBInboxStore,
+  type DynamoDBInboxStore,
   type InboxOptions,
   InboxStatus,
   type MessageHandler,
@@ -13,7 +12,7 @@ import {
   RecordStatus,
   TransactionLimitError,
 } from '../../src/index.js';
-import { injectFault, loseResponse, recordCommands } from '../../tools/sdk/clientSpy.js';
+import { injectFault, loseResponse } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { takeMessages } from '../support/receiveMessages.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
@@ -23,13 +22,7 @@ const CONSUMER = 'coalesced';
 
 /** A client of its own per test, its commands recorded. */
 function connect() {
-  const client = new DynamoDBClient({
-    endpoint: aws.endpoints.dynamodb,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
-  const sent = recordCommands(client);
-  const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
+  const { client, sent, store } = ledger.ownStore();
   const transactions = () =>
     sent
       .filter((command) => command.name === 'TransactWriteItemsCommand')

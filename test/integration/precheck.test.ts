@@ -1,15 +1,15 @@
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
-import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
-  DynamoDBInboxStore,
+  type DynamoDBInboxStore,
   type InboxOptions,
   type MessageHandler,
   Precheck,
   RecordStatus,
 } from '../../src/index.js';
-import { injectFault, recordCommands } from '../../tools/sdk/clientSpy.js';
+import { injectFault } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
@@ -18,12 +18,7 @@ const CONSUMER = 'precheck';
 
 /** A client of its own per test, with its commands recorded and a signal when a read answers. */
 function connect() {
-  const client = new DynamoDBClient({
-    endpoint: aws.endpoints.dynamodb,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
-  const sent = recordCommands(client);
+  const { client, sent, store } = ledger.ownStore();
   const events: string[] = [];
   let readAnswered: () => void = () => {};
   const answered = new Promise<void>((resolve) => {
@@ -40,7 +35,6 @@ function connect() {
     },
     { step: 'initialize', name: 'signalReads' },
   );
-  const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
   const named = (name: string) => sent.filter((command) => command.name === `${name}Command`);
   return { client, store, sent, named, events, answered };
 }

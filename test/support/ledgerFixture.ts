@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
@@ -8,6 +9,7 @@ import {
   inboxPk,
   type MessageHandler,
 } from '../../src/index.js';
+import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { type TestAws, testAws } from '../harness/aws.js';
 
 /** The payment event of the test ledger. */
@@ -76,6 +78,19 @@ function defineLedger(aws: TestAws) {
       ]);
     },
     applyPayment,
+    /**
+     * A store on a client of its own (a fresh one per call), its commands recorded: a test can
+     * count what it sent and inject faults into it without touching the shared client.
+     */
+    ownStore() {
+      const client = new DynamoDBClient({
+        endpoint: aws.endpoints.dynamodb,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      });
+      const sent = recordCommands(client);
+      return { client, sent, store: new DynamoDBInboxStore({ tableName: tables.inbox, client }) };
+    },
     async balanceOf(accountId: string): Promise<number> {
       const { Item } = await aws.documentClient.send(
         new GetCommand({ TableName: accounts, Key: { accountId }, ConsistentRead: true }),

@@ -45,6 +45,15 @@ describe('planTransactions', () => {
     expect(names(plan)).toEqual({ transactions: [['a', 'b', 'c'], ['d']], deferred: [] });
   });
 
+  it('puts at most maxMembers members in a transaction', () => {
+    const plan = planTransactions(
+      ['a', 'b', 'c', 'd', 'e'].map((name) => member(name, [name])),
+      2,
+    );
+
+    expect(names(plan)).toEqual({ transactions: [['a', 'b'], ['c', 'd'], ['e']], deferred: [] });
+  });
+
   it('opens another transaction when the next member would pass 4 MB, and fills earlier ones first', () => {
     const megabytes = (n: number) => n * 1024 * 1024;
     const plan = planTransactions([
