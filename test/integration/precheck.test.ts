@@ -13,7 +13,7 @@ import { injectFault } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const { aws, ledger } = useLedger();
+const { ledger } = useLedger();
 const CONSUMER = 'precheck';
 
 /** A client of its own per test, with its commands recorded and a signal when a read answers. */
@@ -74,7 +74,8 @@ describe('the batch pre-check read (default: concurrent)', () => {
     expect(outcomes.every(({ status }) => status === RecordStatus.Processed)).toBe(true);
     const reads = named('BatchGetItem');
     expect(reads).toHaveLength(1);
-    const request = (reads[0]?.input.RequestItems as Record<string, unknown>)[ledger.tables.inbox];
+    const requestItems = (reads[0]?.input.RequestItems ?? {}) as Record<string, unknown>;
+    const request = requestItems[ledger.tables.inbox];
     expect(request).toMatchObject({ ConsistentRead: true });
     expect((request as { Keys: unknown[] }).Keys).toHaveLength(5);
     expect(named('TransactWriteItems')).toHaveLength(5);
