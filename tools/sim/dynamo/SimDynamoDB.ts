@@ -31,6 +31,7 @@ import type { Database } from './Database.js';
 import {
   cancelledBy,
   type InjectedCancellation,
+  injectedIndex,
   resourceInUse,
   resourceNotFound,
   throttled,
@@ -42,12 +43,7 @@ import { transactWriteItems } from './transactWriteItems.js';
 
 export type { ChangeCause, ChangeRecord } from './ChangeLog.js';
 export type { Item } from './compareValues.js';
-export {
-  cancelledBy,
-  InjectedCancellation,
-  injectedIndex,
-  throttled,
-} from './dynamoExceptions.js';
+export { cancelledBy, InjectedCancellation, throttled } from './dynamoExceptions.js';
 export {
   applyAtOnce,
   type DynamoOperation,
@@ -268,6 +264,22 @@ export class SimDynamoDB {
     code: InjectedCancellation,
   ): TransactionCanceledException {
     return cancelledBy(transactInput, index, code);
+  }
+
+  /**
+   * An injected `TransactionConflict` on the item {@link injectedIndex} names: a single
+   * message's inbox entry, or any member's item of a shared transaction; applies nothing.
+   *
+   * @example
+   * ```ts
+   * throw dynamo.injectedConflict(input)
+   * ```
+   */
+  injectedConflict(transactInput: {
+    readonly TransactItems?: readonly unknown[] | undefined;
+    readonly ClientRequestToken?: string | undefined;
+  }): TransactionCanceledException {
+    return cancelledBy(transactInput, injectedIndex(transactInput), 'TransactionConflict');
   }
 
   /**

@@ -16,7 +16,7 @@ import {
 } from '../../../src/index.js';
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
 import { type DynamoOperation, SimDocumentClient } from '../dynamo/SimDocumentClient.js';
-import { injectedIndex, type SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { SimEffects } from '../effects/SimEffects.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { FunctionFactory } from '../lambda/SimLambda.js';
@@ -104,12 +104,7 @@ export function consumerFunction(world: {
             {
               ...(operation.name === 'TransactWriteItems'
                 ? {
-                    conflict: () =>
-                      dynamo.cancelledBy(
-                        operation.input,
-                        injectedIndex(operation.input),
-                        'TransactionConflict',
-                      ),
+                    conflict: () => dynamo.injectedConflict(operation.input),
                   }
                 : {}),
               throttle: () => dynamo.throttled(operation.name),

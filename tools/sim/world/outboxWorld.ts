@@ -11,7 +11,7 @@ import {
 } from '../../../src/index.js';
 import { createOutboxRelay } from '../../../src/relay/index.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
-import { injectedIndex, SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import { hash32, type Prng } from '../kernel/Prng.js';
 import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
@@ -276,12 +276,7 @@ function downstreamClient(dynamo: SimDynamoDB, network: Network, caller: Caller)
       network.call(caller, 'dynamodb', operation.name, () => operation.apply(), {
         ...(operation.name === 'TransactWriteItems'
           ? {
-              conflict: () =>
-                dynamo.cancelledBy(
-                  operation.input,
-                  injectedIndex(operation.input),
-                  'TransactionConflict',
-                ),
+              conflict: () => dynamo.injectedConflict(operation.input),
             }
           : {}),
         throttle: () => dynamo.throttled(operation.name),
