@@ -2,7 +2,6 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   BusinessConditionFailedError,
-  createBatchProcessor,
   DeadLetterAttribute,
   type DynamoDBInboxStore,
   type InboxOptions,
@@ -13,7 +12,12 @@ import {
   TransactionLimitError,
 } from '../../src/index.js';
 import { injectFault, loseResponse } from '../../tools/sdk/clientSpy.js';
-import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import {
+  ledgerProcessor,
+  type PaymentCaptured,
+  payment,
+  useLedger,
+} from '../support/ledgerFixture.js';
 import { takeMessages } from '../support/receiveMessages.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
@@ -44,14 +48,11 @@ function processor(
   handler: MessageHandler<PaymentCaptured> = ledger.applyPayment,
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
 ) {
-  return createBatchProcessor(handler, {
+  return ledgerProcessor(handler, {
     store,
     consumer: CONSUMER,
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
     coalesce: true,
     precheck: Precheck.Before,
-    logger: recordingLogger(),
     ...overrides,
   });
 }

@@ -2,7 +2,6 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
-  createBatchProcessor,
   type DynamoDBInboxStore,
   type InboxOptions,
   type MessageHandler,
@@ -10,7 +9,12 @@ import {
   RecordStatus,
 } from '../../src/index.js';
 import { injectFault } from '../../tools/sdk/clientSpy.js';
-import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import {
+  ledgerProcessor,
+  type PaymentCaptured,
+  payment,
+  useLedger,
+} from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { ledger } = useLedger();
@@ -44,14 +48,7 @@ function processor(
   handler: MessageHandler<PaymentCaptured>,
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
 ) {
-  return createBatchProcessor(handler, {
-    store,
-    consumer: CONSUMER,
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
-    ...overrides,
-  });
+  return ledgerProcessor(handler, { store, consumer: CONSUMER, ...overrides });
 }
 
 /** A payment already committed by an earlier batch, and a fresh account for it. */

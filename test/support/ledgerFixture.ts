@@ -4,13 +4,16 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import {
+  createBatchProcessor,
   DynamoDBInboxStore,
   type InboxEntry,
+  type InboxOptions,
   inboxPk,
   type MessageHandler,
 } from '../../src/index.js';
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { type TestAws, testAws } from '../harness/aws.js';
+import { recordingLogger } from './sqsRecords.js';
 
 /** The payment event of the test ledger. */
 export const PaymentCaptured = z.object({
@@ -37,6 +40,23 @@ export function payment(overrides: Partial<PaymentCaptured> = {}): PaymentCaptur
  * stock table for condition tests. `useLedger()` names them at once, creates them before the
  * file's tests and removes them after, so a test file starts with one line.
  */
+/**
+ * A processor of the test ledger's payments, keyed by event id, logging to a recording logger:
+ * `options` adds or overrides what a test is about.
+ */
+export function ledgerProcessor(
+  handler: MessageHandler<PaymentCaptured>,
+  options: Pick<InboxOptions<typeof PaymentCaptured>, 'store' | 'consumer'> &
+    Partial<InboxOptions<typeof PaymentCaptured>>,
+) {
+  return createBatchProcessor(handler, {
+    schema: PaymentCaptured,
+    key: ({ body }) => body.eventId,
+    logger: recordingLogger(),
+    ...options,
+  });
+}
+
 export function useLedger(aws: TestAws = testAws()) {
   const ledger = defineLedger(aws);
   beforeAll(() => ledger.createTables());
