@@ -17,9 +17,11 @@ export const ENTRY_CONDITION = {
   absent: 'attribute_not_exists(#pk)',
   /** Present but past its TTL and not yet swept: it counts as absent. */
   expired: '#expiresAt < :nowEpochSeconds',
-  /** Not completed and held by no live lease (released, or its lease lapsed). */
-  free: '(#status <> :completed AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
-  /** Resumable by a claim: free, live, and journaled for this payload. */
+  /**
+   * Resumable by a claim or a step-less commit: not completed, held by no live lease (released,
+   * or its lease lapsed), live, and holding this payload's hash. Another payload's unfinished
+   * entry is never taken over: its journal may hold an effect that already happened.
+   */
   resumable:
     '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND #payloadHash IN (:payloadHash, :bodyHash) ' +
     'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
@@ -54,12 +56,13 @@ export const ENTRY_UPDATE = {
 const {
   absent: ENTRY_IS_ABSENT,
   expired: ENTRY_HAS_EXPIRED,
-  free: ENTRY_IS_FREE,
+  resumable: ENTRY_IS_RESUMABLE,
 } = ENTRY_CONDITION;
 
 /**
- * The entry's write in the commit: without a lease, a Put on an absent, expired or free
- * entry; with one, an Update that completes the entry the attempt owns.
+ * The entry's write in the commit: without a lease, a Put on an absent or expired entry, or on
+ * one this payload's attempt left unfinished (released, or its lease lapsed); with a lease, an
+ * Update that completes the entry the attempt owns.
  *
  * @example
  * ```ts
@@ -85,16 +88,26 @@ export function entryWrite(tableName: string, request: CommitRequest) {
     Put: {
       TableName: tableName,
       Item: entry as unknown as Record<string, NativeAttributeValue>,
-      ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,
-      ExpressionAttributeNames: namesIn([ENTRY_IS_ABSENT, ENTRY_HAS_EXPIRED, ENTRY_IS_FREE]),
+      ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_RESUMABLE}`,
+      ExpressionAttributeNames: namesIn([ENTRY_IS_ABSENT, ENTRY_HAS_EXPIRED, ENTRY_IS_RESUMABLE]),
       ExpressionAttributeValues: {
         ':nowEpochSeconds': request.nowEpochSeconds,
         ':completed': InboxStatus.Completed,
         ':nowMillis': request.nowMillis ?? request.nowEpochSeconds * 1000,
+        ':payloadHash': entry.payloadHash,
+        ':bodyHash': otherHash(request),
       },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
+}
+
+/**
+ * The second hash an entry of this message may hold: an entry written before the consumer
+ * declared its source holds the whole body's. The entry's own when there is none.
+ */
+function otherHash({ entry, payloadHashes = [] }: CommitRequest): string {
+  return payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
 }
 
 /**

@@ -22,6 +22,12 @@ export interface CommitRequest {
   readonly lease?: LeaseToken;
   /** The messages the handler published: written to the outbox in the same transaction. */
   readonly outgoing?: readonly OutgoingMessage[];
+  /**
+   * The hashes an unfinished entry of this message may hold (the payload's, and the whole
+   * body's of entries written before its source was declared); default the entry's own. A
+   * step-less commit takes over an unfinished entry only when it holds one of them.
+   */
+  readonly payloadHashes?: readonly string[];
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type InboxEntry,
   inboxPk,
   isCommitted,
+  isLive,
   leaseHeld,
   toEpochSeconds,
 } from './inboxEntry.js';
@@ -163,10 +164,10 @@ async function attemptOnce(
     if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {
       return acknowledgeDuplicate(message, hashes, existing, options);
     }
-    // Another payload's lease: the claim refuses it as a PayloadMismatchError, so let it run.
-    const samePayload =
-      existing?.payloadHash === hashes.payloadHash || existing?.payloadHash === hashes.bodyHash;
-    if (existing && samePayload) throwIfLeaseHeld(existing, options);
+    if (existing) {
+      throwIfOtherPayload(message, hashes, existing, options);
+      throwIfLeaseHeld(existing, options);
+    }
   }
   message.signal.throwIfAborted();
   const tx = new TransactionBuilder({
@@ -215,12 +216,14 @@ async function attemptOnce(
     outgoing: tx.outgoing,
     nowEpochSeconds: toEpochSeconds(nowMillis),
     nowMillis,
+    payloadHashes: [hashes.payloadHash, hashes.bodyHash],
     ...(lease === undefined ? {} : { lease }),
   };
   const result = await (coalescer
     ? coalescer.commit(request, message.signal)
     : options.store.commit(request));
   if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {
+    throwIfOtherPayload(message, hashes, result.existing, options);
     throwIfLeaseHeld(result.existing, options);
     // Taken and freed again between the condition and its answer: a conflict to retry.
     throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
@@ -247,6 +250,24 @@ function throwIfLeaseHeld(existing: InboxEntry, options: ResolvedOptions): void 
   if (held === undefined) return;
   options.metrics?.addMetric(InboxMetric.LeasesHeld, 'Count', 1);
   throw held;
+}
+
+/**
+ * A live entry that holds another payload's hash refuses the message, committed or not: an
+ * unfinished one (steps journaled, its lease released or lapsed) is never taken over, since its
+ * journal may hold an effect that already happened and its own message is still to commit.
+ */
+function throwIfOtherPayload(
+  message: StepLessMessage,
+  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
+  existing: InboxEntry,
+  options: ResolvedOptions,
+): void {
+  if (!isLive(existing, toEpochSeconds(options.runtime.now()))) return;
+  if (existing.payloadHash === hashes.payloadHash || existing.payloadHash === hashes.bodyHash) {
+    return;
+  }
+  throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
 }
 
 /**

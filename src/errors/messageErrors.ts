@@ -1,4 +1,4 @@
-import type { TransactionLimit } from '../constants.js';
+import { InboxStatus, type TransactionLimit } from '../constants.js';
 import { describeKeyType, errorName, hideField, jsonErrorPosition } from './errorText.js';
 import { InboxError } from './InboxError.js';
 
@@ -129,9 +129,11 @@ export class KeyDerivationError extends PermanentError {
 }
 
 /**
- * The same dedup key arrived with a different body than the one already processed. Nothing
- * is applied: either the producer reused an id for a different event, or the key function
- * is too coarse.
+ * The same dedup key arrived with a different body than the one its inbox entry holds: a
+ * committed entry, or an unfinished one (a handler with steps that failed after journaling
+ * some, its lease released or lapsed), whose journal may hold an effect that already happened.
+ * Nothing is applied, and the entry is not taken over: either the producer reused an id for a
+ * different event, or the key function is too coarse.
  *
  * @example
  * ```ts
@@ -146,12 +148,16 @@ export class PayloadMismatchError extends PermanentError {
   constructor(
     key: string,
     payloadHash: string,
-    existing: { messageId: string; payloadHash: string },
+    existing: { messageId: string; payloadHash: string; status?: string },
   ) {
+    const held =
+      existing.status === undefined || existing.status === InboxStatus.Completed
+        ? `was already processed from message ${existing.messageId}`
+        : `is held by message ${existing.messageId}, not committed yet (${existing.status}, its steps journaled)`;
     super(
-      `The dedup key was already processed from message ${existing.messageId} with a ` +
-        `different body (sha256 ${existing.payloadHash}, now ${payloadHash}). Give distinct ` +
-        'events distinct keys, or make the key function include what tells them apart.',
+      `The dedup key ${held} with a different body (sha256 ${existing.payloadHash}, now ` +
+        `${payloadHash}). Give distinct events distinct keys, or make the key function include ` +
+        'what tells them apart.',
     );
     this.key = key;
     this.payloadHash = payloadHash;

@@ -27,10 +27,10 @@ export const MUTANTS = {
     description: 'the inbox entry is written whether or not a live one exists',
     file: 'src/aws/entryWrites.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
-    find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE}`,',
+    find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_RESUMABLE}`,',
     replace:
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
-      'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_FREE} OR attribute_exists(#pk)`,',
+      'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_RESUMABLE} OR attribute_exists(#pk)`,',
   },
   acknowledgeEverything: {
     name: 'acknowledgeEverything',
