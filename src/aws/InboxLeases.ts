@@ -6,7 +6,7 @@ import type { ClaimRequest, ClaimResult, JournaledStep, LeaseToken } from '../co
 import { toEpochSeconds } from '../core/inboxEntry.js';
 import { LeaseLostError, LeaseOperation, TransientStoreError } from '../errors.js';
 import { DynamoDBException, isException, translate } from './dynamoDBErrors.js';
-import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate } from './entryWrites.js';
+import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate, releaseUpdate } from './entryWrites.js';
 import { claimedFrom, leaseOf, toEntry } from './inboxItem.js';
 
 /**
@@ -72,11 +72,25 @@ export class InboxLeases {
     pk: string;
     lease: LeaseToken;
     lastError: { name: string; at: string };
+    journal?: Readonly<Record<string, JournaledStep>>;
   }): Promise<void> {
-    await this.#fenced(LeaseOperation.Release, request, ENTRY_UPDATE.release, {
+    const unjournaled = Object.entries(request.journal ?? {});
+    const names: Record<string, string> = {};
+    const values: Record<string, NativeAttributeValue> = {
       ':failed': InboxStatus.Failed,
       ':lastError': request.lastError,
+    };
+    unjournaled.forEach(([stepName, step], n) => {
+      names[`#j${n}`] = stepName;
+      values[`:j${n}`] = step;
     });
+    await this.#fenced(
+      LeaseOperation.Release,
+      request,
+      releaseUpdate(unjournaled.length),
+      values,
+      names,
+    );
   }
 
   /** One claim: the update under its condition; refused, the entry that refused it. */
@@ -119,6 +133,7 @@ export class InboxLeases {
     request: { pk: string; lease: LeaseToken; stepName?: string },
     update: string,
     values: Record<string, NativeAttributeValue>,
+    stepNames: Record<string, string> = {},
   ): Promise<void> {
     const input = entryUpdate(this.tableName, request.pk, update, ENTRY_CONDITION.fenced, {
       ...values,
@@ -126,7 +141,7 @@ export class InboxLeases {
       ':epoch': request.lease.epoch,
     });
     const step: Record<string, string> =
-      request.stepName === undefined ? {} : { '#step': request.stepName };
+      request.stepName === undefined ? stepNames : { ...stepNames, '#step': request.stepName };
     try {
       await this.#client().send(
         new UpdateCommand({

@@ -53,6 +53,22 @@ export const ENTRY_UPDATE = {
     '#processedAt = :processedAt, #expiresAt = :expiresAt REMOVE #owner, #leaseUntil',
 } as const;
 
+/**
+ * The release's update, carrying the results in hand whose journal writes did not land: step
+ * `#j<n>` is set to `:j<n>` in the same fenced write that releases the lease.
+ *
+ * @example
+ * ```ts
+ * releaseUpdate(1); // 'SET #status = :failed, #lastError = :lastError, #steps.#j0 = :j0 REMOVE #owner, #leaseUntil'
+ * ```
+ */
+export function releaseUpdate(unjournaledSteps: number): string {
+  const [set, remove] = ENTRY_UPDATE.release.split(' REMOVE ');
+  let steps = '';
+  for (let n = 0; n < unjournaledSteps; n++) steps += `, #steps.#j${n} = :j${n}`;
+  return `${set}${steps} REMOVE ${remove}`;
+}
+
 const {
   absent: ENTRY_IS_ABSENT,
   expired: ENTRY_HAS_EXPIRED,

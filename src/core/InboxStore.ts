@@ -217,12 +217,15 @@ export interface InboxStore {
   }): Promise<void>;
   /**
    * Releases the lease after a failure, fenced by it: the entry becomes `FAILED` with the
-   * error's class name and time, its journal kept. `LeaseLostError` if it no longer owns it.
+   * error's class name and time, its journal kept, and `journal` added to it (steps whose
+   * results the attempt holds but whose own journal writes did not land). `LeaseLostError` if
+   * it no longer owns it.
    */
   release(request: {
     pk: string;
     lease: LeaseToken;
     lastError: { name: string; at: string };
+    journal?: Readonly<Record<string, JournaledStep>>;
   }): Promise<void>;
   /**
    * Told by each processor how many records it runs at once, before its first request, so a

@@ -77,13 +77,16 @@ export class MessageSteps {
   readonly #signal: AbortSignal;
   readonly #pk: string;
   readonly #journal = new Map<string, JournaledStep>();
+  /**
+   * Results in hand whose journal writes did not land (their tries failed): journaled before
+   * the step could run again, or with the release.
+   */
+  readonly #unjournaled = new Map<string, JournaledStep>();
   readonly #lossSignal = new AbortController();
   readonly #inFlight = new Set<Promise<unknown>>();
   #claiming: Promise<void> | undefined;
   #owner: string | undefined;
   #pendingBytes = 0;
-  /** A journal write failed transiently: it may have landed, so the journal is read back. */
-  #journalUncertain = false;
   #lease: LeaseToken | undefined;
   #attempts = 0;
   #lost: LeaseLostError | undefined;
@@ -169,10 +172,24 @@ export class MessageSteps {
     this.#lease = undefined;
     const name = error instanceof Error ? error.name : 'NonErrorThrown';
     const at = new Date(this.#options.runtime.now()).toISOString();
+    // Results in hand go with the release: the next attempt replays them, not their effects.
+    const journal = Object.fromEntries(this.#unjournaled);
     try {
-      await this.#options.store.release({ pk: this.#pk, lease, lastError: { name, at } });
+      await this.#options.store.release({
+        pk: this.#pk,
+        lease,
+        lastError: { name, at },
+        ...(this.#unjournaled.size > 0 ? { journal } : {}),
+      });
     } catch (releaseError) {
-      this.#log('debug', 'lease not released; it lapses at its end', { releaseError });
+      this.#log(
+        this.#unjournaled.size > 0 ? 'warn' : 'debug',
+        'lease not released; it lapses at its end',
+        {
+          releaseError,
+          unjournaledSteps: [...this.#unjournaled.keys()],
+        },
+      );
     }
   }
 
@@ -188,12 +205,6 @@ export class MessageSteps {
 
   async #step(name: string, run: (context: StepContext) => unknown): Promise<unknown> {
     this.#throwIfStopped();
-    if (this.#journalUncertain && this.#lease !== undefined) {
-      // Claimed again with the same token: refused as this record's own lease, it answers with
-      // the entry's journal, so a step whose write landed unanswered is replayed, not re-run.
-      this.#journalUncertain = false;
-      this.#claiming = undefined;
-    }
     this.#claiming ??= this.#claim().catch((error: unknown) => {
       // A conflict or an exhausted retry: the handler's next run claims again.
       if (error instanceof TransientStoreError) this.#claiming = undefined;
@@ -206,6 +217,15 @@ export class MessageSteps {
       this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
       this.#log('debug', 'step replayed from the journal', { step: name });
       return decodeStepResult(journaled.result);
+    }
+    const inHand = this.#unjournaled.get(name);
+    if (inHand !== undefined) {
+      // Its effect ran in this invocation and its journal write did not land (or its answers
+      // were lost): the result is journaled now, under the same lease, never run again.
+      await this.#writeJournal(name, inHand);
+      this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
+      this.#log('debug', 'step result in hand journaled and replayed', { step: name });
+      return decodeStepResult(inHand.result);
     }
     const result = await run(this.#stepContext(name));
     const encoded = encodeStepResult(name, result);
@@ -325,6 +345,9 @@ export class MessageSteps {
 
   async #writeJournal(name: string, step: JournaledStep): Promise<void> {
     const lease = this.#lease;
+    // Kept in hand until its write lands: a rerun of the handler journals it instead of
+    // running the effect again, and a release carries it.
+    this.#unjournaled.set(name, step);
     if (lease === undefined) {
       throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
     }
@@ -335,9 +358,9 @@ export class MessageSteps {
       );
     } catch (error) {
       if (error instanceof LeaseLostError) this.#lose(error);
-      if (error instanceof TransientStoreError) this.#journalUncertain = true;
       throw error;
     }
+    this.#unjournaled.delete(name);
     this.#journal.set(name, step);
   }
 
@@ -364,7 +387,7 @@ export class MessageSteps {
     const own = Buffer.byteLength(name) + Buffer.byteLength(encoded ?? '');
     // Steps running at once count too: their writes are on their way.
     let bytes = own + this.#pendingBytes;
-    for (const [journaledName, step] of this.#journal) {
+    for (const [journaledName, step] of [...this.#journal, ...this.#unjournaled]) {
       bytes += Buffer.byteLength(journaledName) + Buffer.byteLength(step.result ?? '');
     }
     if (bytes > STEP_LIMITS.journalBytes) {

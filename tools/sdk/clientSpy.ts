@@ -27,19 +27,22 @@ export function recordCommands(client: DynamoDBClient): SentCommand[] {
 
 /**
  * Makes the client throw `error()` instead of sending the next `times` commands whose name
- * matches. Used only for faults no emulator produces (TransactionConflict, throttling, 5xx,
- * timeouts); tests that use it say "injected" in their names.
+ * matches (and whose input `matches`, when given). Used only for faults no emulator produces
+ * (TransactionConflict, throttling, 5xx, timeouts); tests that use it say "injected" in their
+ * names.
  */
 export function injectFault(
   client: DynamoDBClient,
   commandName: string,
   error: () => Error,
   times = Number.POSITIVE_INFINITY,
+  matches: (input: Record<string, unknown>) => boolean = () => true,
 ): { readonly injected: () => number } {
   let injected = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === commandName && injected < times) {
+      const input = args.input as Record<string, unknown>;
+      if (context.commandName === commandName && injected < times && matches(input)) {
         injected++;
         throw error();
       }

@@ -223,14 +223,14 @@ export const MUTANTS = {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
       'idempotencyKey: stepIdempotencyKey(consumer, `${key}:${this.#target.messageId}`, stepName),',
   },
-  journalNotReadBack: {
-    name: 'journalNotReadBack',
+  resultInHandRunAgain: {
+    name: 'resultInHandRunAgain',
     invariant: 'steps',
     description:
-      'after a journal write whose answers were lost, the step runs again instead of being read back',
+      'after a journal write that did not land (its tries throttled, or its answers lost), the step runs again instead of its result in hand being journaled',
     file: 'src/steps/MessageSteps.ts',
-    find: '      if (error instanceof TransientStoreError) this.#journalUncertain = true;',
-    replace: '      if (error instanceof TransientStoreError) this.#journalUncertain = false;',
+    find: '    if (inHand !== undefined) {',
+    replace: '    if (inHand !== undefined && false) {',
   },
   relayChainGoesOn: {
     name: 'relayChainGoesOn',
