@@ -16,6 +16,8 @@ export interface EffectCall {
   readonly invocationId: number | undefined;
   /** The SQS messageId of the record whose handler made the call. */
   readonly recordId: string;
+  /** The call's number: a request the network applied twice is one call. */
+  readonly callId: number;
   readonly issuedMillis: number;
   readonly appliedMillis: number;
 }
@@ -49,6 +51,7 @@ export class SimEffects {
   readonly receiptPuts: ReceiptPut[] = [];
   /** Objects by key: the body first written. */
   readonly objects = new Map<string, string>();
+  #calls = 0;
 
   /** Clients for one record's handler: its calls are tagged as that record's. */
   clients(
@@ -58,9 +61,18 @@ export class SimEffects {
     nowMillis: () => number,
   ): { ses: SESv2Client; s3: S3Client } {
     const tag = { channel: RequestChannel.Handler, subjects: [recordId] };
-    const call = (service: string, name: string, apply: (issuedMillis: number) => unknown) => {
-      const issuedMillis = nowMillis();
-      return network.call(caller, service, name, () => apply(issuedMillis), { tag });
+    const call = (
+      service: string,
+      name: string,
+      apply: (issued: Pick<EffectCall, 'issuedMillis' | 'callId' | 'invocationId'>) => unknown,
+    ) => {
+      // Charged to the invocation that issued it, even if the network applies it much later.
+      const issued = {
+        issuedMillis: nowMillis(),
+        callId: ++this.#calls,
+        invocationId: caller.invocationId,
+      };
+      return network.call(caller, service, name, () => apply(issued), { tag });
     };
     const ses = {
       send: (command: unknown) => {
@@ -68,13 +80,12 @@ export class SimEffects {
         const { Content } = command.input;
         const subject = Content?.Simple?.Subject?.Data ?? '';
         const text = Content?.Simple?.Body?.Text?.Data ?? '';
-        return call('ses', 'SendEmail', (issuedMillis) => {
+        return call('ses', 'SendEmail', (issued) => {
           this.emails.push({
             eventId: EVENT_IN_SUBJECT.exec(subject)?.[1] ?? '',
             reference: text.slice(text.indexOf('Reference: ') + 11),
-            invocationId: caller.invocationId,
             recordId,
-            issuedMillis,
+            ...issued,
             appliedMillis: nowMillis(),
           });
           return { MessageId: `ses-${this.emails.length}` };
@@ -85,13 +96,12 @@ export class SimEffects {
       send: (command: unknown) => {
         if (!(command instanceof PutObjectCommand)) throw refused('S3', command);
         const { Key = '', Body, IfNoneMatch } = command.input;
-        return call('s3', 'PutObject', (issuedMillis) => {
+        return call('s3', 'PutObject', (issued) => {
           const written = IfNoneMatch !== '*' || !this.objects.has(Key);
           this.receiptPuts.push({
             eventId: eventIdIn(String(Body)),
-            invocationId: caller.invocationId,
             recordId,
-            issuedMillis,
+            ...issued,
             appliedMillis: nowMillis(),
             written,
           });

@@ -138,6 +138,8 @@ export type CrashPoint = (typeof CrashPoint)[keyof typeof CrashPoint];
 export interface Injectable {
   readonly conflict?: () => Error;
   readonly throttle?: () => Error;
+  /** How often `throttle` strikes this request while faults are on; default the world's rate. */
+  readonly throttleRate?: number;
 }
 
 /**
@@ -269,7 +271,8 @@ export class Network {
       request.noteFault(FaultKind.TransactionConflict);
       return { ok: false, error: injectable.conflict() };
     }
-    if (faulty && injectable.throttle && this.#random.chance(this.#faults.throttling)) {
+    const throttleRate = injectable.throttleRate ?? this.#faults.throttling;
+    if (faulty && injectable.throttle && this.#random.chance(throttleRate)) {
       request.noteFault(FaultKind.Throttling);
       return { ok: false, error: injectable.throttle() };
     }

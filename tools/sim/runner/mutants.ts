@@ -232,6 +232,18 @@ export const MUTANTS = {
     find: '    if (inHand !== undefined) {',
     replace: '    if (inHand !== undefined && false) {',
   },
+  steplessCommitTakesOver: {
+    name: 'steplessCommitTakesOver',
+    invariant: 'payloads',
+    description:
+      "a step-less commit takes over an unfinished entry whatever payload's hash it holds (issue 28's first defect)",
+    file: 'src/aws/entryWrites.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    find: 'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_RESUMABLE}`,',
+    replace:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+      'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_RESUMABLE} OR (#status <> :completed AND #payloadHash <> :payloadHash AND #payloadHash <> :bodyHash AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))`,',
+  },
   relayChainGoesOn: {
     name: 'relayChainGoesOn',
     invariant: 'outbox FIFO',

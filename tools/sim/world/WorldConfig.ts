@@ -81,6 +81,14 @@ export interface WorldConfig {
    * outbox's stream to a downstream consumer's queue (ledger worlds only; default none).
    */
   readonly outbox?: WorldOutbox;
+  /**
+   * Share of the notifier's events it records without a step (a quiet payment: no email, no
+   * receipt), so that a key reused by a step-less body meets another payload's journal (half of
+   * the reused keys are quiet). Notifier worlds only; default none.
+   */
+  readonly steplessRate?: number;
+  /** Share of journal writes throttled while faults are on (notifier worlds; default none). */
+  readonly journalThrottling?: number;
 }
 
 /**
@@ -221,6 +229,17 @@ export function drawWorldConfig(random: Prng): WorldConfig {
     // Drawn after the outbox, for the same reason: the batch read awaited before the handlers,
     // and the default concurrency (the whole batch).
     ...drawBatchSettings(random),
+    // Drawn last, for the same reason: the seams between steps and keys (issue 28).
+    ...(consumer === WorldConsumer.Notifier ? drawStepSeams(random, calm) : {}),
+  };
+}
+
+function drawStepSeams(random: Prng, calm: boolean): Partial<WorldConfig> {
+  const stepless = random.chance(0.5) ? random.pick([0.3, 0.6]) : 0;
+  const journalThrottling = !calm && random.chance(0.5) ? random.pick([0.5, 0.9]) : 0;
+  return {
+    ...(stepless > 0 ? { steplessRate: stepless } : {}),
+    ...(journalThrottling > 0 ? { journalThrottling } : {}),
   };
 }
 

@@ -46,6 +46,7 @@ export function checkSteps(
     ...world.effects.receiptPuts.map((call) => ({ ...call, step: STEPS.receipt })),
   ];
   for (const call of calls) checkCall(call, history.get(call.eventId) ?? [], failures);
+  checkResultsInHand(calls, failures);
   for (const email of world.effects.emails) {
     const expected = stepIdempotencyKey(world.config.consumer, email.eventId, STEPS.email);
     if (email.reference !== expected) {
@@ -55,6 +56,8 @@ export function checkSteps(
     }
   }
   for (const [event, commits] of committed.byEvent) {
+    // A quiet payment is recorded without a step: no email, no receipt.
+    if (event.stepless) continue;
     const firstMillis = world.changeMillis[(commits[0]?.sequence ?? 1) - 1] ?? 0;
     if (
       !world.effects.emails.some(
@@ -153,6 +156,32 @@ function checkClaims(
       failures.push(
         `fencing: invocation ${entry.invocationId} claimed ${key}'s entry (change ${entry.change.sequence}) while another attempt's lease still held it`,
       );
+    }
+  }
+}
+
+/**
+ * A step's effect is called once per attempt: an attempt that holds its result journals it
+ * (retrying the write under its lease, or with the release) before anything could run the step
+ * again. So one invocation never calls one step twice for one record: a second call would be a
+ * result in hand thrown away (two distinct calls, not one request the network applied twice).
+ */
+function checkResultsInHand(
+  calls: ReadonlyArray<EffectCall & { readonly step: string }>,
+  failures: string[],
+): void {
+  const seen = new Map<string, number>();
+  for (const call of calls) {
+    if (call.invocationId === undefined) continue;
+    const attempt = `${call.invocationId} ${call.recordId} ${call.step}`;
+    const first = seen.get(attempt);
+    if (first === undefined) {
+      seen.set(attempt, call.callId);
+    } else if (first !== call.callId) {
+      failures.push(
+        `steps: ${call.step} of ${call.eventId} ran twice in invocation ${call.invocationId} for one record, though the first call's result was in hand`,
+      );
+      seen.set(attempt, call.callId);
     }
   }
 }

@@ -75,6 +75,7 @@ export type EventOf = (body: string) => PlannedEvent | undefined;
  * The invariants of a world, each failure one line naming what broke:
  * - every key is committed once while its entry lives, and no business write is made outside
  *   the transaction of an inbox entry;
+ * - no live entry is taken over by another payload (committed or unfinished);
  * - balances and ledger entries (or counter totals) are exactly the effects of the committed
  *   events;
  * - nothing is lost: every event committed or in the DLQ;
@@ -138,6 +139,7 @@ function inboxCommits(
       continue;
     }
     const key = text(entry.key);
+    checkNoTakeover(world, change, failures);
     if (!isCommit(change)) {
       checkLeaseWrite(world, change, failures);
       continue;
@@ -157,6 +159,25 @@ function inboxCommits(
     }
   }
   return commits;
+}
+
+/**
+ * No write of any path takes over an entry that holds another payload's hash while it lives,
+ * committed or not: an unfinished one's journal may hold an effect that already happened. Live
+ * even by the fastest container clock (the world's plus `clockSkewMillis`): an entry a skewed
+ * writer may have seen expired is not judged.
+ */
+function checkNoTakeover(world: WorldObservation, change: ChangeRecord, failures: string[]): void {
+  const old = change.oldImage;
+  const next = change.newImage;
+  if (old === undefined || next === undefined) return;
+  if (text(old.payloadHash) === text(next.payloadHash)) return;
+  const atMillis = world.changeMillis[change.sequence - 1] ?? 0;
+  const fastestNowMillis = WORLD_EPOCH_MILLIS + atMillis + world.config.clockSkewMillis;
+  if (Number(old.expiresAt?.N) * 1000 <= fastestNowMillis) return;
+  failures.push(
+    `payloads: the ${text(old.status)} entry of ${text(next.key)}, holding another payload's hash, was taken over by a write (change ${change.sequence}) while it lived`,
+  );
 }
 
 /**

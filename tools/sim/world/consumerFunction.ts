@@ -4,6 +4,7 @@ import {
   notifierConsumer,
 } from '../../../functions/notifier/paymentNotification.js';
 import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefinition.js';
+import { ENTRY_UPDATE } from '../../../src/aws/entryWrites.js';
 import {
   businessTableVariable,
   createBatchProcessor,
@@ -23,6 +24,7 @@ import type { FunctionFactory } from '../lambda/SimLambda.js';
 import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
+import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
 /** The tables of a world: the inbox and the consumers' business tables. */
@@ -108,6 +110,9 @@ export function consumerFunction(world: {
                   }
                 : {}),
               throttle: () => dynamo.throttled(operation.name),
+              ...(config.journalThrottling !== undefined && isJournalWrite(operation.input)
+                ? { throttleRate: config.journalThrottling }
+                : {}),
               tag:
                 messageId === undefined
                   ? { channel: RequestChannel.Store, subjects: inboxRecordsOf(operation.input) }
@@ -122,12 +127,18 @@ export function consumerFunction(world: {
       dynamoDBClient: clientFor().documentClient,
       sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
     });
-    const handler: MessageHandler<never> = (message, tx) =>
-      definitionOf(config.consumer, servicesOf(message.messageId)).handler(
+    const handler: MessageHandler<never> = (message, tx) => {
+      const own = definitionOf(config.consumer, servicesOf(message.messageId)).handler(
         inbox.table,
         clientFor(message.messageId).documentClient,
         creditedUrl === undefined ? undefined : inbox.destination,
-      )(message, tx);
+      );
+      // A world with quiet payments runs the step-less path beside the notifier's steps.
+      const notifier = config.consumer === WorldConsumer.Notifier && config.steplessRate;
+      return notifier
+        ? quietOrNotified(own as never, inbox.table(WorldTables.Notifications))(message, tx)
+        : own(message, tx);
+    };
     const processor = createBatchProcessor(handler, {
       ...inbox.options,
       schema: definition.schema,
@@ -210,6 +221,11 @@ function inboxRecordsOf(input: Readonly<Record<string, unknown>>): string[] {
     const pk = request.Key?.pk?.S;
     return pk === undefined ? [] : [pk.slice(pk.indexOf('#') + 1)];
   });
+}
+
+/** A journal write of a step (the only UpdateItem that sets one step of an entry's journal). */
+function isJournalWrite(input: Readonly<Record<string, unknown>>): boolean {
+  return input.UpdateExpression === ENTRY_UPDATE.journal;
 }
 
 interface WireRequest {

@@ -46,7 +46,20 @@ export interface PlannedEvent {
   readonly sendAtMillis: number;
   /** When the upstream delivers it again (a new SQS message), if it does. */
   readonly againAtMillis: number | undefined;
+  /** A quiet payment, which the notifier records without a step (`steplessRate`). */
+  readonly stepless?: boolean;
 }
+
+/**
+ * The end of a quiet payment's id: the notifier of a world with `steplessRate` records it
+ * without a step.
+ *
+ * @example
+ * ```ts
+ * if (body.paymentId.endsWith(QUIET_PAYMENT_SUFFIX)) recordWithoutSteps();
+ * ```
+ */
+export const QUIET_PAYMENT_SUFFIX = '-quiet';
 
 /**
  * The payments of one world (for the counter consumer, each an increment of its account's counter).
@@ -80,6 +93,8 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
   const events: PlannedEvent[] = [];
   // Events another one collides with or reuses the id of: each is the target of one at most.
   const targeted = new Set<string>();
+  // A stream of its own, so that the draws of the worlds before it stay as they were.
+  const quietDraws = random.derive('stepless');
   for (let n = 1; n <= config.events; n++) {
     const account = random.pick(accounts);
     const planted = drawPlanted(config, random, events, targeted);
@@ -90,10 +105,13 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
     const collidesWith = planted === Planted.PaymentCollision ? target : undefined;
     const accountId = collidesWith?.accountId ?? account.accountId;
     const currency = accounts.find((a) => a.accountId === accountId)?.currency ?? 'EUR';
+    const stepless =
+      config.steplessRate !== undefined &&
+      quietDraws.chance(planted === Planted.KeyReused ? 0.5 : config.steplessRate);
     const payment = {
       eventId: planted === Planted.KeyReused ? (target?.eventId ?? `evt-${n}`) : `evt-${n}`,
       accountId,
-      paymentId: collidesWith?.paymentId ?? `pay-${n}`,
+      paymentId: collidesWith?.paymentId ?? `pay-${n}${stepless ? QUIET_PAYMENT_SUFFIX : ''}`,
       amountCents: otherThan(
         planted === Planted.Invalid ? -random.int(1, 100) : random.int(1, 10_000),
         planted === Planted.KeyReused ? target?.amountCents : undefined,
@@ -113,6 +131,7 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
       againAtMillis: random.chance(config.upstreamDuplicateRate)
         ? sendAtMillis + random.int(1, 600_000)
         : undefined,
+      ...(stepless ? { stepless } : {}),
     });
   }
   return { accounts, events: markTargets(events) };
