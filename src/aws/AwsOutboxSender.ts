@@ -1,8 +1,9 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DestinationKind, OutboxMessageIdField } from '../constants.js';
+import { DestinationKind } from '../constants.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
+import { SENT_ATTRIBUTE_DATA_TYPE, sentAttributes } from '../outbox/messageSize.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import type { OutboxSender } from '../relay/OutboxSender.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
@@ -105,12 +106,12 @@ export class AwsOutboxSender implements OutboxSender {
   }
 }
 
+// Built by the function `tx.publish` counts the size with, so the check and the send agree.
 function stringAttributes(message: OutgoingMessage) {
-  const attributes: Record<string, { DataType: 'String'; StringValue: string }> = {};
-  for (const [name, value] of Object.entries(message.attributes ?? {})) {
-    attributes[name] = { DataType: 'String', StringValue: value };
+  const attributes: Record<string, { DataType: string; StringValue: string }> = {};
+  for (const [name, value] of Object.entries(sentAttributes(message))) {
+    attributes[name] = { DataType: SENT_ATTRIBUTE_DATA_TYPE, StringValue: value };
   }
-  attributes[OutboxMessageIdField.Attribute] = { DataType: 'String', StringValue: message.id };
   return attributes;
 }
 
