@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -7,40 +6,17 @@ import { AwsOutboxSender } from '../../../src/aws/AwsOutboxSender.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../../../src/index.js';
 import { destinationBytes } from '../../../src/outbox/messageSize.js';
 import { type OutgoingMessage, toOutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
+import {
+  answering,
+  CONFIG,
+  eventBridgeError,
+  failedEntry,
+  snsError,
+  sqsError,
+  type WireAnswer,
+} from '../../support/awsWire.js';
 
-/**
- * AWS answers no emulator gives (KMS throttling, a disabled key, 5xx…), injected below the SDK:
- * a request handler answers with the service's wire response, so the SDK itself builds the error
- * (its exception class as `name`, the query code as `Code`, the HTTP status in `$metadata`).
- */
-interface WireAnswer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-
-function answering(answer: WireAnswer, sent: string[] = []) {
-  return {
-    handle: async (request: { body?: unknown }) => {
-      const { body } = request;
-      sent.push(body instanceof Uint8Array ? new TextDecoder().decode(body) : String(body ?? ''));
-      return {
-        response: {
-          statusCode: answer.status,
-          headers: answer.headers,
-          body: Readable.from([Buffer.from(answer.body)]),
-        },
-      };
-    },
-  } as never;
-}
-
-const CONFIG = {
-  region: 'eu-west-1',
-  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  maxAttempts: 1,
-};
-
+/** AWS answers no emulator gives, injected below the SDK (see `awsWire`). */
 function senderAnswering(answer: WireAnswer, sent: string[] = []): AwsOutboxSender {
   const requestHandler = answering(answer, sent);
   return new AwsOutboxSender({
@@ -49,34 +25,6 @@ function senderAnswering(answer: WireAnswer, sent: string[] = []): AwsOutboxSend
     eventBridgeClient: new EventBridgeClient({ ...CONFIG, requestHandler }),
   });
 }
-
-/** SNS's query protocol: an XML error document with the wire code. */
-const snsError = (code: string, status: number): WireAnswer => ({
-  status,
-  headers: { 'content-type': 'text/xml' },
-  body: `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>injected</Message></Error><RequestId>r-1</RequestId></ErrorResponse>`,
-});
-/** SQS's JSON protocol, query-compatible: the shape in `__type`, the query code in a header. */
-const sqsError = (name: string, code: string, status: number): WireAnswer => ({
-  status,
-  headers: {
-    'content-type': 'application/x-amz-json-1.0',
-    'x-amzn-query-error': `${code};Sender`,
-  },
-  body: JSON.stringify({ __type: `com.amazonaws.sqs#${name}`, message: 'injected' }),
-});
-/** EventBridge's JSON protocol: the shape in `__type`. */
-const eventBridgeError = (name: string, status: number): WireAnswer => ({
-  status,
-  headers: { 'content-type': 'application/x-amz-json-1.1' },
-  body: JSON.stringify({ __type: name, message: 'injected' }),
-});
-/** A PutEvents answer of 200 whose one entry failed with `code`. */
-const failedEntry = (code: string): WireAnswer => ({
-  status: 200,
-  headers: { 'content-type': 'application/x-amz-json-1.1' },
-  body: JSON.stringify({ FailedEntryCount: 1, Entries: [{ ErrorCode: code, ErrorMessage: 'x' }] }),
-});
 
 const ID = 'c'.repeat(64);
 const MESSAGES = {
