@@ -478,18 +478,49 @@ export const OutboxAttribute = {
   GroupId: 'groupId',
 } as const;
 
+// What every destination of a kind accepts at its default settings, in bytes, counted as that
+// service counts a message (see `destinationBytes` in src/outbox/messageSize.ts):
+// - SQS `SendMessage`: the body plus each attribute's name, data type and value, against the
+//   queue's `MaximumMessageSize` (1,024 to 1,048,576; the API reference now gives 1,048,576 as
+//   the default, queues created earlier kept 262,144, and a queue may be set lower).
+//   https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SendMessage.html
+//   and https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_MessageAttributeValue.html
+// - SNS `Publish`: the same count, against the topic's `MaximumMessageSize`, 262,144 unless
+//   raised (up to 1 MiB). https://docs.aws.amazon.com/sns/latest/api/API_MessageAttributeValue.html
+// - EventBridge `PutEvents`: Source + DetailType + Detail (+ 14 for Time, + Resources). The API
+//   reference says "at most 256 KB", the user guide "less than 256KB": the stricter reading.
+//   https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-putevent-size.html
+const QUEUE_OR_TOPIC_MAX_BYTES = 262_144;
+const EVENT_ENTRY_MAX_BYTES = 262_143;
+
 /**
- * Limits of outgoing messages, checked when the handler publishes: a body and its attributes
- * at most 256 KiB (what SNS and EventBridge accept), at most 9 attributes of your own (SQS
- * carries 10 and the outbox id is one), names of 1-128 characters from `A-Z a-z 0-9 . _ : -`.
+ * Limits of outgoing messages, checked when the handler publishes (`tx.publish`), so that what
+ * commits is what its destination takes. `maxBytesByKind`: the most a message may take as its
+ * destination counts it — an SQS queue or SNS topic the body plus each attribute's name, data
+ * type (`String`) and value, the outbox id's attribute included (262,144: what every queue and
+ * topic accepts at its default settings; the relay cannot read a destination's own setting
+ * when the handler publishes); an event bus `source` + `detailType` + `detail` (the body with
+ * the outbox id's member) + 14 bytes for the time EventBridge stamps (262,143: less than 256
+ * KiB). `messageBytes` is the queue and topic figure, also what a pipe's piped body may take.
+ * At most 9 attributes of your own (SQS carries 10 and the outbox id is one), names of 1-128
+ * characters from `A-Z a-z 0-9 . _ : -`.
  *
  * @example
  * ```ts
- * if (Buffer.byteLength(body) > OUTBOX_LIMITS.messageBytes) storeInS3(body);
+ * if (Buffer.byteLength(body) > OUTBOX_LIMITS.maxBytesByKind.eventbridge - 1024) storeInS3(body);
  * ```
  */
 export const OUTBOX_LIMITS = {
-  messageBytes: 256 * 1024,
+  messageBytes: QUEUE_OR_TOPIC_MAX_BYTES,
+  maxBytesByKind: {
+    [DestinationKind.SqsQueue]: QUEUE_OR_TOPIC_MAX_BYTES,
+    [DestinationKind.SqsFifoQueue]: QUEUE_OR_TOPIC_MAX_BYTES,
+    [DestinationKind.SnsTopic]: QUEUE_OR_TOPIC_MAX_BYTES,
+    [DestinationKind.SnsFifoTopic]: QUEUE_OR_TOPIC_MAX_BYTES,
+    [DestinationKind.EventBus]: EVENT_ENTRY_MAX_BYTES,
+  },
+  /** Bytes EventBridge counts for an entry's `Time`; the relay sends none, EventBridge stamps one. */
+  eventTimeBytes: 14,
   attributes: 9,
   namePattern: /^[A-Za-z0-9._:-]{1,128}$/,
 } as const;

@@ -1,12 +1,13 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DestinationKind, OutboxMessageIdField } from '../constants.js';
+import { DestinationKind } from '../constants.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
+import { SENT_ATTRIBUTE_DATA_TYPE, sentAttributes } from '../outbox/messageSize.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import type { OutboxSender } from '../relay/OutboxSender.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
-import { isTransientCode, sendFailure } from './sendFailure.js';
+import { entryFailure, sendFailure, serviceOf } from './sendFailure.js';
 
 /**
  * Options of {@link AwsOutboxSender}: the clients to send with, each built on first use when
@@ -27,8 +28,10 @@ export interface AwsOutboxSenderOptions {
 /**
  * Sends outgoing messages where they go, with their outbox id: SQS `SendMessage` and SNS
  * `Publish` with the `outbox.messageId` attribute (and, on FIFO, the group and the id as
- * deduplication id), EventBridge `PutEvents` with the id inside `detail`. A refusal is thrown
- * as `DestinationRefusedError`, anything passing as `DestinationUnavailableError`.
+ * deduplication id), EventBridge `PutEvents` with the id inside `detail`. A failure is judged
+ * by the service's documented errors (`sendVerdict`, `entryFailure`): a refusal is thrown as
+ * `DestinationRefusedError`, anything passing (throttling, KMS throttling, a KMS key disabled for
+ * now, a 5xx) as `DestinationUnavailableError`.
  *
  * @example
  * ```ts
@@ -59,7 +62,7 @@ export class AwsOutboxSender implements OutboxSender {
     } catch (error) {
       if (error instanceof DestinationRefusedError) throw error;
       if (error instanceof DestinationUnavailableError) throw error;
-      throw sendFailure(error, message.destination, message.id);
+      throw sendFailure(error, serviceOf(message.kind), message.destination, message.id);
     }
   }
 
@@ -99,18 +102,16 @@ export class AwsOutboxSender implements OutboxSender {
     );
     if (!FailedEntryCount) return;
     // PutEvents answers 200 and reports each entry's failure in the entry.
-    const code = Entries?.[0]?.ErrorCode ?? 'FailedEntry';
-    if (isTransientCode(code)) throw new DestinationUnavailableError(message.destination, code);
-    throw new DestinationRefusedError(message.destination, message.id, code);
+    throw entryFailure(Entries?.[0]?.ErrorCode ?? 'FailedEntry', message.destination, message.id);
   }
 }
 
+// Built by the function `tx.publish` counts the size with, so the check and the send agree.
 function stringAttributes(message: OutgoingMessage) {
-  const attributes: Record<string, { DataType: 'String'; StringValue: string }> = {};
-  for (const [name, value] of Object.entries(message.attributes ?? {})) {
-    attributes[name] = { DataType: 'String', StringValue: value };
+  const attributes: Record<string, { DataType: string; StringValue: string }> = {};
+  for (const [name, value] of Object.entries(sentAttributes(message))) {
+    attributes[name] = { DataType: SENT_ATTRIBUTE_DATA_TYPE, StringValue: value };
   }
-  attributes[OutboxMessageIdField.Attribute] = { DataType: 'String', StringValue: message.id };
   return attributes;
 }
 

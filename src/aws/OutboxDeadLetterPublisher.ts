@@ -1,13 +1,28 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  type MessageAttributeValue,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { OutboxMessageIdField } from '../constants.js';
 import { DeadLetterSendError } from '../errors.js';
-import type { OutboxDeadLetter, OutboxDeadLetterSink } from '../relay/OutboxDeadLetter.js';
+import { utf8Bytes } from '../outbox/messageSize.js';
+import {
+  type OutboxDeadLetter,
+  type OutboxDeadLetterSink,
+  withoutContent,
+} from '../relay/OutboxDeadLetter.js';
 import { attributeText } from './attributeText.js';
+import { SendVerdict } from './documentedSendErrors.js';
+import { SendService, sendVerdict } from './sendFailure.js';
 
 /**
  * Sends the relay's dead letters to an SQS queue: the letter as the JSON body, its reason and
  * the message's outbox id as attributes (`outbox.error`, `outbox.messageId`) for a console
- * filter. Throws {@link DeadLetterSendError} when SQS does not take it.
+ * filter. A letter carries the message in full, and JSON escapes its body again, so a message
+ * that fit its destination can outgrow the queue's `MaximumMessageSize`; when the queue refuses
+ * the letter, it is sent again without the message's body and attributes (or the record's
+ * image), saying so in `omitted`, rather than failing the stream record at every retry. Throws
+ * {@link DeadLetterSendError} when SQS takes neither.
  *
  * @example
  * ```ts
@@ -24,25 +39,45 @@ export class OutboxDeadLetterPublisher implements OutboxDeadLetterSink {
   }
 
   async send(letter: OutboxDeadLetter): Promise<void> {
-    const attributes: Record<string, { DataType: 'String'; StringValue: string }> = {
-      'outbox.error': { DataType: 'String', StringValue: attributeText(letter.reason.error, 256) },
-    };
-    if (letter.message !== undefined) {
-      attributes[OutboxMessageIdField.Attribute] = {
-        DataType: 'String',
-        StringValue: letter.message.id,
-      };
-    }
+    const command = this.#command(letter);
     try {
-      await this.#client().send(
-        new SendMessageCommand({
-          QueueUrl: this.queueUrl,
-          MessageBody: JSON.stringify(letter),
-          MessageAttributes: attributes,
-        }),
-      );
+      await this.#client().send(command);
+      return;
     } catch (cause) {
-      throw new DeadLetterSendError(this.queueUrl, cause);
+      const smaller = withoutContent(letter, sqsCountedBytes(command));
+      if (smaller === undefined || sendVerdict(cause, SendService.Sqs) !== SendVerdict.Refused) {
+        throw new DeadLetterSendError(this.queueUrl, cause);
+      }
+      try {
+        await this.#client().send(this.#command(smaller));
+      } catch (again) {
+        throw new DeadLetterSendError(this.queueUrl, again);
+      }
     }
   }
+
+  #command(letter: OutboxDeadLetter): SendMessageCommand {
+    const attributes: Record<string, MessageAttributeValue> = {
+      'outbox.error': { DataType: 'String', StringValue: attributeText(letter.reason.error, 256) },
+    };
+    const id = letter.message?.id ?? letter.messageEnvelope?.id;
+    if (id !== undefined) {
+      attributes[OutboxMessageIdField.Attribute] = { DataType: 'String', StringValue: id };
+    }
+    return new SendMessageCommand({
+      QueueUrl: this.queueUrl,
+      MessageBody: JSON.stringify(letter),
+      MessageAttributes: attributes,
+    });
+  }
+}
+
+/** A message's size as SQS counts it: its body and each attribute's name, data type, value. */
+function sqsCountedBytes(command: SendMessageCommand): number {
+  const { MessageBody = '', MessageAttributes = {} } = command.input;
+  let bytes = utf8Bytes(MessageBody);
+  for (const [name, value] of Object.entries(MessageAttributes)) {
+    bytes += utf8Bytes(name) + utf8Bytes(value.DataType ?? '') + utf8Bytes(value.StringValue ?? '');
+  }
+  return bytes;
 }

@@ -2,6 +2,7 @@ import { DestinationKind, OUTBOX_LIMITS, OutboxMessageIdField } from '../constan
 import { OutgoingMessageError } from '../errors/outboxErrors.js';
 import { describeType } from '../errors.js';
 import { DESTINATION_RULE, isFifo, parseDestination } from './Destination.js';
+import { destinationBytes } from './messageSize.js';
 
 /**
  * What a handler passes to `tx.publish`: where the message goes and what it says.
@@ -14,7 +15,11 @@ import { DESTINATION_RULE, isFifo, parseDestination } from './Destination.js';
 export interface PublishInput {
   /** An SQS queue URL, an SNS topic ARN or an EventBridge event bus ARN. */
   readonly destination: string;
-  /** The message: a string is sent as it is, any other JSON value as its JSON text. */
+  /**
+   * The message: a string is sent as it is, any other JSON value as its JSON text. With its
+   * attributes, at most what every destination of its kind accepts, counted as it counts
+   * (`OUTBOX_LIMITS.maxBytesByKind`: 262,144 bytes for a queue or topic, 262,143 for an event).
+   */
   readonly body: unknown;
   /**
    * Names the message among those the handler publishes, for its id; default its position
@@ -67,11 +72,11 @@ const PUBLISH_FIELDS = [
 const GROUP_ID = /^[\x21-\x7E]{1,128}$/;
 const ATTRIBUTE_NAME = /^(?!\.)(?!.*\.\.)(?!.*\.$)[A-Za-z0-9_.-]{1,256}$/;
 const RESERVED_ATTRIBUTE = /^(aws\.|amazon\.|outbox\.)/i;
-const encoder = new TextEncoder();
 
 /**
  * Checks what a handler published and turns it into the message the outbox stores, with the
- * id given. Throws {@link OutgoingMessageError} naming the field to change.
+ * id given: its fields for the destination's kind, and its size as the destination counts it.
+ * Throws {@link OutgoingMessageError} naming the field to change.
  *
  * @example
  * ```ts
@@ -85,8 +90,7 @@ export function toOutgoingMessage(input: unknown, index: number, id: string): Ou
   const routing = checkRouting(fields, destination.kind, index);
   const attributes = checkAttributes(fields.attributes, destination.kind, index);
   const body = bodyText(fields.body, destination.kind, id, index);
-  checkSize(body, attributes, index);
-  return {
+  const message: OutgoingMessage = {
     id,
     destination: destination.address,
     kind: destination.kind,
@@ -94,6 +98,8 @@ export function toOutgoingMessage(input: unknown, index: number, id: string): Ou
     ...routing,
     ...(attributes === undefined ? {} : { attributes }),
   };
+  checkSize(message, index);
+  return message;
 }
 
 function checkFields(input: unknown, index: number): Record<string, unknown> {
@@ -233,25 +239,36 @@ function jsonText(value: unknown, index: number): string {
   return text;
 }
 
-function checkSize(
-  body: string,
-  attributes: Record<string, string> | undefined,
-  index: number,
-): void {
-  const attributeBytes = Object.entries(attributes ?? {}).reduce(
-    (sum, [name, value]) =>
-      sum + encoder.encode(name).byteLength + encoder.encode(value).byteLength,
-    OutboxMessageIdField.Attribute.length + 64,
+/**
+ * Refuses what the destination would refuse for its size, counted as it counts (see
+ * {@link destinationBytes}), naming the larger part to change and the overshoot.
+ */
+function checkSize(message: OutgoingMessage, index: number): void {
+  const { bodyBytes, attributeBytes, idAttributeBytes, totalBytes } = destinationBytes(message);
+  const maxBytes = OUTBOX_LIMITS.maxBytesByKind[message.kind];
+  if (totalBytes <= maxBytes) return;
+  const parts =
+    message.kind === DestinationKind.EventBus
+      ? 'as EventBridge counts an entry (source, detailType, the detail with the outbox id, 14 for its time)'
+      : `as the destination counts it (body ${bodyBytes}, attributes ${attributeBytes}, the outbox id's attribute ${idAttributeBytes}: each attribute's name, data type and value)`;
+  const field = attributeBytes > bodyBytes ? 'attributes' : 'body';
+  throw fail(
+    field,
+    index,
+    `${field === 'body' ? 'is' : 'are'} too large: the message takes ${totalBytes} bytes ${parts}, ` +
+      `${totalBytes - maxBytes} over the ${maxBytes} ${KIND_NAMES[message.kind]}. ` +
+      'Store large payloads in S3 and publish a pointer',
   );
-  const bytes = encoder.encode(body).byteLength + attributeBytes;
-  if (bytes > OUTBOX_LIMITS.messageBytes) {
-    throw fail(
-      'body',
-      index,
-      `and attributes take ${bytes} bytes; at most ${OUTBOX_LIMITS.messageBytes} are relayed. Store large payloads in S3 and send a pointer`,
-    );
-  }
 }
+
+// Who accepts the limit: queues and topics may be set higher, never below at their defaults.
+const KIND_NAMES: Record<DestinationKind, string> = {
+  [DestinationKind.SqsQueue]: 'every SQS queue accepts at its default settings',
+  [DestinationKind.SqsFifoQueue]: 'every SQS FIFO queue accepts at its default settings',
+  [DestinationKind.SnsTopic]: 'every SNS topic accepts at its default settings',
+  [DestinationKind.SnsFifoTopic]: 'every SNS FIFO topic accepts at its default settings',
+  [DestinationKind.EventBus]: 'an event bus accepts (less than 256 KiB)',
+};
 
 function fail(field: string, index: number, problem: string): OutgoingMessageError {
   return new OutgoingMessageError(field, index, problem);

@@ -1,16 +1,25 @@
 import { OUTBOX_LIMITS, OutboxMessageIdField } from '../constants.js';
 import { OutgoingMessageError } from '../errors.js';
+import { utf8Bytes } from './messageSize.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';
 
-const encoder = new TextEncoder();
+/** A string's text between the quotes of a JSON string: what Pipes puts into its template. */
+const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
 
-/** The size of the body a pipe sends for `message`: its id and its body, a JSON string. */
-function pipedBodyBytes(message: OutgoingMessage): number {
-  const piped = {
-    [OutboxMessageIdField.EventMember]: message.id,
-    [OutboxMessageIdField.PipedBodyMember]: message.body,
-  };
-  return encoder.encode(JSON.stringify(piped)).byteLength;
+/**
+ * The body an `OutboxPipe` sends to its queue for a message, character for character as its
+ * input template `{"outboxMessageId": "<id>", "body": "<body>"}` gives it (a space after each
+ * colon, each value escaped as a JSON string): what SQS counts, a pipe setting no attribute.
+ *
+ * @example
+ * ```ts
+ * pipedBody(message); // '{"outboxMessageId": "9f…", "body": "{\"a\":1}"}'
+ * ```
+ */
+export function pipedBody(message: OutgoingMessage): string {
+  const id = OutboxMessageIdField.EventMember;
+  const body = OutboxMessageIdField.PipedBodyMember;
+  return `{"${id}": "${escaped(message.id)}", "${body}": "${escaped(message.body)}"}`;
 }
 
 /**
@@ -45,12 +54,13 @@ export function checkPipeOutbox(
         "cannot be sent by the outbox's EventBridge pipe (a pipe sets no message attribute); put them in the body, or use the Lambda relay (OutboxRelay)",
       );
     }
-    const piped = pipedBodyBytes(message);
-    if (piped > OUTBOX_LIMITS.messageBytes) {
+    const pipedBytes = utf8Bytes(pipedBody(message));
+    const maxBytes = OUTBOX_LIMITS.maxBytesByKind[message.kind];
+    if (pipedBytes > maxBytes) {
       throw new OutgoingMessageError(
         'body',
         index,
-        `takes ${piped} bytes as the pipe sends it (the body escaped as a JSON string inside { outboxMessageId, body }); at most ${OUTBOX_LIMITS.messageBytes} reach the queue. Store large payloads in S3 and send a pointer`,
+        `is too large: the pipe sends ${pipedBytes} bytes (the body escaped as a JSON string inside { outboxMessageId, body }), ${pipedBytes - maxBytes} over the ${maxBytes} every SQS queue accepts at its default settings. Store large payloads in S3 and send a pointer`,
       );
     }
     if (message.groupId === undefined) return;

@@ -28,14 +28,61 @@ export interface OutboxDeadLetter {
   readonly reason: { readonly error: string; readonly code?: string; readonly message: string };
   /** The refused message, with its id, destination, body and fields, as the relay sends it. */
   readonly message?: OutgoingMessage;
+  /**
+   * Instead of `message` when the letter in full did not fit in the dead-letter queue: the
+   * refused message without its body and attributes (see `omitted`).
+   */
+  readonly messageEnvelope?: OutboxMessageEnvelope;
   /** A record that is no outbox item: its new image, in DynamoDB's JSON. */
   readonly image?: unknown;
+  /**
+   * Set when the dead-letter queue refused the letter in full (larger than its
+   * `MaximumMessageSize`): the fields left out (`message.body`, `message.attributes` or
+   * `image`) and the bytes the letter in full took. What was left out is still in the outbox
+   * item `record.pk` until its TTL (a group's item: until the group's next commit) and in the
+   * stream record `record.sequenceNumber` for 24 hours.
+   */
+  readonly omitted?: { readonly fields: readonly string[]; readonly letterBytes: number };
   readonly record: {
     readonly sequenceNumber: string;
     readonly eventID?: string;
     readonly pk?: string;
   };
   readonly failedAt: string;
+}
+
+/**
+ * A refused message without its content: what a dead letter keeps of it when the message in
+ * full does not fit in the dead-letter queue.
+ *
+ * @example
+ * ```ts
+ * const { id, destination } = letter.messageEnvelope ?? letter.message ?? {};
+ * ```
+ */
+export type OutboxMessageEnvelope = Omit<OutgoingMessage, 'body' | 'attributes'>;
+
+/**
+ * The letter without the content that can make it too large for its queue: the message's body
+ * and attributes, or the record's image; `undefined` when it carries neither.
+ *
+ * @example
+ * ```ts
+ * const smaller = withoutContent(letter, Buffer.byteLength(JSON.stringify(letter)));
+ * ```
+ */
+export function withoutContent(
+  letter: OutboxDeadLetter,
+  letterBytes: number,
+): OutboxDeadLetter | undefined {
+  const { message, image, ...rest } = letter;
+  if (message !== undefined) {
+    const { body: _body, attributes, ...envelope } = message;
+    const fields = ['message.body', ...(attributes === undefined ? [] : ['message.attributes'])];
+    return { ...rest, messageEnvelope: envelope, omitted: { fields, letterBytes } };
+  }
+  if (image !== undefined) return { ...rest, omitted: { fields: ['image'], letterBytes } };
+  return undefined;
 }
 
 /**

@@ -175,12 +175,9 @@ async function redriveOne(
   const body = parse(letter.body);
   const base = { messageId: letter.messageId };
   if (body?.kind === OUTBOX_DEAD_LETTER_KIND) {
-    const { message } = body as unknown as OutboxDeadLetter;
-    if (message === undefined) {
-      const reason =
-        'an unreadable stream record, not an outbox message: nothing to send (see its image; fix what wrote the item)';
-      return { ...base, kind: 'record', status: 'left', outboxIds: [], reason };
-    }
+    const letter = body as unknown as OutboxDeadLetter;
+    const { message } = letter;
+    if (message === undefined) return withoutMessage(letter, base);
     if (!isSendable(message)) {
       const reason =
         "its message lacks a string id, destination or body, or its kind is not its destination's";
@@ -201,6 +198,25 @@ async function redriveOne(
     return { ...base, kind: 'unknown', status: 'left', outboxIds: [], reason };
   }
   return redriveBatch(letter, info, settings);
+}
+
+/** A letter with no message to send: an unreadable record, or a message sent without content. */
+function withoutMessage(letter: OutboxDeadLetter, base: { messageId: string }): RedriveOutcome {
+  const { messageEnvelope, omitted, record } = letter;
+  const where =
+    `the outbox item ${record?.pk ?? '(no key)'} (until its TTL; a group's item until the ` +
+    `group's next commit) or the stream record ${record?.sequenceNumber ?? '?'} (24 hours)`;
+  if (messageEnvelope !== undefined) {
+    const id = typeof messageEnvelope.id === 'string' ? [messageEnvelope.id] : [];
+    const reason =
+      `the letter in full (${omitted?.letterBytes ?? '?'} bytes) did not fit in the dead-letter ` +
+      `queue and carries no body or attributes: send the message again from ${where}, with its outbox id`;
+    return { ...base, kind: 'message', status: 'left', outboxIds: id, reason };
+  }
+  const image =
+    omitted === undefined ? 'see its image' : `its image did not fit in the letter; read ${where}`;
+  const reason = `an unreadable stream record, not an outbox message: nothing to send (${image}; fix what wrote the item)`;
+  return { ...base, kind: 'record', status: 'left', outboxIds: [], reason };
 }
 
 async function redriveBatch(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { type Message, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
@@ -32,9 +33,11 @@ beforeAll(() => {
 afterAll(() => streams?.destroy());
 
 /** An outbox of its own, its relay's dead-letter queue, and a relay that fails while `down`. */
-async function outboxWithRelay(options: { down?: () => boolean } = {}) {
+async function outboxWithRelay(
+  options: { down?: () => boolean; dlqAttributes?: Record<string, string> } = {},
+) {
   const table = await aws.createOutboxTable(aws.uniqueName('outbox'));
-  const dlq = await aws.createQueue(aws.uniqueName('relay-dlq'));
+  const dlq = await aws.createQueue(aws.uniqueName('relay-dlq'), options.dlqAttributes);
   const relay = await startRelay(aws, table, dlq.url, {
     wrap: (inner) => async (event, context) => {
       if (options.down?.()) throw new Error('the relay cannot reach its destinations');
@@ -99,6 +102,79 @@ const idOf = (message: Message | undefined) =>
   message?.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;
 
 describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
+  it("dead-letters a refused message too large for the relay's dead-letter queue without its body and attributes, goes on, and the redrive leaves it saying where the body is", async () => {
+    const { dlq, relay, publish } = await outboxWithRelay({
+      dlqAttributes: { MaximumMessageSize: '2048' },
+    });
+    const audit = await aws.createQueue(aws.uniqueName('audit'));
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    await publish(async (_, tx) => {
+      // Fits its destination; escaped again inside the letter, it outgrows the 2 KiB queue.
+      tx.publish({
+        destination: missingQueue(aws.uniqueName('missing')),
+        body: '{"note":"say \\"hi\\""}'.repeat(150),
+        attributes: { type: 'credit' },
+      });
+      tx.publish({ destination: audit.url, body: 'after the refusal' });
+    }).process(sqsEvent(sqsRecord(event)));
+    await settled(relay, dlq.url, 1);
+
+    const id = outboxMessageId(CONSUMER, event.eventId, { index: 0 });
+    const [letter] = await take(dlq.url, 1);
+    expect(Buffer.byteLength(letter?.Body ?? '')).toBeLessThanOrEqual(2048);
+    const body = JSON.parse(letter?.Body ?? '{}');
+    expect(body).toMatchObject({
+      kind: 'sqs-inbox.outbox.dead-letter',
+      reason: { error: 'DestinationRefusedError' },
+      messageEnvelope: { id, kind: 'sqs' },
+      omitted: { fields: ['message.body', 'message.attributes'] },
+      record: { pk: `msg#${id}` },
+    });
+    expect(body.omitted.letterBytes).toBeGreaterThan(2048);
+    expect(body).not.toHaveProperty('message');
+    expect(idOf(letter)).toBe(id);
+    expect((await take(audit.url, 1))[0]?.Body).toBe('after the refusal');
+
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: letter?.Body }));
+    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+    expect(outcomes).toEqual([
+      expect.objectContaining({ kind: 'message', status: 'left', outboxIds: [id] }),
+    ]);
+    expect(outcomes[0]?.reason).toContain('did not fit in the dead-letter queue');
+    expect(outcomes[0]?.reason).toContain(`the outbox item msg#${id}`);
+  });
+
+  it("dead-letters an unreadable record too large for the relay's dead-letter queue without its image, and the redrive leaves it saying where the item is", async () => {
+    const { table, dlq, relay } = await outboxWithRelay({
+      dlqAttributes: { MaximumMessageSize: '2048' },
+    });
+    const pk = `msg#written-by-other-code-${randomUUID()}`;
+    await aws.documentClient.send(
+      new PutCommand({
+        TableName: table,
+        Item: { pk, messages: 'not a list', note: 'x'.repeat(4_000) },
+      }),
+    );
+    await settled(relay, dlq.url, 1);
+
+    const [letter] = await take(dlq.url, 1);
+    const body = JSON.parse(letter?.Body ?? '{}');
+    expect(body).toMatchObject({
+      kind: 'sqs-inbox.outbox.dead-letter',
+      reason: { error: 'OutboxRecordError' },
+      omitted: { fields: ['image'] },
+      record: { pk },
+    });
+    expect(body).not.toHaveProperty('image');
+
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: letter?.Body }));
+    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'record', status: 'left' })]);
+    expect(outcomes[0]?.reason).toContain(
+      `its image did not fit in the letter; read the outbox item ${pk}`,
+    );
+  });
+
   it('sends a refused message again, with its outbox id, once its destination exists, and deletes the dead letter', async () => {
     const { dlq, name, event } = await refusedMessages(['credited']);
     const created = await aws.createQueue(name);

@@ -163,3 +163,131 @@ describe('outboxMessageId', () => {
     expect(outboxMessageId('ledger', 'pay-1', { name: '0' })).not.toBe(first);
   });
 });
+
+/**
+ * The size rules as the AWS pages state them, written out here apart from the library's own
+ * count: SQS `SendMessage` and SNS `Publish` count the body plus each attribute's name, data type
+ * and value (the relay sends every attribute as `String`, with the outbox id's
+ * `outbox.messageId`); EventBridge `PutEvents` counts Source + DetailType + Detail, + 14 for
+ * Time (EventBridge stamps one).
+ */
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+function queueOrTopicCount(body: string, attributes: Record<string, string> = {}): number {
+  const sent = { ...attributes, 'outbox.messageId': ID };
+  return Object.entries(sent).reduce(
+    (sum, [name, value]) => sum + utf8(name) + utf8('String') + utf8(value),
+    utf8(body),
+  );
+}
+function eventEntryCount(detail: Record<string, unknown>, source: string, detailType: string) {
+  return (
+    utf8(source) + utf8(detailType) + utf8(JSON.stringify({ ...detail, outboxMessageId: ID })) + 14
+  );
+}
+
+interface SizeCase {
+  readonly label: string;
+  readonly maxBytes: number;
+  /** The message whose free text is `filler`, and its size as its destination counts it. */
+  readonly build: (filler: string) => { input: Record<string, unknown>; awsBytes: number };
+}
+
+const SIZE_CASES: readonly SizeCase[] = [
+  ...(
+    [
+      ['an SQS queue', QUEUE, undefined],
+      ['an SQS FIFO queue', FIFO_QUEUE, 'acc-1'],
+      ['an SNS topic', TOPIC, undefined],
+      ['an SNS FIFO topic', FIFO_TOPIC, 'acc-1'],
+    ] as const
+  ).map(
+    ([label, destination, groupId]): SizeCase => ({
+      label: `${label} counts the body and each attribute's name, data type and value, the outbox id's included`,
+      maxBytes: 262_144,
+      build: (filler) => {
+        const attributes = { type: 'crédit', 'trace-id': 'ж-1' };
+        const body = `{"note":"${filler}"}`;
+        return {
+          input: { destination, body, attributes, ...(groupId ? { groupId } : {}) },
+          awsBytes: queueOrTopicCount(body, attributes),
+        };
+      },
+    }),
+  ),
+  {
+    label:
+      'an event bus counts source, detailType, the detail with the outbox id, and 14 for the time',
+    maxBytes: 262_143,
+    build: (filler) => {
+      const detail = { note: filler, amount: '€12' };
+      const [source, detailType] = ['lédger', 'PaymentCrédited'];
+      return {
+        input: { destination: BUS, body: detail, source, detailType },
+        awsBytes: eventEntryCount(detail, source, detailType),
+      };
+    },
+  },
+];
+
+/** A filler that brings `build`'s message to `targetBytes`, ending in `last` (1 to 4 bytes). */
+function fillTo(build: SizeCase['build'], targetBytes: number, last: string) {
+  const base = build('').awsBytes;
+  const filler = 'x'.repeat(targetBytes - base - utf8(last)) + last;
+  const built = build(filler);
+  expect(built.awsBytes).toBe(targetBytes);
+  return built.input;
+}
+
+describe('refuses whatever the destination would refuse, counted as it counts', () => {
+  describe.each(SIZE_CASES)('$label', ({ build, maxBytes }) => {
+    it.each([
+      ['ASCII', 'x'],
+      ['a two-byte character', 'é'],
+      ['a three-byte character', '€'],
+      ['a four-byte character', '𝄞'],
+    ])('accepts a message of exactly the limit, ending in %s', (_, last) => {
+      const input = fillTo(build, maxBytes, last);
+      expect(() => toOutgoingMessage(input, 3, ID)).not.toThrow();
+    });
+
+    it.each([
+      ['ASCII', 'x'],
+      ['a multi-byte character (one character, as many as at the limit, one byte more)', '€'],
+    ])('refuses a message one byte over, ending in %s, with the overshoot', (_, last) => {
+      const input = fillTo(build, maxBytes + 1, last);
+      const error = refusal(input);
+      expect(error).toMatchObject({ field: 'body', index: 3 });
+      expect(error.message).toContain(`takes ${maxBytes + 1} bytes`);
+      expect(error.message).toContain(`1 over the ${maxBytes}`);
+      expect(error.message).toContain('S3');
+    });
+  });
+
+  it("refuses the issue's SNS publish of 262,204 bytes counted with its attributes, which a body-only count let pass", () => {
+    const attributes = Object.fromEntries(
+      [...Array(9).keys()].map((i) => [`attribute-${i}`, 'v'.repeat(10)]),
+    );
+    const body = 'x'.repeat(262_204 - queueOrTopicCount('', attributes));
+    expect(queueOrTopicCount(body, attributes)).toBe(262_204);
+    expect(refusal({ destination: TOPIC, body, attributes }).message).toContain(
+      '60 over the 262144',
+    );
+  });
+
+  it("refuses the issue's event of 262,400 bytes as EventBridge counts it", () => {
+    const [source, detailType] = ['s'.repeat(256), 'd'.repeat(256)];
+    const detail = { note: '' };
+    const note = 'x'.repeat(262_400 - eventEntryCount(detail, source, detailType));
+    expect(eventEntryCount({ note }, source, detailType)).toBe(262_400);
+    const error = refusal({ destination: BUS, body: { note }, source, detailType });
+    expect(error).toMatchObject({ field: 'body' });
+    expect(error.message).toContain('257 over the 262143');
+  });
+
+  it('names the attributes when they, not the body, make the message too large', () => {
+    const attributes = { big: 'v'.repeat(200_000) };
+    const error = refusal({ destination: QUEUE, body: 'x'.repeat(70_000), attributes });
+    expect(error.field).toBe('attributes');
+    expect(error.message).toMatch(/attributes 200\d{3}, the outbox id's attribute 86/);
+  });
+});
