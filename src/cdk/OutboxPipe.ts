@@ -14,9 +14,10 @@ import {
   OutboxAttribute,
   OutboxMessageIdField,
 } from '../constants.js';
+import { inRange } from './inRange.js';
 import { OutboxTable } from './OutboxTable.js';
 import { createStandardDeadLetterQueue, depthAboveZeroAlarm } from './ownResources.js';
-import { inRange } from './resolveOutboxRelayProps.js';
+import { resolveMaxRecordAge } from './resolveMaxRecordAge.js';
 
 /**
  * Properties of {@link OutboxPipe}.
@@ -37,13 +38,21 @@ export interface OutboxPipeProps {
    * own key.
    */
   readonly destinationKey?: IKey;
-  /** Records per target call; an SQS target takes at most 10. @default 10 */
+  /** Records per target call, 1 to 10 (an SQS target takes at most 10). @default 10 */
   readonly batchSize?: number;
-  /** Retries of a failing batch before it goes to the dead-letter queue. @default 10 */
+  /**
+   * Retries of a failing batch (bisected) before it goes to the dead-letter queue, 0 to 10,000
+   * (never the pipe's infinite). @default 10
+   */
   readonly retryAttempts?: number;
-  /** Records older than this go to the dead-letter queue unsent. @default Duration.hours(6) */
+  /**
+   * Records older than this go to the dead-letter queue unsent (their stream range only),
+   * 1 minute to 12 hours (never the pipe's infinite): a given-up batch is read back from the
+   * stream, which keeps records 24 hours, so at least 12 are left to redrive it.
+   * @default Duration.hours(6)
+   */
   readonly maxRecordAge?: Duration;
-  /** How long outbox items live. @default Duration.days(7) */
+  /** How long outbox items live, 1 to 366 days. @default Duration.days(7) */
   readonly retention?: Duration;
   /** The outbox table's removal policy. @default RemovalPolicy.RETAIN */
   readonly removalPolicy?: RemovalPolicy;
@@ -236,16 +245,15 @@ interface OutboxPipeSettings {
 }
 
 function resolveOutboxPipeProps(props: OutboxPipeProps): OutboxPipeSettings {
-  const where = `outbox pipe of ${props.name}`;
+  const where = `OutboxPipe ${props.name}`;
   const settings = {
     batchSize: props.batchSize ?? 10,
     retryAttempts: props.retryAttempts ?? 10,
-    maxRecordAge: props.maxRecordAge ?? Duration.hours(6),
+    maxRecordAge: resolveMaxRecordAge(where, props.maxRecordAge),
     retention: props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS),
   };
   inRange(where, 'batchSize', settings.batchSize, 1, 10);
   inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
-  inRange(where, 'maxRecordAge (seconds)', settings.maxRecordAge.toSeconds(), 60, 604_800);
   const { min, max } = OUTBOX_RETENTION_RANGE;
   inRange(where, 'retention (seconds)', settings.retention.toSeconds(), min, max);
   return settings;
