@@ -46,7 +46,7 @@ export function resolveMaxRecordAge(where: string, given: Duration | undefined):
   const { minSeconds, maxSeconds } = MAX_RECORD_AGE_RANGE;
   const why =
     `a batch given up at that age must leave time, within the stream's ${STREAM_RETENTION_SECONDS / 3_600} hours, ` +
-    `to read it back and redrive it (the runbook); lower maxRecordAge.`;
+    'to read it back and redrive it (the runbook). Set it from 1 minute to 12 hours.';
   if (maxRecordAge.isUnresolved()) {
     throw new Error(
       `${where}: maxRecordAge must be a literal duration from ${minSeconds} to ${maxSeconds} seconds, not a token resolved at deploy time: ${why}`,
