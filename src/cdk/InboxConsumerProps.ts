@@ -184,15 +184,16 @@ export interface InboxConsumerProps {
    * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`): at least the time a message can still come
    * back with one DLQ redrive, `retentionPeriod + deadLetterRetentionPeriod + retentionPeriod`
    * (a message the library dead-letters, like any in a FIFO DLQ, starts the DLQ's retention
-   * afresh; a redrive restarts it). A key redriven later than that is applied again.
+   * afresh; a redrive restarts it), and at most 366 days (the library's `ttlSeconds` limit). A
+   * key redriven later than that horizon is applied again.
    * @default that horizon plus a day: 23 days with the default retention periods
    * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
    */
   readonly inboxTtl?: Duration;
 
   /**
-   * Records per invocation: 1 to 10 for FIFO, 1 to 10,000 for standard (above 10 needs
-   * `maxBatchingWindow`).
+   * Records per invocation: 1 to 10 for FIFO, 1 to 10,000 for standard (above 10 needs a
+   * `maxBatchingWindow` of at least 1 second).
    * @default 10
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-parameters.html
    */

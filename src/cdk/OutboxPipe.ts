@@ -1,4 +1,4 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -14,9 +14,10 @@ import {
   OutboxAttribute,
   OutboxMessageIdField,
 } from '../constants.js';
+import { inRange } from './inRange.js';
 import { OutboxTable } from './OutboxTable.js';
 import { createStandardDeadLetterQueue, depthAboveZeroAlarm } from './ownResources.js';
-import { inRange } from './resolveOutboxRelayProps.js';
+import { resolveMaxRecordAge } from './resolveMaxRecordAge.js';
 
 /**
  * Properties of {@link OutboxPipe}.
@@ -37,13 +38,21 @@ export interface OutboxPipeProps {
    * own key.
    */
   readonly destinationKey?: IKey;
-  /** Records per target call; an SQS target takes at most 10. @default 10 */
+  /** Records per target call, 1 to 10 (an SQS target takes at most 10). @default 10 */
   readonly batchSize?: number;
-  /** Retries of a failing batch before it goes to the dead-letter queue. @default 10 */
+  /**
+   * Retries of a failing batch (bisected) before it goes to the dead-letter queue, 0 to 10,000
+   * (never the pipe's infinite). @default 10
+   */
   readonly retryAttempts?: number;
-  /** Records older than this go to the dead-letter queue unsent. @default Duration.hours(6) */
+  /**
+   * Records older than this go to the dead-letter queue unsent (their stream range only),
+   * 1 minute to 12 hours (never the pipe's infinite): a given-up batch is read back from the
+   * stream, which keeps records 24 hours, so at least 12 are left to redrive it.
+   * @default Duration.hours(6)
+   */
   readonly maxRecordAge?: Duration;
-  /** How long outbox items live. @default Duration.days(7) */
+  /** How long outbox items live, 1 to 366 days. @default Duration.days(7) */
   readonly retention?: Duration;
   /** The outbox table's removal policy. @default RemovalPolicy.RETAIN */
   readonly removalPolicy?: RemovalPolicy;
@@ -81,6 +90,20 @@ const MESSAGE = `$.dynamodb.NewImage.${OutboxAttribute.Messages}.L[0].M`;
  * out TTL deletions, bisects a failing batch, retries it `retryAttempts` times, and gives up
  * batches to its dead-letter queue (with the stream range only, as Lambda's mapping does).
  *
+ * Experimental: no emulator runs a pipe, and what reaches the queue rests on a behaviour AWS
+ * documents against it. The input template puts the body inside a JSON string
+ * ({@link OUTBOX_PIPE_INPUT_TEMPLATE}), which arrives intact only if Pipes escapes `"`, `\` and
+ * control characters in the value it substitutes there and adds no quotes of its own; the Pipes
+ * input-transformation page says "EventBridge doesn't escape values extracted by Input Path"
+ * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-input-transformation.html).
+ * If it does not, every body with a quote (any JSON object) arrives as invalid JSON or with its
+ * quotes stripped, and the downstream consumer dead-letters it as permanent
+ * (`EnvelopeMismatchError`, or `MessageParseError` with the default parser). Before
+ * relying on it, publish one message on AWS whose body holds quotes, backslashes, a newline and
+ * non-ASCII text, and check that the queue's body parses as `{ outboxMessageId, body }` with
+ * `body` equal to what was published. The construct says so at synth (a warning).
+ *
+ * @experimental
  * @example
  * ```ts
  * const outbox = new OutboxPipe(stack, 'Outbox', { name: 'ledger', destination: creditsQueue });
@@ -142,6 +165,15 @@ export class OutboxPipe extends Construct {
     });
     this.pipe.node.addDependency(this.role);
     this.alarms = this.#createAlarms(props);
+    // Said at synth, not only in the docs: a user who never reads them still sees it.
+    Annotations.of(this).addWarningV2(
+      'sqs-inbox:outboxPipeExperimental',
+      'OutboxPipe is experimental: its input template puts the body in a JSON string, and whether ' +
+        'EventBridge Pipes escapes quotes and backslashes there is unverified (its documentation ' +
+        'says it does not escape substituted values). Before relying on it, publish one message ' +
+        'whose body holds quotes, backslashes, a newline and non-ASCII text on AWS and check what ' +
+        'reaches the queue (README: "The managed alternative: an EventBridge pipe").',
+    );
   }
 
   /** Lets a function publish through this outbox: `PutItem` and `UpdateItem` on its table. */
@@ -219,8 +251,10 @@ const NEW_OR_CHANGED = { eventName: ['INSERT', 'MODIFY'] };
 
 /**
  * The pipe's input template: the body it sends is the outbox id and the message's body text,
- * each a JSON string (Pipes escapes a string it puts between quotes).
+ * each in a JSON string. The id is hex; the body is only valid JSON there if Pipes escapes what
+ * it substitutes, which is unverified (see {@link OutboxPipe}).
  *
+ * @experimental
  * @example
  * ```ts
  * OUTBOX_PIPE_INPUT_TEMPLATE; // '{"outboxMessageId": "<$.dynamodb.NewImage.messages.L[0].M.id.S>", …}'
@@ -236,16 +270,15 @@ interface OutboxPipeSettings {
 }
 
 function resolveOutboxPipeProps(props: OutboxPipeProps): OutboxPipeSettings {
-  const where = `outbox pipe of ${props.name}`;
+  const where = `OutboxPipe ${props.name}`;
   const settings = {
     batchSize: props.batchSize ?? 10,
     retryAttempts: props.retryAttempts ?? 10,
-    maxRecordAge: props.maxRecordAge ?? Duration.hours(6),
+    maxRecordAge: resolveMaxRecordAge(where, props.maxRecordAge),
     retention: props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS),
   };
   inRange(where, 'batchSize', settings.batchSize, 1, 10);
   inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
-  inRange(where, 'maxRecordAge (seconds)', settings.maxRecordAge.toSeconds(), 60, 604_800);
   const { min, max } = OUTBOX_RETENTION_RANGE;
   inRange(where, 'retention (seconds)', settings.retention.toSeconds(), min, max);
   return settings;

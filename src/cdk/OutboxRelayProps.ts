@@ -52,8 +52,8 @@ export interface OutboxRelayProps {
   readonly retryAttempts?: number;
   /**
    * Records older than this are given up to the dead-letter queue (metadata only), 1 minute to
-   * 7 days. Keep it under the stream's 24 hours so the records can still be read back from the
-   * stream afterwards (the runbook's redrive).
+   * 12 hours (never Lambda's infinite). The runbook's redrive reads a given-up batch back from
+   * the stream, which keeps records 24 hours: at 12 hours at least 12 are left to redrive it.
    * @default Duration.hours(6)
    */
   readonly maxRecordAge?: Duration;

@@ -13,6 +13,7 @@ import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { MessageSource } from '../sources/MessageSource.js';
+import { checkEventBridgeSource } from './checkEventBridgeSource.js';
 
 /**
  * What a {@link QueueSource} is wired with: the consumer's queue and the queue that keeps what
@@ -66,12 +67,16 @@ export interface SnsTopicSourceOptions {
  */
 export interface EventBridgeSourceOptions {
   /**
-   * Attempts of EventBridge to deliver an event to the queue, 0 to 185; after the last one
-   * the event goes to the consumer's `deliveryDeadLetterQueue`.
+   * Attempts of EventBridge to deliver an event to the queue, 0 to 185 (checked at synth);
+   * after the last one the event goes to the consumer's `deliveryDeadLetterQueue`.
    * @default 185
+   * @see https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_RetryPolicy.html
    */
   readonly retryAttempts?: number;
-  /** How long EventBridge keeps retrying, 60 seconds to 24 hours. @default Duration.hours(24) */
+  /**
+   * How long EventBridge keeps retrying, 60 seconds to 24 hours (checked at synth).
+   * @default Duration.hours(24)
+   */
   readonly maxEventAge?: Duration;
   /**
    * The message group of every event of the rule: required on a FIFO queue (which also needs
@@ -244,20 +249,12 @@ class EventBridgeSource extends QueueSource {
 }
 
 function checkEventBridge(context: QueueSourceContext, options: EventBridgeSourceOptions): void {
-  if (!context.fifo) return;
-  const fail = (message: string) => {
-    throw new Error(`InboxConsumer ${context.consumerName}: ${message}`);
-  };
-  if (options.messageGroupId === undefined) {
-    fail(
-      'an EventBridge target on a FIFO queue needs a messageGroupId (every event of the rule goes to that group).',
-    );
-  }
-  if (!context.contentBasedDeduplication) {
-    fail(
-      'a FIFO queue fed by EventBridge needs contentBasedDeduplication: true — EventBridge sends no deduplication id, and SQS refuses a FIFO message without one.',
-    );
-  }
+  checkEventBridgeSource({
+    consumerName: context.consumerName,
+    fifo: context.fifo,
+    contentBasedDeduplication: context.contentBasedDeduplication,
+    ...options,
+  });
 }
 
 class S3BucketSource extends QueueSource {

@@ -203,9 +203,13 @@ function checkEventSource(s: InboxConsumerSettings, fail: Fail): void {
   if (window !== undefined && window > 300) {
     fail(`maxBatchingWindow must be at most 300 seconds (given ${window} s).`);
   }
-  if (isNumber(s.batchSize) && s.batchSize > 10 && s.maxBatchingWindow === undefined) {
+  // Lambda refuses a batch above 10 without a window of 1 second or more, a window of 0 included
+  // (https://docs.aws.amazon.com/lambda/latest/api/API_CreateEventSourceMapping.html).
+  const noWindow = s.maxBatchingWindow === undefined || (window !== undefined && window < 1);
+  if (isNumber(s.batchSize) && s.batchSize > 10 && noWindow) {
+    const given = window === undefined ? 'none given' : `given ${window} s`;
     fail(
-      `a batchSize above 10 (given ${s.batchSize}) needs a maxBatchingWindow of at least 1 second.`,
+      `a batchSize above 10 (given ${s.batchSize}) needs a maxBatchingWindow of at least 1 second (${given}).`,
     );
   }
   if (s.maxConcurrency !== undefined && isNumber(s.maxConcurrency)) {

@@ -1,4 +1,4 @@
-import { Duration, Token } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -8,7 +8,9 @@ import {
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   OUTBOX_RETENTION_RANGE,
 } from '../constants.js';
+import { inRange } from './inRange.js';
 import type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
+import { resolveMaxRecordAge } from './resolveMaxRecordAge.js';
 
 /**
  * The relay's settings with their defaults, validated (skipping unresolved tokens).
@@ -37,7 +39,7 @@ export interface OutboxRelaySettings {
  * ```
  */
 export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySettings {
-  const where = `outbox of ${props.name}`;
+  const where = `OutboxRelay ${props.name}`;
   const names = Object.keys(props.destinations ?? {});
   if (names.length === 0)
     throw new Error(`${where}: destinations must name at least one queue, topic or event bus.`);
@@ -61,38 +63,14 @@ export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySet
     retention,
     batchSize: props.batchSize ?? 100,
     retryAttempts: props.retryAttempts ?? 10,
-    maxRecordAge: props.maxRecordAge ?? Duration.hours(6),
+    maxRecordAge: resolveMaxRecordAge(where, props.maxRecordAge),
     parallelizationFactor: props.parallelizationFactor ?? 1,
     iteratorAgeAlarmThreshold: props.iteratorAgeAlarmThreshold ?? Duration.minutes(5),
   };
   inRange(where, 'batchSize', settings.batchSize, 1, 10_000);
   inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
-  inRange(where, 'maxRecordAge (seconds)', settings.maxRecordAge.toSeconds(), 60, 604_800);
   inRange(where, 'parallelizationFactor', settings.parallelizationFactor, 1, 10);
   return settings;
-}
-
-/**
- * Throws, naming the construct and the property, unless `value` is a whole number from `min` to
- * `max` (a token, resolved at deploy time, passes).
- *
- * @example
- * ```ts
- * inRange('outbox pipe of ledger', 'batchSize', props.batchSize ?? 10, 1, 10);
- * ```
- */
-export function inRange(
-  where: string,
-  prop: string,
-  value: number,
-  min: number,
-  max: number,
-): void {
-  if (Token.isUnresolved(value)) return;
-  if (Number.isInteger(value) && value >= min && value <= max) return;
-  throw new Error(
-    `${where}: ${prop} must be an integer from ${min} to ${max} inclusive (given ${value}).`,
-  );
 }
 
 /**

@@ -107,6 +107,25 @@ describe('InboxConsumer validation at synth time', () => {
     }
   });
 
+  it('needs a batching window of at least 1 second for a standard batch above 10, as Lambda does: 0 s is refused, 1 s taken', () => {
+    expect(() =>
+      consumerTemplate({ batchSize: 10, maxBatchingWindow: Duration.seconds(0) }),
+    ).not.toThrow();
+    expect(() =>
+      consumerTemplate({ batchSize: 11, maxBatchingWindow: Duration.seconds(0) }),
+    ).toThrow(
+      /^InboxConsumer orders: a batchSize above 10 \(given 11\) needs a maxBatchingWindow of at least 1 second \(given 0 s\)\.$/,
+    );
+    const { template } = consumerTemplate({
+      batchSize: 11,
+      maxBatchingWindow: Duration.seconds(1),
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 11,
+      MaximumBatchingWindowInSeconds: 1,
+    });
+  });
+
   it('accepts a standard batch above 10 with a batching window', () => {
     expect(() =>
       consumerTemplate({ batchSize: 100, maxBatchingWindow: Duration.seconds(5) }),
