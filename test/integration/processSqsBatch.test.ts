@@ -57,7 +57,9 @@ describe('first delivery', () => {
       TableName: ledger.tables.inbox,
       ConditionExpression:
         'attribute_not_exists(#pk) OR #expiresAt < :nowEpochSeconds OR ' +
-        '(#status <> :completed AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
+        '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND ' +
+        '#payloadHash IN (:payloadHash, :bodyHash) AND ' +
+        '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
     });
     expect(await ledger.balanceOf('acc-first')).toBe(event.amountCents);
     expect(await ledger.ledgerEntry(event.paymentId)).toMatchObject({
