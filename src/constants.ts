@@ -513,7 +513,9 @@ const EVENT_ENTRY_MAX_BYTES = 262_143;
  * topic accepts at its default settings; the relay cannot read a destination's own setting
  * when the handler publishes); an event bus `source` + `detailType` + `detail` (the body with
  * the outbox id's member) + 14 bytes for the time EventBridge stamps (262,143: less than 256
- * KiB). `messageBytes` is the queue and topic figure, also what a pipe's piped body may take.
+ * KiB). `messageBytes` is the queue and topic figure, also what a pipe's message may take: the
+ * item's stream record, its image counted exactly and its other fields bounded by
+ * `pipedRecordEnvelopeBytes` plus the outbox table's name (see `pipedRecordBytes`).
  * At most 9 attributes of your own (SQS carries 10 and the outbox id is one), names of 1-128
  * characters from `A-Z a-z 0-9 . _ : -`.
  *
@@ -533,6 +535,11 @@ export const OUTBOX_LIMITS = {
   },
   /** Bytes EventBridge counts for an entry's `Time`; the relay sends none, EventBridge stamps one. */
   eventTimeBytes: 14,
+  /**
+   * What a piped stream record may take besides the item's image and keys and the table's name
+   * (in its stream ARN): a bound, not a count (see `pipedRecordBytes`).
+   */
+  pipedRecordEnvelopeBytes: 1024,
   attributes: 9,
   namePattern: /^[A-Za-z0-9._:-]{1,128}$/,
 } as const;

@@ -47,7 +47,10 @@ export function outboxWrites(
 ): TransactItem[] {
   const origin = { consumer: entry.consumer, keyHash: keyHash(entry.key) };
   const common = outboxItemCommon(origin, nowMillis, outbox.retentionSeconds);
-  if (outbox.pipeDestination !== undefined) checkPipeOutbox(outgoing, outbox.pipeDestination);
+  if (outbox.pipeDestination !== undefined) {
+    const pipe = { destination: outbox.pipeDestination, tableName: outbox.tableName };
+    checkPipeOutbox(outgoing, pipe, common);
+  }
   return planOutboxItems(outgoing).map((plan) =>
     outboxWrite(outbox.tableName, plan, outboxItem(plan, common)),
   );
