@@ -80,21 +80,26 @@ async function publishThroughPipe({ fifo }: PipeCase) {
   return { outboxTable, queue, published, streamArn, piped };
 }
 
-/** Sends a piped record to the queue as the pipe would, on FIFO with the pipe's paths. */
-async function sendPiped(queueUrl: string, event: Record<string, unknown>, copy: number) {
-  const fifo = queueUrl.endsWith('.fifo');
+/** The group and deduplication id the pipe reads from a record by `OutboxPipe`'s paths. */
+function pipeIds(event: Record<string, unknown>): { groupId: string; dedupId: string } {
   const groupId = valueAt(event, OUTBOX_PIPE_FIFO_PARAMETERS.messageGroupId);
   const dedupId = valueAt(event, OUTBOX_PIPE_FIFO_PARAMETERS.messageDeduplicationId);
-  if (fifo && (typeof groupId !== 'string' || typeof dedupId !== 'string')) {
+  if (typeof groupId !== 'string' || typeof dedupId !== 'string') {
     throw new Error("the pipe's FIFO paths name no string in the record");
   }
+  return { groupId, dedupId };
+}
+
+/** Sends a piped record to the queue as the pipe would, on FIFO with the pipe's paths. */
+async function sendPiped(queueUrl: string, event: Record<string, unknown>, copy: number) {
+  const fifo = queueUrl.endsWith('.fifo') ? pipeIds(event) : undefined;
   await aws.sqs.send(
     new SendMessageCommand({
       QueueUrl: queueUrl,
       MessageBody: JSON.stringify(event),
       // A second copy stands for a retried batch past the FIFO's 5-minute deduplication.
       ...(fifo
-        ? { MessageGroupId: groupId as string, MessageDeduplicationId: `${dedupId}-${copy}` }
+        ? { MessageGroupId: fifo.groupId, MessageDeduplicationId: `${fifo.dedupId}-${copy}` }
         : {}),
     }),
   );
@@ -136,6 +141,13 @@ describe('an outbox relayed by an EventBridge pipe without an input template, re
     async (pipeCase) => {
       const { queue, published, streamArn, piped } = await publishThroughPipe(pipeCase);
       expect(piped).toHaveLength(BODIES.length);
+      if (pipeCase.fifo) {
+        // The construct's paths give each record its message's group and outbox id.
+        const ids = piped.map((record) => pipeIds(pipeEvent(record, streamArn)));
+        expect(new Map(ids.map(({ dedupId, groupId }) => [dedupId, groupId]))).toEqual(
+          new Map([...published.keys()].map((id, index) => [id, `acc-${index}`])),
+        );
+      }
       for (const copy of [1, 2]) {
         for (const record of piped) await sendPiped(queue.url, pipeEvent(record, streamArn), copy);
       }
