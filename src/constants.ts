@@ -437,27 +437,6 @@ export const DestinationKind = {
 export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationKind];
 
 /**
- * Where a relayed message carries its outbox id, the same on every send of it: the SQS and SNS
- * message attribute `outbox.messageId`, and on EventBridge the `detail` member
- * `outboxMessageId`. A downstream consumer keys its inbox on it. FIFO destinations also get it
- * as their `MessageDeduplicationId`.
- *
- * @example
- * ```ts
- * const id = record.messageAttributes[OutboxMessageIdField.Attribute]?.stringValue;
- * ```
- */
-export const OutboxMessageIdField = {
-  Attribute: 'outbox.messageId',
-  EventMember: 'outboxMessageId',
-  /**
-   * The body an EventBridge pipe sends (`OutboxPipe`: a pipe sets no attribute) is
-   * `{ "outboxMessageId": <id>, "body": <the message's body, as text> }`.
-   */
-  PipedBodyMember: 'body',
-} as const;
-
-/**
  * Attribute names of an outbox item, read by the relay from the stream's `NewImage`. Each item
  * holds `messages`, in publish order: one message for a message without a group, the messages
  * one transaction published to one group for a group's item (whose `seq` counts its commits).
@@ -476,6 +455,39 @@ export const OutboxAttribute = {
   CommittedAt: 'committedAt',
   Destination: 'destination',
   GroupId: 'groupId',
+} as const;
+
+// The first message of an outbox item in its stream record (a pipe sends it without a template).
+const PIPED_MESSAGE_PATH = `dynamodb.NewImage.${OutboxAttribute.Messages}.L[0].M`;
+
+/**
+ * Where a relayed message carries its outbox id, the same on every send of it: the SQS and SNS
+ * message attribute `outbox.messageId`, on EventBridge the `detail` member `outboxMessageId`,
+ * and in what an EventBridge pipe (`OutboxPipe`) sends — the outbox item's DynamoDB stream
+ * record as JSON, the item in DynamoDB JSON — at `PipedIdPath`, the message's body text at
+ * `PipedBodyPath`. A downstream consumer keys its inbox on it. FIFO destinations also get it as
+ * their `MessageDeduplicationId`.
+ *
+ * @example
+ * ```ts
+ * const id = record.messageAttributes[OutboxMessageIdField.Attribute]?.stringValue;
+ * ```
+ */
+export const OutboxMessageIdField = {
+  Attribute: 'outbox.messageId',
+  EventMember: 'outboxMessageId',
+  /** The outbox id in a piped stream record: the first (and only) message of the item's image. */
+  PipedIdPath: `$.${PIPED_MESSAGE_PATH}.id.S`,
+  /** The message's body, as text, in a piped stream record. */
+  PipedBodyPath: `$.${PIPED_MESSAGE_PATH}.body.S`,
+  /** The message's group in a piped stream record (absent without one). */
+  PipedGroupIdPath: `$.${PIPED_MESSAGE_PATH}.groupId.S`,
+  /**
+   * @deprecated The body `OutboxPipe` sent through its input template before it sent the stream
+   * record: `{ "outboxMessageId": <id>, "body": <the body, as text> }`. The `outbox` source
+   * still reads it, for messages already in queues and dead-letter queues, for one release.
+   */
+  PipedBodyMember: 'body',
 } as const;
 
 // What every destination of a kind accepts at its default settings, in bytes, counted as that
@@ -501,7 +513,9 @@ const EVENT_ENTRY_MAX_BYTES = 262_143;
  * topic accepts at its default settings; the relay cannot read a destination's own setting
  * when the handler publishes); an event bus `source` + `detailType` + `detail` (the body with
  * the outbox id's member) + 14 bytes for the time EventBridge stamps (262,143: less than 256
- * KiB). `messageBytes` is the queue and topic figure, also what a pipe's piped body may take.
+ * KiB). `messageBytes` is the queue and topic figure, also what a pipe's message may take: the
+ * item's stream record, its image counted exactly and its other fields bounded by
+ * `pipedRecordEnvelopeBytes` plus the outbox table's name (see `pipedRecordBytes`).
  * At most 9 attributes of your own (SQS carries 10 and the outbox id is one), names of 1-128
  * characters from `A-Z a-z 0-9 . _ : -`.
  *
@@ -521,6 +535,11 @@ export const OUTBOX_LIMITS = {
   },
   /** Bytes EventBridge counts for an entry's `Time`; the relay sends none, EventBridge stamps one. */
   eventTimeBytes: 14,
+  /**
+   * What a piped stream record may take besides the item's image and keys and the table's name
+   * (in its stream ARN): a bound, not a count (see `pipedRecordBytes`).
+   */
+  pipedRecordEnvelopeBytes: 1024,
   attributes: 9,
   namePattern: /^[A-Za-z0-9._:-]{1,128}$/,
 } as const;

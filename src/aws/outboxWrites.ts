@@ -5,6 +5,7 @@ import { keyHash } from '../core/loggedKey.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
 import { checkPipeOutbox } from '../outbox/checkPipeOutbox.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import { type OutboxItem, outboxItem, outboxItemCommon } from '../outbox/outboxItem.js';
 import { type OutboxItemPlan, planOutboxItems } from '../outbox/planOutboxItems.js';
 
 /**
@@ -44,36 +45,23 @@ export function outboxWrites(
   entry: Pick<InboxEntry, 'consumer' | 'key'>,
   nowMillis: number,
 ): TransactItem[] {
-  if (outbox.pipeDestination !== undefined) checkPipeOutbox(outgoing, outbox.pipeDestination);
-  const common = {
-    [OutboxAttribute.Origin]: { consumer: entry.consumer, keyHash: keyHash(entry.key) },
-    [OutboxAttribute.CommittedAt]: new Date(nowMillis).toISOString(),
-    [OutboxAttribute.ExpiresAt]: Math.floor(nowMillis / 1000) + outbox.retentionSeconds,
-  };
-  return planOutboxItems(outgoing).map((plan) => outboxWrite(outbox.tableName, plan, common));
+  const origin = { consumer: entry.consumer, keyHash: keyHash(entry.key) };
+  const common = outboxItemCommon(origin, nowMillis, outbox.retentionSeconds);
+  if (outbox.pipeDestination !== undefined) {
+    const pipe = { destination: outbox.pipeDestination, tableName: outbox.tableName };
+    checkPipeOutbox(outgoing, pipe, common);
+  }
+  return planOutboxItems(outgoing).map((plan) =>
+    outboxWrite(outbox.tableName, plan, outboxItem(plan, common)),
+  );
 }
 
-function outboxWrite(
-  tableName: string,
-  plan: OutboxItemPlan,
-  common: Record<string, NativeAttributeValue>,
-): TransactItem {
-  const messages = plan.messages.map(storedMessage);
-  if (plan.group === undefined) {
-    const Item = {
-      [OutboxAttribute.PartitionKey]: plan.pk,
-      [OutboxAttribute.Messages]: messages,
-      ...common,
-    };
-    return { Put: { TableName: tableName, Item } };
+function outboxWrite(tableName: string, plan: OutboxItemPlan, item: OutboxItem): TransactItem {
+  if (plan.group === undefined) return { Put: { TableName: tableName, Item: item } };
+  const values: Record<string, NativeAttributeValue> = { ':one': 1 };
+  for (const [name, value] of Object.entries(item)) {
+    if (name !== OutboxAttribute.PartitionKey) values[`:${name}`] = value;
   }
-  const values: Record<string, NativeAttributeValue> = {
-    ':messages': messages,
-    ':destination': plan.group.destination,
-    ':groupId': plan.group.groupId,
-    ':one': 1,
-  };
-  for (const [name, value] of Object.entries(common)) values[`:${name}`] = value;
   return {
     Update: {
       TableName: tableName,
@@ -85,9 +73,4 @@ function outboxWrite(
       ExpressionAttributeValues: values,
     },
   };
-}
-
-/** A message as the item stores it: its fields, none undefined. */
-function storedMessage(message: OutgoingMessage): Record<string, NativeAttributeValue> {
-  return Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined));
 }

@@ -1,4 +1,4 @@
-import { Annotations, Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -11,7 +11,6 @@ import {
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   InboxEnvironment,
   OUTBOX_RETENTION_RANGE,
-  OutboxAttribute,
   OutboxMessageIdField,
 } from '../constants.js';
 import { inRange } from './inRange.js';
@@ -75,35 +74,34 @@ export interface OutboxPipeAlarms {
   readonly failures: Alarm;
 }
 
-/** Where the message is in a stream record of an outbox item (each item holds one, see below). */
-const MESSAGE = `$.dynamodb.NewImage.${OutboxAttribute.Messages}.L[0].M`;
-
 /**
  * The managed alternative to {@link OutboxRelay}: an outbox table whose stream an EventBridge
  * pipe relays, without a function, to one SQS queue. Where it fits: every message goes to that
  * one queue, carries no message attributes (a pipe sets none), and a transaction publishes at
- * most one message to a group (a pipe sends an item's first message only). The publishers'
- * store refuses anything else (`OutgoingMessageError`, from `INBOX_OUTBOX_PIPE_DESTINATION` in
- * {@link OutboxPipe.publisherEnvironment}), so nothing is silently left out. The pipe sends
- * `{ "outboxMessageId", "body" }` as the message body (on FIFO also the group and the id as
- * deduplication id), which a consumer with the `outbox` source keys by its outbox id. It filters
- * out TTL deletions, bisects a failing batch, retries it `retryAttempts` times, and gives up
- * batches to its dead-letter queue (with the stream range only, as Lambda's mapping does).
+ * most one message to a group (each item then holds one message). The publishers' store
+ * refuses anything else (`OutgoingMessageError`, from `INBOX_OUTBOX_PIPE_DESTINATION` in
+ * {@link OutboxPipe.publisherEnvironment}), so nothing is silently left out. It filters out TTL
+ * deletions, bisects a failing batch, retries it `retryAttempts` times, and gives up batches to
+ * its dead-letter queue (with the stream range only, as Lambda's mapping does).
  *
- * Experimental: no emulator runs a pipe, and what reaches the queue rests on a behaviour AWS
- * documents against it. The input template puts the body inside a JSON string
- * ({@link OUTBOX_PIPE_INPUT_TEMPLATE}), which arrives intact only if Pipes escapes `"`, `\` and
- * control characters in the value it substitutes there and adds no quotes of its own; the Pipes
- * input-transformation page says "EventBridge doesn't escape values extracted by Input Path"
- * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-input-transformation.html).
- * If it does not, every body with a quote (any JSON object) arrives as invalid JSON or with its
- * quotes stripped, and the downstream consumer dead-letters it as permanent
- * (`EnvelopeMismatchError`, or `MessageParseError` with the default parser). Before
- * relying on it, publish one message on AWS whose body holds quotes, backslashes, a newline and
- * non-ASCII text, and check that the queue's body parses as `{ outboxMessageId, body }` with
- * `body` equal to what was published. The construct says so at synth (a warning).
+ * What reaches the queue rests on documented behaviour only. The pipe has no input template, so
+ * each message body is the item's stream record itself, as JSON, the item in DynamoDB JSON: an
+ * input template is optional, and only with one does its text replace the event sent to the
+ * target (https://docs.aws.amazon.com/eventbridge/latest/pipes-reference/API_PipeTargetParameters.html,
+ * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-input-transformation.html);
+ * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-dynamodb.html shows the
+ * record; a batch of records maps to the target's batch API, one record per SQS message
+ * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-batching-concurrency.html).
+ * The body is a JSON string value inside that record, escaped by the serialiser like any other:
+ * nothing of it passes through a template. A consumer with the `outbox` source reads the item's
+ * message (`OutboxMessageIdField.PipedIdPath`, `PipedBodyPath`) and keys it by its outbox id. On
+ * FIFO the pipe sets the group and deduplication id from the record by JSON path, which
+ * target parameters take (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-event-target.html).
  *
- * @experimental
+ * Not run on a real pipe (no emulator runs one): the exact bytes Pipes writes (the store counts
+ * the item exactly as compact JSON and bounds the rest of the record, see `pipedRecordBytes`),
+ * and the shape of the pipe's dead-letter record (`redriveOutbox` reads Lambda's).
+ *
  * @example
  * ```ts
  * const outbox = new OutboxPipe(stack, 'Outbox', { name: 'ledger', destination: creditsQueue });
@@ -151,29 +149,15 @@ export class OutboxPipe extends Construct {
         filterCriteria: { filters: [{ pattern: JSON.stringify(NEW_OR_CHANGED) }] },
       },
       target: props.destination.queueArn,
-      targetParameters: {
-        inputTemplate: OUTBOX_PIPE_INPUT_TEMPLATE,
-        ...(props.destination.fifo
-          ? {
-              sqsQueueParameters: {
-                messageGroupId: `${MESSAGE}.groupId.S`,
-                messageDeduplicationId: `${MESSAGE}.id.S`,
-              },
-            }
-          : {}),
-      },
+      // No input template: the record itself is the body, the message's body a JSON string in
+      // it that the serialiser escapes (see above). A template would substitute the body into
+      // its own text, and how Pipes escapes a substituted value is what no emulator can show.
+      ...(props.destination.fifo
+        ? { targetParameters: { sqsQueueParameters: OUTBOX_PIPE_FIFO_PARAMETERS } }
+        : {}),
     });
     this.pipe.node.addDependency(this.role);
     this.alarms = this.#createAlarms(props);
-    // Said at synth, not only in the docs: a user who never reads them still sees it.
-    Annotations.of(this).addWarningV2(
-      'sqs-inbox:outboxPipeExperimental',
-      'OutboxPipe is experimental: its input template puts the body in a JSON string, and whether ' +
-        'EventBridge Pipes escapes quotes and backslashes there is unverified (its documentation ' +
-        'says it does not escape substituted values). Before relying on it, publish one message ' +
-        'whose body holds quotes, backslashes, a newline and non-ASCII text on AWS and check what ' +
-        'reaches the queue (README: "The managed alternative: an EventBridge pipe").',
-    );
   }
 
   /** Lets a function publish through this outbox: `PutItem` and `UpdateItem` on its table. */
@@ -250,17 +234,18 @@ export class OutboxPipe extends Construct {
 const NEW_OR_CHANGED = { eventName: ['INSERT', 'MODIFY'] };
 
 /**
- * The pipe's input template: the body it sends is the outbox id and the message's body text,
- * each in a JSON string. The id is hex; the body is only valid JSON there if Pipes escapes what
- * it substitutes, which is unverified (see {@link OutboxPipe}).
+ * A FIFO destination's group and deduplication id, read by the pipe from each record by JSON
+ * path: the message's `groupId` and its outbox id.
  *
- * @experimental
  * @example
  * ```ts
- * OUTBOX_PIPE_INPUT_TEMPLATE; // '{"outboxMessageId": "<$.dynamodb.NewImage.messages.L[0].M.id.S>", …}'
+ * OUTBOX_PIPE_FIFO_PARAMETERS.messageDeduplicationId; // '$.dynamodb.NewImage.messages.L[0].M.id.S'
  * ```
  */
-export const OUTBOX_PIPE_INPUT_TEMPLATE = `{"${OutboxMessageIdField.EventMember}": "<${MESSAGE}.id.S>", "${OutboxMessageIdField.PipedBodyMember}": "<${MESSAGE}.body.S>"}`;
+export const OUTBOX_PIPE_FIFO_PARAMETERS = {
+  messageGroupId: OutboxMessageIdField.PipedGroupIdPath,
+  messageDeduplicationId: OutboxMessageIdField.PipedIdPath,
+} as const;
 
 interface OutboxPipeSettings {
   readonly batchSize: number;

@@ -164,8 +164,9 @@ export abstract class QueueSource {
 
   /**
    * Messages an outbox relay sends: the queue is a destination of another consumer's `outbox`
-   * (whose relay is granted the send there), or an SNS topic delivers raw to it. Each message is
-   * keyed by its `outbox.messageId`, the same on every send.
+   * (whose relay is granted the send there), or an SNS topic delivers raw to it, or an
+   * `OutboxPipe` sends its items' stream records to it. Each message is keyed by its outbox id
+   * (`outbox.messageId`, or the id in the record), the same on every send.
    */
   static outbox(): QueueSource {
     return new OutboxSource();

@@ -40,26 +40,39 @@ export function planOutboxItems(messages: readonly OutgoingMessage[]): OutboxIte
     [];
   const groups = new Map<string, (typeof plans)[number]>();
   for (const message of messages) {
-    if (message.groupId === undefined) {
-      plans.push({ pk: `msg#${message.id}`, messages: [message] });
+    const opened = { ...itemPlanOf(message), messages: [message] };
+    if (opened.group === undefined) {
+      plans.push(opened);
       continue;
     }
-    const pk = groupItemPk(message.destination, message.groupId);
-    const existing = groups.get(pk);
+    const existing = groups.get(opened.pk);
     if (existing !== undefined) {
       existing.messages.push(message);
       continue;
     }
-    const plan = {
-      pk,
-      messages: [message],
-      group: { destination: message.destination, groupId: message.groupId },
-    };
-    groups.set(pk, plan);
-    plans.push(plan);
+    groups.set(opened.pk, opened);
+    plans.push(opened);
   }
   for (const plan of plans) checkItemBytes(plan, messages);
   return plans;
+}
+
+/**
+ * The item a message is written to when it is the first (or only) one there: its own, or its
+ * group's.
+ *
+ * @example
+ * ```ts
+ * itemPlanOf(message).pk; // 'msg#<id>', or 'grp#<hash>' for a message with a group
+ * ```
+ */
+export function itemPlanOf(message: OutgoingMessage): OutboxItemPlan {
+  if (message.groupId === undefined) return { pk: `msg#${message.id}`, messages: [message] };
+  return {
+    pk: groupItemPk(message.destination, message.groupId),
+    messages: [message],
+    group: { destination: message.destination, groupId: message.groupId },
+  };
 }
 
 /**

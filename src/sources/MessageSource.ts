@@ -25,7 +25,10 @@ export const MessageSource = {
    * An outbox relay (sqs-inbox's, or any sender keeping the contract) sends to the queue, or to
    * an SNS topic delivering raw: the body is the payload, and the message attribute
    * `outbox.messageId` the default key, the same on every send of the message. An EventBridge
-   * pipe (`OutboxPipe`) sets no attribute: its body `{ "outboxMessageId", "body" }` carries both.
+   * pipe (`OutboxPipe`) sets no attribute: its body is the outbox item's DynamoDB stream record,
+   * whose one message (`dynamodb.NewImage.messages.L[0].M`) gives the id (`id.S`) and the
+   * payload text (`body.S`). Its earlier body `{ "outboxMessageId", "body" }` is still read, for
+   * one release.
    */
   Outbox: 'outbox',
 } as const;
@@ -147,7 +150,7 @@ export interface S3Envelope {
  */
 export interface OutboxEnvelope {
   readonly kind: typeof MessageSource.Outbox;
-  /** The `outbox.messageId` attribute (or a pipe's `outboxMessageId`): the default key (as `outbox:<id>`). */
+  /** The `outbox.messageId` attribute (or the id in a piped record): the default key (as `outbox:<id>`). */
   readonly messageId: string;
 }
 

@@ -1,7 +1,10 @@
 import type { SQSRecord } from 'aws-lambda';
 import { OutboxMessageIdField } from '../constants.js';
 
-const PIPED_MEMBERS = [OutboxMessageIdField.EventMember, OutboxMessageIdField.PipedBodyMember];
+const LEGACY_PIPED_MEMBERS = [
+  OutboxMessageIdField.EventMember,
+  OutboxMessageIdField.PipedBodyMember,
+];
 
 // Any sender keeping the contract may use its own ids; the key must stay under 1,024 bytes.
 const MAX_OUTBOX_ID_LENGTH = 512;
@@ -9,7 +12,8 @@ const MAX_OUTBOX_ID_LENGTH = 512;
 /**
  * The outbox id a message carries where an outbox relay puts it: the message attribute
  * `outbox.messageId` (an SQS message, or an SNS message delivered raw or in its notification's
- * `MessageAttributes`), or the member `outboxMessageId` of an EventBridge event's `detail`.
+ * `MessageAttributes`), the member `outboxMessageId` of an EventBridge event's `detail`, or the
+ * first message's `id` in a piped stream record.
  * Undefined when there is none (or it is no text of 1-512 characters).
  *
  * @example
@@ -36,19 +40,22 @@ export function recordOutboxId(record: SQSRecord): string | undefined {
 }
 
 /**
- * The outbox id and the payload of a body an EventBridge pipe sent (`OutboxPipe`): an object of
- * exactly `outboxMessageId` and `body`, both text. Undefined for any other body.
+ * The outbox id and the payload of a body `OutboxPipe` sent before it sent stream records: an
+ * object of exactly `outboxMessageId` and `body`, both text, as its input template wrote it.
+ * Still read for one release, for messages already in queues and dead-letter queues when the
+ * pipe is deployed again; the pipe now sends the item's stream record
+ * (`readPipedStreamRecord`). Undefined for any other body.
  *
  * @example
  * ```ts
- * pipedOutboxMessage({ outboxMessageId: '3f…', body: '{"a":1}' }); // { id: '3f…', text: '{"a":1}' }
+ * legacyPipedOutboxMessage({ outboxMessageId: '3f…', body: '{"a":1}' }); // { id: '3f…', text: '{"a":1}' }
  * ```
  */
-export function pipedOutboxMessage(
+export function legacyPipedOutboxMessage(
   body: Readonly<Record<string, unknown>>,
 ): { readonly id: string; readonly text: string } | undefined {
   const members = Object.keys(body);
-  if (members.length !== 2 || !PIPED_MEMBERS.every((name) => members.includes(name))) {
+  if (members.length !== 2 || !LEGACY_PIPED_MEMBERS.every((name) => members.includes(name))) {
     return undefined;
   }
   const id = outboxIdOf(body[OutboxMessageIdField.EventMember]);

@@ -2,7 +2,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type SourceNotice, type UnwrappedRecord } from './MessageSource.js';
 import { isEventBridgeEvent, readEventBridgeEvent } from './readEventBridgeEvent.js';
-import { outboxKey, pipedOutboxMessage, recordOutboxId } from './readOutboxId.js';
+import { legacyPipedOutboxMessage, outboxKey, recordOutboxId } from './readOutboxId.js';
+import { isDynamoDBStreamRecord, readPipedStreamRecord } from './readPipedStreamRecord.js';
 import {
   isS3Notification,
   isS3TestEvent,
@@ -15,7 +16,8 @@ type Json = Record<string, unknown>;
 
 /**
  * Reads a record as its declared sources deliver it. An envelope of a declared kind (SNS,
- * EventBridge, S3) is unwrapped; a body that is none of them is the payload as is when `sqs`
+ * EventBridge, S3, an outbox item's stream record from `OutboxPipe`) is unwrapped; a body that
+ * is none of them is the payload as is when `sqs`
  * or `sns-raw` is declared, and an {@link EnvelopeMismatchError} otherwise. An SNS
  * notification on a consumer that declares only raw delivery is refused too: the
  * subscription's raw delivery is off. S3's `s3:TestEvent` comes back as a notice.
@@ -92,15 +94,24 @@ function readEnvelope(
     if (isS3TestEvent(body)) return { notice: S3_TEST_EVENT, record };
     if (isS3Notification(body)) return readS3Notification(body, record.messageId, sources);
   }
-  const piped = sources.includes(MessageSource.Outbox) ? pipedOutboxMessage(body) : undefined;
-  if (piped !== undefined) {
-    return {
-      envelope: { kind: MessageSource.Outbox, messageId: piped.id },
-      payload: { text: piped.text },
-      upstreamKey: outboxKey(piped.id),
-    };
-  }
+  if (sources.includes(MessageSource.Outbox)) return readPiped(body, record, sources);
   return undefined;
+}
+
+/** What an `OutboxPipe` sent: the item's stream record, or (one release more) its old body. */
+function readPiped(
+  body: Json,
+  record: SQSRecord,
+  sources: readonly MessageSource[],
+): UnwrappedRecord | undefined {
+  if (isDynamoDBStreamRecord(body)) return readPipedStreamRecord(body, record.messageId, sources);
+  const legacy = legacyPipedOutboxMessage(body);
+  if (legacy === undefined) return undefined;
+  return {
+    envelope: { kind: MessageSource.Outbox, messageId: legacy.id },
+    payload: { text: legacy.text },
+    upstreamKey: outboxKey(legacy.id),
+  };
 }
 
 function parseObject(text: string): Json | undefined {
@@ -120,7 +131,7 @@ function mismatch(
   body: Json | undefined,
 ): EnvelopeMismatchError {
   const outbox = sources.includes(MessageSource.Outbox)
-    ? " and no outbox.messageId attribute (nor a pipe's { outboxMessageId, body })"
+    ? " and no outbox.messageId attribute (nor is it an outbox item's stream record, as OutboxPipe sends)"
     : '';
   const found = `${describeBody(record.body, body)}${outbox}`;
   const rawOnly =
@@ -148,5 +159,6 @@ function describeBody(text: string, body: Json | undefined): string {
   if (isSnsMessage(body)) return 'an SNS notification';
   if (isEventBridgeEvent(body)) return 'an EventBridge event';
   if (isS3TestEvent(body) || isS3Notification(body)) return 'an S3 notification';
+  if (isDynamoDBStreamRecord(body)) return 'a DynamoDB stream record';
   return 'a JSON object of no declared envelope';
 }

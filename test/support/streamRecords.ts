@@ -24,6 +24,14 @@ export async function readStream(
   dynamodb: DynamoDBClient,
   tableName: string,
 ): Promise<StreamChange[]> {
+  return (await readStreamRecords(dynamodb, tableName)).records.map(toChange);
+}
+
+/** The stream's records as the Streams API returns them (typed images), and the stream's ARN. */
+export async function readStreamRecords(
+  dynamodb: DynamoDBClient,
+  tableName: string,
+): Promise<{ readonly streamArn: string; readonly records: _Record[] }> {
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (streamArn === undefined) throw new Error(`table ${tableName} has no stream`);
@@ -40,10 +48,36 @@ export async function readStream(
     for (const shard of StreamDescription?.Shards ?? []) {
       records.push(...(await readShard(streams, streamArn, shard.ShardId ?? '')));
     }
-    return records.map(toChange);
+    return { streamArn, records };
   } finally {
     streams.destroy();
   }
+}
+
+/**
+ * A Streams API record as an EventBridge pipe receives it, and without an input template sends
+ * it on: the fields of the example event of
+ * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-dynamodb.html, the images
+ * in DynamoDB JSON as the Streams API returns them, `eventSource` and the stream's ARN added,
+ * and `ApproximateCreationDateTime` in seconds as the Lambda records of the same pollers carry
+ * it (the pipe example omits it; kept, it only makes the record larger).
+ */
+export function pipeEvent(record: _Record, streamArn: string): Record<string, unknown> {
+  const { ApproximateCreationDateTime: created, ...change } = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventVersion: record.eventVersion,
+    dynamodb: {
+      ...(created === undefined
+        ? {}
+        : { ApproximateCreationDateTime: Math.floor(created.getTime() / 1000) }),
+      ...change,
+    },
+    awsRegion: record.awsRegion,
+    eventName: record.eventName,
+    eventSourceARN: streamArn,
+    eventSource: 'aws:dynamodb',
+  };
 }
 
 async function readShard(streams: DynamoDBStreamsClient, streamArn: string, shardId: string) {

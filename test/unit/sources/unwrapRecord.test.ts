@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvelopeMismatchError, MessageSource, PermanentError } from '../../../src/index.js';
+import type { UnwrappedRecord } from '../../../src/sources/MessageSource.js';
 import { unwrapRecord } from '../../../src/sources/unwrapRecord.js';
 import {
   eventBridgeEvent,
@@ -7,6 +8,7 @@ import {
   s3TestEvent,
   snsNotification,
 } from '../../support/envelopes.js';
+import { pipedRecord, storedItem, withoutNewImage } from '../../support/pipedRecords.js';
 import { sqsRecord } from '../../support/sqsRecords.js';
 
 const { Sqs, Sns, SnsRaw, EventBridge, S3 } = MessageSource;
@@ -85,7 +87,7 @@ describe('unwrapRecord: messages an outbox relayed', () => {
     );
   });
 
-  it("keys a message an EventBridge pipe sent by the outbox id in its body, and gives the pipe's body member as the payload", () => {
+  it('still keys the body OutboxPipe sent before stream records ({ outboxMessageId, body }) by its id, for one release', () => {
     const piped = JSON.stringify({ outboxMessageId: id, body: '{"paymentId":"p-1"}' });
     expect(unwrapRecord(sqsRecord(piped), [MessageSource.Outbox])).toEqual({
       envelope: { kind: MessageSource.Outbox, messageId: id },
@@ -110,7 +112,7 @@ describe('unwrapRecord: messages an outbox relayed', () => {
 
   it('refuses a message without the outbox id on a consumer that declares only the outbox', () => {
     expect(mismatch('{"a":1}', [MessageSource.Outbox]).message).toMatch(
-      /no outbox\.messageId attribute/,
+      /no outbox\.messageId attribute \(nor is it an outbox item's stream record, as OutboxPipe sends\)/,
     );
   });
 
@@ -118,6 +120,64 @@ describe('unwrapRecord: messages an outbox relayed', () => {
     expect(unwrapRecord(sqsRecord('{"a":1}'), [Sqs, MessageSource.Outbox])).toMatchObject({
       envelope: { kind: Sqs },
     });
+  });
+});
+
+describe('unwrapRecord: the stream records an EventBridge pipe sends (OutboxPipe)', () => {
+  const id = 'c'.repeat(64);
+  const body = '{"note":"say \\"hi\\"\n","path":"C:\\\\x"} é 🎉';
+
+  it("keys an outbox item's stream record by its message's outbox id, and gives the message's body text as the payload", () => {
+    const read = unwrapRecord(sqsRecord(pipedRecord(storedItem(body, id))), [MessageSource.Outbox]);
+
+    expect(read).toEqual({
+      envelope: { kind: MessageSource.Outbox, messageId: id },
+      payload: { text: body },
+      upstreamKey: `outbox:${id}`,
+    });
+    expect(read).toMatchObject({
+      upstreamKey: (unwrapRecord(relayed(body, id), [MessageSource.Outbox]) as UnwrappedRecord)
+        .upstreamKey,
+    });
+  });
+
+  it.each([
+    ['a record without a new image (a removal)', withoutNewImage(storedItem(body, id))],
+    ['an item without messages', pipedRecord({ pk: 'msg#1', expiresAt: 1 })],
+    ['a message whose id is no outbox id', pipedRecord(storedItem(body, 'x'.repeat(513)))],
+    ['a message whose body is no text', pipedRecord(storedItem(body, id), { bodyType: 'N' })],
+  ])(
+    'refuses %s, naming what the record lacks, unless direct producers are declared too',
+    (_, record) => {
+      expect(mismatch(record, [MessageSource.Outbox]).found).toBe(
+        'a DynamoDB stream record whose NewImage holds no outbox message (messages.L[0].M with an id and a body, as text)',
+      );
+      expect(unwrapRecord(sqsRecord(record), [Sqs, MessageSource.Outbox])).toMatchObject({
+        envelope: { kind: Sqs },
+        payload: { text: record },
+      });
+    },
+  );
+
+  it.each([
+    ['two messages', { messages: 2 }, '2 messages'],
+    ['message attributes', { attributes: true }, 'message attributes'],
+  ])(
+    'refuses an item a pipe cannot relay whole (%s), which only a store without the pipe writes, naming the fix',
+    (_, shape, named) => {
+      const error = mismatch(pipedRecord(storedItem(body, id, shape)), [MessageSource.Outbox]);
+
+      expect(error.found).toBe(
+        `a DynamoDB stream record of an outbox item a pipe cannot relay whole (${named})`,
+      );
+      expect(error.message).toContain('OutboxPipe.publisherEnvironment()');
+    },
+  );
+
+  it('names a stream record on a consumer that does not declare the outbox', () => {
+    expect(mismatch(pipedRecord(storedItem(body, id)), [Sns]).found).toBe(
+      'a DynamoDB stream record',
+    );
   });
 });
 

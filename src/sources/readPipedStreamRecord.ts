@@ -1,0 +1,87 @@
+import { OutboxAttribute } from '../constants.js';
+import { EnvelopeMismatchError } from '../errors.js';
+import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
+import { outboxIdOf, outboxKey } from './readOutboxId.js';
+
+type Json = Record<string, unknown>;
+
+const DYNAMODB_EVENT_SOURCE = 'aws:dynamodb';
+
+/**
+ * Whether a parsed body is a DynamoDB stream record: `eventSource` `aws:dynamodb` and a
+ * `dynamodb` object. An EventBridge pipe without an input template (`OutboxPipe`) sends each
+ * record of the outbox stream so, as JSON, its images in DynamoDB JSON.
+ *
+ * @example
+ * ```ts
+ * isDynamoDBStreamRecord({ eventSource: 'aws:dynamodb', dynamodb: { NewImage: {} } }); // => true
+ * ```
+ */
+export function isDynamoDBStreamRecord(body: Json): boolean {
+  return body.eventSource === DYNAMODB_EVENT_SOURCE && isObject(body.dynamodb);
+}
+
+/**
+ * Reads the outbox item's stream record an `OutboxPipe` sent: the item's one message
+ * (`NewImage.messages.L[0].M`) gives the outbox id (`id.S`, the key `outbox:<id>`) and the
+ * payload text (`body.S`). Refuses with {@link EnvelopeMismatchError} a record without such a
+ * message, and an item a pipe may not relay whole — more than one message, or a message with
+ * attributes — which only a publisher whose store does not know the pipe writes: the pipe
+ * would have left the rest out silently.
+ *
+ * @example
+ * ```ts
+ * readPipedStreamRecord(JSON.parse(record.body), record.messageId, ['outbox']).upstreamKey; // 'outbox:3f…'
+ * ```
+ */
+export function readPipedStreamRecord(
+  record: Json,
+  messageId: string,
+  declared: readonly string[],
+): UnwrappedRecord {
+  const messages = typedAt(objectAt(record.dynamodb, 'NewImage'), OutboxAttribute.Messages, 'L');
+  const message = typedAt(messages, 0, 'M');
+  const id = outboxIdOf(typedAt(message, 'id', 'S'));
+  const text = typedAt(message, 'body', 'S');
+  if (!Array.isArray(messages) || id === undefined || typeof text !== 'string') {
+    throw new EnvelopeMismatchError(
+      messageId,
+      declared,
+      'a DynamoDB stream record whose NewImage holds no outbox message (messages.L[0].M with an id and a body, as text)',
+      'Point the pipe at an outbox table (OutboxPipe), or route this stream elsewhere.',
+    );
+  }
+  const unrelayable = [
+    ...(messages.length > 1 ? [`${messages.length} messages`] : []),
+    ...(isObject(message) && 'attributes' in message ? ['message attributes'] : []),
+  ];
+  if (unrelayable.length > 0) {
+    throw new EnvelopeMismatchError(
+      messageId,
+      declared,
+      `a DynamoDB stream record of an outbox item a pipe cannot relay whole (${unrelayable.join(', ')})`,
+      "Give the publishing function the pipe's variables (OutboxPipe.publisherEnvironment()), whose store refuses what a pipe cannot send, or relay this outbox with OutboxRelay.",
+    );
+  }
+  return {
+    envelope: { kind: MessageSource.Outbox, messageId: id },
+    payload: { text },
+    upstreamKey: outboxKey(id),
+  };
+}
+
+/** The value of type `type` (`S`, `L`, `M`) a DynamoDB JSON attribute holds at `name`. */
+function typedAt(container: unknown, name: string | number, type: string): unknown {
+  const attribute = objectAt(container, name);
+  return attribute === undefined ? undefined : attribute[type];
+}
+
+function objectAt(container: unknown, name: string | number): Json | undefined {
+  if (!isObject(container) && !Array.isArray(container)) return undefined;
+  const value: unknown = (container as Record<string | number, unknown>)[name];
+  return isObject(value) ? value : undefined;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
