@@ -1,25 +1,19 @@
-import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import {
-  DEAD_LETTER_ATTRIBUTE_PREFIX,
-  DeadLetterAttribute,
-  OutboxMessageIdField,
-} from '../constants.js';
-import type { DeadLetterSink } from '../core/DeadLetterSink.js';
+import type { DeadLetterNeeds, DeadLetterSink } from '../core/DeadLetterSink.js';
 import type { LoggedKey } from '../core/loggedKey.js';
 import { DeadLetterSendError, InvalidConfigurationError } from '../errors.js';
-import { attributeText } from './attributeText.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
-
-const MAX_ERROR_MESSAGE_BYTES = 1024;
-const MAX_ATTRIBUTE_BYTES = 1024;
-const MAX_MESSAGE_ATTRIBUTES = 10;
+import { deadLetterCopies } from './deadLetterCopies.js';
 
 /**
  * Sends permanently failing messages to a dead-letter queue, with message attributes that
- * name the error, the consumer, the original messageId and source queue. The body is sent
- * unchanged. For a FIFO DLQ the original message group is kept and the original messageId is
- * the deduplication id, so a resend after a crash is dropped by SQS within its 5-minute window.
+ * name the error, the consumer, the original messageId and source queue, and the key. The body
+ * is sent unchanged, and the message's own attributes its key was read from are kept before any
+ * other, so a redriven copy is keyed again (see {@link deadLetterCopies} for the order within
+ * SQS's ten). A copy the queue refuses as too large is sent again with fewer annotations, down to
+ * the reason alone. For a FIFO DLQ the original message group is kept and the original messageId
+ * is the deduplication id, so a resend after a crash is dropped by SQS within its 5-minute window.
  *
  * @example
  * ```ts
@@ -42,6 +36,7 @@ export class DeadLetterPublisher implements DeadLetterSink {
     error: unknown,
     consumer: string,
     key: LoggedKey | undefined,
+    needs?: DeadLetterNeeds,
   ): Promise<void> {
     if (isSameQueue(this.queueUrl, record.eventSourceARN)) {
       throw new DeadLetterSendError(
@@ -55,11 +50,29 @@ export class DeadLetterPublisher implements DeadLetterSink {
     }
     // Built on first use, not at import or creation; a stalled send times out and is retried.
     this.#client ??= new SQSClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
+    const copies = deadLetterCopies(record, { error, consumer, key, needs });
+    for (const [n, attributes] of copies.entries()) {
+      try {
+        await this.#client.send(this.#command(record, consumer, attributes));
+        return;
+      } catch (cause) {
+        if (n === copies.length - 1 || !isRefusedAsInvalid(cause)) {
+          throw new DeadLetterSendError(this.queueUrl, cause);
+        }
+      }
+    }
+  }
+
+  #command(
+    record: SQSRecord,
+    consumer: string,
+    attributes: SendMessageCommand['input']['MessageAttributes'],
+  ): SendMessageCommand {
     const fifo = this.queueUrl.endsWith('.fifo');
-    const command = new SendMessageCommand({
+    return new SendMessageCommand({
       QueueUrl: this.queueUrl,
       MessageBody: record.body,
-      MessageAttributes: attributesFor(record, error, consumer, key),
+      MessageAttributes: attributes,
       ...(fifo
         ? {
             MessageGroupId: record.attributes.MessageGroupId ?? consumer,
@@ -67,70 +80,16 @@ export class DeadLetterPublisher implements DeadLetterSink {
           }
         : {}),
     });
-    try {
-      await this.#client.send(command);
-    } catch (cause) {
-      throw new DeadLetterSendError(this.queueUrl, cause);
-    }
   }
-}
-
-function attributesFor(
-  record: SQSRecord,
-  error: unknown,
-  consumer: string,
-  key: LoggedKey | undefined,
-): Record<string, MessageAttributeValue> {
-  const text = (value: string, maxBytes = MAX_ATTRIBUTE_BYTES): MessageAttributeValue => ({
-    DataType: 'String',
-    StringValue: attributeText(value, maxBytes) || '(none)',
-  });
-  const inbox: Record<string, MessageAttributeValue> = {
-    [DeadLetterAttribute.Error]: text(error instanceof Error ? error.name : 'Error'),
-    // A thrown non-Error (a string, an HTTP response) by its type: its text may be content.
-    [DeadLetterAttribute.ErrorMessage]: text(
-      error instanceof Error ? error.message : `the handler threw a ${typeof error}, not an Error`,
-      MAX_ERROR_MESSAGE_BYTES,
-    ),
-    [DeadLetterAttribute.Consumer]: text(consumer),
-    [DeadLetterAttribute.OriginalMessageId]: text(record.messageId),
-  };
-  if (record.eventSourceARN)
-    inbox[DeadLetterAttribute.SourceQueueArn] = text(record.eventSourceARN);
-  if (key !== undefined && 'key' in key) inbox[DeadLetterAttribute.Key] = text(key.key);
-  if (key !== undefined && 'keyHash' in key) inbox[DeadLetterAttribute.KeyHash] = text(key.keyHash);
-  return {
-    ...originalAttributes(record, MAX_MESSAGE_ATTRIBUTES - Object.keys(inbox).length),
-    ...inbox,
-  };
 }
 
 /**
- * The record's own message attributes, as many as fit beside the inbox's, in name order, its
- * outbox id first: it keys the message again when the DLQ is redriven.
+ * SQS refuses a message over the queue's `MaximumMessageSize` (body and attributes counted) as
+ * `InvalidParameterValue`; a smaller copy may fit.
  */
-function originalAttributes(
-  record: SQSRecord,
-  room: number,
-): Record<string, MessageAttributeValue> {
-  const first = (name: string) => (name === OutboxMessageIdField.Attribute ? 0 : 1);
-  const names = Object.keys(record.messageAttributes ?? {})
-    .filter((name) => !name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX))
-    .sort((a, b) => first(a) - first(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, Math.max(0, room));
-  const copied: Record<string, MessageAttributeValue> = {};
-  for (const name of names) {
-    const value = record.messageAttributes[name];
-    if (value === undefined) continue;
-    copied[name] = {
-      DataType: value.dataType,
-      ...(value.stringValue !== undefined ? { StringValue: value.stringValue } : {}),
-      ...(value.binaryValue !== undefined
-        ? { BinaryValue: Buffer.from(value.binaryValue, 'base64') }
-        : {}),
-    };
-  }
-  return copied;
+function isRefusedAsInvalid(error: unknown): boolean {
+  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
+  return name === 'InvalidParameterValue' || Code === 'InvalidParameterValue';
 }
 
 /** Whether a queue URL (…/account/name) names the queue of an ARN (…:account:name). */

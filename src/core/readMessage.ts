@@ -8,6 +8,7 @@ import {
 } from '../sources/MessageSource.js';
 import { parseJsonOrText } from '../sources/readSnsNotification.js';
 import { unwrapRecord } from '../sources/unwrapRecord.js';
+import type { KeyAttributes } from './DeadLetterSink.js';
 import { hashPayload } from './inboxEntry.js';
 import { redriveUnsafeMessageIdKey } from './redriveUnsafeMessageIdKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
@@ -44,7 +45,11 @@ export async function readRecord(record: SQSRecord, options: ResolvedOptions): P
       identity = { key, payloadHashes };
     });
     if ('notice' in read) return { read };
-    return { read, identity: { key: read.key, payloadHashes: [read.payloadHash, read.bodyHash] } };
+    const { key, keyAttributes } = read;
+    return {
+      read,
+      identity: { key, payloadHashes: [read.payloadHash, read.bodyHash], keyAttributes },
+    };
   } catch (error) {
     return { error, ...(identity === undefined ? {} : { identity }) };
   }
@@ -65,6 +70,8 @@ export interface ReadMessage {
   readonly key: string;
   readonly payloadHash: string;
   readonly bodyHash: string;
+  /** The message attributes the key function read (`'all'`: it listed them). */
+  readonly keyAttributes: KeyAttributes;
 }
 
 /**
@@ -106,12 +113,8 @@ export async function readMessage(
     messageAttributes: record.messageAttributes ?? {},
     record,
   };
-  return {
-    message,
-    key: deriveKey(message, unwrapped.upstreamKey, options),
-    payloadHash,
-    bodyHash,
-  };
+  const { key, keyAttributes } = deriveKey(message, unwrapped.upstreamKey, options);
+  return { message, key, payloadHash, bodyHash, keyAttributes };
 }
 
 async function parsePayload(
@@ -158,11 +161,12 @@ function deriveKey(
   message: ParsedMessage<unknown>,
   upstreamKey: string | undefined,
   options: ResolvedOptions,
-): string {
+): { key: string; keyAttributes: KeyAttributes } {
   let key: unknown = upstreamKey;
+  const watched = watchAttributes(message);
   if (options.key) {
     try {
-      key = options.key(message);
+      key = options.key(watched.message);
     } catch (error) {
       throw new KeyDerivationError(message.messageId, undefined, error);
     }
@@ -171,7 +175,43 @@ function deriveKey(
     throw new KeyDerivationError(message.messageId, key);
   }
   warnIfContentBasedKey(message, options);
-  return key;
+  return { key, keyAttributes: watched.read() };
+}
+
+/**
+ * The message as the key function gets it, its SQS message attributes watched: which of them it
+ * reads (by name, or all of them when it lists them), so that a dead-letter copy keeps those
+ * first and stays redrivable.
+ */
+function watchAttributes(message: ParsedMessage<unknown>): {
+  message: ParsedMessage<unknown>;
+  read: () => KeyAttributes;
+} {
+  const names = new Set<string>();
+  let listed = false;
+  const note = (name: string | symbol) => {
+    if (typeof name === 'string') names.add(name);
+  };
+  const attributes = new Proxy(message.messageAttributes, {
+    get: (target, name, receiver) => {
+      note(name);
+      return Reflect.get(target, name, receiver);
+    },
+    has: (target, name) => {
+      note(name);
+      return Reflect.has(target, name);
+    },
+    ownKeys: (target) => {
+      listed = true;
+      return Reflect.ownKeys(target);
+    },
+  });
+  const record = { ...message.record, messageAttributes: attributes };
+  return {
+    message: { ...message, messageAttributes: attributes, record },
+    read: () =>
+      listed ? 'all' : [...names].filter((name) => Object.hasOwn(message.messageAttributes, name)),
+  };
 }
 
 function warnIfContentBasedKey(message: ParsedMessage<unknown>, options: ResolvedOptions): void {

@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { InboxMetric, RecordStatus } from '../constants.js';
 import { InboxTableSchemaError, PermanentError } from '../errors.js';
-import type { DeadLetterSink } from './DeadLetterSink.js';
+import type { DeadLetterSink, KeyAttributes } from './DeadLetterSink.js';
 import { inboxPk, isCommitted, toEpochSeconds } from './inboxEntry.js';
 import { type LoggedKey, loggedKey } from './loggedKey.js';
 import type { ResolvedOptions } from './resolveOptions.js';
@@ -22,6 +22,8 @@ type Report = { why: string; context: Record<string, unknown>; failed: RecordOut
 export interface MessageIdentity {
   readonly key: string;
   readonly payloadHashes: readonly string[];
+  /** The message attributes the key was read from (none for an upstream id). */
+  readonly keyAttributes?: KeyAttributes;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function settleFailure(
     options.logger.error(`message ${report.why}; reported failed for the redrive policy`, context);
     return failed;
   }
-  return deadLetter(record, error, logged, options, options.deadLetter, report);
+  return deadLetter(record, { error, logged, identity }, options, options.deadLetter, report);
 }
 
 /**
@@ -135,14 +137,22 @@ async function committedAlready(
 
 async function deadLetter(
   record: SQSRecord,
-  error: unknown,
-  logged: LoggedKey | undefined,
+  failure: {
+    error: unknown;
+    logged: LoggedKey | undefined;
+    identity: MessageIdentity | undefined;
+  },
   options: ResolvedOptions,
   sink: DeadLetterSink,
   report: Report,
 ): Promise<RecordOutcome> {
+  const { error, logged, identity } = failure;
+  const needs =
+    identity === undefined
+      ? undefined
+      : { key: identity.key, keyAttributes: identity.keyAttributes ?? [] };
   try {
-    await sink.send(record, error, options.consumer, logged);
+    await sink.send(record, error, options.consumer, logged, needs);
   } catch (sendError) {
     options.logger.error(`message ${report.why} and could not be dead-lettered; reported failed`, {
       ...report.context,

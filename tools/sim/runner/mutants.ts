@@ -146,9 +146,9 @@ export const MUTANTS = {
     name: 'wrongDeadLetterReason',
     invariant: 'DLQ',
     description: 'a dead-lettered message carries a generic reason, not its error',
-    file: 'src/aws/DeadLetterPublisher.ts',
-    find: "text(error instanceof Error ? error.name : 'Error')",
-    replace: "text(error instanceof Error ? 'Error' : 'Error')",
+    file: 'src/aws/deadLetterCopies.ts',
+    find: "return error instanceof Error ? error.name : 'Error';",
+    replace: "return error instanceof Error ? 'Error' : 'Error';",
   },
   noBatchDeadline: {
     name: 'noBatchDeadline',
