@@ -68,6 +68,16 @@ export async function settleFailure(
   const permanent = error instanceof PermanentError;
   if (batchAnswered?.aborted || (!permanent && !isLastReceive(record, options))) {
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
+    if (batchAnswered?.aborted && isLastReceive(record, options)) {
+      // Not dead-lettered by the library (a commit may still land, and SQS has the record as
+      // failed): its queue's redrive policy moves it without `inbox.error`, keeping its
+      // messageId, which this line pairs with its reason.
+      options.logger.error(
+        'message had not settled when its batch answered at the deadline, on its last receive: the redrive policy moves it to the dead-letter queue without a reason; this line holds it',
+        context,
+      );
+      return failed;
+    }
     options.logger.warn('message failed, SQS will redeliver it', context);
     return failed;
   }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +10,9 @@ import {
   RecordDeadlineError,
   RecordStatus,
 } from '../../src/index.js';
+import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { letRedrivePolicyMove, queueWithRedrivePolicy, receiveOne } from '../support/redrive.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
@@ -186,6 +189,45 @@ describe('a record whose commit lands after the deadline', () => {
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
     expect(await aws.receive(dlq.url)).toHaveLength(0);
+  });
+
+  it('on its last receive, still running at the deadline, reaches the DLQ by the redrive policy without inbox.error, and its reason is logged at ERROR under the messageId the move keeps', async () => {
+    const queues = await queueWithRedrivePolicy(aws, false, 1);
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: queues.source.url, MessageBody: '{}' }));
+    const received = await receiveOne(aws.sqs, queues.source.url);
+    if (!received) throw new Error('the message did not arrive');
+    const logger = recordingLogger();
+    const processor = createBatchProcessor(
+      async () => {
+        await sleep(300);
+      },
+      {
+        store: ledger.store,
+        consumer: 'deadline',
+        key: ({ messageId }) => messageId,
+        maxReceiveCount: 1,
+        deadLetterQueueUrl: queues.dlq.url,
+        sqsClient: aws.sqs,
+        deadlineMarginMillis: 0,
+        logger,
+      },
+    );
+
+    const [outcome] = await processor.processRecords(
+      sqsEvent(toRecord(received, queues.source.arn)),
+      lambdaContext(100),
+    );
+    const moved = await letRedrivePolicyMove(aws.sqs, queues);
+
+    expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
+    expect(moved.MessageId).toBe(received.MessageId);
+    expect(moved.MessageAttributes?.['inbox.error']).toBeUndefined();
+    const line = logger.lines.find((entry) => entry.level === 'error');
+    expect(line?.message).toContain('redrive policy moves it to the dead-letter queue');
+    expect(line?.extra).toMatchObject({
+      messageId: received.MessageId,
+      error: expect.any(RecordDeadlineError),
+    });
   });
 
   it('is never dead-lettered when the batch answers while its failure is being settled (the inbox read answering late)', async () => {
