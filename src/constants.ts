@@ -131,16 +131,24 @@ export const STEP_LIMITS = {
 } as const;
 
 /**
- * The shortest lease `leaseMillis` may set, and the heartbeat's share of it: the lease is
- * renewed every third of its length while a step runs, so two renewals can be lost before it
- * lapses.
+ * The shortest lease `leaseMillis` may set; the heartbeat's share of it (the lease is renewed
+ * every third of its length while a step runs, so two renewals can be lost before it lapses);
+ * and the clock skew between hosts the lease tolerates. Lease expiry compares the holder's clock
+ * (`leaseUntil` is written with it) with the claimer's: every `leaseUntil` is written this much
+ * past the lease's end, so a host whose clock runs up to 5 s ahead never takes over a lease that
+ * has not run its length, however short (Lambda's hosts keep NTP time, far closer than that). A
+ * lease taken over after its holder stopped (a crash, a timeout) is taken 5 s later in exchange.
  *
  * @example
  * ```ts
  * createBatchProcessor(handler, { store, consumer: 'mailer', key, leaseMillis: 60_000 });
  * ```
  */
-export const LEASE_LIMITS = { minMillis: 1_000, heartbeatShare: 1 / 3 } as const;
+export const LEASE_LIMITS = {
+  minMillis: 1_000,
+  heartbeatShare: 1 / 3,
+  clockSkewMillis: 5_000,
+} as const;
 
 /**
  * DynamoDB's limits for one `TransactWriteItems` call. One slot is the inbox entry's, so

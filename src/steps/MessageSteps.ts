@@ -256,17 +256,22 @@ export class MessageSteps {
 
   async #claim(): Promise<void> {
     const { runtime, store } = this.#options;
-    const nowMillis = runtime.now();
+    const startMillis = runtime.now();
     const remainingMillis = this.#context?.getRemainingTimeInMillis();
-    if (remainingMillis !== undefined) this.#endMillis = nowMillis + remainingMillis;
+    if (remainingMillis !== undefined) this.#endMillis = startMillis + remainingMillis;
     this.#lengthMillis = this.#options.leaseMillis ?? remainingMillis ?? DEFAULT_LEASE_MILLIS;
-    const leaseUntilMillis = this.#leaseUntil(nowMillis);
     const { consumer, key, messageId, payloadHash, bodyHash } = this.#target;
     // One token per record: a retried claim whose first answer was lost finds its own lease.
     this.#owner ??= ownerToken(runtime.random);
     const owner = this.#owner;
-    const claim = await this.#withRetries(() =>
-      store.claim({
+    let nowMillis = startMillis;
+    let leaseEndMillis = startMillis;
+    // Each try measures the lease from its own send: a retried one never writes a stale lease.
+    const claim = await this.#withRetries(() => {
+      nowMillis = runtime.now();
+      leaseEndMillis = this.#leaseEnd(nowMillis);
+      const leaseUntilMillis = leaseEndMillis + LEASE_LIMITS.clockSkewMillis;
+      return store.claim({
         entry: {
           pk: this.#pk,
           consumer,
@@ -279,8 +284,8 @@ export class MessageSteps {
         owner,
         nowMillis,
         leaseUntilMillis,
-      }),
-    );
+      });
+    });
     if (!claim.claimed) throw this.#refused(claim.existing, nowMillis);
     this.#lease = claim.lease;
     this.#attempts = claim.attempts;
@@ -288,9 +293,9 @@ export class MessageSteps {
     this.#log('debug', 'lease claimed', {
       attempt: claim.attempts,
       journaledSteps: this.#journal.size,
-      leaseUntil: new Date(leaseUntilMillis).toISOString(),
+      leaseEnd: new Date(leaseEndMillis).toISOString(),
     });
-    if (leaseUntilMillis < this.#endMillis) this.#startHeartbeat();
+    if (leaseEndMillis < this.#endMillis) this.#startHeartbeat();
   }
 
   /** Why a claim was refused, as the error the step throws. */
@@ -325,7 +330,8 @@ export class MessageSteps {
     // Past the batch's deadline the record was reported failed: its lease is left to lapse.
     if (lease === undefined || this.#lost !== undefined || this.#signal.aborted) return false;
     const nowMillis = this.#options.runtime.now();
-    const leaseUntilMillis = this.#leaseUntil(nowMillis);
+    const leaseEndMillis = this.#leaseEnd(nowMillis);
+    const leaseUntilMillis = leaseEndMillis + LEASE_LIMITS.clockSkewMillis;
     try {
       await this.#options.store.heartbeat({
         pk: this.#pk,
@@ -340,7 +346,7 @@ export class MessageSteps {
       }
       this.#log('debug', 'heartbeat failed; the next one tries again', { error });
     }
-    return leaseUntilMillis < this.#endMillis;
+    return leaseEndMillis < this.#endMillis;
   }
 
   async #writeJournal(name: string, step: JournaledStep): Promise<void> {
@@ -399,7 +405,12 @@ export class MessageSteps {
     return own;
   }
 
-  #leaseUntil(nowMillis: number): number {
+  /**
+   * Where the attempt's lease ends by its own clock: its length from now, never past the
+   * invocation's end. The entry's `leaseUntil` adds the clock skew the library budgets for, so
+   * that a host whose clock runs that much ahead still sees the lease hold for its whole length.
+   */
+  #leaseEnd(nowMillis: number): number {
     return Math.min(nowMillis + this.#lengthMillis, this.#endMillis);
   }
 

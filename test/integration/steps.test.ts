@@ -11,6 +11,7 @@ import {
   type InboxOptions,
   InboxStatus,
   inboxPk,
+  LEASE_LIMITS,
   LeaseHeldError,
   LeaseLostError,
   type MessageHandler,
@@ -210,6 +211,40 @@ describe('steps', () => {
     expect(copy?.error).toBeInstanceOf(LeaseHeldError);
   });
 
+  it('never lets a host whose clock runs up to the skew allowance ahead take over a lease that has not run its length', async () => {
+    const event = payment();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ran: string[] = [];
+    const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
+      await step('charge', () => {
+        ran.push(messageId);
+        return messageId === 'holder' ? held : undefined;
+      });
+    };
+    const first = processor(handler, { leaseMillis: 1_000 }).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'holder' })),
+    );
+    // After two heartbeats (every third of the lease).
+    await sleep(800);
+    // A host whose clock runs ahead by almost the allowance: the holder's 1-second lease, renewed
+    // by its heartbeat, has by that clock long lapsed, but not its allowance.
+    const aheadMillis = LEASE_LIMITS.clockSkewMillis - 100;
+    const ahead = { now: () => Date.now() + aheadMillis };
+    const [copy] = await processor(handler, {
+      precheck: false,
+      runtime: ahead,
+    }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'ahead' })));
+    release();
+    const [holder] = await first;
+
+    expect(copy?.error).toBeInstanceOf(LeaseHeldError);
+    expect(ran).toEqual(['holder']);
+    expect(holder?.status).toBe(RecordStatus.Processed);
+  });
+
   it("keeps a long handler's lease with heartbeats, and sends none once the commit is on its way", async () => {
     const event = payment();
     const { store, commands } = recordingClient();
@@ -232,7 +267,7 @@ describe('steps', () => {
     expect(commands.at(-1)).toBe('TransactWriteItems');
   });
 
-  it("bounds the default lease by the invocation's remaining time, and needs no heartbeat then", async () => {
+  it("bounds the default lease by the invocation's remaining time (plus the skew allowance), and needs no heartbeat then", async () => {
     const event = payment();
     const { store, commands } = recordingClient();
     let leaseUntilMillis: number | undefined;
@@ -250,8 +285,9 @@ describe('steps', () => {
       lambdaContext(30_000),
     );
 
-    expect(leaseUntilMillis).toBeGreaterThanOrEqual(startedMillis + 29_000);
-    expect(leaseUntilMillis).toBeLessThanOrEqual(Date.now() + 30_000);
+    const skew = LEASE_LIMITS.clockSkewMillis;
+    expect(leaseUntilMillis).toBeGreaterThanOrEqual(startedMillis + 29_000 + skew);
+    expect(leaseUntilMillis).toBeLessThanOrEqual(Date.now() + 30_000 + skew);
     // A batch of one reads nothing first: its claim is its check.
     expect(commands).toEqual(['UpdateItem', 'UpdateItem', 'TransactWriteItems']);
   });
@@ -291,7 +327,9 @@ describe('steps', () => {
       sqsEvent(sqsRecord(event, { messageId: 'stale' })),
     );
     await staleReady;
-    clock += 31_000; // the stale attempt's lease lapses (its heartbeat is 10 s of real time away)
+    // The stale attempt's lease lapses, its skew allowance too (its heartbeat is 10 s of real
+    // time away).
+    clock += 30_000 + LEASE_LIMITS.clockSkewMillis + 1_000;
 
     const [owner] = await processor(handler, { runtime, leaseMillis: 30_000 }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'owner' })),
