@@ -244,6 +244,15 @@ export const MUTANTS = {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
       'ConditionExpression: `${ENTRY_IS_ABSENT} OR ${ENTRY_HAS_EXPIRED} OR ${ENTRY_IS_RESUMABLE} OR (#status <> :completed AND #payloadHash <> :payloadHash AND #payloadHash <> :bodyHash AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))`,',
   },
+  noSkewAllowance: {
+    name: 'noSkewAllowance',
+    invariant: 'fencing',
+    description:
+      "a lease's leaseUntil carries no allowance for clock skew, so a host whose clock runs ahead takes it over before it ran its length",
+    file: 'src/constants.ts',
+    find: '  clockSkewMillis: 5_000,',
+    replace: '  clockSkewMillis: 0,',
+  },
   relayChainGoesOn: {
     name: 'relayChainGoesOn',
     invariant: 'outbox FIFO',

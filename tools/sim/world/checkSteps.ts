@@ -140,7 +140,10 @@ function checkFencing(key: string, entries: readonly EntryChange[], failures: st
 
 /**
  * A claim takes an entry only when no live lease holds it: one in progress must have lapsed by
- * the claimer's clock (which may run `clockSkewMillis` ahead of the world's).
+ * the claimer's clock (which may run `clockSkewMillis` ahead of the world's), and by the world's
+ * own: the lease its holder last wrote has run its whole length in real time (`leaseMillis` from
+ * when that write was sent, never past the holder's invocation's end), whatever the containers'
+ * skew — the skew the lease's allowance covers.
  */
 function checkClaims(
   world: WorldObservation,
@@ -148,16 +151,42 @@ function checkClaims(
   entries: readonly EntryChange[],
   failures: string[],
 ): void {
-  for (const entry of entries.filter(isClaim)) {
+  entries.forEach((entry, n) => {
+    if (!isClaim(entry)) return;
     const old = entry.change.oldImage;
-    if (old?.status?.S !== 'IN_PROGRESS' || old.leaseUntil === undefined) continue;
+    if (old?.status?.S !== 'IN_PROGRESS' || old.leaseUntil === undefined) return;
+    const what = `invocation ${entry.invocationId} claimed ${key}'s entry (change ${entry.change.sequence})`;
     const claimerMillis = WORLD_EPOCH_MILLIS + entry.atMillis + world.config.clockSkewMillis;
     if (Number(old.leaseUntil.N) >= claimerMillis) {
+      failures.push(`fencing: ${what} while another attempt's lease still held it`);
+    }
+    const lastLeaseWrite = entries
+      .slice(0, n)
+      .findLast(({ change }) => change.newImage?.leaseUntil?.N !== change.oldImage?.leaseUntil?.N);
+    const endMillis = leaseEndInRealTime(world, lastLeaseWrite);
+    if (endMillis !== undefined && entry.atMillis < endMillis) {
       failures.push(
-        `fencing: invocation ${entry.invocationId} claimed ${key}'s entry (change ${entry.change.sequence}) while another attempt's lease still held it`,
+        `fencing: ${what} at ${Math.round(entry.atMillis)} ms, before the lease its holder last wrote had run its length in real time (${Math.round(endMillis)} ms)`,
       );
     }
-  }
+  });
+}
+
+/**
+ * When, in world millis, the lease a write gave its holder ends: its length from when the write
+ * was sent, never past the end of the holder's invocation (the Lambda timeout).
+ */
+function leaseEndInRealTime(
+  world: WorldObservation,
+  write: EntryChange | undefined,
+): number | undefined {
+  if (write === undefined || write.change.newImage?.status?.S !== 'IN_PROGRESS') return undefined;
+  const sentMillis = world.changeSentMillis[write.change.sequence - 1];
+  const holder = world.invocations.find(({ id }) => id === write.invocationId);
+  if (sentMillis === undefined || holder === undefined) return undefined;
+  const invocationEndMillis = holder.startedMillis + world.config.functionTimeoutMillis;
+  const leaseMillis = world.config.leaseMillis ?? Number.POSITIVE_INFINITY;
+  return Math.min(sentMillis + leaseMillis, invocationEndMillis);
 }
 
 /**

@@ -36,6 +36,8 @@ export interface WorldObservation {
   readonly changeMillis: readonly number[];
   /** Which invocation's request made each change (none: the TTL sweeper), by sequence less one. */
   readonly changeInvocations: readonly (number | undefined)[];
+  /** When the request that made each change was sent (world millis), if a function sent it. */
+  readonly changeSentMillis: readonly (number | undefined)[];
   /** The emails and receipts the notifier's steps made. */
   readonly effects: SimEffects;
   /** Each inbox read a function made, when DynamoDB applied it. */

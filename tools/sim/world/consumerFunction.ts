@@ -85,6 +85,7 @@ export function consumerFunction(world: {
     operation: DynamoOperation,
     invocationId: number | undefined,
     error?: unknown,
+    sentMillis?: number,
   ) => void;
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
@@ -102,7 +103,7 @@ export function consumerFunction(world: {
             caller,
             'dynamodb',
             operation.name,
-            applyThen(operation, applied, caller.invocationId),
+            applyThen(operation, applied, caller.invocationId, kernel.nowMillis),
             {
               ...(operation.name === 'TransactWriteItems'
                 ? {
@@ -186,10 +187,17 @@ function deployedEnvironment(
   };
 }
 
+/** `operation`, applied, then told with who sent it and when (world millis). */
 function applyThen(
   operation: DynamoOperation,
-  after: (operation: DynamoOperation, invocationId: number | undefined, error?: unknown) => void,
+  after: (
+    operation: DynamoOperation,
+    invocationId: number | undefined,
+    error?: unknown,
+    sentMillis?: number,
+  ) => void,
   invocationId: number | undefined,
+  sentMillis: number,
 ): () => unknown {
   return () => {
     let failed: unknown;
@@ -199,7 +207,7 @@ function applyThen(
       failed = error;
       throw error;
     } finally {
-      after(operation, invocationId, failed);
+      after(operation, invocationId, failed, sentMillis);
     }
   };
 }

@@ -99,10 +99,12 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   }
   const changesBefore = dynamo.changes.length;
   const changeMillis: number[] = [];
+  const changeSentMillis: Array<number | undefined> = [];
   const changeInvocations: Array<number | undefined> = [];
-  const stampChanges = (invocationId?: number) => {
+  const stampChanges = (invocationId?: number, sentMillis?: number) => {
     while (changeMillis.length < dynamo.changes.length) {
       changeMillis.push(kernel.nowMillis);
+      changeSentMillis.push(sentMillis);
       changeInvocations.push(invocationId);
     }
   };
@@ -113,8 +115,9 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     operation: DynamoOperation,
     invocationId: number | undefined,
     error?: unknown,
+    sentMillis?: number,
   ) => {
-    stampChanges(invocationId);
+    stampChanges(invocationId, sentMillis);
     // Several messages' commit carries a ClientRequestToken; a single message's has none.
     if (operation.name === 'TransactWriteItems' && operation.input.ClientRequestToken) {
       sharedCommits.sent++;
@@ -155,8 +158,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
       network,
       deadLetterQueue,
       config,
-      applied: (operation, invocationId, error) => {
-        applied(operation, invocationId, error);
+      applied: (operation, invocationId, error, sentMillis) => {
+        applied(operation, invocationId, error, sentMillis);
         second?.notify();
       },
       effects,
@@ -199,6 +202,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     deadLetterQueue,
     invocations: lambda.invocations,
     changeMillis,
+    changeSentMillis,
     changeInvocations,
     effects,
     inboxReads,
