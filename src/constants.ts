@@ -564,11 +564,16 @@ export const OUTBOX_LIMITS = {
 export const DEFAULT_OUTBOX_RETENTION_SECONDS = 7 * SECONDS_PER_DAY;
 
 /**
- * Bounds accepted for the outbox's `retentionSeconds`: at least the stream's own 24 hours.
+ * Bounds accepted for the outbox's `retentionSeconds`: at least two days. The stream keeps each
+ * record 24 hours; past them, the runbook finds a given-up batch's messages in the outbox table
+ * (by `committedAt`), so an item must outlive its stream record by a day at least.
  *
  * @example
  * ```ts
  * const ok = value >= OUTBOX_RETENTION_RANGE.min && value <= OUTBOX_RETENTION_RANGE.max;
  * ```
  */
-export const OUTBOX_RETENTION_RANGE = { min: SECONDS_PER_DAY, max: 366 * SECONDS_PER_DAY } as const;
+export const OUTBOX_RETENTION_RANGE = {
+  min: 2 * SECONDS_PER_DAY,
+  max: 366 * SECONDS_PER_DAY,
+} as const;

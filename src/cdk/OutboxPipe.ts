@@ -51,7 +51,7 @@ export interface OutboxPipeProps {
    * @default Duration.hours(6)
    */
   readonly maxRecordAge?: Duration;
-  /** How long outbox items live, 1 to 366 days. @default Duration.days(7) */
+  /** How long outbox items live, 2 to 366 days (a day past the stream's 24 hours at least). @default Duration.days(7) */
   readonly retention?: Duration;
   /** The outbox table's removal policy. @default RemovalPolicy.RETAIN */
   readonly removalPolicy?: RemovalPolicy;

@@ -35,7 +35,7 @@ export interface OutboxRelayProps {
   readonly destinations: Readonly<Record<string, OutboxDestination>>;
   /**
    * How long an outbox item lives (TTL). The stream keeps records 24 hours whatever this is.
-   * 1 to 366 days.
+   * 2 to 366 days (a day past the stream's 24 hours at least).
    * @default Duration.days(7)
    */
   readonly retention?: Duration;

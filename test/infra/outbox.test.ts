@@ -195,6 +195,13 @@ describe('InboxConsumer outbox', () => {
     expect(() => consumerWithOutbox(outbox as Partial<InboxOutboxProps>)).toThrow(message);
   });
 
+  it('keeps outbox items at least two days, a day past their stream records: 2 days accepted, one second less refused at synth', () => {
+    expect(() => consumerWithOutbox({ retention: Duration.days(2) })).not.toThrow();
+    expect(() => consumerWithOutbox({ retention: Duration.seconds(172_799) })).toThrow(
+      /retention \(seconds\) must be an integer from 172800 to 31622400 inclusive \(given 172799\)/,
+    );
+  });
+
   it("passes cdk-nag's AwsSolutions checks, which do fail on a finding", () => {
     expectNagCleanAndAbleToFail(() => buildConsumerWithOutbox());
   });

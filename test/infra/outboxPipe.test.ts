@@ -221,7 +221,7 @@ describe('OutboxPipe', () => {
 
   it.each([
     [{ batchSize: 11 }, /batchSize must be an integer from 1 to 10 inclusive \(given 11\)/],
-    [{ retention: Duration.hours(1) }, /retention \(seconds\) must be an integer from 86400/],
+    [{ retention: Duration.hours(1) }, /retention \(seconds\) must be an integer from 172800/],
     [{ maxRecordAge: Duration.seconds(30) }, /maxRecordAge \(seconds\) must be an integer from 60/],
   ])('refuses %j, naming the prop, the range and the value', (props, message) => {
     expect(() => buildPipe(props)).toThrow(message);

@@ -167,9 +167,19 @@ describe('DynamoDBInboxStore options', () => {
     [{ tableName: 'inbox', outbox: { tableName: 'o' } }, /"outbox.tableName"/],
     [{ tableName: 'inbox', outbox: { tableName: 'inbox' } }, /a table of its own/],
     [{ tableName: 'inbox', outbox: { tableName: 'outbox', retention: 5 } }, /"retention"/],
-    [{ tableName: 'inbox', outbox: { tableName: 'outbox', retentionSeconds: 3600 } }, /86400 to/],
+    [{ tableName: 'inbox', outbox: { tableName: 'outbox', retentionSeconds: 3600 } }, /172800 to/],
   ])('rejects %j', (options, message) => {
     expect(() => new DynamoDBInboxStore(options as never)).toThrow(message);
+  });
+
+  it('keeps an outbox item at least two days, so that it outlives its 24-hour stream record by a day: 172,800 s accepted, one second less refused', () => {
+    const store = (retentionSeconds: number) =>
+      new DynamoDBInboxStore({
+        tableName: 'inbox',
+        outbox: { tableName: 'outbox', retentionSeconds },
+      });
+    expect(store(172_800).outbox?.retentionSeconds).toBe(172_800);
+    expect(() => store(172_799)).toThrow(/"outbox.retentionSeconds".*172800 to 31622400/);
   });
 
   it('keeps the outbox table and its retention, 7 days by default', () => {

@@ -208,6 +208,16 @@ describe('inboxConfigFromEnvironment', () => {
         env: { ...base, INBOX_OUTBOX_TABLE_NAME: 'outbox', INBOX_OUTBOX_RETENTION_SECONDS: '60' },
       }),
     ).toThrow(/INBOX_OUTBOX_RETENTION_SECONDS/);
+    const withRetention = (seconds: string) =>
+      inboxConfigFromEnvironment({
+        env: {
+          ...base,
+          INBOX_OUTBOX_TABLE_NAME: 'outbox',
+          INBOX_OUTBOX_RETENTION_SECONDS: seconds,
+        },
+      });
+    expect(withRetention('172800').options.store.outbox?.retentionSeconds).toBe(172_800);
+    expect(() => withRetention('172799')).toThrow(/from 172800 to 31622400/);
   });
 
   it("gives the store the pipe's queue from INBOX_OUTBOX_PIPE_DESTINATION, and refuses one that is no SQS queue", () => {
@@ -218,14 +228,14 @@ describe('inboxConfigFromEnvironment', () => {
       INBOX_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/dlq',
       INBOX_MAX_RECEIVE_COUNT: '5',
       INBOX_OUTBOX_TABLE_NAME: 'outbox',
-      INBOX_OUTBOX_RETENTION_SECONDS: '86400',
+      INBOX_OUTBOX_RETENTION_SECONDS: '172800',
     };
     const queue = 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo';
     const env = { ...base, INBOX_OUTBOX_PIPE_DESTINATION: queue };
 
     expect(inboxConfigFromEnvironment({ env }).options.store.outbox).toEqual({
       tableName: 'outbox',
-      retentionSeconds: 86_400,
+      retentionSeconds: 172_800,
       pipeDestination: queue,
     });
     expect(() =>
