@@ -39,7 +39,7 @@ export {
   TransientReason,
 } from './constants.js';
 export { createConsoleLogger } from './core/consoleLogger.js';
-export type { DeadLetterSink } from './core/DeadLetterSink.js';
+export type { DeadLetterNeeds, DeadLetterSink, KeyAttributes } from './core/DeadLetterSink.js';
 export type {
   ClaimRequest,
   ClaimResult,

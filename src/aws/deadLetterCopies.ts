@@ -83,7 +83,7 @@ function originalAttributes(
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const keyRead = needs?.keyAttributes ?? [];
   const isNeeded = (name: string) =>
-    name === OutboxMessageIdField.Attribute || keyRead === 'all' || keyRead.includes(name);
+    name === OutboxMessageIdField.Attribute || keyRead.includes(name);
   const first = (name: string) => (name === OutboxMessageIdField.Attribute ? 0 : 1);
   const needed = own.filter(isNeeded).sort((a, b) => first(a) - first(b));
   return {

@@ -2,15 +2,15 @@ import type { SQSRecord } from 'aws-lambda';
 import type { LoggedKey } from './loggedKey.js';
 
 /**
- * The SQS message attributes a message's key was read from: a redrive needs them to key the
- * message again. `'all'` when the key function listed the attributes instead of naming them.
+ * The names of the SQS message attributes a message's key was read from: a redrive needs them
+ * to key the message again (all of them, when the key function listed or copied them).
  *
  * @example
  * ```ts
  * const read: KeyAttributes = ['eventId'];
  * ```
  */
-export type KeyAttributes = readonly string[] | 'all';
+export type KeyAttributes = readonly string[];
 
 /**
  * What a redrive of a dead-lettered message needs besides its body: the message attributes its

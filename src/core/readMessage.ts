@@ -1,4 +1,4 @@
-import type { SQSRecord } from 'aws-lambda';
+import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { MAX_KEY_BYTES } from '../constants.js';
 import { KeyDerivationError, MessageParseError, SchemaValidationError } from '../errors.js';
 import {
@@ -70,7 +70,7 @@ export interface ReadMessage {
   readonly key: string;
   readonly payloadHash: string;
   readonly bodyHash: string;
-  /** The message attributes the key function read (`'all'`: it listed them). */
+  /** The message attributes the key function read (all of them when it listed them). */
   readonly keyAttributes: KeyAttributes;
 }
 
@@ -179,38 +179,32 @@ function deriveKey(
 }
 
 /**
- * The message as the key function gets it, its SQS message attributes watched: which of them it
- * reads (by name, or all of them when it lists them), so that a dead-letter copy keeps those
- * first and stays redrivable.
+ * The message as the key function gets it, its SQS message attributes watched: a copy whose
+ * values are read through getters, so that a dead-letter copy keeps first the attributes the key
+ * was read from and stays redrivable. A key that lists or copies the attributes (`Object.entries`,
+ * spreading, `JSON.stringify`) reads them all. Plain properties, not a proxy: cloning, spreading
+ * and serialising work as on the record's own object.
  */
 function watchAttributes(message: ParsedMessage<unknown>): {
   message: ParsedMessage<unknown>;
   read: () => KeyAttributes;
 } {
   const names = new Set<string>();
-  let listed = false;
-  const note = (name: string | symbol) => {
-    if (typeof name === 'string') names.add(name);
-  };
-  const attributes = new Proxy(message.messageAttributes, {
-    get: (target, name, receiver) => {
-      note(name);
-      return Reflect.get(target, name, receiver);
-    },
-    has: (target, name) => {
-      note(name);
-      return Reflect.has(target, name);
-    },
-    ownKeys: (target) => {
-      listed = true;
-      return Reflect.ownKeys(target);
-    },
-  });
+  const attributes: SQSMessageAttributes = {};
+  for (const [name, value] of Object.entries(message.messageAttributes)) {
+    Object.defineProperty(attributes, name, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        names.add(name);
+        return value;
+      },
+    });
+  }
   const record = { ...message.record, messageAttributes: attributes };
   return {
     message: { ...message, messageAttributes: attributes, record },
-    read: () =>
-      listed ? 'all' : [...names].filter((name) => Object.hasOwn(message.messageAttributes, name)),
+    read: () => [...names],
   };
 }
 
