@@ -157,5 +157,12 @@ export function claimedFrom(item: Record<string, unknown>): ClaimResult {
   const lease = leaseOf(item);
   if (lease === undefined)
     throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
-  return { claimed: true, lease, attempts: toNumber(item.attempts), journal: toJournal(item) };
+  const leaseUntil = item[ITEM_ATTRIBUTES['#leaseUntil']];
+  return {
+    claimed: true,
+    lease,
+    attempts: toNumber(item.attempts),
+    journal: toJournal(item),
+    ...(leaseUntil === undefined ? {} : { leaseUntilMillis: toNumber(leaseUntil) }),
+  };
 }

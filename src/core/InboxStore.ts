@@ -95,6 +95,11 @@ export type ClaimResult =
       readonly lease: LeaseToken;
       readonly attempts: number;
       readonly journal: Readonly<Record<string, JournaledStep>>;
+      /**
+       * The `leaseUntil` the entry holds: the one this try wrote, or, when a retried claim
+       * found its own lease (its first answer lost), the one an earlier try wrote.
+       */
+      readonly leaseUntilMillis?: number;
     }
   | { readonly claimed: false; readonly existing: InboxEntry };
 

@@ -170,6 +170,8 @@ async function attemptOnce(
     }
   }
   message.signal.throwIfAborted();
+  // A step a previous run left running settles first: this run replays it, never runs it again.
+  await steps.settle();
   const tx = new TransactionBuilder({
     consumer: options.consumer,
     key: message.key,

@@ -175,12 +175,14 @@ export class MessageSteps {
     // Results in hand go with the release: the next attempt replays them, not their effects.
     const journal = Object.fromEntries(this.#unjournaled);
     try {
-      await this.#options.store.release({
-        pk: this.#pk,
-        lease,
-        lastError: { name, at },
-        ...(this.#unjournaled.size > 0 ? { journal } : {}),
-      });
+      await this.#withRetries(() =>
+        this.#options.store.release({
+          pk: this.#pk,
+          lease,
+          lastError: { name, at },
+          ...(this.#unjournaled.size > 0 ? { journal } : {}),
+        }),
+      );
     } catch (releaseError) {
       this.#log(
         this.#unjournaled.size > 0 ? 'warn' : 'debug',
@@ -191,6 +193,15 @@ export class MessageSteps {
         },
       );
     }
+  }
+
+  /**
+   * Waits for the steps a previous run of the handler left running (a sibling of a step that
+   * failed under `Promise.all`): the next run replays them from the journal, or from the
+   * results in hand, instead of running them alongside.
+   */
+  async settle(): Promise<void> {
+    await this.#settleSteps();
   }
 
   /** Stops the heartbeat for good (the record settled). */
@@ -290,11 +301,20 @@ export class MessageSteps {
     this.#lease = claim.lease;
     this.#attempts = claim.attempts;
     for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
+    // A retried claim that found its own lease holds the one an earlier try wrote: shorter.
+    const storedEndMillis =
+      (claim.leaseUntilMillis ?? Number.POSITIVE_INFINITY) - LEASE_LIMITS.clockSkewMillis;
     this.#log('debug', 'lease claimed', {
       attempt: claim.attempts,
       journaledSteps: this.#journal.size,
-      leaseEnd: new Date(leaseEndMillis).toISOString(),
+      leaseEnd: new Date(Math.min(leaseEndMillis, storedEndMillis)).toISOString(),
     });
+    if (storedEndMillis < leaseEndMillis) {
+      // Renewed at once, from now, before any step runs under it.
+      if (!(await this.#beat())) return;
+      this.#startHeartbeat();
+      return;
+    }
     if (leaseEndMillis < this.#endMillis) this.#startHeartbeat();
   }
 
@@ -351,19 +371,19 @@ export class MessageSteps {
 
   async #writeJournal(name: string, step: JournaledStep): Promise<void> {
     const lease = this.#lease;
-    // Kept in hand until its write lands: a rerun of the handler journals it instead of
-    // running the effect again, and a release carries it.
-    this.#unjournaled.set(name, step);
-    if (lease === undefined) {
-      throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
-    }
     try {
+      if (lease === undefined) {
+        throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
+      }
       // Setting the same value twice is harmless: a write whose answer was lost is retried.
       await this.#withRetries(() =>
         this.#options.store.journal({ pk: this.#pk, lease, stepName: name, step }),
       );
     } catch (error) {
       if (error instanceof LeaseLostError) this.#lose(error);
+      // Kept in hand: a rerun of the handler journals it instead of running the effect again,
+      // and a release carries it. (Counted once: while in flight, it is in `#pendingBytes`.)
+      this.#unjournaled.set(name, step);
       throw error;
     }
     this.#unjournaled.delete(name);

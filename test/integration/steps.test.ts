@@ -245,6 +245,60 @@ describe('steps', () => {
     expect(holder?.status).toBe(RecordStatus.Processed);
   });
 
+  it('renews at once the shorter lease an earlier try wrote, when a retried claim finds its own (injected lost answer)', async () => {
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    let offsetMillis = 0;
+    const runtime = { now: () => Date.now() + offsetMillis };
+    const client = new DynamoDBClient({
+      endpoint: aws.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    let lost = 0;
+    // The claim's first try lands; its answer is lost, and the retry goes 7 s later.
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as Record<string, unknown>;
+        const claim = String(input.UpdateExpression).startsWith('SET #status = :inProgress');
+        if (context.commandName !== 'UpdateItemCommand' || !claim || lost > 0) return next(args);
+        lost++;
+        await next(args);
+        offsetMillis += 7_000;
+        throw Object.assign(new Error('injected: the answer was lost'), { name: 'TimeoutError' });
+      },
+      { step: 'initialize', name: 'loseClaimAnswer', priority: 'high' },
+    );
+    const startMillis = Date.now();
+    const context = {
+      getRemainingTimeInMillis: () => 10_000 - (runtime.now() - startMillis),
+    } as unknown as Context;
+    const charges: string[] = [];
+    let competitor: unknown;
+    const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
+      await step('charge', async () => {
+        charges.push(messageId);
+        if (messageId !== 'holder') return;
+        // The step runs on past the lease the first try wrote (3 s + the allowance).
+        await sleep(1_600);
+        const [other] = await processor(handler, { runtime }).processRecords(
+          sqsEvent(sqsRecord(event, { messageId: 'competitor' })),
+        );
+        competitor = other?.error;
+      });
+    };
+
+    const [holder] = await processor(handler, {
+      store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
+      runtime,
+      leaseMillis: 3_000,
+    }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })), context);
+
+    expect(lost).toBe(1);
+    expect(competitor).toBeInstanceOf(LeaseHeldError);
+    expect(charges).toEqual(['holder']);
+    expect(holder?.status).toBe(RecordStatus.Processed);
+  });
+
   it("keeps a long handler's lease with heartbeats, and sends none once the commit is on its way", async () => {
     const event = payment();
     const { store, commands } = recordingClient();
