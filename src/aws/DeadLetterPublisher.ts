@@ -5,6 +5,7 @@ import type { LoggedKey } from '../core/loggedKey.js';
 import { DeadLetterSendError, InvalidConfigurationError } from '../errors.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 import { deadLetterCopies } from './deadLetterCopies.js';
+import { isSqsTooLarge } from './sendFailure.js';
 
 /**
  * Sends permanently failing messages to a dead-letter queue, with message attributes that
@@ -56,7 +57,7 @@ export class DeadLetterPublisher implements DeadLetterSink {
         await this.#client.send(this.#command(record, consumer, attributes));
         return;
       } catch (cause) {
-        if (n === copies.length - 1 || !isRefusedAsInvalid(cause)) {
+        if (n === copies.length - 1 || !isSqsTooLarge(cause)) {
           throw new DeadLetterSendError(this.queueUrl, cause);
         }
       }
@@ -81,15 +82,6 @@ export class DeadLetterPublisher implements DeadLetterSink {
         : {}),
     });
   }
-}
-
-/**
- * SQS refuses a message over the queue's `MaximumMessageSize` (body and attributes counted) as
- * `InvalidParameterValue`; a smaller copy may fit.
- */
-function isRefusedAsInvalid(error: unknown): boolean {
-  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
-  return name === 'InvalidParameterValue' || Code === 'InvalidParameterValue';
 }
 
 /** Whether a queue URL (…/account/name) names the queue of an ARN (…:account:name). */

@@ -12,8 +12,7 @@ import {
   withoutContent,
 } from '../relay/OutboxDeadLetter.js';
 import { attributeText } from './attributeText.js';
-import { SendVerdict } from './documentedSendErrors.js';
-import { SendService, sendVerdict } from './sendFailure.js';
+import { isSqsTooLarge } from './sendFailure.js';
 
 /**
  * Sends the relay's dead letters to an SQS queue: the letter as the JSON body, its reason and
@@ -45,7 +44,8 @@ export class OutboxDeadLetterPublisher implements OutboxDeadLetterSink {
       return;
     } catch (cause) {
       const smaller = withoutContent(letter, sqsCountedBytes(command));
-      if (smaller === undefined || sendVerdict(cause, SendService.Sqs) !== SendVerdict.Refused) {
+      // Only a refusal for its size: any other (no grant, no queue) would refuse it as well.
+      if (smaller === undefined || !isSqsTooLarge(cause)) {
         throw new DeadLetterSendError(this.queueUrl, cause);
       }
       try {

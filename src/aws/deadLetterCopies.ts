@@ -27,8 +27,9 @@ export interface DeadLetterFailure {
 
 /**
  * The message attributes of a dead-letter copy, within SQS's ten, most complete first; each
- * later one is smaller, for a DLQ that refuses the one before as too large (SQS counts every
- * attribute's name, type and value with the body). In every copy, in this order:
+ * later one carries fewer of the inbox's annotations, for a DLQ that refuses the one before as
+ * too large (SQS counts every attribute's name, type and value with the body). In every copy, in
+ * this order:
  * 1. `inbox.error`, the reason;
  * 2. the message's own attributes its key was read from, and its outbox id: without them a
  *    redriven copy could not be keyed again (when more than fit, the key itself follows, in

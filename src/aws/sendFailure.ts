@@ -117,3 +117,17 @@ export function entryFailure(
     ? new DestinationUnavailableError(destination, code)
     : new DestinationRefusedError(destination, messageId, code);
 }
+
+/**
+ * Whether SQS refused a `SendMessage` as it refuses one over the queue's `MaximumMessageSize`
+ * (body and attributes counted): `InvalidParameterValue`. A smaller message may be taken.
+ *
+ * @example
+ * ```ts
+ * if (isSqsTooLarge(error)) await sqs.send(smallerCommand);
+ * ```
+ */
+export function isSqsTooLarge(error: unknown): boolean {
+  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
+  return name === 'InvalidParameterValue' || Code === 'InvalidParameterValue';
+}

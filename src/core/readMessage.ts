@@ -70,8 +70,11 @@ export interface ReadMessage {
   readonly key: string;
   readonly payloadHash: string;
   readonly bodyHash: string;
-  /** The message attributes the key function read (all of them when it listed them). */
-  readonly keyAttributes: KeyAttributes;
+  /**
+   * The message attributes the key was read from, worked out when asked (a dead letter): those
+   * the key function read, or all of them when it only tested some for presence.
+   */
+  readonly keyAttributes: () => KeyAttributes;
 }
 
 /**
@@ -161,12 +164,13 @@ function deriveKey(
   message: ParsedMessage<unknown>,
   upstreamKey: string | undefined,
   options: ResolvedOptions,
-): { key: string; keyAttributes: KeyAttributes } {
+): { key: string; keyAttributes: () => KeyAttributes } {
   let key: unknown = upstreamKey;
   const watched = watchAttributes(message);
-  if (options.key) {
+  const keyFunction = options.key;
+  if (keyFunction) {
     try {
-      key = options.key(watched.message);
+      key = keyFunction(watched.message);
     } catch (error) {
       throw new KeyDerivationError(message.messageId, undefined, error);
     }
@@ -175,7 +179,40 @@ function deriveKey(
     throw new KeyDerivationError(message.messageId, key);
   }
   warnIfContentBasedKey(message, options);
-  return { key, keyAttributes: watched.read() };
+  const derived = key;
+  return {
+    key,
+    keyAttributes: () =>
+      keyFunction === undefined ? [] : verifiedReads(message, watched.read(), keyFunction, derived),
+  };
+}
+
+/**
+ * The attributes a key function read, checked: run again on a message holding only them, it
+ * must give the same key. A key that only tested an attribute's presence (`in`,
+ * `Object.hasOwn`), which no getter sees, gives another key or throws: then every attribute is
+ * kept.
+ */
+function verifiedReads(
+  message: ParsedMessage<unknown>,
+  names: KeyAttributes,
+  keyFunction: (message: ParsedMessage<unknown>) => unknown,
+  key: string,
+): KeyAttributes {
+  const all = Object.keys(message.messageAttributes);
+  if (names.length === all.length) return names;
+  const only: SQSMessageAttributes = {};
+  for (const name of names) {
+    const value = message.messageAttributes[name];
+    if (value !== undefined) only[name] = value;
+  }
+  const record = { ...message.record, messageAttributes: only };
+  try {
+    if (keyFunction({ ...message, messageAttributes: only, record }) === key) return names;
+  } catch {
+    // It needs what it no longer finds: keep every attribute.
+  }
+  return all;
 }
 
 /**

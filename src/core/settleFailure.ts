@@ -22,8 +22,8 @@ type Report = { why: string; context: Record<string, unknown>; failed: RecordOut
 export interface MessageIdentity {
   readonly key: string;
   readonly payloadHashes: readonly string[];
-  /** The message attributes the key was read from (none for an upstream id). */
-  readonly keyAttributes?: KeyAttributes;
+  /** The message attributes the key was read from (none for an upstream id), when asked. */
+  readonly keyAttributes?: () => KeyAttributes;
 }
 
 /**
@@ -160,7 +160,7 @@ async function deadLetter(
   const needs =
     identity === undefined
       ? undefined
-      : { key: identity.key, keyAttributes: identity.keyAttributes ?? [] };
+      : { key: identity.key, keyAttributes: identity.keyAttributes?.() ?? [] };
   try {
     await sink.send(record, error, options.consumer, logged, needs);
   } catch (sendError) {

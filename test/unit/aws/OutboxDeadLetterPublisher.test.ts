@@ -77,9 +77,17 @@ describe('OutboxDeadLetterPublisher', () => {
   );
 
   it('fails with DeadLetterSendError when the queue refuses the smaller letter too (injected)', async () => {
-    const missing = sqsError('QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 400);
-    const { sink, sent } = publisher([missing]);
+    const { sink, sent } = publisher([TOO_LONG]);
     await expect(sink.send(LETTER)).rejects.toBeInstanceOf(DeadLetterSendError);
     expect(sent).toHaveLength(2);
+  });
+
+  it('sends no smaller letter when the queue refuses the letter for another reason than its size, and names that refusal (injected)', async () => {
+    const missing = sqsError('QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 400);
+    const { sink, sent } = publisher([missing]);
+    await expect(sink.send(LETTER)).rejects.toMatchObject({
+      cause: { name: 'QueueDoesNotExist' },
+    });
+    expect(sent).toHaveLength(1);
   });
 });

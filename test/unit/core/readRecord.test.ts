@@ -26,7 +26,7 @@ async function keyAttributesOf(key: (message: ParsedMessage<unknown>) => string)
   );
   const read = await readRecord(record, options);
   if (!('read' in read) || !('key' in read.read)) throw new Error('the record did not read');
-  return { key: read.read.key, attributes: read.identity?.keyAttributes };
+  return { key: read.read.key, attributes: read.identity?.keyAttributes?.() };
 }
 
 describe('the attributes a key was read from, which a dead-letter copy keeps first', () => {
@@ -48,6 +48,21 @@ describe('the attributes a key was read from, which a dead-letter copy keeps fir
     });
     expect(read.key).toBe('3:3:true');
     expect([...(read.attributes ?? [])].sort()).toEqual(['eventId', 'tenant', 'trace']);
+  });
+
+  it('are every one for a key that only tests an attribute for presence, which no getter sees', async () => {
+    const tested = (exists: (attributes: object, name: string) => boolean) =>
+      keyAttributesOf(({ body, messageAttributes }) =>
+        exists(messageAttributes, 'trace') ? 'traced' : (body as { orderId: string }).orderId,
+      );
+    for (const exists of [
+      (attributes: object, name: string) => name in attributes,
+      (attributes: object, name: string) => Object.hasOwn(attributes, name),
+    ]) {
+      const read = await tested(exists);
+      expect(read.key).toBe('traced');
+      expect([...(read.attributes ?? [])].sort()).toEqual(['eventId', 'tenant', 'trace']);
+    }
   });
 
   it('see the reads through the record too', async () => {
