@@ -68,14 +68,8 @@ export async function settleFailure(
   const permanent = error instanceof PermanentError;
   if (batchAnswered?.aborted || (!permanent && !isLastReceive(record, options))) {
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
-    if (batchAnswered?.aborted && isLastReceive(record, options)) {
-      // Not dead-lettered by the library (a commit may still land, and SQS has the record as
-      // failed): its queue's redrive policy moves it without `inbox.error`, keeping its
-      // messageId, which this line pairs with its reason.
-      options.logger.error(
-        'message had not settled when its batch answered at the deadline, on its last receive: the redrive policy moves it to the dead-letter queue without a reason; this line holds it',
-        context,
-      );
+    if (batchAnswered?.aborted) {
+      reportAnsweredAtTheDeadline(record, 'had not settled when', context, options);
       return failed;
     }
     options.logger.warn('message failed, SQS will redeliver it', context);
@@ -93,10 +87,7 @@ export async function settleFailure(
   // The batch answered at its deadline while the inbox was read: it counted and reported the
   // record failed, so SQS redelivers it; a copy in the DLQ too would be one message twice.
   if (batchAnswered?.aborted) {
-    options.logger.warn(
-      `message ${report.why}, but its batch answered at the deadline meanwhile and reported it failed: not dead-lettered, SQS will redeliver it`,
-      context,
-    );
+    reportAnsweredAtTheDeadline(record, `${report.why}, but meanwhile`, context, options);
     return failed;
   }
   options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
@@ -176,6 +167,31 @@ async function deadLetter(
     queueUrl: sink.queueUrl,
   });
   return { ...report.failed, status: RecordStatus.DeadLettered };
+}
+
+/**
+ * Logs a record its batch reported failed at the deadline: never dead-lettered by the library
+ * then (a commit may still land, and SQS has it as failed). On its last receive the queue's
+ * redrive policy moves it without `inbox.error`, keeping its messageId: the ERROR line pairs
+ * that id with the reason.
+ */
+function reportAnsweredAtTheDeadline(
+  record: SQSRecord,
+  what: string,
+  context: Record<string, unknown>,
+  options: ResolvedOptions,
+): void {
+  if (isLastReceive(record, options)) {
+    options.logger.error(
+      `message ${what} its batch answered at the deadline, on its last receive: not dead-lettered; the redrive policy moves it to the dead-letter queue without a reason, and this line holds it`,
+      context,
+    );
+    return;
+  }
+  options.logger.warn(
+    `message ${what} its batch answered at the deadline and reported it failed: SQS will redeliver it`,
+    context,
+  );
 }
 
 /** Whether SQS will move the record to its DLQ if this receive fails too. */

@@ -68,7 +68,11 @@ function clientWithLate(commandName: string, delayMillis: number) {
 function lastReceiveProcessor(
   deadLetterQueueUrl: string,
   handler: MessageHandler<unknown>,
-  overrides: { store?: DynamoDBInboxStore; precheck?: boolean } = {},
+  overrides: {
+    store?: DynamoDBInboxStore;
+    precheck?: boolean;
+    logger?: ReturnType<typeof recordingLogger>;
+  } = {},
 ) {
   return createBatchProcessor(handler, {
     store: ledger.store,
@@ -234,6 +238,7 @@ describe('a record whose commit lands after the deadline', () => {
     const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
     // The read before dead-lettering (whether the key committed) answers after the deadline.
     const client = clientWithLate('GetItemCommand', 400);
+    const logger = recordingLogger();
     const processor = lastReceiveProcessor(
       dlq.url,
       async () => {
@@ -242,6 +247,7 @@ describe('a record whose commit lands after the deadline', () => {
       {
         store: new DynamoDBInboxStore({ tableName: ledger.store.tableName, client }),
         precheck: false,
+        logger,
       },
     );
 
@@ -253,5 +259,9 @@ describe('a record whose commit lands after the deadline', () => {
 
     expect(outcome).toMatchObject({ status: RecordStatus.Failed });
     expect(await aws.receive(dlq.url)).toHaveLength(0);
+    // On its last receive: the redrive policy moves it without a reason, which this line holds.
+    expect(logger.lines.find((line) => line.level === 'error')?.message).toContain(
+      'the redrive policy moves it to the dead-letter queue without a reason',
+    );
   });
 });

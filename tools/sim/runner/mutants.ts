@@ -64,8 +64,11 @@ export const MUTANTS = {
     description:
       'a record still settling its failure when the batch answers at its deadline is dead-lettered too (the bug the simulation found)',
     file: 'src/core/settleFailure.ts',
-    find: 'if (batchAnswered?.aborted) {\n    options.logger.warn(',
-    replace: 'if (batchAnswered?.aborted && false) {\n    options.logger.warn(',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    find: 'if (batchAnswered?.aborted) {\n    reportAnsweredAtTheDeadline(record, `${report.why},',
+    replace:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+      'if (batchAnswered?.aborted && false) {\n    reportAnsweredAtTheDeadline(record, `${report.why},',
   },
   deadLetterTransientAtOnce: {
     name: 'deadLetterTransientAtOnce',
