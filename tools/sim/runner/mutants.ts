@@ -279,8 +279,8 @@ export const MUTANTS = {
     description:
       "a group's messages each get an item of their own, so their order rests on the stream across items",
     file: 'src/outbox/planOutboxItems.ts',
-    find: 'if (message.groupId === undefined) {',
-    replace: 'if (message.groupId === undefined || message.groupId !== undefined) {',
+    find: 'if (message.groupId === undefined) return',
+    replace: 'if (message.groupId === undefined || message.groupId !== undefined) return',
   },
   downstreamKeyedByMessageId: {
     name: 'downstreamKeyedByMessageId',
