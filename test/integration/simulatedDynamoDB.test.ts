@@ -1035,6 +1035,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
           lease: { owner: 'b', epoch: 2 },
           attempts: 2,
           journal: { charge: { result: '1', at: 't' } },
+          leaseUntilMillis: T0 + 1_001 + 1_000,
         });
       });
 
@@ -1126,6 +1127,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
           lease: { owner: 'b', epoch: 2 },
           attempts: 1,
           journal: {},
+          leaseUntilMillis: later + 1_000,
         });
       });
     });
