@@ -8,7 +8,6 @@ import {
   PayloadMismatchError,
   Precheck,
   RecordStatus,
-  type TransactionBuilder,
 } from '../../src/index.js';
 import {
   ledgerProcessor,
@@ -20,16 +19,6 @@ import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
 const CONSUMER = 'payouts';
-
-/** Credits the payment's account in the message's transaction. */
-function credit(body: PaymentCaptured, tx: TransactionBuilder): void {
-  tx.update({
-    TableName: ledger.tables.accounts,
-    Key: { accountId: body.accountId },
-    UpdateExpression: 'ADD balanceCents :amount',
-    ExpressionAttributeValues: { ':amount': body.amountCents },
-  });
-}
 
 /**
  * A consumer whose handler runs a step only for some bodies: a payout of 1,000 cents or more is
@@ -45,7 +34,7 @@ function payoutHandler(charges: string[], failing: () => boolean) {
       });
       if (failing()) throw new Error('the payout provider timed out');
     }
-    credit(body, tx);
+    ledger.credit(body, tx);
   };
   return handler;
 }
@@ -121,7 +110,7 @@ describe('no write of any path takes over an entry that holds another payload ha
     expect(x?.status).toBe(RecordStatus.Failed);
 
     // The same body, now handled by a version of the handler that runs no step for it.
-    const stepLess: MessageHandler<PaymentCaptured> = ({ body }, tx) => credit(body, tx);
+    const stepLess: MessageHandler<PaymentCaptured> = ({ body }, tx) => ledger.credit(body, tx);
     const [copy] = await ledgerProcessor(stepLess, {
       store: ledger.store,
       consumer: CONSUMER,

@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import {
-  DynamoDBInboxStore,
-  InboxStatus,
-  inboxPk,
-  type MessageHandler,
-  RecordStatus,
-  type TransactionBuilder,
-} from '../../src/index.js';
+import { InboxStatus, inboxPk, type MessageHandler, RecordStatus } from '../../src/index.js';
 import { injectFault } from '../../tools/sdk/clientSpy.js';
 import {
   ledgerProcessor,
@@ -19,7 +12,7 @@ import {
 } from '../support/ledgerFixture.js';
 import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const { aws, ledger } = useLedger();
+const { ledger } = useLedger();
 const CONSUMER = 'charger';
 
 const throttled = () =>
@@ -41,16 +34,6 @@ const journalOf = (stepName: string) => (input: Record<string, unknown>) =>
 const isRelease = (input: Record<string, unknown>) =>
   String(input.UpdateExpression).startsWith('SET #status = :failed');
 
-/** Credits the payment's account in the message's transaction. */
-function credit(body: PaymentCaptured, tx: TransactionBuilder): void {
-  tx.update({
-    TableName: ledger.tables.accounts,
-    Key: { accountId: body.accountId },
-    UpdateExpression: 'ADD balanceCents :amount',
-    ExpressionAttributeValues: { ':amount': body.amountCents },
-  });
-}
-
 /** One step (a charge), then a credit in `tx`. */
 function chargingHandler(charges: string[]): MessageHandler<PaymentCaptured> {
   return async ({ body, step }, tx) => {
@@ -58,7 +41,7 @@ function chargingHandler(charges: string[]): MessageHandler<PaymentCaptured> {
       charges.push(body.paymentId);
       return { chargeId: `ch-${charges.length}` };
     });
-    credit(body, tx);
+    ledger.credit(body, tx);
   };
 }
 
@@ -67,13 +50,9 @@ function throttledStore(
   times: number,
   matches: (input: Record<string, unknown>) => boolean = isJournalWrite,
 ) {
-  const client = new DynamoDBClient({
-    endpoint: aws.endpoints.dynamodb,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
+  const { client, store } = ledger.ownStore();
   const fault = injectFault(client, 'UpdateItemCommand', throttled, times, matches);
-  return { store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }), fault };
+  return { store, fault };
 }
 
 describe('a result in hand is journaled before anything can run its step again', () => {
@@ -140,7 +119,7 @@ describe('a result in hand is journaled before anything can run its step again',
           return runs.slow;
         }),
       ]);
-      credit(body, tx);
+      ledger.credit(body, tx);
     };
     const { store, fault } = throttledStore(3, journalOf('fast'));
 
@@ -181,11 +160,7 @@ describe('a result in hand is journaled before anything can run its step again',
 
   it('counts a step whose journal write is in flight once against the journal limit, beside a sibling (a slow write, injected)', async () => {
     const event = payment({ accountId: `acc-${randomUUID()}` });
-    const client = new DynamoDBClient({
-      endpoint: aws.endpoints.dynamodb,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    });
+    const { client, store } = ledger.ownStore();
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as Record<string, unknown>;
@@ -194,7 +169,6 @@ describe('a result in hand is journaled before anything can run its step again',
       },
       { step: 'initialize', name: 'slowJournalOfS7', priority: 'high' },
     );
-    const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
     // Eight results of about 30 KB: 240 KB in all, under the 256 KiB journal limit.
     const result = (n: number) => `${'x'.repeat(30_000)}${n}`;
     const handler: MessageHandler<PaymentCaptured> = async ({ body, step }, tx) => {
@@ -206,7 +180,7 @@ describe('a result in hand is journaled before anything can run its step again',
           return result(8);
         }),
       ]);
-      credit(body, tx);
+      ledger.credit(body, tx);
     };
 
     const [outcome] = await ledgerProcessor(handler, { store, consumer: CONSUMER }).processRecords(

@@ -10,6 +10,7 @@ import {
   type InboxOptions,
   inboxPk,
   type MessageHandler,
+  type TransactionBuilder,
 } from '../../src/index.js';
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { type TestAws, testAws } from '../harness/aws.js';
@@ -73,13 +74,17 @@ function defineLedger(aws: TestAws) {
   };
   const { accounts, entries, stock } = tables;
   const store = new DynamoDBInboxStore({ tableName: tables.inbox, client: aws.dynamodb });
-  const applyPayment: MessageHandler<PaymentCaptured> = async ({ body }, tx) => {
+  /** Credits the payment's account in the message's transaction. */
+  const credit = (body: PaymentCaptured, tx: TransactionBuilder): void => {
     tx.update({
       TableName: accounts,
       Key: { accountId: body.accountId },
       UpdateExpression: 'ADD balanceCents :amount',
       ExpressionAttributeValues: { ':amount': body.amountCents },
     });
+  };
+  const applyPayment: MessageHandler<PaymentCaptured> = async ({ body }, tx) => {
+    credit(body, tx);
     tx.put({
       TableName: entries,
       Item: { paymentId: body.paymentId, accountId: body.accountId, amountCents: body.amountCents },
@@ -98,6 +103,7 @@ function defineLedger(aws: TestAws) {
       ]);
     },
     applyPayment,
+    credit,
     /**
      * A store on a client of its own (a fresh one per call), its commands recorded: a test can
      * count what it sent and inject faults into it without touching the shared client.
