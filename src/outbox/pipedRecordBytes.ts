@@ -1,13 +1,7 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { OUTBOX_LIMITS, OutboxAttribute } from '../constants.js';
 import { utf8Bytes } from './messageSize.js';
-import type { OutboxItem, OutboxItemValue } from './outboxItem.js';
-
-/** A value in DynamoDB JSON, as a stream record's `Keys` and `NewImage` carry it. */
-type DynamoJson =
-  | { readonly S: string }
-  | { readonly N: string }
-  | { readonly L: readonly DynamoJson[] }
-  | { readonly M: Readonly<Record<string, DynamoJson>> };
+import type { OutboxItem } from './outboxItem.js';
 
 /**
  * What the message an `OutboxPipe` sends for an item takes, in bytes, by part: the pipe sends the
@@ -53,32 +47,9 @@ export interface PipedRecordBytes {
  */
 export function pipedRecordBytes(item: OutboxItem, tableName: string): PipedRecordBytes {
   const keys = { [OutboxAttribute.PartitionKey]: item[OutboxAttribute.PartitionKey] ?? '' };
+  // In DynamoDB JSON, as the stream record carries the item: what the document client wrote.
   const imageBytes =
-    utf8Bytes(JSON.stringify(dynamoImage(item))) + utf8Bytes(JSON.stringify(dynamoImage(keys)));
+    utf8Bytes(JSON.stringify(marshall(item))) + utf8Bytes(JSON.stringify(marshall(keys)));
   const envelopeBytes = OUTBOX_LIMITS.pipedRecordEnvelopeBytes + utf8Bytes(tableName);
   return { imageBytes, envelopeBytes, totalBytes: imageBytes + envelopeBytes };
-}
-
-/**
- * An item in DynamoDB JSON, as the document client marshals it: strings `S`, numbers `N`,
- * arrays `L`, objects `M` (an outbox item holds nothing else).
- *
- * @example
- * ```ts
- * dynamoImage({ pk: 'msg#1', expiresAt: 2 }); // { pk: { S: 'msg#1' }, expiresAt: { N: '2' } }
- * ```
- */
-export function dynamoImage(item: OutboxItem): Record<string, DynamoJson> {
-  return Object.fromEntries(Object.entries(item).map(([name, value]) => [name, dynamoJson(value)]));
-}
-
-function dynamoJson(value: OutboxItemValue): DynamoJson {
-  if (typeof value === 'string') return { S: value };
-  if (typeof value === 'number') return { N: String(value) };
-  if (isList(value)) return { L: value.map(dynamoJson) };
-  return { M: dynamoImage(value) };
-}
-
-function isList(value: OutboxItemValue): value is readonly OutboxItemValue[] {
-  return Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { OutboxAttribute } from '../constants.js';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
@@ -39,10 +40,11 @@ export function readPipedStreamRecord(
   messageId: string,
   declared: readonly string[],
 ): UnwrappedRecord {
-  const messages = typedAt(objectAt(record.dynamodb, 'NewImage'), OutboxAttribute.Messages, 'L');
-  const message = typedAt(messages, 0, 'M');
-  const id = outboxIdOf(typedAt(message, 'id', 'S'));
-  const text = typedAt(message, 'body', 'S');
+  const item = itemOf(record.dynamodb);
+  const messages = item?.[OutboxAttribute.Messages];
+  const message: unknown = Array.isArray(messages) ? messages[0] : undefined;
+  const id = outboxIdOf(isObject(message) ? message.id : undefined);
+  const text = isObject(message) ? message.body : undefined;
   if (!Array.isArray(messages) || id === undefined || typeof text !== 'string') {
     throw new EnvelopeMismatchError(
       messageId,
@@ -70,16 +72,15 @@ export function readPipedStreamRecord(
   };
 }
 
-/** The value of type `type` (`S`, `L`, `M`) a DynamoDB JSON attribute holds at `name`. */
-function typedAt(container: unknown, name: string | number, type: string): unknown {
-  const attribute = objectAt(container, name);
-  return attribute === undefined ? undefined : attribute[type];
-}
-
-function objectAt(container: unknown, name: string | number): Json | undefined {
-  if (!isObject(container) && !Array.isArray(container)) return undefined;
-  const value: unknown = (container as Record<string | number, unknown>)[name];
-  return isObject(value) ? value : undefined;
+/** The item a stream record's `NewImage` holds (DynamoDB JSON); undefined when it holds none. */
+function itemOf(dynamodb: unknown): Json | undefined {
+  const image = isObject(dynamodb) ? dynamodb.NewImage : undefined;
+  if (!isObject(image)) return undefined;
+  try {
+    return unmarshall(image as Record<string, never>);
+  } catch {
+    return undefined;
+  }
 }
 
 function isObject(value: unknown): value is Json {
