@@ -91,6 +91,23 @@ export function isCommitted(entry: InboxEntry, nowEpochSeconds: number): boolean
 }
 
 /**
+ * Whether an entry holds this message's payload: its payload's hash, or the whole body's (what
+ * entries written before the consumer declared its source hold). Any other is another message
+ * under the same key.
+ *
+ * @example
+ * ```ts
+ * if (!holdsPayload(existing, { payloadHash, bodyHash })) throw new PayloadMismatchError(key, payloadHash, existing);
+ * ```
+ */
+export function holdsPayload(
+  entry: Pick<InboxEntry, 'payloadHash'>,
+  hashes: { readonly payloadHash: string; readonly bodyHash: string },
+): boolean {
+  return entry.payloadHash === hashes.payloadHash || entry.payloadHash === hashes.bodyHash;
+}
+
+/**
  * The `LeaseHeldError` an entry answers a copy with while another attempt's lease on it is
  * live (in progress, not expired, `leaseUntilMillis` not passed); undefined when none is.
  *

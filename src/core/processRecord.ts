@@ -7,6 +7,7 @@ import type { SourceNotice } from '../sources/MessageSource.js';
 import { MessageSteps } from '../steps/MessageSteps.js';
 import {
   buildEntry,
+  holdsPayload,
   type InboxEntry,
   inboxPk,
   isCommitted,
@@ -265,8 +266,7 @@ function throwIfOtherPayload(
   existing: InboxEntry,
   options: ResolvedOptions,
 ): void {
-  if (!isLive(existing, toEpochSeconds(options.runtime.now()))) return;
-  if (existing.payloadHash === hashes.payloadHash || existing.payloadHash === hashes.bodyHash) {
+  if (!isLive(existing, toEpochSeconds(options.runtime.now())) || holdsPayload(existing, hashes)) {
     return;
   }
   throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
@@ -283,7 +283,7 @@ function acknowledgeDuplicate(
   existing: InboxEntry,
   options: ResolvedOptions,
 ): RecordOutcome {
-  if (existing.payloadHash !== hashes.payloadHash && existing.payloadHash !== hashes.bodyHash) {
+  if (!holdsPayload(existing, hashes)) {
     throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
   }
   options.metrics?.addMetric(InboxMetric.Duplicates, 'Count', 1);

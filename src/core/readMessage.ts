@@ -165,10 +165,11 @@ function deriveKey(
   upstreamKey: string | undefined,
   options: ResolvedOptions,
 ): { key: string; keyAttributes: () => KeyAttributes } {
-  let key: unknown = upstreamKey;
-  const watched = watchAttributes(message);
   const keyFunction = options.key;
-  if (keyFunction) {
+  // An upstream id reads no attribute; a key function's reads are watched.
+  const watched = keyFunction === undefined ? undefined : watchAttributes(message);
+  let key: unknown = upstreamKey;
+  if (keyFunction && watched) {
     try {
       key = keyFunction(watched.message);
     } catch (error) {
@@ -183,7 +184,7 @@ function deriveKey(
   return {
     key,
     keyAttributes: () =>
-      keyFunction === undefined ? [] : verifiedReads(message, watched.read(), keyFunction, derived),
+      keyFunction && watched ? verifiedReads(message, watched.read(), keyFunction, derived) : [],
   };
 }
 

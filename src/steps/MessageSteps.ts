@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants.js';
 import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import {
+  holdsPayload,
   type InboxEntry,
   inboxPk,
   isCommitted,
@@ -150,7 +151,7 @@ export class MessageSteps {
    */
   async beforeCommit(): Promise<LeaseToken | undefined> {
     // A step the handler did not await journals before the commit removes the owner.
-    await this.#settleSteps();
+    await this.settle();
     await this.#heartbeat?.pause();
     if (this.#lost !== undefined) throw this.#lost;
     return this.#lease;
@@ -165,7 +166,7 @@ export class MessageSteps {
     // A step still running (its sibling failed under Promise.all) is stopped and awaited, so no
     // effect of this attempt runs on after the next attempt could claim the entry.
     this.#lossSignal.abort(error);
-    await this.#settleSteps();
+    await this.settle();
     await this.#heartbeat?.pause();
     const lease = this.#lease;
     if (lease === undefined || this.#lost !== undefined) return;
@@ -196,22 +197,17 @@ export class MessageSteps {
   }
 
   /**
-   * Waits for the steps a previous run of the handler left running (a sibling of a step that
-   * failed under `Promise.all`): the next run replays them from the journal, or from the
-   * results in hand, instead of running them alongside.
+   * Waits for the steps in flight to settle, whatever they end with: those a previous run of the
+   * handler left running (a sibling of a step that failed under `Promise.all`), which the next
+   * run then replays from the journal or the results in hand instead of running alongside.
    */
   async settle(): Promise<void> {
-    await this.#settleSteps();
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
   /** Stops the heartbeat for good (the record settled). */
   stop(): void {
     this.#heartbeat?.stop();
-  }
-
-  /** Waits for the steps in flight to settle, whatever they end with. */
-  async #settleSteps(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
   async #step(name: string, run: (context: StepContext) => unknown): Promise<unknown> {
@@ -325,7 +321,7 @@ export class MessageSteps {
       this.#committed = existing;
       return new AlreadyCommittedError();
     }
-    if (existing.payloadHash !== payloadHash && existing.payloadHash !== bodyHash) {
+    if (!holdsPayload(existing, { payloadHash, bodyHash })) {
       return new PayloadMismatchError(key, payloadHash, existing);
     }
     const held = leaseHeld(existing, nowMillis);

@@ -141,9 +141,9 @@ export const MUTANTS = {
     description:
       'a key committed with another body is acknowledged as a duplicate, not refused as PayloadMismatchError',
     file: 'src/core/processRecord.ts',
-    find: 'if (existing.payloadHash !== hashes.payloadHash && existing.payloadHash !== hashes.bodyHash) {',
+    find: '  if (!holdsPayload(existing, hashes)) {\n    throw new PayloadMismatchError',
     replace:
-      'if (existing.payloadHash !== hashes.payloadHash && existing.payloadHash !== hashes.bodyHash && false) {',
+      '  if (!holdsPayload(existing, hashes) && false) {\n    throw new PayloadMismatchError',
   },
   wrongDeadLetterReason: {
     name: 'wrongDeadLetterReason',
