@@ -337,7 +337,7 @@ describe('InboxConsumer', () => {
     const ledgerEntry = fileURLToPath(
       new URL('../../functions/ledger/handler.ts', import.meta.url),
     );
-    const { stack, template } = consumerTemplate({ entry: ledgerEntry });
+    const { stack, template } = consumerTemplate({ entry: ledgerEntry }, { bundle: true });
     const [fn] = Object.values(template.findResources('AWS::Lambda::Function'));
     const assetHash = String(fn?.Properties.Code.S3Key).replace(/\.zip$/, '');
     const assetDir = join((stack.node.root as App).outdir, `asset.${assetHash}`);
@@ -353,7 +353,7 @@ describe('InboxConsumer', () => {
 
   it('keeps the require banner to ESM output and adds a banner of the user’s own after it', () => {
     const bannerOf = (bundling: Partial<InboxConsumerProps['bundling']>) => {
-      const { stack, template } = consumerTemplate({ bundling });
+      const { stack, template } = consumerTemplate({ bundling }, { bundle: true });
       const [fn] = Object.values(template.findResources('AWS::Lambda::Function'));
       const assetDir = join(
         (stack.node.root as App).outdir,

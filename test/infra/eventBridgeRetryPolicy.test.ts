@@ -28,7 +28,7 @@ const DECLARATIONS: ReadonlyArray<{ readonly how: string; readonly declare: Decl
 
 /** The retry policy the rule's target gets, from the synthesized template. */
 function retryPolicyOf(declare: Declare, options: EventBridgeSourceOptions): unknown {
-  const stack = freshStack({ bundle: false });
+  const stack = freshStack();
   new InboxConsumer(stack, 'Consumer', {
     consumerName: 'stock',
     entry: fixtureEntry,

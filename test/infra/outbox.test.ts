@@ -23,7 +23,7 @@ function consumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
 
 /** The same, not synthesized yet (for cdk-nag, which runs at the app's synth). */
 function buildConsumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
-  const stack = freshStack({ bundle: false });
+  const stack = freshStack();
   const creditsDlq = new Queue(stack, 'CreditsDlq', {
     fifo: true,
     encryption: QueueEncryption.SQS_MANAGED,

@@ -15,7 +15,7 @@ import {
 /** An outbox pipe toward a queue (FIFO unless said otherwise), not synthesized yet. */
 function buildPipe(options: { fifo?: boolean } & Partial<OutboxPipeProps> = {}) {
   const { fifo = true, ...props } = options;
-  const stack = freshStack({ bundle: false });
+  const stack = freshStack();
   const destination = new Queue(stack, 'Credits', {
     fifo,
     encryption: QueueEncryption.SQS_MANAGED,
@@ -124,7 +124,7 @@ describe('OutboxPipe', () => {
   });
 
   it("lets the role use an imported queue's customer-managed key when given it, and no key otherwise", () => {
-    const stack = freshStack({ bundle: false });
+    const stack = freshStack();
     const key = new Key(stack, 'CreditsKey', { enableKeyRotation: true });
     const destination = Queue.fromQueueArn(
       stack,

@@ -12,7 +12,7 @@ const RELAYS = [
   {
     construct: 'OutboxRelay',
     build(maxRecordAge: MaxRecordAge) {
-      const stack = freshStack({ bundle: false });
+      const stack = freshStack();
       const credits = new Queue(stack, 'Credits', { encryption: QueueEncryption.SQS_MANAGED });
       new OutboxRelay(stack, 'Outbox', {
         name: 'ledger',
@@ -29,7 +29,7 @@ const RELAYS = [
   {
     construct: 'OutboxPipe',
     build(maxRecordAge: MaxRecordAge) {
-      const stack = freshStack({ bundle: false });
+      const stack = freshStack();
       const destination = new Queue(stack, 'Credits', { encryption: QueueEncryption.SQS_MANAGED });
       new OutboxPipe(stack, 'Outbox', {
         name: 'ledger',

@@ -13,20 +13,23 @@ import { InboxConsumer } from '../../src/cdk/index.js';
 export const fixtureEntry = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
 
 /**
- * A fresh app and stack for one test. `bundle: false` skips esbuild (CDK's
- * `aws:cdk:bundling-stacks`) for tests that read only the template; the packed-tarball e2e test
- * bundles for real.
+ * A fresh app and stack for one test. Most tests read only the template, so esbuild is skipped
+ * (CDK's `aws:cdk:bundling-stacks` left empty: the asset is a placeholder); `bundle: true` runs
+ * it, for tests that read the bundle. The packed-tarball consumer project bundles for real.
  */
 export function freshStack(options: { bundle?: boolean } = {}): Stack {
-  const context = options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
+  const context = options.bundle === true ? {} : { 'aws:cdk:bundling-stacks': [] };
   return new Stack(new App({ context }), 'TestStack', {
     env: { account: '123456789012', region: 'eu-west-1' },
   });
 }
 
 /** A fresh stack holding one InboxConsumer with the given props, and its template. */
-export function consumerTemplate(props: Partial<InboxConsumerProps> = {}) {
-  const stack = freshStack();
+export function consumerTemplate(
+  props: Partial<InboxConsumerProps> = {},
+  options: { bundle?: boolean } = {},
+) {
+  const stack = freshStack(options);
   const consumer = new InboxConsumer(stack, 'Consumer', {
     consumerName: 'orders',
     entry: fixtureEntry,
