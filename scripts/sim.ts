@@ -10,6 +10,11 @@ import { CommandError, runCommand } from '../tools/cli/runCommand.js';
 import { projectRoot } from '../tools/emulator/paths.js';
 import { loadCorpus } from '../tools/sim/runner/corpus.js';
 import { MUTANTS, type Mutant, type MutantName } from '../tools/sim/runner/mutants.js';
+import {
+  MUTANT_SEARCH_SEEDS,
+  MUTANT_WORLDS_PATH,
+  recordMutantWorlds,
+} from '../tools/sim/runner/mutantWorlds.js';
 import { replaySeed, runSimulation } from '../tools/sim/runner/runSimulation.js';
 import { shrinkWorld } from '../tools/sim/runner/shrinkWorld.js';
 import type { WorldConfig } from '../tools/sim/world/WorldConfig.js';
@@ -31,6 +36,11 @@ const options = new Command('npm run sim --')
   .option(
     '--shrink',
     'with --seed: shrink its failing configuration (fast-check) and print the smallest',
+    false,
+  )
+  .option(
+    '--record-mutants',
+    'search a catching world for every mutant and record them (tools/sim/mutantWorlds.json), the worlds npm test replays',
     false,
   )
   .option('--config <file>', 'a JSON world configuration for every seed (as --seed prints it)')
@@ -56,10 +66,12 @@ const options = new Command('npm run sim --')
     mutant?: MutantName;
     config?: string;
     shrink: boolean;
+    recordMutants: boolean;
     nice: number;
   }>();
 
 await runCommand('npm run sim', async () => {
+  if (options.recordMutants) return recordMutants();
   const mutant = options.mutant === undefined ? undefined : MUTANTS[options.mutant];
   if (options.seed !== undefined && options.shrink) {
     const drawn = options.corpus ? corpusConfig(options.seed) : givenConfig();
@@ -88,6 +100,19 @@ await runCommand('npm run sim', async () => {
   });
   return summary.failed.length > 0 || summary.nondeterministic.length > 0 ? 1 : 0;
 });
+
+async function recordMutants(): Promise<number> {
+  const missed = await recordMutantWorlds((line) => console.log(line));
+  if (missed.length > 0) {
+    throw new CommandError(
+      `no world of the corpus or of seeds 1–${MUTANT_SEARCH_SEEDS} catches ${missed.join(', ')}: ` +
+        `the simulation no longer catches ${missed.length === 1 ? 'this mutant' : 'these mutants'}; ` +
+        `${MUTANT_WORLDS_PATH} is left as it was.`,
+    );
+  }
+  console.log(`recorded a world for each of the mutants in ${MUTANT_WORLDS_PATH}`);
+  return 0;
+}
 
 function corpusConfig(seed: number) {
   const entry = loadCorpus().find((candidate) => candidate.seed === seed);

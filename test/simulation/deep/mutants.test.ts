@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../tools/sim/runner/mutants.js';
-import { replaySeed, runSimulation } from '../../tools/sim/runner/runSimulation.js';
-import { shrinkWorld } from '../../tools/sim/runner/shrinkWorld.js';
+import { MUTANTS } from '../../../tools/sim/runner/mutants.js';
+import { replaySeed, runSimulation } from '../../../tools/sim/runner/runSimulation.js';
+import { shrinkWorld } from '../../../tools/sim/runner/shrinkWorld.js';
 
 const SEEDS = 400;
 
