@@ -43,12 +43,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'simulation',
-          // A few thousand worlds start with the run (globalSetup) on idle CPU; these files run
-          // last, when the emulator tests are done, and wait for them.
+          // Runs after the emulator tests, on the whole machine: its worlds and mutants are CPU work.
           include: ['test/simulation/*.test.ts'],
-          globalSetup: ['test/simulation/globalSetup.ts'],
           sequence: { groupOrder: 1 },
-          testTimeout: 600_000,
+          testTimeout: 1_200_000,
         },
       },
       {
@@ -56,8 +54,8 @@ export default defineConfig({
         test: {
           name: 'simulation-deep',
           // The deep tier: 100,000 worlds in the background, and every mutant's search.
-          include: ['test/simulation/deep/*.test.ts', 'test/simulation/worlds.test.ts'],
-          globalSetup: ['test/simulation/globalSetup.ts'],
+          include: ['test/simulation/deep/*.test.ts'],
+          globalSetup: ['test/simulation/deep/globalSetup.ts'],
           sequence: { groupOrder: 1 },
           testTimeout: 1_800_000,
         },
@@ -68,9 +66,21 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: ['test/e2e/consumerProject.e2e.test.ts'],
           globalSetup: ['test/e2e/globalSetup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'consumer',
+          // The packed tarball in a fresh project, on the Node.js that runs Vitest.
+          include: ['test/e2e/consumerProject.e2e.test.ts'],
+          globalSetup: ['test/e2e/emulatorSetup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 900_000,
         },
       },
     ],

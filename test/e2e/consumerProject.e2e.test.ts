@@ -296,7 +296,7 @@ describe('a fresh project that installs the packed tarball', () => {
   });
 
   it('deployed to the emulator, applies an order published to the topic once and delivered twice once, and one put on the bus once and delivered twice once', async () => {
-    const { endpoint } = inject('deployed');
+    const endpoint = inject('emulatorEndpoint');
     const { outputs } = await deployToEmulator(endpoint, {
       projectDir: project,
       stackName: 'Shop',
@@ -372,7 +372,7 @@ describe('a fresh project that installs the packed tarball', () => {
   }, 300_000);
 
   it('deployed to the emulator, applies a payment once, acknowledges its copy and dead-letters a malformed message', async () => {
-    const { endpoint } = inject('deployed');
+    const endpoint = inject('emulatorEndpoint');
     const { outputs } = await deployToEmulator(endpoint, {
       projectDir: project,
       stackName: 'Payments',

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../tools/emulator/paths.js';
-import { run } from '../support/run.js';
-
-function sim(args: readonly string[]) {
-  return run('npm', ['run', '--silent', 'sim', '--', ...args], {
-    cwd: projectRoot,
-    timeoutMillis: 300_000,
-    killOnTestEnd: true,
-  });
-}
+import { sim } from './support/simCommand.js';
 
 describe('npm run sim', () => {
   it('replays a seed in a new process with the same trace, and prints it', async () => {

@@ -2,22 +2,15 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { projectRoot } from '../../tools/emulator/paths.js';
+import { projectRoot } from '../../../tools/emulator/paths.js';
 
-/**
- * Seeds of the default mix each tier runs, with the regression corpus: `npm test` (the
- * `simulation` project) a few thousand, the deep tier (`simulation-deep`) a hundred thousand.
- */
-export const SIMULATION_SEEDS: Readonly<Record<string, number>> = {
-  simulation: 3_000,
-  'simulation-deep': 100_000,
-};
+/** Seeds of the default mix the deep tier runs, with the regression corpus. */
+export const SIMULATION_SEEDS = 100_000;
 
-/** Where the background simulation writes its output, the file its exit code lands in, and its seeds. */
+/** Where the background simulation writes its output, and the file its exit code lands in. */
 export interface SimulationRun {
   readonly logPath: string;
   readonly exitPath: string;
-  readonly seeds: number;
 }
 
 declare module 'vitest' {
@@ -27,13 +20,11 @@ declare module 'vitest' {
 }
 
 /**
- * Starts `npm run sim -- --seeds <the project's> --corpus` when the test run starts, with its workers at
+ * Starts `npm run sim -- --seeds 100000 --corpus` when the test run starts, with its workers at
  * the lowest CPU priority: it uses the CPU the emulator tests leave idle, and the simulation project
  * (ordered last) only waits for its answer. Stopped at the end of the run if still going.
  */
 export default function setup(project: TestProject): () => void {
-  const seeds = SIMULATION_SEEDS[project.name];
-  if (seeds === undefined) throw new Error(`no SIMULATION_SEEDS for the project ${project.name}`);
   const logs = join(projectRoot, '.cache', 'logs');
   mkdirSync(logs, { recursive: true });
   const logPath = join(logs, `simulation-${process.pid}.log`);
@@ -41,11 +32,21 @@ export default function setup(project: TestProject): () => void {
   const output = openSync(logPath, 'w');
   const child = spawn(
     'npm',
-    ['run', '--silent', 'sim', '--', '--seeds', String(seeds), '--corpus', '--nice', '19'],
+    [
+      'run',
+      '--silent',
+      'sim',
+      '--',
+      '--seeds',
+      String(SIMULATION_SEEDS),
+      '--corpus',
+      '--nice',
+      '19',
+    ],
     { cwd: projectRoot, stdio: ['ignore', output, output] },
   );
   child.once('exit', (code, signal) => writeFileSync(exitPath, String(code ?? signal)));
-  project.provide('simulationRun', { logPath, exitPath, seeds });
+  project.provide('simulationRun', { logPath, exitPath });
   return () => {
     if (child.exitCode === null) child.kill('SIGTERM');
   };
