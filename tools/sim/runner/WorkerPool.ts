@@ -1,11 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { dirname } from 'node:path';
 import { trackChild } from '../../cli/shutdown.js';
 import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
 
 /**
  * Processes that run worlds from the bundled simulation worker, one request at a time each.
- * They are tracked, so a signal that stops the command stops them too.
+ * They are tracked, so a signal that stops the command stops them too. The pool owns its bundle:
+ * `stop()` removes the bundle's folder (each is a fresh temporary one, several MB).
  *
  * @example
  * ```ts
@@ -18,10 +21,12 @@ export class WorkerPool {
   readonly #idle: ChildProcess[];
   readonly #waiting: Array<(worker: ChildProcess) => void> = [];
   readonly #all: ChildProcess[];
+  readonly #workerPath: string;
 
-  private constructor(workers: ChildProcess[]) {
+  private constructor(workers: ChildProcess[], workerPath: string) {
     this.#all = workers;
     this.#idle = [...workers];
+    this.#workerPath = workerPath;
   }
 
   /**
@@ -41,7 +46,7 @@ export class WorkerPool {
     );
     if (niceness > 0) for (const worker of workers) lowerPriority(worker, niceness);
     await Promise.all(workers.map((worker) => nextReply(worker)));
-    return new WorkerPool(workers);
+    return new WorkerPool(workers, workerPath);
   }
 
   get size(): number {
@@ -64,9 +69,12 @@ export class WorkerPool {
     }
   }
 
+  /** Stops the workers and removes the bundle's folder. */
   stop(): void {
     for (const worker of this.#all)
       if (worker.connected) worker.send({ type: 'stop' } satisfies WorkerRequest);
+    // The workers loaded the bundle when they started: removing it does not disturb them.
+    rmSync(dirname(this.#workerPath), { recursive: true, force: true });
   }
 }
 
