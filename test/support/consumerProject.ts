@@ -47,7 +47,6 @@ export const CONSUMER_PACKAGES = [
 export async function createConsumerProject(
   tarball: string,
   files: Readonly<Record<string, string>>,
-  extraPackages: readonly string[] = [],
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'sqs-inbox-consumer-'));
   const manifest = { name: 'sqs-inbox-consumer', private: true, type: 'module' };
@@ -56,10 +55,7 @@ export async function createConsumerProject(
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const packages = [
-    ...CONSUMER_PACKAGES.map((name) => `${name}@${installedVersion(name)}`),
-    ...extraPackages,
-  ];
+  const packages = CONSUMER_PACKAGES.map((name) => `${name}@${installedVersion(name)}`);
   await runOrThrow(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...packages],
