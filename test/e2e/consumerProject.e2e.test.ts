@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
@@ -19,7 +19,14 @@ import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { localClients } from '../../tools/local/referenceService.js';
 import { UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
-import { createConsumerProject, packLibrary } from '../support/consumerProject.js';
+import {
+  CONSUMER_PACKAGES,
+  consumerVersion,
+  createConsumerProject,
+  installApart,
+  packLibrary,
+  peerVersionsFromEnvironment,
+} from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
 import { run, runOrThrow } from '../support/run.js';
@@ -75,6 +82,38 @@ new CfnOutput(stack, 'AccountsTableName', { value: accounts.tableName });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 `;
 
+/** The peers' versions this run installs: this repository's, or the floor of each peer range. */
+const peers = peerVersionsFromEnvironment();
+
+/**
+ * The library's own source, type-checked against the installed peers, so that at the floor every
+ * API it uses is proven to exist. `@aws-sdk/client-dynamodb-streams` comes from a folder of its
+ * own: the project must not have it (see the relay's load test).
+ */
+const SOURCE_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2023',
+    lib: ['ES2023'],
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+    paths: {
+      '@aws-sdk/client-dynamodb-streams': [
+        './peer-streams/node_modules/@aws-sdk/client-dynamodb-streams/dist-types/index.d.ts',
+      ],
+    },
+  },
+  include: ['node_modules/sqs-inbox/src'],
+  exclude: [],
+};
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -123,22 +162,34 @@ beforeAll(async () => {
   tempDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-pack-'));
   tarball = await packLibrary(tempDir);
   const handler = example('ledger.ts');
-  project = await createConsumerProject(tarball, {
-    'src/ledger.ts': handler,
-    'check/ledger.cts': handler,
-    'check/loadEsm.ts': LOAD_ESM,
-    'check/loadCjs.cts': LOAD_CJS,
-    'app.ts': `${example('app.ts')}${APP_CHECKS}`,
-    'src/reservations.ts': example('reservations.ts', 'sources'),
-    'shop.ts': `${example('app.ts', 'sources')}${SHOP_CHECKS}`,
-    'src/ledgerOutbox.ts': example('ledgerOutbox.ts', 'outbox'),
-    'src/notifier.ts': example('notifier.ts', 'outbox'),
-    'outbox.ts': `${example('app.ts', 'outbox')}${OUTBOX_CHECKS}`,
-    'check/loadRelayEsm.ts': LOAD_RELAY_ESM,
-    'check/loadRelayCjs.cts': LOAD_RELAY_CJS,
-    'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
-    'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
-  });
+  project = await createConsumerProject(
+    tarball,
+    {
+      'src/ledger.ts': handler,
+      'check/ledger.cts': handler,
+      'check/loadEsm.ts': LOAD_ESM,
+      'check/loadCjs.cts': LOAD_CJS,
+      'app.ts': `${example('app.ts')}${APP_CHECKS}`,
+      'src/reservations.ts': example('reservations.ts', 'sources'),
+      'shop.ts': `${example('app.ts', 'sources')}${SHOP_CHECKS}`,
+      'src/ledgerOutbox.ts': example('ledgerOutbox.ts', 'outbox'),
+      'src/notifier.ts': example('notifier.ts', 'outbox'),
+      'outbox.ts': `${example('app.ts', 'outbox')}${OUTBOX_CHECKS}`,
+      'check/loadRelayEsm.ts': LOAD_RELAY_ESM,
+      'check/loadRelayCjs.cts': LOAD_RELAY_CJS,
+      'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
+      'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
+    },
+    peers,
+  );
+  const streams = '@aws-sdk/client-dynamodb-streams';
+  await installApart(join(project, 'peer-streams'), [
+    `${streams}@${consumerVersion(streams, peers)}`,
+  ]);
+  writeFileSync(
+    join(project, 'tsconfig.source.json'),
+    `${JSON.stringify(SOURCE_TSCONFIG, null, 2)}\n`,
+  );
 }, 900_000);
 
 afterAll(() => {
@@ -153,9 +204,23 @@ describe('the packed tarball', () => {
   });
 });
 
-describe('a fresh project that installs the packed tarball', () => {
+describe(`a fresh project that installs the packed tarball (peers: ${peers})`, () => {
   it('typechecks the README handler as ESM and as CommonJS, and the README app', async () => {
     await runOrThrow(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+      cwd: project,
+    });
+  });
+
+  it(`installs each package at the version this run asks for (peers: ${peers})`, () => {
+    for (const name of CONSUMER_PACKAGES) {
+      const manifest = join(project, 'node_modules', name, 'package.json');
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+      expect({ name, version }).toEqual({ name, version: consumerVersion(name, peers) });
+    }
+  });
+
+  it("typechecks the library's own source against the installed peers", async () => {
+    await runOrThrow(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.source.json'], {
       cwd: project,
     });
   });
