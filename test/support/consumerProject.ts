@@ -10,6 +10,60 @@ function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }
 
+/**
+ * The environment variable that picks the peers' versions in the consumer project: unset (or
+ * `repository`) for the versions installed in this repository, `floor` for the lowest version
+ * each of the library's peer ranges admits.
+ */
+export const PEERS_VARIABLE = 'SQS_INBOX_PEERS';
+
+/** The peers' versions a consumer project installs (see {@link PEERS_VARIABLE}). */
+export const PeerVersions = { Repository: 'repository', Floor: 'floor' } as const;
+export type PeerVersions = (typeof PeerVersions)[keyof typeof PeerVersions];
+
+/** The peers' versions asked for by {@link PEERS_VARIABLE}; throws on a value it does not know. */
+export function peerVersionsFromEnvironment(env: NodeJS.ProcessEnv = process.env): PeerVersions {
+  const value = env[PEERS_VARIABLE] || PeerVersions.Repository;
+  const known = Object.values(PeerVersions) as string[];
+  if (!known.includes(value)) {
+    throw new Error(`${PEERS_VARIABLE}=${value} is not one of ${known.join(', ')}.`);
+  }
+  return value as PeerVersions;
+}
+
+/**
+ * The lowest version a peer range admits: `^3.931.0`, `~3.931.0`, `>=0.19.0` and `3.931.0` give
+ * their version. Other forms are refused, so a new one is handled here on purpose.
+ */
+export function lowestVersion(name: string, range: string): string {
+  const match = /^(?:\^|~|>=)?(\d+\.\d+\.\d+)$/.exec(range.trim());
+  if (!match?.[1]) {
+    throw new Error(
+      `peerDependencies["${name}"] is "${range}": give it as ^x.y.z, ~x.y.z, >=x.y.z or x.y.z so its lowest version is plain.`,
+    );
+  }
+  return match[1];
+}
+
+/** Each peer of the library (package.json's `peerDependencies`) with its lowest version. */
+export function peerFloors(): Readonly<Record<string, string>> {
+  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  return Object.fromEntries(
+    Object.entries(manifest.peerDependencies).map(([name, range]) => [
+      name,
+      lowestVersion(name, range),
+    ]),
+  );
+}
+
+/** The version of `name` a consumer project installs under `peers`. */
+export function consumerVersion(name: string, peers: PeerVersions): string {
+  const floor = peers === PeerVersions.Floor ? peerFloors()[name] : undefined;
+  return floor ?? installedVersion(name);
+}
+
 /** `npm pack` of this repository (which builds it through `prepare`); the tarball's path. */
 export async function packLibrary(destination: string): Promise<string> {
   const output = await runOrThrow('npm', ['pack', '--json', '--pack-destination', destination], {
@@ -41,13 +95,14 @@ export const CONSUMER_PACKAGES = [
 
 /**
  * A fresh npm project in the system's temporary directory, outside this repository, with the
- * packed library and its peers installed as a user would (`npm install`, same versions as this
- * repository's lock file so that npm's cache serves them).
+ * packed library and its peers installed as a user would (`npm install`): by default the same
+ * versions as this repository's lock file, so that npm's cache serves them; with
+ * `peers: 'floor'` the lowest version of each peer the library declares.
  */
 export async function createConsumerProject(
   tarball: string,
   files: Readonly<Record<string, string>>,
-  extraPackages: readonly string[] = [],
+  peers: PeerVersions = PeerVersions.Repository,
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'sqs-inbox-consumer-'));
   const manifest = { name: 'sqs-inbox-consumer', private: true, type: 'module' };
@@ -56,14 +111,28 @@ export async function createConsumerProject(
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const packages = [
-    ...CONSUMER_PACKAGES.map((name) => `${name}@${installedVersion(name)}`),
-    ...extraPackages,
-  ];
-  await runOrThrow(
-    'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...packages],
-    { cwd: dir, timeoutMillis: 600_000 },
-  );
+  const packages = CONSUMER_PACKAGES.map((name) => `${name}@${consumerVersion(name, peers)}`);
+  await npmInstall(dir, [tarball, ...packages]);
   return dir;
+}
+
+/**
+ * Installs packages into `dir` (a project of their own, beside the consumer's `node_modules`),
+ * so a check can see a package the consumer project must not have.
+ */
+export async function installApart(dir: string, packages: readonly string[]): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+  await npmInstall(dir, packages);
+}
+
+function npmInstall(dir: string, packages: readonly string[]): Promise<string> {
+  return runOrThrow(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packages],
+    {
+      cwd: dir,
+      timeoutMillis: 600_000,
+    },
+  );
 }

@@ -10,7 +10,8 @@ import { handleSignals, shutDown } from './shutdown.js';
  * ```
  */
 export class CommandError extends Error {
-  override readonly name = 'CommandError';
+  // Widened to string so that a subclass names itself (UnknownNodeMajorError, …).
+  override readonly name: string = 'CommandError';
 }
 
 /**
