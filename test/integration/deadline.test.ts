@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
@@ -6,12 +5,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
+  type InboxRuntime,
   type MessageHandler,
   RecordDeadlineError,
   RecordStatus,
+  TimerPurpose,
 } from '../../src/index.js';
 import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
+import { eventually } from '../support/eventually.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import {
+  hasSettled,
+  manualRuntime,
+  SETTLE_BOUND_MILLIS,
+  settlesWithin,
+} from '../support/manualRuntime.js';
 import { letRedrivePolicyMove, queueWithRedrivePolicy, receiveOne } from '../support/redrive.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
@@ -19,47 +27,70 @@ const { aws, ledger } = useLedger();
 const lambdaContext = (remainingMillis: number) =>
   ({ getRemainingTimeInMillis: () => remainingMillis }) as unknown as Context;
 
-/** The test ledger's processor with a deadline margin, on the shared store unless given one. */
+/**
+ * The test ledger's processor with a deadline margin, on the shared store and the system's
+ * runtime unless given others.
+ */
 function ledgerProcessor(
   handler: MessageHandler<PaymentCaptured>,
   deadlineMarginMillis: number,
-  store = ledger.store,
+  given: { store?: DynamoDBInboxStore; runtime?: Partial<InboxRuntime> } = {},
 ) {
   return createBatchProcessor(handler, {
-    store,
+    store: given.store ?? ledger.store,
     consumer: 'deadline',
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
     deadlineMarginMillis,
     logger: recordingLogger(),
+    ...(given.runtime ? { runtime: given.runtime } : {}),
   });
 }
 
-/** A client whose next TransactWriteItems waits `delayMillis` before it is sent. */
-function clientWithLateCommit(delayMillis: number) {
-  return clientWithLate('TransactWriteItemsCommand', delayMillis);
-}
-
-/** A client whose next request of one command waits `delayMillis` before it is sent. */
-function clientWithLate(commandName: string, delayMillis: number) {
+/**
+ * A client whose first request of one command is held until the test lets it go: `reached`
+ * resolves when it is held, `release()` sends it, `landed` settles once it answered.
+ */
+function clientHolding(commandName: string) {
   const client = new DynamoDBClient({
     endpoint: aws.endpoints.dynamodb,
     region: 'us-east-1',
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });
-  let delayed = false;
+  let held = false;
+  let reach: () => void = () => {};
+  let release: () => void = () => {};
+  let land: () => void = () => {};
+  const reached = new Promise<void>((resolve) => {
+    reach = resolve;
+  });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const landed = new Promise<void>((resolve) => {
+    land = resolve;
+  });
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === commandName && !delayed) {
-        delayed = true;
-        await sleep(delayMillis);
-      }
-      return next(args);
+      if (context.commandName !== commandName || held) return next(args);
+      held = true;
+      reach();
+      await gate;
+      return next(args).finally(land);
     },
-    { step: 'initialize', name: 'lateCommit', priority: 'high' },
+    { step: 'initialize', name: 'holdRequest', priority: 'high' },
   );
-  return client;
+  return { client, reached, release, landed };
 }
+
+/** Waits until `logger` holds a line containing `text`, within {@link SETTLE_BOUND_MILLIS}. */
+const logged = (logger: ReturnType<typeof recordingLogger>, text: string) =>
+  eventually(
+    `a log line saying "${text}"`,
+    async () => logger.lines.some((line) => line.message.includes(text)),
+    (found) => found,
+    SETTLE_BOUND_MILLIS,
+  );
 
 /**
  * A processor for records on their last receive (`maxReceiveCount` 3) with a DLQ and no
@@ -72,6 +103,7 @@ function lastReceiveProcessor(
     store?: DynamoDBInboxStore;
     precheck?: boolean;
     logger?: ReturnType<typeof recordingLogger>;
+    runtime?: Partial<InboxRuntime>;
   } = {},
 ) {
   return createBatchProcessor(handler, {
@@ -87,13 +119,34 @@ function lastReceiveProcessor(
   });
 }
 
+/**
+ * A handler that waits, once started, until the test lets it finish, then runs `then`:
+ * a record still running when the test fires the deadline.
+ */
+function gatedHandler(then: () => void) {
+  let start: () => void = () => {};
+  let finish: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    start = resolve;
+  });
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const run = async () => {
+    start();
+    await finished;
+    then();
+  };
+  return { run, started, finish };
+}
+
 const release: Array<() => void> = [];
 afterAll(() => {
   for (const resolve of release) resolve();
 });
 
 describe('a batch with a record that hangs', () => {
-  it('answers before the Lambda timeout: the hanging record is reported failed, the others are acknowledged', async () => {
+  it('answers at its deadline, before the Lambda timeout: the hanging record is reported failed, the others are acknowledged', async () => {
     const accountId = `acc-hang-${Math.random()}`;
     const [hanging, ...healthy] = [
       payment({ accountId }),
@@ -101,25 +154,41 @@ describe('a batch with a record that hangs', () => {
       payment({ accountId }),
     ];
     let signalled: unknown;
-    const processor = ledgerProcessor(async (message, tx) => {
-      if (message.body.eventId === hanging?.eventId) {
-        message.signal.addEventListener('abort', () => {
-          signalled = message.signal.reason;
-        });
-        await new Promise<void>((resolve) => release.push(resolve)); // never, during the test
-      }
-      await ledger.applyPayment(message, tx);
-    }, 500);
+    const clock = manualRuntime();
+    const processor = ledgerProcessor(
+      async (message, tx) => {
+        if (message.body.eventId === hanging?.eventId) {
+          message.signal.addEventListener('abort', () => {
+            signalled = message.signal.reason;
+          });
+          await new Promise<void>((resolve) => release.push(resolve)); // never, during the test
+        }
+        await ledger.applyPayment(message, tx);
+      },
+      500,
+      { runtime: clock.runtime },
+    );
     const records = [hanging, ...healthy].map((event) => sqsRecord(event));
-    const started = performance.now();
 
-    const response = await processor.process(sqsEvent(...records), lambdaContext(2_000));
-    const elapsedMillis = performance.now() - started;
+    const answer = processor.process(sqsEvent(...records), lambdaContext(2_000));
+    const deadline = await clock.started(TimerPurpose.Deadline);
+    const healthyCents = 2 * (healthy[0]?.amountCents ?? 0);
+    await eventually(
+      'the healthy records to commit',
+      () => ledger.balanceOf(accountId),
+      (cents) => cents === healthyCents,
+      SETTLE_BOUND_MILLIS,
+    );
+    const answeredBeforeDeadline = await hasSettled(answer);
+    clock.fire(deadline);
+    const response = await settlesWithin('the batch answering at its deadline', answer);
 
-    expect(elapsedMillis).toBeLessThan(2_000);
+    // The Lambda's 2 s less the 500 ms margin: the batch answers before the function times out.
+    expect(deadline.millis).toBe(1_500);
+    expect(answeredBeforeDeadline).toBe(false);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: records[0]?.messageId }]);
     expect(signalled).toBeInstanceOf(RecordDeadlineError);
-    expect(await ledger.balanceOf(accountId)).toBe(2 * (healthy[0]?.amountCents ?? 0));
+    expect(await ledger.balanceOf(accountId)).toBe(healthyCents);
   });
 });
 
@@ -127,51 +196,74 @@ describe('a record whose commit lands after the deadline', () => {
   it.each([
     {
       order: 'after its redelivered copy committed',
-      copyAtMillis: 1_100,
+      copyFirst: true,
       copy: RecordStatus.Processed,
     },
-    {
-      order: 'before its redelivered copy runs',
-      copyAtMillis: 2_500,
-      copy: RecordStatus.Duplicate,
-    },
-  ])('is applied exactly once when it lands $order', async ({ copyAtMillis, copy: expected }) => {
-    const client = clientWithLateCommit(1_500);
+    { order: 'before its redelivered copy runs', copyFirst: false, copy: RecordStatus.Duplicate },
+  ])('is applied exactly once when it lands $order', async ({ copyFirst, copy: expected }) => {
+    const late = clientHolding('TransactWriteItemsCommand');
+    const clock = manualRuntime();
     const event = payment({ accountId: `acc-late-${Math.random()}` });
     const record = sqsRecord(event);
-    const processor = ledgerProcessor(
-      ledger.applyPayment,
-      1_000,
-      new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
-    );
-    const started = performance.now();
+    const processor = ledgerProcessor(ledger.applyPayment, 1_000, {
+      store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client: late.client }),
+      runtime: clock.runtime,
+    });
+    const redelivered = () =>
+      processor.processRecords(sqsEvent({ ...record, messageId: `${record.messageId}-again` }));
 
-    const [first] = await processor.processRecords(sqsEvent(record), lambdaContext(2_000));
-    await sleep(Math.max(0, copyAtMillis - (performance.now() - started)));
-    const [copy] = await processor.processRecords(
-      sqsEvent({ ...record, messageId: `${record.messageId}-again` }),
-    );
-    await sleep(Math.max(0, 2_000 - (performance.now() - started)));
+    const answer = processor.processRecords(sqsEvent(record), lambdaContext(2_000));
+    // Its commit is on its way when the deadline passes.
+    await late.reached;
+    clock.fire(await clock.started(TimerPurpose.Deadline));
+    const [first] = await settlesWithin('the batch answering at its deadline', answer);
+    const [copy] = copyFirst ? await redelivered() : [];
+    late.release();
+    await late.landed;
+    const [copyAfter] = copyFirst ? [] : await redelivered();
 
     expect(first?.status).toBe(RecordStatus.Failed);
     expect(first?.error).toBeInstanceOf(RecordDeadlineError);
-    expect(copy?.status).toBe(expected);
+    expect((copy ?? copyAfter)?.status).toBe(expected);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
-    client.destroy();
+    late.client.destroy();
   });
 
   it('does not start its commit once the deadline has passed (a handler that finishes late commits nothing)', async () => {
     const event = payment({ accountId: `acc-slow-${Math.random()}` });
-    const processor = ledgerProcessor(async (message, tx) => {
-      await sleep(1_300);
-      await ledger.applyPayment(message, tx);
-    }, 1_000);
-
-    const [outcome] = await processor.processRecords(
-      sqsEvent(sqsRecord(event)),
-      lambdaContext(2_000),
+    const clock = manualRuntime();
+    const logger = recordingLogger();
+    let inHandler: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      inHandler = resolve;
+    });
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const processor = createBatchProcessor(
+      async (message, tx) => {
+        inHandler();
+        await finished;
+        await ledger.applyPayment(message, tx);
+      },
+      {
+        store: ledger.store,
+        consumer: 'deadline',
+        schema: PaymentCaptured,
+        key: ({ body }) => body.eventId,
+        deadlineMarginMillis: 1_000,
+        logger,
+        runtime: clock.runtime,
+      },
     );
-    await sleep(800);
+
+    const answer = processor.processRecords(sqsEvent(sqsRecord(event)), lambdaContext(2_000));
+    await started;
+    clock.fire(await clock.started(TimerPurpose.Deadline));
+    const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
+    finish();
+    await logged(logger, 'record settled after its batch answered at the deadline');
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
     expect(await ledger.balanceOf(event.accountId)).toBe(0);
@@ -180,16 +272,25 @@ describe('a record whose commit lands after the deadline', () => {
 
   it('is never dead-lettered when it fails after the batch answered, even on its last receive', async () => {
     const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
-    const processor = lastReceiveProcessor(dlq.url, async () => {
-      await sleep(300);
+    const clock = manualRuntime();
+    const logger = recordingLogger();
+    const handler = gatedHandler(() => {
       throw new Error('the partner API timed out');
     });
+    const processor = lastReceiveProcessor(dlq.url, handler.run, {
+      runtime: clock.runtime,
+      logger,
+    });
 
-    const [outcome] = await processor.processRecords(
+    const answer = processor.processRecords(
       sqsEvent(sqsRecord({ n: 1 }, { receiveCount: 3 })),
       lambdaContext(100),
     );
-    await sleep(500);
+    await handler.started;
+    clock.fire(await clock.started(TimerPurpose.Deadline));
+    const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
+    handler.finish();
+    await logged(logger, 'record settled after its batch answered at the deadline');
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
     expect(await aws.receive(dlq.url)).toHaveLength(0);
@@ -201,26 +302,28 @@ describe('a record whose commit lands after the deadline', () => {
     const received = await receiveOne(aws.sqs, queues.source.url);
     if (!received) throw new Error('the message did not arrive');
     const logger = recordingLogger();
-    const processor = createBatchProcessor(
-      async () => {
-        await sleep(300);
-      },
-      {
-        store: ledger.store,
-        consumer: 'deadline',
-        key: ({ messageId }) => messageId,
-        maxReceiveCount: 1,
-        deadLetterQueueUrl: queues.dlq.url,
-        sqsClient: aws.sqs,
-        deadlineMarginMillis: 0,
-        logger,
-      },
-    );
+    const clock = manualRuntime();
+    const handler = gatedHandler(() => {});
+    const processor = createBatchProcessor(handler.run, {
+      store: ledger.store,
+      consumer: 'deadline',
+      key: ({ messageId }) => messageId,
+      maxReceiveCount: 1,
+      deadLetterQueueUrl: queues.dlq.url,
+      sqsClient: aws.sqs,
+      deadlineMarginMillis: 0,
+      logger,
+      runtime: clock.runtime,
+    });
 
-    const [outcome] = await processor.processRecords(
+    const answer = processor.processRecords(
       sqsEvent(toRecord(received, queues.source.arn)),
       lambdaContext(100),
     );
+    await handler.started;
+    clock.fire(await clock.started(TimerPurpose.Deadline));
+    const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
+    handler.finish();
     const moved = await letRedrivePolicyMove(aws.sqs, queues);
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
@@ -237,7 +340,8 @@ describe('a record whose commit lands after the deadline', () => {
   it('is never dead-lettered when the batch answers while its failure is being settled (the inbox read answering late)', async () => {
     const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
     // The read before dead-lettering (whether the key committed) answers after the deadline.
-    const client = clientWithLate('GetItemCommand', 400);
+    const late = clientHolding('GetItemCommand');
+    const clock = manualRuntime();
     const logger = recordingLogger();
     const processor = lastReceiveProcessor(
       dlq.url,
@@ -245,23 +349,30 @@ describe('a record whose commit lands after the deadline', () => {
         throw new Error('the partner API refused');
       },
       {
-        store: new DynamoDBInboxStore({ tableName: ledger.store.tableName, client }),
+        store: new DynamoDBInboxStore({ tableName: ledger.store.tableName, client: late.client }),
         precheck: false,
         logger,
+        runtime: clock.runtime,
       },
     );
 
-    const [outcome] = await processor.processRecords(
+    const answer = processor.processRecords(
       sqsEvent(sqsRecord({ n: 2 }, { receiveCount: 3 })),
       lambdaContext(100),
     );
-    await sleep(800);
+    await late.reached;
+    clock.fire(await clock.started(TimerPurpose.Deadline));
+    const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
+    late.release();
+    await late.landed;
+    // On its last receive: the redrive policy moves it without a reason, which this line holds.
+    await logged(logger, 'the redrive policy moves it to the dead-letter queue without a reason');
 
     expect(outcome).toMatchObject({ status: RecordStatus.Failed });
     expect(await aws.receive(dlq.url)).toHaveLength(0);
-    // On its last receive: the redrive policy moves it without a reason, which this line holds.
     expect(logger.lines.find((line) => line.level === 'error')?.message).toContain(
       'the redrive policy moves it to the dead-letter queue without a reason',
     );
+    late.client.destroy();
   });
 });

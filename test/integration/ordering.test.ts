@@ -6,15 +6,35 @@ import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { ledger } = useLedger();
 
-/** Wraps the ledger handler to record when each message starts and ends, and how many run at once. */
-function tracing(fail: (body: PaymentCaptured) => boolean = () => false) {
+/**
+ * How long a handler waits for the others the processor should run beside it. Only a processor
+ * that serialises what it should run at once meets it; generous, so that a machine shared with
+ * other heavy jobs (a claim taking seconds) never does while the processor behaves. Not a speed
+ * target.
+ */
+const OVERLAP_BOUND_MILLIS = 10_000;
+
+/**
+ * Wraps the ledger handler to record when each message starts and ends, and how many run at once.
+ * Each handler stays in flight until `overlap` handlers have been at once (or the bound passed),
+ * then 30 ms more: a window for one the processor should not have started yet to show.
+ */
+function tracing(fail: (body: PaymentCaptured) => boolean = () => false, overlap = 1) {
   const timeline: Array<{ event: 'start' | 'end'; paymentId: string }> = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let overlapped: () => void = () => {};
+  const overlapping = new Promise<void>((resolve) => {
+    overlapped = resolve;
+  });
+  let bound: Promise<void> | undefined;
   const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
     timeline.push({ event: 'start', paymentId: message.body.paymentId });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    if (maxInFlight >= overlap) overlapped();
+    bound ??= sleep(OVERLAP_BOUND_MILLIS, undefined, { ref: false });
+    await Promise.race([overlapping, bound]);
     await sleep(30);
     inFlight--;
     timeline.push({ event: 'end', paymentId: message.body.paymentId });
@@ -40,7 +60,7 @@ describe('FIFO queues', () => {
     const records = [a[0], b[0], a[1], b[1], a[2]].map((body) =>
       sqsRecord(body, { fifo: { groupId: body?.accountId ?? '' } }),
     );
-    const trace = tracing();
+    const trace = tracing(undefined, 2);
 
     const response = await createBatchProcessor(trace.handler, options(10)).process(
       sqsEvent(...records),
@@ -107,7 +127,7 @@ describe('standard queues', () => {
       ...sqsRecord(body, { fifo: { groupId: 'tenant-1' } }),
       eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:orders',
     }));
-    const trace = tracing();
+    const trace = tracing(undefined, 4);
 
     await createBatchProcessor(trace.handler, options(4)).process(sqsEvent(...records));
 
@@ -116,7 +136,7 @@ describe('standard queues', () => {
 
   it.each([1, 4])('runs records concurrently up to concurrency %i', async (concurrency) => {
     const bodies = Array.from({ length: 12 }, () => payment({ accountId: `std-${concurrency}` }));
-    const trace = tracing();
+    const trace = tracing(undefined, concurrency);
 
     const response = await createBatchProcessor(trace.handler, options(concurrency)).process(
       sqsEvent(...bodies.map((body) => sqsRecord(body))),

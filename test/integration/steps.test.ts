@@ -20,9 +20,11 @@ import {
   StepNameError,
   StepResultError,
   stepIdempotencyKey,
+  TimerPurpose,
   TransactionClosedError,
 } from '../../src/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
+import { manualRuntime, settlesWithin } from '../support/manualRuntime.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
@@ -82,6 +84,30 @@ function chargingHandler(
     });
   };
   return handler;
+}
+
+/**
+ * A step body the message `holder` stays in until `release()`; `entered` resolves once it is
+ * in it. Another message's step returns at once, so a copy that wrongly took the lease never
+ * hangs the test.
+ */
+function heldStep() {
+  const ran: string[] = [];
+  let enter: () => void = () => {};
+  let release: () => void = () => {};
+  const entered = new Promise<void>((resolve) => {
+    enter = resolve;
+  });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const body = (messageId: string): Promise<void> | undefined => {
+    ran.push(messageId);
+    if (messageId !== 'holder') return undefined;
+    enter();
+    return held;
+  };
+  return { ran, entered, release, body };
 }
 
 const lambdaContext = (remainingMillis: number) =>
@@ -192,63 +218,57 @@ describe('steps', () => {
 
   it('finds a live lease at the claim too, when precheck is off', async () => {
     const event = payment();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
-      await step('charge', () => held);
+    const holder = heldStep();
+    const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
+      await step('charge', () => holder.body(messageId));
     };
-    const first = processor(handler).processRecords(sqsEvent(sqsRecord(event)));
-    await sleep(300);
+    const first = processor(handler).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'holder' })),
+    );
+    await holder.entered;
 
     const [copy] = await processor(handler, { precheck: false }).processRecords(
-      sqsEvent(sqsRecord(event)),
+      sqsEvent(sqsRecord(event, { messageId: 'copy' })),
     );
-    release();
+    holder.release();
     await first;
 
     expect(copy?.error).toBeInstanceOf(LeaseHeldError);
+    expect(holder.ran).toEqual(['holder']);
   });
 
   it('never lets a host whose clock runs up to the skew allowance ahead take over a lease that has not run its length', async () => {
     const event = payment();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const ran: string[] = [];
+    const holder = heldStep();
     const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
-      await step('charge', () => {
-        ran.push(messageId);
-        return messageId === 'holder' ? held : undefined;
-      });
+      await step('charge', () => holder.body(messageId));
     };
-    const first = processor(handler, { leaseMillis: 1_000 }).processRecords(
+    // The holder's heartbeat never fires: the lease it claimed is all there is.
+    const clock = manualRuntime();
+    const first = processor(handler, { leaseMillis: 1_000, runtime: clock.runtime }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'holder' })),
     );
-    // After two heartbeats (every third of the lease).
-    await sleep(800);
-    // A host whose clock runs ahead by almost the allowance: the holder's 1-second lease, renewed
-    // by its heartbeat, has by that clock long lapsed, but not its allowance.
-    const aheadMillis = LEASE_LIMITS.clockSkewMillis - 100;
-    const ahead = { now: () => Date.now() + aheadMillis };
+    await holder.entered;
+    // 800 ms into the holder's 1-second lease, a host whose clock runs ahead by almost the
+    // allowance: by that clock the lease has long lapsed, but not its allowance.
+    const aheadMillis = 800 + LEASE_LIMITS.clockSkewMillis - 100;
+    const ahead = { now: () => clock.now() + aheadMillis };
     const [copy] = await processor(handler, {
       precheck: false,
       runtime: ahead,
     }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'ahead' })));
-    release();
-    const [holder] = await first;
+    holder.release();
+    const [outcome] = await first;
 
     expect(copy?.error).toBeInstanceOf(LeaseHeldError);
-    expect(ran).toEqual(['holder']);
-    expect(holder?.status).toBe(RecordStatus.Processed);
+    expect(holder.ran).toEqual(['holder']);
+    expect(outcome?.status).toBe(RecordStatus.Processed);
   });
 
   it('renews at once the shorter lease an earlier try wrote, when a retried claim finds its own (injected lost answer)', async () => {
     const event = payment({ accountId: `acc-${randomUUID()}` });
-    let offsetMillis = 0;
-    const runtime = { now: () => Date.now() + offsetMillis };
+    // Heartbeats never fire: only the renewal at once can keep the lease.
+    const clock = manualRuntime();
     const client = new DynamoDBClient({
       endpoint: aws.endpoints.dynamodb,
       region: 'us-east-1',
@@ -263,14 +283,14 @@ describe('steps', () => {
         if (context.commandName !== 'UpdateItemCommand' || !claim || lost > 0) return next(args);
         lost++;
         await next(args);
-        offsetMillis += 7_000;
+        clock.advance(7_000);
         throw Object.assign(new Error('injected: the answer was lost'), { name: 'TimeoutError' });
       },
       { step: 'initialize', name: 'loseClaimAnswer', priority: 'high' },
     );
-    const startMillis = Date.now();
+    const startMillis = clock.now();
     const context = {
-      getRemainingTimeInMillis: () => 10_000 - (runtime.now() - startMillis),
+      getRemainingTimeInMillis: () => 10_000 - (clock.now() - startMillis),
     } as unknown as Context;
     const charges: string[] = [];
     let competitor: unknown;
@@ -279,8 +299,8 @@ describe('steps', () => {
         charges.push(messageId);
         if (messageId !== 'holder') return;
         // The step runs on past the lease the first try wrote (3 s + the allowance).
-        await sleep(1_600);
-        const [other] = await processor(handler, { runtime }).processRecords(
+        clock.advance(1_600);
+        const [other] = await processor(handler, { runtime: clock.runtime }).processRecords(
           sqsEvent(sqsRecord(event, { messageId: 'competitor' })),
         );
         competitor = other?.error;
@@ -289,7 +309,7 @@ describe('steps', () => {
 
     const [holder] = await processor(handler, {
       store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
-      runtime,
+      runtime: clock.runtime,
       leaseMillis: 3_000,
     }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })), context);
 
@@ -297,27 +317,45 @@ describe('steps', () => {
     expect(competitor).toBeInstanceOf(LeaseHeldError);
     expect(charges).toEqual(['holder']);
     expect(holder?.status).toBe(RecordStatus.Processed);
+    client.destroy();
   });
 
   it("keeps a long handler's lease with heartbeats, and sends none once the commit is on its way", async () => {
     const event = payment();
     const { store, commands } = recordingClient();
-    const handler: MessageHandler<PaymentCaptured> = async ({ step }) => {
-      await step('slow', () => sleep(2_600));
+    const holder = heldStep();
+    const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
+      await step('slow', () => holder.body(messageId));
     };
-    const first = processor(handler, { store, leaseMillis: 1_000 }).processRecords(
-      sqsEvent(sqsRecord(event)),
-    );
-    await sleep(1_800);
+    const clock = manualRuntime();
+    const claimedAtMillis = clock.now();
+    const first = processor(handler, {
+      store,
+      leaseMillis: 1_000,
+      runtime: clock.runtime,
+    }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })));
+    await holder.entered;
+    // Each beat a third of the lease later, each fired once the last one settled (its next timer
+    // set): 20 of them take the clock past the lease and allowance the claim alone wrote.
+    for (let beat = 0; beat < 20; beat++) {
+      const timer = await settlesWithin('a heartbeat', clock.started(TimerPurpose.Heartbeat));
+      expect(timer.millis).toBe(333);
+      clock.fire(timer);
+    }
+    await clock.started(TimerPurpose.Heartbeat);
+    expect(clock.now()).toBeGreaterThan(claimedAtMillis + 1_000 + LEASE_LIMITS.clockSkewMillis);
 
-    const [copy] = await processor(handler).processRecords(sqsEvent(sqsRecord(event)));
+    const [copy] = await processor(handler, { runtime: clock.runtime }).processRecords(
+      sqsEvent(sqsRecord(event, { messageId: 'copy' })),
+    );
+    holder.release();
     const [outcome] = await first;
-    await sleep(1_200);
 
     expect(copy?.error).toBeInstanceOf(LeaseHeldError);
     expect(outcome?.status).toBe(RecordStatus.Processed);
     const heartbeats = commands.filter((name) => name === 'UpdateItem').length - 2; // claim + journal
-    expect(heartbeats).toBeGreaterThanOrEqual(5);
+    expect(heartbeats).toBe(20);
+    expect(clock.live(TimerPurpose.Heartbeat)).toEqual([]);
     expect(commands.at(-1)).toBe('TransactWriteItems');
   });
 
@@ -329,27 +367,26 @@ describe('steps', () => {
       await step('charge', async () => {
         const entry = await ledger.store.find(inboxPk(CONSUMER, event.eventId));
         leaseUntilMillis = entry?.leaseUntilMillis;
-        await sleep(400);
       });
     };
-    const startedMillis = Date.now();
+    const clock = manualRuntime();
 
-    await processor(handler, { store }).processRecords(
+    await processor(handler, { store, runtime: clock.runtime }).processRecords(
       sqsEvent(sqsRecord(event)),
       lambdaContext(30_000),
     );
 
-    const skew = LEASE_LIMITS.clockSkewMillis;
-    expect(leaseUntilMillis).toBeGreaterThanOrEqual(startedMillis + 29_000 + skew);
-    expect(leaseUntilMillis).toBeLessThanOrEqual(Date.now() + 30_000 + skew);
+    expect(leaseUntilMillis).toBe(clock.now() + 30_000 + LEASE_LIMITS.clockSkewMillis);
+    expect(clock.startedSoFar(TimerPurpose.Heartbeat)).toEqual([]);
     // A batch of one reads nothing first: its claim is its check.
     expect(commands).toEqual(['UpdateItem', 'UpdateItem', 'TransactWriteItems']);
   });
 
   it('stops an attempt whose lease was taken over: its next step is refused, it never commits, and the owner commits once', async () => {
     const event = payment({ accountId: `acc-${randomUUID()}` });
-    let clock = Date.now();
-    const runtime = { now: () => clock };
+    // Its heartbeat never fires: the lease lapses when the clock says so.
+    const clock = manualRuntime();
+    const { runtime } = clock;
     const steps: string[] = [];
     let resumeStale: () => void = () => {};
     const staleWaits = new Promise<void>((resolve) => {
@@ -381,9 +418,8 @@ describe('steps', () => {
       sqsEvent(sqsRecord(event, { messageId: 'stale' })),
     );
     await staleReady;
-    // The stale attempt's lease lapses, its skew allowance too (its heartbeat is 10 s of real
-    // time away).
-    clock += 30_000 + LEASE_LIMITS.clockSkewMillis + 1_000;
+    // The stale attempt's lease lapses, its skew allowance too.
+    clock.advance(30_000 + LEASE_LIMITS.clockSkewMillis + 1_000);
 
     const [owner] = await processor(handler, { runtime, leaseMillis: 30_000 }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'owner' })),

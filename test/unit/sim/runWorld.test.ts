@@ -20,7 +20,14 @@ const calm = (config: WorldConfig): WorldConfig => ({
   },
 });
 
-describe('a simulated world', () => {
+/**
+ * A world is CPU work only (no I/O, no timers): forty of them take about two seconds on an idle
+ * core, and several times that beside other heavy jobs on two shared cores, past the unit
+ * project's 5 s default. Generous, so only a world that never ends meets it; not a speed target.
+ */
+const WORLDS_BOUND_MILLIS = 120_000;
+
+describe('a simulated world', { timeout: WORLDS_BOUND_MILLIS }, () => {
   it('replays: one seed gives one trace, in every run', async () => {
     const first = await runWorld({ seed: 11, keepTrace: true });
     const second = await runWorld({ seed: 11, keepTrace: true });
