@@ -29,8 +29,11 @@ describe('README', () => {
     expect(readme().slice(0, 1500)).toContain('npm install sqs-inbox');
   });
 
-  it('names the test command that .ci/run runs', () => {
-    expect(readme()).toContain('npm test');
-    expect(readFileSync(new URL('.ci/run', root), 'utf8')).toMatch(/^npm test$/m);
+  it('names the tier commands that .ci/run runs, and CI runs both', () => {
+    const ci = readFileSync(new URL('.ci/run', root), 'utf8');
+    for (const command of ['npm test', 'npm run test:deep']) {
+      expect(readme()).toContain(`\`${command}\``);
+      expect(ci).toMatch(new RegExp(`^tier '[^']+' ${command}$`, 'm'));
+    }
   });
 });
