@@ -1,14 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { setPriority } from 'node:os';
-import { dirname } from 'node:path';
+import { setPriority, tmpdir } from 'node:os';
+import { basename, dirname } from 'node:path';
 import { trackChild } from '../../cli/shutdown.js';
 import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
 
 /**
  * Processes that run worlds from the bundled simulation worker, one request at a time each.
  * They are tracked, so a signal that stops the command stops them too. The pool owns its bundle:
- * `stop()` removes the bundle's folder (each is a fresh temporary one, several MB).
+ * `stop()` removes the bundle's folder when `bundleForNode` made it (a fresh temporary one, several MB).
  *
  * @example
  * ```ts
@@ -74,7 +74,8 @@ export class WorkerPool {
     for (const worker of this.#all)
       if (worker.connected) worker.send({ type: 'stop' } satisfies WorkerRequest);
     // The workers loaded the bundle when they started: removing it does not disturb them.
-    rmSync(dirname(this.#workerPath), { recursive: true, force: true });
+    const folder = dirname(this.#workerPath);
+    if (isBundleFolder(folder)) rmSync(folder, { recursive: true, force: true });
   }
 }
 
@@ -96,4 +97,9 @@ function lowerPriority(worker: ChildProcess, niceness: number): void {
   } catch {
     // Not allowed here (some containers): the workers then run at normal priority.
   }
+}
+
+/** A folder `bundleForNode` made (`<tmpdir>/sqs-inbox-<name>-…`): the only kind a pool removes. */
+function isBundleFolder(folder: string): boolean {
+  return dirname(folder) === tmpdir() && basename(folder).startsWith('sqs-inbox-');
 }
