@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const integration = {
   include: ['test/integration/**/*.test.ts'],
@@ -72,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: ['test/e2e/consumerProject.e2e.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/consumerProject.e2e.test.ts'],
           globalSetup: ['test/e2e/globalSetup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,

@@ -31,7 +31,7 @@ describe('each deliberate bug in the library fails the simulation in its recorde
         caught,
         `the recorded world (seed ${world.seed}) no longer fails ${mutant.invariant}: the library's ` +
           `interleavings moved; ${RECORD_MUTANT_WORLDS} searches a new one (if none is found, the ` +
-          `simulation no longer catches this bug)`,
+          `simulation no longer catches this bug); commit tools/sim/mutantWorlds.json`,
       ).toBeDefined();
       expect(failures.filter((line) => line.startsWith('the simulator itself threw'))).toEqual([]);
     },
