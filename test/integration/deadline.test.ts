@@ -171,7 +171,10 @@ describe('a batch with a record that hangs', () => {
     const records = [hanging, ...healthy].map((event) => sqsRecord(event));
 
     const answer = processor.process(sqsEvent(...records), lambdaContext(2_000));
-    const deadline = await clock.started(TimerPurpose.Deadline);
+    const deadline = await settlesWithin(
+      'the deadline timer',
+      clock.started(TimerPurpose.Deadline),
+    );
     const healthyCents = 2 * (healthy[0]?.amountCents ?? 0);
     await eventually(
       'the healthy records to commit',
@@ -214,8 +217,8 @@ describe('a record whose commit lands after the deadline', () => {
 
     const answer = processor.processRecords(sqsEvent(record), lambdaContext(2_000));
     // Its commit is on its way when the deadline passes.
-    await late.reached;
-    clock.fire(await clock.started(TimerPurpose.Deadline));
+    await settlesWithin('the late request at its gate', late.reached);
+    clock.fire(await settlesWithin('the deadline timer', clock.started(TimerPurpose.Deadline)));
     const [first] = await settlesWithin('the batch answering at its deadline', answer);
     const [copy] = copyFirst ? await redelivered() : [];
     late.release();
@@ -260,7 +263,7 @@ describe('a record whose commit lands after the deadline', () => {
 
     const answer = processor.processRecords(sqsEvent(sqsRecord(event)), lambdaContext(2_000));
     await started;
-    clock.fire(await clock.started(TimerPurpose.Deadline));
+    clock.fire(await settlesWithin('the deadline timer', clock.started(TimerPurpose.Deadline)));
     const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
     finish();
     await logged(logger, 'record settled after its batch answered at the deadline');
@@ -286,8 +289,8 @@ describe('a record whose commit lands after the deadline', () => {
       sqsEvent(sqsRecord({ n: 1 }, { receiveCount: 3 })),
       lambdaContext(100),
     );
-    await handler.started;
-    clock.fire(await clock.started(TimerPurpose.Deadline));
+    await settlesWithin('the handler starting', handler.started);
+    clock.fire(await settlesWithin('the deadline timer', clock.started(TimerPurpose.Deadline)));
     const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
     handler.finish();
     await logged(logger, 'record settled after its batch answered at the deadline');
@@ -320,8 +323,8 @@ describe('a record whose commit lands after the deadline', () => {
       sqsEvent(toRecord(received, queues.source.arn)),
       lambdaContext(100),
     );
-    await handler.started;
-    clock.fire(await clock.started(TimerPurpose.Deadline));
+    await settlesWithin('the handler starting', handler.started);
+    clock.fire(await settlesWithin('the deadline timer', clock.started(TimerPurpose.Deadline)));
     const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
     handler.finish();
     const moved = await letRedrivePolicyMove(aws.sqs, queues);
@@ -360,8 +363,8 @@ describe('a record whose commit lands after the deadline', () => {
       sqsEvent(sqsRecord({ n: 2 }, { receiveCount: 3 })),
       lambdaContext(100),
     );
-    await late.reached;
-    clock.fire(await clock.started(TimerPurpose.Deadline));
+    await settlesWithin('the late request at its gate', late.reached);
+    clock.fire(await settlesWithin('the deadline timer', clock.started(TimerPurpose.Deadline)));
     const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
     late.release();
     await late.landed;

@@ -225,7 +225,7 @@ describe('steps', () => {
     const first = processor(handler).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'holder' })),
     );
-    await holder.entered;
+    await settlesWithin('the holder in its step', holder.entered);
 
     const [copy] = await processor(handler, { precheck: false }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'copy' })),
@@ -248,7 +248,7 @@ describe('steps', () => {
     const first = processor(handler, { leaseMillis: 1_000, runtime: clock.runtime }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'holder' })),
     );
-    await holder.entered;
+    await settlesWithin('the holder in its step', holder.entered);
     // 800 ms into the holder's 1-second lease, a host whose clock runs ahead by almost the
     // allowance: by that clock the lease has long lapsed, but not its allowance.
     const aheadMillis = 800 + LEASE_LIMITS.clockSkewMillis - 100;
@@ -334,7 +334,7 @@ describe('steps', () => {
       leaseMillis: 1_000,
       runtime: clock.runtime,
     }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })));
-    await holder.entered;
+    await settlesWithin('the holder in its step', holder.entered);
     // Each beat a third of the lease later, each fired once the last one settled (its next timer
     // set): 20 of them take the clock past the lease and allowance the claim alone wrote.
     for (let beat = 0; beat < 20; beat++) {
@@ -342,7 +342,7 @@ describe('steps', () => {
       expect(timer.millis).toBe(333);
       clock.fire(timer);
     }
-    await clock.started(TimerPurpose.Heartbeat);
+    await settlesWithin('a heartbeat', clock.started(TimerPurpose.Heartbeat));
     expect(clock.now()).toBeGreaterThan(claimedAtMillis + 1_000 + LEASE_LIMITS.clockSkewMillis);
 
     const [copy] = await processor(handler, { runtime: clock.runtime }).processRecords(

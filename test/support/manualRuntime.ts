@@ -4,7 +4,7 @@ import type { InboxRuntime, TimerPurpose } from '../../src/index.js';
  * How long a test waits for what the library does at once once it is let go (a batch answering
  * at its fired deadline, a late record settling): not a speed target. It only turns a hang into
  * a clear failure, and is generous so that a machine shared with other heavy jobs never meets
- * it while the library behaves (below the integration project's 60 s test timeout).
+ * it while the library behaves (below the integration project's 120 s test timeout).
  */
 export const SETTLE_BOUND_MILLIS = 30_000;
 
