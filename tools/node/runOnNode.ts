@@ -42,8 +42,11 @@ function runWith(node: InstalledNode, command: string, args: readonly string[]):
     { processGroup: true },
   );
   const forward = (signal: NodeJS.Signals) => {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
       process.kill(-child.pid, signal);
+    } catch {
+      // The group ended between the check and the kill: nothing is left to stop.
     }
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
