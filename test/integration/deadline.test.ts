@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
 import { eventually } from '../support/eventually.js';
+import { latch } from '../support/latch.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import {
   hasSettled,
@@ -58,18 +59,9 @@ function clientHolding(commandName: string) {
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });
   let held = false;
-  let reach: () => void = () => {};
-  let release: () => void = () => {};
-  let land: () => void = () => {};
-  const reached = new Promise<void>((resolve) => {
-    reach = resolve;
-  });
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const landed = new Promise<void>((resolve) => {
-    land = resolve;
-  });
+  const [reached, reach] = latch();
+  const [gate, release] = latch();
+  const [landed, land] = latch();
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName !== commandName || held) return next(args);
@@ -124,14 +116,8 @@ function lastReceiveProcessor(
  * a record still running when the test fires the deadline.
  */
 function gatedHandler(then: () => void) {
-  let start: () => void = () => {};
-  let finish: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    start = resolve;
-  });
-  const finished = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
+  const [started, start] = latch();
+  const [finished, finish] = latch();
   const run = async () => {
     start();
     await finished;
@@ -236,14 +222,8 @@ describe('a record whose commit lands after the deadline', () => {
     const event = payment({ accountId: `acc-slow-${Math.random()}` });
     const clock = manualRuntime();
     const logger = recordingLogger();
-    let inHandler: () => void = () => {};
-    const started = new Promise<void>((resolve) => {
-      inHandler = resolve;
-    });
-    let finish: () => void = () => {};
-    const finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
+    const [started, inHandler] = latch();
+    const [finished, finish] = latch();
     const processor = createBatchProcessor(
       async (message, tx) => {
         inHandler();

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createBatchProcessor, type MessageHandler, RecordStatus } from '../../src/index.js';
+import { latch } from '../support/latch.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
@@ -23,10 +24,7 @@ function tracing(fail: (body: PaymentCaptured) => boolean = () => false, overlap
   const timeline: Array<{ event: 'start' | 'end'; paymentId: string }> = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  let overlapped: () => void = () => {};
-  const overlapping = new Promise<void>((resolve) => {
-    overlapped = resolve;
-  });
+  const [overlapping, overlapped] = latch();
   let bound: Promise<void> | undefined;
   const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
     timeline.push({ event: 'start', paymentId: message.body.paymentId });

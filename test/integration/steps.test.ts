@@ -23,6 +23,7 @@ import {
   TimerPurpose,
   TransactionClosedError,
 } from '../../src/index.js';
+import { latch } from '../support/latch.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { manualRuntime, settlesWithin } from '../support/manualRuntime.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
@@ -93,14 +94,8 @@ function chargingHandler(
  */
 function heldStep() {
   const ran: string[] = [];
-  let enter: () => void = () => {};
-  let release: () => void = () => {};
-  const entered = new Promise<void>((resolve) => {
-    enter = resolve;
-  });
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const [entered, enter] = latch();
+  const [held, release] = latch();
   const body = (messageId: string): Promise<void> | undefined => {
     ran.push(messageId);
     if (messageId !== 'holder') return undefined;
@@ -176,14 +171,8 @@ describe('steps', () => {
 
   it('reports a copy that finds a live lease failed with LeaseHeldError: it runs nothing and is no duplicate', async () => {
     const event = payment();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let entered: () => void = () => {};
-    const inStep = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
+    const [held, release] = latch();
+    const [inStep, entered] = latch();
     const ran: string[] = [];
     const handler: MessageHandler<PaymentCaptured> = async ({ step, messageId }) => {
       await step('charge', async () => {
@@ -388,14 +377,8 @@ describe('steps', () => {
     const clock = manualRuntime();
     const { runtime } = clock;
     const steps: string[] = [];
-    let resumeStale: () => void = () => {};
-    const staleWaits = new Promise<void>((resolve) => {
-      resumeStale = resolve;
-    });
-    let staleInStep: () => void = () => {};
-    const staleReady = new Promise<void>((resolve) => {
-      staleInStep = resolve;
-    });
+    const [staleWaits, resumeStale] = latch();
+    const [staleReady, staleInStep] = latch();
     const handler: MessageHandler<PaymentCaptured> = async ({ body, step, messageId }, tx) => {
       await step('charge', async () => {
         steps.push(`${messageId}:charge`);
