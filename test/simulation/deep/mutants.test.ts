@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../../tools/sim/runner/mutants.js';
-import { MUTANT_SEARCH_SEEDS } from '../../../tools/sim/runner/mutantWorlds.js';
+import { caughtBy, MUTANT_SEARCH_SEEDS } from '../../../tools/sim/runner/mutantWorlds.js';
 import { replaySeed, runSimulation } from '../../../tools/sim/runner/runSimulation.js';
 import { shrinkWorld } from '../../../tools/sim/runner/shrinkWorld.js';
 
 describe('the simulation catches deliberate bugs in the library', () => {
   it.each(Object.values(MUTANTS))('fails with the mutant $name: $description', async (mutant) => {
-    const catches = (line: string) => line.startsWith(`${mutant.invariant}:`);
+    const catches = (line: string) => caughtBy(mutant, line);
     const summary = await runSimulation({
       seeds: MUTANT_SEARCH_SEEDS,
       from: 1,
