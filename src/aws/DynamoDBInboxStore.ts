@@ -1,8 +1,4 @@
-import {
-  type CancellationReason,
-  DescribeTableCommand,
-  type KeySchemaElement,
-} from '@aws-sdk/client-dynamodb';
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
@@ -42,6 +38,7 @@ import { entryWrite } from './entryWrites.js';
 import { InboxLeases } from './InboxLeases.js';
 import { toEntry } from './inboxItem.js';
 import { type JudgingContext, judgeCommit, judgeMembers } from './judgeCancellation.js';
+import { KeySchemas } from './KeySchemas.js';
 import { type OutboxTable, outboxWrites } from './outboxWrites.js';
 
 export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
@@ -67,7 +64,7 @@ export class DynamoDBInboxStore implements InboxStore {
   readonly outbox: OutboxTable | undefined;
   readonly #options: DynamoDBInboxStoreOptions;
   #client: DynamoDBDocumentClient | undefined;
-  readonly #keySchemas = new Map<string, Promise<readonly string[]>>();
+  readonly #keySchemas = new KeySchemas(() => this.client);
   #concurrency = 0;
   /** What judging a cancelled commit needs: the entry, read again when DynamoDB did not return it. */
   readonly #judging: JudgingContext;
@@ -209,6 +206,20 @@ export class DynamoDBInboxStore implements InboxStore {
   }
 
   /**
+   * The identity of each item a commit writes, for the batch to keep two commits that share an
+   * item from being in flight at once. A Put's key comes from its table's key schema; a table
+   * AWS refuses to describe (a role without `dynamodb:DescribeTable`) is not asked again, and
+   * its Puts get identities of their own: they may then meet a conflict, which is retried.
+   */
+  async identifyItems(request: CommitRequest): Promise<readonly string[]> {
+    const outboxItems = this.#outboxWrites(request);
+    const tables = { inbox: this.tableName, outbox: this.outbox?.tableName };
+    const keyNames = (tableName: string) => this.#keySchemas.namesIfReadable(tableName);
+    const { itemIds } = await checkTransaction(request, tables, outboxItems, keyNames, true);
+    return itemIds;
+  }
+
+  /**
    * One `TransactWriteItems` for several messages, with a `ClientRequestToken`: sent again
    * with the same token within DynamoDB's ten minutes, it applies at most once. Cancelled, each
    * member is judged by its own slice of `CancellationReasons` as `commit` would judge it
@@ -261,17 +272,6 @@ export class DynamoDBInboxStore implements InboxStore {
     return Item;
   }
 
-  /** The key attribute names of a table (partition key first), looked up once per table. */
-  #keyAttributeNames(tableName: string): Promise<readonly string[]> {
-    let names = this.#keySchemas.get(tableName);
-    if (names === undefined) {
-      names = this.#describeKey(tableName);
-      this.#keySchemas.set(tableName, names);
-      names.catch(() => this.#keySchemas.delete(tableName));
-    }
-    return names;
-  }
-
   async #check(
     request: CommitRequest,
     outboxItems: readonly TransactItem[],
@@ -282,7 +282,7 @@ export class DynamoDBInboxStore implements InboxStore {
       request,
       tables,
       outboxItems,
-      (tableName) => this.#keyAttributeNames(tableName),
+      (tableName) => this.#keySchemas.names(tableName),
       identifyAll,
     );
   }
@@ -310,15 +310,6 @@ export class DynamoDBInboxStore implements InboxStore {
     }
     const nowMillis = request.nowMillis ?? request.nowEpochSeconds * 1000;
     return outboxWrites(this.outbox, outgoing, request.entry, nowMillis);
-  }
-
-  async #describeKey(tableName: string): Promise<readonly string[]> {
-    const { Table } = await this.#call(() =>
-      this.client.send(new DescribeTableCommand({ TableName: tableName })),
-    );
-    const rank = (element: KeySchemaElement) => (element.KeyType === 'HASH' ? 0 : 1);
-    const ordered = [...(Table?.KeySchema ?? [])].sort((a, b) => rank(a) - rank(b));
-    return ordered.map((element) => element.AttributeName ?? '');
   }
 
   async #call<T>(request: () => Promise<T>): Promise<T> {

@@ -6,8 +6,8 @@ import type { TransactItem } from '../core/TransactionBuilder.js';
 import { TransactionLimitError } from '../errors.js';
 import { estimateItemBytes } from './itemSize.js';
 
-/** The key attribute names of a table (partition key first). */
-type KeyAttributeNames = (tableName: string) => Promise<readonly string[]>;
+/** The key attribute names of a table (partition key first); undefined when they may not be read. */
+type KeyAttributeNames = (tableName: string) => Promise<readonly string[] | undefined>;
 
 interface Located {
   readonly index: number;
@@ -208,6 +208,7 @@ async function keyOf(
   if (operation.key !== undefined) return operation.key;
   if (operation.item === undefined || !lookUp) return undefined;
   const names = await keyAttributeNames(operation.tableName);
+  if (names === undefined) return undefined;
   const item = operation.item;
   return Object.fromEntries(names.map((name) => [name, item[name]]));
 }

@@ -3,8 +3,13 @@ import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
 import { type CoalescingStore, CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, RecordStatus } from '../constants.js';
+import { ItemTurns } from '../contention/ItemTurns.js';
 import { inboxPk } from '../core/inboxEntry.js';
-import { processRecord } from '../core/processRecord.js';
+import {
+  NO_DEADLINE_CONFLICT_MILLIS,
+  processRecord,
+  type RecordInBatch,
+} from '../core/processRecord.js';
 import { type RecordRead, readRecord } from '../core/readMessage.js';
 import { type ResolvedOptions, resolveOptions } from '../core/resolveOptions.js';
 import { settleFailure } from '../core/settleFailure.js';
@@ -109,7 +114,13 @@ async function processEvent(
   const reads = readUpFront(records, options);
   const precheck = BatchPrecheck.start(keysOf(reads, options), options);
   const coalescer = options.coalesce ? coalescerFor(options, precheck) : undefined;
-  const run = { context, handler, options, signal, settled, reads, precheck, coalescer };
+  // Coalescing never sends two commits that share an item at once; alone, commits take turns.
+  const turns = coalescer ? undefined : new ItemTurns();
+  const conflictsUntilMillis = deadline
+    ? Number.POSITIVE_INFINITY
+    : options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS;
+  const batch = { signal, precheck, coalescer, turns, conflictsUntilMillis };
+  const run = { context, handler, options, settled, reads, batch };
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
     processGroup(group, run),
   );
@@ -164,14 +175,12 @@ interface GroupRun {
   readonly context: Context | undefined;
   readonly handler: MessageHandler<unknown>;
   readonly options: ResolvedOptions;
-  /** Aborted at the batch's deadline: no record starts after it. */
-  readonly signal: AbortSignal;
   /** Each record's outcome, set as it settles. */
   readonly settled: Map<SQSRecord, RecordOutcome>;
   /** Each record's read up to its key, started as the batch starts. */
   readonly reads: ReadonlyMap<SQSRecord, Promise<RecordRead>>;
-  readonly precheck: BatchPrecheck | undefined;
-  readonly coalescer: CommitCoalescer | undefined;
+  /** What the batch shares with each record; its signal aborts at the deadline. */
+  readonly batch: Omit<RecordInBatch, 'read'> & { readonly signal: AbortSignal };
 }
 
 /** The batch's coalescer; `resolveOptions` made sure the store can coalesce. */
@@ -188,18 +197,16 @@ function coalescerFor(options: ResolvedOptions, precheck: BatchPrecheck | undefi
 }
 
 async function processGroup(group: readonly SQSRecord[], run: GroupRun): Promise<void> {
-  const { context, handler, options, signal, settled, reads, precheck, coalescer } = run;
+  const { context, handler, options, settled, reads, batch } = run;
   const outcomes: RecordOutcome[] = [];
   for (const record of group) {
-    if (signal.aborted) return; // the batch answered without this group's remaining records
+    if (batch.signal.aborted) return; // the batch answered without this group's remaining records
     const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);
     const outcome = blocked
       ? skipped(record)
       : await processRecord(record, context, handler, options, {
-          signal,
+          ...batch,
           read: reads.get(record),
-          precheck,
-          coalescer,
         });
     outcomes.push(outcome);
     settled.set(record, outcome);

@@ -191,6 +191,14 @@ export interface InboxStore {
    */
   prepareCommit?(request: CommitRequest): Promise<PreparedCommit>;
   /**
+   * The identity of each item a commit writes (its entry, its operations, its outbox items),
+   * so that the batch never sends two commits that share an item at once; throws what
+   * `commit` would throw before sending. An item it cannot identify (a Put whose table's key
+   * schema it may not read) gets an identity of its own. Optional: a store without it has its
+   * commits sent as they come.
+   */
+  identifyItems?(request: CommitRequest): Promise<readonly string[]>;
+  /**
    * Commits several prepared commits, whose items are distinct and within DynamoDB's limits,
    * in one `TransactWriteItems` with the `ClientRequestToken` given, and says what it meant for
    * each, in order. Throws, for the whole, an error no member's own verdict explains: a

@@ -1,6 +1,7 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants.js';
+import type { ItemTurns } from '../contention/ItemTurns.js';
 import { PayloadMismatchError, TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { SourceNotice } from '../sources/MessageSource.js';
@@ -18,7 +19,8 @@ import {
 import { loggedKey } from './loggedKey.js';
 import { type ReadMessage, type RecordRead, readRecord } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
-import { retryTransient } from './retryTransient.js';
+import { type ConflictRetry, retryTransient } from './retryTransient.js';
+import { sendCommit } from './sendCommit.js';
 import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
@@ -39,7 +41,17 @@ export interface RecordInBatch {
   readonly precheck?: BatchPrecheck | undefined;
   /** Shares the record's commit with the batch's others (`coalesce`); unset: its own. */
   readonly coalescer?: CommitCoalescer | undefined;
+  /** Turns on the items the batch's commits write, so that none conflicts with another. */
+  readonly turns?: ItemTurns | undefined;
+  /**
+   * Until when a `TransactionConflict` is retried in the invocation, in epoch milliseconds:
+   * unbounded under a deadline (the signal stops it); unset: a budget from now.
+   */
+  readonly conflictsUntilMillis?: number;
 }
+
+/** How long conflicts are retried in a call with no Lambda context, hence no deadline. */
+export const NO_DEADLINE_CONFLICT_MILLIS = 30_000;
 
 /**
  * Runs one SQS record through the inbox: parse, validate, derive the key, skip a known
@@ -78,9 +90,14 @@ export async function processRecord(
       payloadHash,
       bodyHash,
     };
-    steps = new MessageSteps(target, options, context, signal);
-    const { precheck, coalescer } = batch;
-    const attempt = { handler, options, steps, precheck, coalescer };
+    const conflicts: ConflictRetry = {
+      backoff: options.conflictBackoff,
+      untilMillis:
+        batch.conflictsUntilMillis ?? options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS,
+    };
+    steps = new MessageSteps(target, options, context, signal, conflicts);
+    const { precheck, coalescer, turns } = batch;
+    const attempt = { handler, options, steps, precheck, coalescer, turns, conflicts };
     return await processWithRetries(message, read, attempt);
   } catch (error) {
     // A lease this record holds is released with its journal kept, before the failure settles.
@@ -129,6 +146,8 @@ interface Attempt {
   readonly steps: MessageSteps;
   readonly precheck: BatchPrecheck | undefined;
   readonly coalescer: CommitCoalescer | undefined;
+  readonly turns: ItemTurns | undefined;
+  readonly conflicts: ConflictRetry;
 }
 
 async function processWithRetries(
@@ -141,6 +160,7 @@ async function processWithRetries(
     attempts: options.transactionAttempts,
     runtime: options.runtime,
     signal: message.signal,
+    conflicts: attempt.conflicts,
     onRetry: (attempt, error) =>
       options.logger.debug('transient DynamoDB failure, retrying', {
         consumer: options.consumer,
@@ -155,8 +175,9 @@ async function processWithRetries(
 async function attemptOnce(
   message: StepLessMessage,
   hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
-  { handler, options, steps, precheck, coalescer }: Attempt,
+  attempt: Attempt,
 ): Promise<RecordOutcome> {
+  const { handler, options, steps, precheck } = attempt;
   const pk = inboxPk(options.consumer, message.key);
   // The record's own lease (a retry after a transient commit failure) is no other's.
   if (precheck !== undefined && steps.lease === undefined) {
@@ -222,9 +243,7 @@ async function attemptOnce(
     payloadHashes: [hashes.payloadHash, hashes.bodyHash],
     ...(lease === undefined ? {} : { lease }),
   };
-  const result = await (coalescer
-    ? coalescer.commit(request, message.signal)
-    : options.store.commit(request));
+  const result = await sendCommit(request, message.signal, attempt);
   if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {
     throwIfOtherPayload(message, hashes, result.existing, options);
     throwIfLeaseHeld(result.existing, options);

@@ -11,6 +11,7 @@ import {
   type Precheck,
   TTL_SECONDS_RANGE,
 } from '../constants.js';
+import { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { resolvePrecheck } from '../precheck/resolvePrecheck.js';
 import { type InboxRuntime, resolveRuntime } from '../runtime/InboxRuntime.js';
@@ -57,6 +58,8 @@ export interface ResolvedOptions {
   readonly metrics: InboxMetrics | undefined;
   /** Warnings already logged by this processor, so each is logged once per container. */
   readonly warned: Set<string>;
+  /** The wait after a `TransactionConflict`, learned from this processor's commits. */
+  readonly conflictBackoff: ConflictBackoff;
 }
 
 const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
@@ -157,6 +160,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     logger: guardLogger(options.logger ?? createConsoleLogger()),
     metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),
     warned: new Set(),
+    conflictBackoff: new ConflictBackoff(),
   };
 }
 

@@ -11,7 +11,7 @@ import {
 } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
-import { retryTransient } from '../core/retryTransient.js';
+import { type ConflictRetry, retryTransient } from '../core/retryTransient.js';
 import {
   describe,
   InboxError,
@@ -95,13 +95,16 @@ export class MessageSteps {
   #heartbeat: LeaseHeartbeat | undefined;
   #lengthMillis = DEFAULT_LEASE_MILLIS;
   #endMillis = Number.POSITIVE_INFINITY;
+  readonly #conflicts: ConflictRetry | undefined;
 
   constructor(
     target: StepTarget,
     options: ResolvedOptions,
     context: Context | undefined,
     signal: AbortSignal,
+    conflicts?: ConflictRetry,
   ) {
+    this.#conflicts = conflicts;
     this.#target = target;
     this.#options = options;
     this.#context = context;
@@ -442,6 +445,7 @@ export class MessageSteps {
       attempts: transactionAttempts,
       runtime,
       signal: this.#signal,
+      conflicts: this.#conflicts,
     });
   }
 

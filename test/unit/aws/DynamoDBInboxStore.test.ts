@@ -182,12 +182,12 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     await expect(store.commit({ entry, operations: [], nowEpochSeconds: 1 })).rejects.toBe(unknown);
   });
 
-  it('reports the record failed after the configured attempts of an injected TransactionConflict', async () => {
+  it('reports the record failed after the configured attempts of injected throttling', async () => {
     const client = offlineClient();
     const fault = injectFault(
       client,
       'TransactWriteItemsCommand',
-      faults[0]?.error ?? (() => new Error()),
+      faults[1]?.error ?? (() => new Error()),
     );
     const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
     const processor = createBatchProcessor(async () => {}, {
@@ -197,6 +197,7 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
       precheck: false,
       transactionAttempts: 4,
       logger: recordingLogger(),
+      runtime: { sleep: async () => {} },
     });
     const record = sqsRecord({ id: 1 });
 
@@ -207,9 +208,9 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     expect(outcome?.error).toBeInstanceOf(TransientStoreError);
   });
 
-  it('backs off between attempts of an injected TransactionConflict with the runtime’s sleep and jitter only', async () => {
+  it('backs off between attempts of injected throttling with the runtime’s sleep and jitter only', async () => {
     const client = offlineClient();
-    injectFault(client, 'TransactWriteItemsCommand', faults[0]?.error ?? (() => new Error()));
+    injectFault(client, 'TransactWriteItemsCommand', faults[1]?.error ?? (() => new Error()));
     const sleptMillis: number[] = [];
     const processor = createBatchProcessor(async () => {}, {
       store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
@@ -231,6 +232,65 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
 
     // Full jitter (0.5 here) of 50 ms doubled per attempt, capped at 1 s.
     expect(sleptMillis).toEqual([50, 100, 200, 400]);
+  });
+
+  it('retries an injected TransactionConflict past the attempts, waiting on the scale of a transaction, until a batch without a deadline spent its 30 s', async () => {
+    const client = offlineClient();
+    const startMillis = 1_700_000_000_000;
+    let nowMillis = startMillis;
+    // Each cancelled transaction takes DynamoDB's published p50 round trip on the test's clock.
+    const fault = injectFault(client, 'TransactWriteItemsCommand', () => {
+      nowMillis += 25;
+      return faults[0]?.error() ?? new Error();
+    });
+    const sleptMillis: number[] = [];
+    const processor = createBatchProcessor(async () => {}, {
+      store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
+      consumer: 'unit',
+      key: redriveUnsafeMessageIdKey,
+      precheck: false,
+      transactionAttempts: 3,
+      logger: recordingLogger(),
+      runtime: {
+        now: () => nowMillis,
+        random: () => 0.5,
+        sleep: async (millis) => {
+          sleptMillis.push(millis);
+          nowMillis += millis;
+        },
+      },
+    });
+
+    const [outcome] = await processor.processRecords(sqsEvent(sqsRecord({ id: 1 })));
+
+    expect(outcome).toMatchObject({ status: RecordStatus.Failed });
+    expect(outcome?.error).toMatchObject({ reason: TransientReason.TransactionConflict });
+    expect(fault.injected()).toBeGreaterThan(300);
+    expect(Math.max(...sleptMillis)).toBeLessThanOrEqual(100);
+    expect(nowMillis - startMillis).toBeGreaterThan(29_900);
+    expect(nowMillis - startMillis).toBeLessThanOrEqual(30_025);
+  });
+
+  it('gives up an injected TransactionConflict after 1,000 in a row when the clock stands still', async () => {
+    const client = offlineClient();
+    const fault = injectFault(
+      client,
+      'TransactWriteItemsCommand',
+      faults[0]?.error ?? (() => new Error()),
+    );
+    const processor = createBatchProcessor(async () => {}, {
+      store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
+      consumer: 'unit',
+      key: redriveUnsafeMessageIdKey,
+      precheck: false,
+      logger: recordingLogger(),
+      runtime: { now: () => 1_700_000_000_000, sleep: async () => {} },
+    });
+
+    const [outcome] = await processor.processRecords(sqsEvent(sqsRecord({ id: 1 })));
+
+    expect(outcome).toMatchObject({ status: RecordStatus.Failed });
+    expect(fault.injected()).toBe(1_000);
   });
 });
 
