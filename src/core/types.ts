@@ -202,7 +202,11 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
    * timeout finds the lease lapsed.
    */
   readonly leaseMillis?: number;
-  /** Attempts per record when DynamoDB answers with a transient error; default 3. */
+  /**
+   * Attempts per record when DynamoDB answers with throttling, a 5xx or a timeout; default 3. A
+   * `TransactionConflict` does not use them up: it is retried after a wait on the scale of one
+   * transaction for as long as the batch has time (30 s without a Lambda context).
+   */
   readonly transactionAttempts?: number;
   /** Clock in epoch milliseconds; default `Date.now`. Same as `runtime.now`; give one of them. */
   readonly now?: () => number;
