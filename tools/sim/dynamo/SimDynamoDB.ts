@@ -32,10 +32,12 @@ import {
   cancelledBy,
   type InjectedCancellation,
   injectedIndex,
+  isConflictAnswer,
   resourceInUse,
   resourceNotFound,
   throttled,
 } from './dynamoExceptions.js';
+import { ItemHolds, type ServerTime } from './ItemHolds.js';
 import { batchGetItem, deleteItem, getItem, putItem, updateItem } from './itemOperations.js';
 import { SimTable, tableNameOf } from './SimTable.js';
 import * as ttl from './timeToLive.js';
@@ -43,7 +45,13 @@ import { transactWriteItems } from './transactWriteItems.js';
 
 export type { ChangeCause, ChangeRecord } from './ChangeLog.js';
 export type { Item } from './compareValues.js';
-export { cancelledBy, InjectedCancellation, throttled } from './dynamoExceptions.js';
+export {
+  cancelledBy,
+  InjectedCancellation,
+  isConflictAnswer,
+  throttled,
+} from './dynamoExceptions.js';
+export type { ServerTime } from './ItemHolds.js';
 export {
   applyAtOnce,
   type DynamoOperation,
@@ -55,10 +63,13 @@ export {
  * An in-process DynamoDB for deterministic simulations: the subset sqs-inbox and its
  * reference handlers use, taking and returning the low-level API's shapes (items in wire
  * form) and throwing the SDK's own exception classes with DynamoDB's wording. It never reads
- * a clock or a random source: time is passed in (`expiredItems`), and every call applies at
- * once, so a world decides when each request reaches the server. Reads are always
- * consistent; there are no concurrent transactions, so conflicts are injected
- * ({@link SimDynamoDB.cancelledBy}).
+ * a clock or a random source: time is passed in (`expiredItems`, and the `ServerTime` a write
+ * may carry), and every call applies at once, so a world decides when each request reaches the
+ * server. Reads are always consistent and never refused. A write given its `ServerTime` follows
+ * DynamoDB's transaction-conflict rules (see `ItemHolds`): an applied `TransactWriteItems` holds
+ * its items for its service time, and a write meeting a held item is refused
+ * ({@link SimDynamoDB.transactionConflicts} counts them); without one, a write meets no holds.
+ * Conflicts from writers outside the world are injected ({@link SimDynamoDB.injectedConflict}).
  *
  * @example
  * ```ts
@@ -75,7 +86,17 @@ export class SimDynamoDB {
     write: (...change) => this.#write(...change),
     nextTransactionId: () => this.#log.nextTransactionId(),
     clientTokens: new Map(),
+    holds: new ItemHolds(),
   };
+  #conflicts = 0;
+
+  /**
+   * Writes refused so far because a transaction in flight held one of their items (what
+   * DynamoDB's `TransactionConflict` CloudWatch metric counts); injected conflicts are not.
+   */
+  get transactionConflicts(): number {
+    return this.#conflicts;
+  }
 
   /** Every applied item change so far, oldest first. */
   get changes(): readonly ChangeRecord[] {
@@ -177,51 +198,56 @@ export class SimDynamoDB {
   }
 
   /**
-   * Writes an item if its condition holds (`ReturnValues`: NONE or ALL_OLD).
+   * Writes an item if its condition holds (`ReturnValues`: NONE or ALL_OLD). With `at`, a
+   * `TransactionConflictException` while a transaction in flight holds the item.
    *
    * @example
    * ```ts
    * dynamo.putItem({ TableName: 't', Item: { pk: { S: 'a' } }, ConditionExpression: 'attribute_not_exists(pk)' })
    * ```
    */
-  putItem(input: PutItemInput): PutItemOutput {
-    return putItem(this.#database, input);
+  putItem(input: PutItemInput, at?: ServerTime): PutItemOutput {
+    return this.#counted(() => putItem(this.#database, input, at));
   }
 
   /**
-   * Applies an update expression (creating the item) if its condition holds.
+   * Applies an update expression (creating the item) if its condition holds. With `at`, a
+   * `TransactionConflictException` while a transaction in flight holds the item.
    *
    * @example
    * ```ts
    * dynamo.updateItem({ TableName: 't', Key, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } })
    * ```
    */
-  updateItem(input: UpdateItemInput): UpdateItemOutput {
-    return updateItem(this.#database, input);
+  updateItem(input: UpdateItemInput, at?: ServerTime): UpdateItemOutput {
+    return this.#counted(() => updateItem(this.#database, input, at));
   }
 
   /**
-   * Deletes an item if its condition holds; an absent item is no error.
+   * Deletes an item if its condition holds; an absent item is no error. With `at`, a
+   * `TransactionConflictException` while a transaction in flight holds the item.
    *
    * @example
    * ```ts
    * dynamo.deleteItem({ TableName: 't', Key: { pk: { S: 'a' } } })
    * ```
    */
-  deleteItem(input: DeleteItemInput): DeleteItemOutput {
-    return deleteItem(this.#database, input);
+  deleteItem(input: DeleteItemInput, at?: ServerTime): DeleteItemOutput {
+    return this.#counted(() => deleteItem(this.#database, input, at));
   }
 
   /**
-   * Applies up to 100 writes all or none, with positional cancellation reasons.
+   * Applies up to 100 writes all or none, with positional cancellation reasons. With `at`, it
+   * is cancelled with `TransactionConflict` at each item a transaction in flight holds, and once
+   * applied holds its own items for `at.holdMillis` (see `transactWriteItems.ts`).
    *
    * @example
    * ```ts
    * dynamo.transactWriteItems({ TransactItems: [{ Put: { TableName: 't', Item } }] })
    * ```
    */
-  transactWriteItems(input: TransactWriteItemsInput): TransactWriteItemsOutput {
-    return transactWriteItems(this.#database, input);
+  transactWriteItems(input: TransactWriteItemsInput, at?: ServerTime): TransactWriteItemsOutput {
+    return this.#counted(() => transactWriteItems(this.#database, input, at));
   }
 
   /**
@@ -292,6 +318,16 @@ export class SimDynamoDB {
    */
   throttled(operationName: string): ThrottlingException | ProvisionedThroughputExceededException {
     return throttled(operationName);
+  }
+
+  /** Runs a write, counting it when a held item refused it. */
+  #counted<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      if (isConflictAnswer(error)) this.#conflicts++;
+      throw error;
+    }
   }
 
   #table(nameOrArn: string | undefined): SimTable {
