@@ -89,6 +89,7 @@ export class SimDynamoDB {
     holds: new ItemHolds(),
   };
   #conflicts = 0;
+  #injectedConflicts = 0;
 
   /**
    * Writes refused so far because a transaction in flight held one of their items (what
@@ -96,6 +97,11 @@ export class SimDynamoDB {
    */
   get transactionConflicts(): number {
     return this.#conflicts;
+  }
+
+  /** Injected conflicts built so far ({@link SimDynamoDB.injectedConflict}). */
+  get injectedConflicts(): number {
+    return this.#injectedConflicts;
   }
 
   /** Every applied item change so far, oldest first. */
@@ -305,6 +311,7 @@ export class SimDynamoDB {
     readonly TransactItems?: readonly unknown[] | undefined;
     readonly ClientRequestToken?: string | undefined;
   }): TransactionCanceledException {
+    this.#injectedConflicts++;
     return cancelledBy(transactInput, injectedIndex(transactInput), 'TransactionConflict');
   }
 
