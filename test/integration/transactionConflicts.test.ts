@@ -166,9 +166,7 @@ describe.each(dynamoTargets())('transaction conflicts on $name', (target) => {
       { Code: 'None' },
     ]);
     const reasons = (conflict as CaughtError & TransactionCanceledException).CancellationReasons;
-    expect(transientReasonOf(reasons ?? [])).toBe(
-      TransientReason.TransactionConflict,
-    );
+    expect(transientReasonOf(reasons ?? [])).toBe(TransientReason.TransactionConflict);
   });
 });
 
