@@ -184,6 +184,35 @@ describe('SimDynamoDB transaction conflicts (documented rules, no emulator)', ()
     ).toBe('IdempotentParameterMismatchException');
   });
 
+  it('logs each refusal for a held item with when, which operation, who sent it and who held the item', () => {
+    const dynamo = simWithTables();
+    dynamo.transactWriteItems({ TransactItems: [put('a')] }, { ...at(100), by: 'first' });
+    dynamo.transactWriteItems({ TransactItems: [put('b')] }, at(100));
+
+    thrown(() =>
+      dynamo.transactWriteItems(
+        { TransactItems: [add('b'), add('a')] },
+        { ...at(105), by: 'second' },
+      ),
+    );
+    thrown(() => dynamo.deleteItem({ TableName: 't', Key: { pk: S('a') } }, at(106)));
+    dynamo.transactWriteItems({ TransactItems: [add('a')], ClientRequestToken: 'x' }, at(200));
+    thrown(() =>
+      dynamo.transactWriteItems({ TransactItems: [add('a')], ClientRequestToken: 'x' }, at(201)),
+    );
+
+    expect(dynamo.conflictLog).toEqual([
+      {
+        atMillis: 105,
+        operation: 'TransactWriteItems',
+        by: 'second',
+        heldBy: [undefined, 'first'],
+      },
+      { atMillis: 106, operation: 'DeleteItem', by: undefined, heldBy: ['first'] },
+    ]);
+    expect(dynamo.transactionConflicts).toBe(2);
+  });
+
   it('reaches the writes through the document client when a transport gives the time', async () => {
     const dynamo = heldWorld();
     const client = new SimDocumentClient({

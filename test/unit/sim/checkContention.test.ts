@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import type { FaultedRequest, Invocation } from '../../../tools/sim/lambda/SimLambda.js';
 import { FaultKind, RequestChannel } from '../../../tools/sim/network/Network.js';
@@ -6,6 +7,7 @@ import { SimQueue } from '../../../tools/sim/sqs/SimQueue.js';
 import {
   CONTENTION_SLACK_MILLIS,
   checkContention,
+  checkSelfContention,
 } from '../../../tools/sim/world/checkContention.js';
 import type { WorldObservation } from '../../../tools/sim/world/checkWorld.js';
 import { FailureExplainer } from '../../../tools/sim/world/explainFailure.js';
@@ -151,5 +153,49 @@ describe('the contention invariant: no record failed for conflicts alone while i
 
   it('passes a record that met no conflict (the other invariants judge it)', () => {
     expect(failedRecord(() => [])).toEqual([]);
+  });
+});
+
+describe('the self-contention invariant: no invocation conflicts with itself', () => {
+  /** A world whose DynamoDB saw a transaction by `holder` hold `a`, then a write by `refused`. */
+  function conflictBetween(
+    holder: string | undefined,
+    refused: string | undefined,
+    single = false,
+  ) {
+    const dynamo = new SimDynamoDB();
+    dynamo.createTable({
+      TableName: 't',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    });
+    const item = { TableName: 't', Item: { pk: { S: 'a' } } };
+    const at = (nowMillis: number, by: string | undefined) => ({
+      nowMillis,
+      holdMillis: 20,
+      ...(by === undefined ? {} : { by }),
+    });
+    dynamo.transactWriteItems({ TransactItems: [{ Put: item }] }, at(0, holder));
+    const write = () =>
+      single
+        ? dynamo.putItem(item, at(10, refused))
+        : dynamo.transactWriteItems({ TransactItems: [{ Put: item }] }, at(10, refused));
+    expect(write).toThrow(single ? 'Transaction is ongoing for the item' : 'Transaction cancelled');
+    const failures: string[] = [];
+    checkSelfContention({ dynamo } as unknown as WorldObservation, failures);
+    return failures;
+  }
+
+  it('fails a transaction cancelled for an item a transaction of its own invocation held', () => {
+    expect(conflictBetween('lambda invocation 2', 'lambda invocation 2')).toEqual([
+      'self-contention: a transaction of lambda invocation 2 was cancelled at 0.010 s for an item a transaction of the same invocation held: its commits that share an item must wait for each other',
+    ]);
+  });
+
+  it('passes a conflict between two invocations, a single-item write meeting its own invocation’s transaction, and a request with no sender (a copy, a late one)', () => {
+    expect(conflictBetween('lambda invocation 1', 'lambda invocation 2')).toEqual([]);
+    expect(conflictBetween('lambda invocation 2', 'lambda invocation 2', true)).toEqual([]);
+    expect(conflictBetween(undefined, undefined)).toEqual([]);
+    expect(conflictBetween('lambda invocation 2', undefined)).toEqual([]);
   });
 });

@@ -14,6 +14,31 @@ import type { PreparedWrite } from './prepareWrite.js';
 export interface ServerTime {
   readonly nowMillis: number;
   readonly holdMillis: number;
+  /** Who sent the request, as the world names it for its oracle (see `ConflictRecord`). */
+  readonly by?: string;
+}
+
+/**
+ * A write refused because a transaction in flight held one of its items: when, which
+ * operation, who sent it and who sent the transactions holding those items (as `ServerTime.by`
+ * named them; undefined where no name was given).
+ *
+ * @example
+ * ```ts
+ * const selfInflicted = dynamo.conflictLog.filter((c) => c.by !== undefined && c.heldBy.includes(c.by));
+ * ```
+ */
+export interface ConflictRecord {
+  readonly atMillis: number;
+  readonly operation: 'TransactWriteItems' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+  readonly by: string | undefined;
+  readonly heldBy: ReadonlyArray<string | undefined>;
+}
+
+/** One held item: until when (world millis, exclusive) and by whom. */
+interface Hold {
+  readonly untilMillis: number;
+  readonly by: string | undefined;
 }
 
 /**
@@ -35,8 +60,8 @@ export interface ServerTime {
  * ```
  */
 export class ItemHolds {
-  /** Item identity (`table` U+0001 `id`) → when its hold ends (world millis, exclusive). */
-  readonly #items = new Map<string, number>();
+  /** Item identity (`table` U+0001 `id`) → its hold. */
+  readonly #items = new Map<string, Hold>();
   /** `ClientRequestToken` of a transaction in flight → when it completes. */
   readonly #tokens = new Map<string, number>();
 
@@ -47,8 +72,15 @@ export class ItemHolds {
 
   /** Whether a transaction in flight holds the item of `write` at `nowMillis`. */
   isHeld(write: PreparedWrite, nowMillis: number): boolean {
-    const untilMillis = this.#items.get(identityOf(write));
-    return untilMillis !== undefined && nowMillis < untilMillis;
+    return this.#holdOf(write, nowMillis) !== undefined;
+  }
+
+  /** Who sent the transactions in flight that hold the items of `writes` at `nowMillis`. */
+  holdersOf(writes: readonly PreparedWrite[], nowMillis: number): Array<string | undefined> {
+    return writes.flatMap((write) => {
+      const hold = this.#holdOf(write, nowMillis);
+      return hold === undefined ? [] : [hold.by];
+    });
   }
 
   /** Whether the transaction of `token` is still in flight at `nowMillis`. */
@@ -62,14 +94,19 @@ export class ItemHolds {
     this.#release(at.nowMillis);
     if (at.holdMillis <= 0) return;
     const untilMillis = at.nowMillis + at.holdMillis;
-    for (const write of writes) this.#items.set(identityOf(write), untilMillis);
+    for (const write of writes) this.#items.set(identityOf(write), { untilMillis, by: at.by });
     if (token !== undefined) this.#tokens.set(token, untilMillis);
+  }
+
+  #holdOf(write: PreparedWrite, nowMillis: number): Hold | undefined {
+    const hold = this.#items.get(identityOf(write));
+    return hold !== undefined && nowMillis < hold.untilMillis ? hold : undefined;
   }
 
   /** Forgets the holds that ended, so that the maps stay as small as what is in flight. */
   #release(nowMillis: number): void {
-    for (const [identity, untilMillis] of this.#items) {
-      if (untilMillis <= nowMillis) this.#items.delete(identity);
+    for (const [identity, hold] of this.#items) {
+      if (hold.untilMillis <= nowMillis) this.#items.delete(identity);
     }
     for (const [token, untilMillis] of this.#tokens) {
       if (untilMillis <= nowMillis) this.#tokens.delete(token);

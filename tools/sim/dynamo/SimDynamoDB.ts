@@ -32,12 +32,11 @@ import {
   cancelledBy,
   type InjectedCancellation,
   injectedIndex,
-  isConflictAnswer,
   resourceInUse,
   resourceNotFound,
   throttled,
 } from './dynamoExceptions.js';
-import { ItemHolds, type ServerTime } from './ItemHolds.js';
+import { type ConflictRecord, ItemHolds, type ServerTime } from './ItemHolds.js';
 import { batchGetItem, deleteItem, getItem, putItem, updateItem } from './itemOperations.js';
 import { SimTable, tableNameOf } from './SimTable.js';
 import * as ttl from './timeToLive.js';
@@ -51,7 +50,7 @@ export {
   isConflictAnswer,
   throttled,
 } from './dynamoExceptions.js';
-export type { ServerTime } from './ItemHolds.js';
+export type { ConflictRecord, ServerTime } from './ItemHolds.js';
 export {
   applyAtOnce,
   type DynamoOperation,
@@ -87,8 +86,9 @@ export class SimDynamoDB {
     nextTransactionId: () => this.#log.nextTransactionId(),
     clientTokens: new Map(),
     holds: new ItemHolds(),
+    noteConflict: (conflict) => this.#conflicts.push(conflict),
   };
-  #conflicts = 0;
+  readonly #conflicts: ConflictRecord[] = [];
   #injectedConflicts = 0;
 
   /**
@@ -96,6 +96,11 @@ export class SimDynamoDB {
    * DynamoDB's `TransactionConflict` CloudWatch metric counts); injected conflicts are not.
    */
   get transactionConflicts(): number {
+    return this.#conflicts.length;
+  }
+
+  /** Each write refused for a held item so far, oldest first, with who sent it and who held it. */
+  get conflictLog(): readonly ConflictRecord[] {
     return this.#conflicts;
   }
 
@@ -213,7 +218,7 @@ export class SimDynamoDB {
    * ```
    */
   putItem(input: PutItemInput, at?: ServerTime): PutItemOutput {
-    return this.#counted(() => putItem(this.#database, input, at));
+    return putItem(this.#database, input, at);
   }
 
   /**
@@ -226,7 +231,7 @@ export class SimDynamoDB {
    * ```
    */
   updateItem(input: UpdateItemInput, at?: ServerTime): UpdateItemOutput {
-    return this.#counted(() => updateItem(this.#database, input, at));
+    return updateItem(this.#database, input, at);
   }
 
   /**
@@ -239,7 +244,7 @@ export class SimDynamoDB {
    * ```
    */
   deleteItem(input: DeleteItemInput, at?: ServerTime): DeleteItemOutput {
-    return this.#counted(() => deleteItem(this.#database, input, at));
+    return deleteItem(this.#database, input, at);
   }
 
   /**
@@ -253,7 +258,7 @@ export class SimDynamoDB {
    * ```
    */
   transactWriteItems(input: TransactWriteItemsInput, at?: ServerTime): TransactWriteItemsOutput {
-    return this.#counted(() => transactWriteItems(this.#database, input, at));
+    return transactWriteItems(this.#database, input, at);
   }
 
   /**
@@ -325,16 +330,6 @@ export class SimDynamoDB {
    */
   throttled(operationName: string): ThrottlingException | ProvisionedThroughputExceededException {
     return throttled(operationName);
-  }
-
-  /** Runs a write, counting it when a held item refused it. */
-  #counted<T>(write: () => T): T {
-    try {
-      return write();
-    } catch (error) {
-      if (isConflictAnswer(error)) this.#conflicts++;
-      throw error;
-    }
   }
 
   #table(nameOrArn: string | undefined): SimTable {

@@ -20,7 +20,7 @@ import {
   transactionConflict,
   validationException,
 } from './dynamoExceptions.js';
-import type { ServerTime } from './ItemHolds.js';
+import type { ConflictRecord, ServerTime } from './ItemHolds.js';
 import { normalizeItem } from './normalizeItem.js';
 import { evaluateWrite, type PreparedWrite, prepareWrite } from './prepareWrite.js';
 
@@ -111,7 +111,7 @@ export function putItem(db: Database, input: PutItemInput, at?: ServerTime): Put
   const { old } = writeOne(
     db,
     prepareWrite('Put', input, (name) => db.table(name)),
-    at,
+    at && { ...at, operation: 'PutItem' },
   );
   return input.ReturnValues === 'ALL_OLD' && old ? { Attributes: old } : {};
 }
@@ -140,7 +140,7 @@ export function updateItem(
     'UPDATED_NEW',
   ]);
   const write = prepareWrite('Update', input, (name) => db.table(name));
-  const { old, next } = writeOne(db, write, at);
+  const { old, next } = writeOne(db, write, at && { ...at, operation: 'UpdateItem' });
   const paths = (write.update?.targets ?? []).map(upToFirstIndex);
   const attributes: Record<string, Item | undefined> = {
     ALL_OLD: old,
@@ -173,7 +173,7 @@ export function deleteItem(
   const { old } = writeOne(
     db,
     prepareWrite('Delete', input, (name) => db.table(name)),
-    at,
+    at && { ...at, operation: 'DeleteItem' },
   );
   return input.ReturnValues === 'ALL_OLD' && old ? { Attributes: old } : {};
 }
@@ -187,9 +187,13 @@ function checkReturnValues(given: string | undefined, allowed: readonly string[]
 function writeOne(
   db: Database,
   write: PreparedWrite,
-  at: ServerTime | undefined,
+  at: (ServerTime & { readonly operation: ConflictRecord['operation'] }) | undefined,
 ): { old?: Item; next?: Item } {
-  if (at !== undefined && db.holds.isHeld(write, at.nowMillis)) throw transactionConflict();
+  if (at !== undefined && db.holds.isHeld(write, at.nowMillis)) {
+    const heldBy = db.holds.holdersOf([write], at.nowMillis);
+    db.noteConflict({ atMillis: at.nowMillis, operation: at.operation, by: at.by, heldBy });
+    throw transactionConflict();
+  }
   const old = write.table.items.get(write.id);
   const outcome = evaluateWrite(write, old);
   if (!outcome.ok) {

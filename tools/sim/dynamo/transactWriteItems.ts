@@ -89,7 +89,11 @@ export function transactWriteItems(
   checkDistinctItems(writes);
   checkPayload(writes);
   const held = at === undefined ? [] : db.holds.heldIndexes(writes, at.nowMillis);
-  if (held.length > 0) throw heldItemsCancellation(writes.length, held);
+  if (at !== undefined && held.length > 0) {
+    const heldBy = db.holds.holdersOf(writes, at.nowMillis);
+    db.noteConflict({ atMillis: at.nowMillis, operation: 'TransactWriteItems', by: at.by, heldBy });
+    throw heldItemsCancellation(writes.length, held);
+  }
   const currents = writes.map((write) => write.table.items.get(write.id));
   const outcomes = writes.map((write, at) => evaluateWrite(write, currents[at]));
   if (outcomes.some((outcome) => !outcome.ok)) {

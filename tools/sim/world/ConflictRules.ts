@@ -2,7 +2,7 @@ import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
 import { isConflictAnswer } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
-import type { RequestOptions } from '../network/Network.js';
+import { REQUEST_TIMEOUT_MILLIS, type RequestOptions } from '../network/Network.js';
 
 /**
  * How long a `TransactWriteItems` holds its items at the server: drawn uniformly per request.
@@ -14,6 +14,19 @@ import type { RequestOptions } from '../network/Network.js';
  * of real latencies (some transactions several times slower than others).
  */
 export const TRANSACTION_SERVICE_MILLIS = { min: 5, max: 30 } as const;
+
+/**
+ * How a world names the sender of a DynamoDB request: the invocation that began the work, of
+ * the consumer (`lambda`) or of the downstream consumer (`credits`).
+ *
+ * @example
+ * ```ts
+ * rules.request(operation, senderName('lambda', caller.invocationId));
+ * ```
+ */
+export function senderName(functionName: string, invocationId: number | undefined) {
+  return invocationId === undefined ? undefined : `${functionName} invocation ${invocationId}`;
+}
 
 /**
  * DynamoDB's transaction-conflict rules in a world (see `ItemHolds`): each DynamoDB request is
@@ -46,9 +59,15 @@ export class ConflictRules {
 
   /**
    * How to send a request sent now: what applies it at the server, with the time it arrives
-   * there, and the network options its service time and its contention need.
+   * there and who sent it (`by`), and the network options its service time and its contention
+   * need. A copy the network applies again, and a request applied after its SDK timeout (held
+   * back, or slowed: its sender has given up on it and may have sent it again), carry no sender:
+   * they are no commits their sender could have waited for.
    */
-  request(operation: DynamoOperation): {
+  request(
+    operation: DynamoOperation,
+    by?: string,
+  ): {
     readonly apply: () => unknown;
     readonly options: Pick<RequestOptions, 'serviceMillis' | 'contended'>;
   } {
@@ -58,8 +77,18 @@ export class ConflictRules {
       operation.name === 'TransactWriteItems'
         ? random.int(TRANSACTION_SERVICE_MILLIS.min, TRANSACTION_SERVICE_MILLIS.max)
         : 0;
+    let applied = 0;
+    const sentMillis = this.#kernel.nowMillis;
     return {
-      apply: () => operation.apply({ nowMillis: this.#kernel.nowMillis, holdMillis }),
+      apply: () => {
+        const late = this.#kernel.nowMillis - sentMillis >= REQUEST_TIMEOUT_MILLIS;
+        const sender = applied++ > 0 || late ? undefined : by;
+        return operation.apply({
+          nowMillis: this.#kernel.nowMillis,
+          holdMillis,
+          ...(sender === undefined ? {} : { by: sender }),
+        });
+      },
       options: { serviceMillis: holdMillis, contended: isConflictAnswer },
     };
   }

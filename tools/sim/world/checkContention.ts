@@ -116,6 +116,36 @@ function contentionAlone(
   };
 }
 
+/**
+ * An invocation never conflicts with itself (issue 30): the commits of one invocation that share
+ * an item (an inbox entry, a business item, an outbox item) wait for each other, so no
+ * transaction is cancelled for an item a transaction of its own invocation holds, in the
+ * consumer's DynamoDB or the downstream consumer's. Judged only where the conflict rules apply;
+ * a lease write meeting its own commit is no commit, and a request the network applied again or
+ * after its SDK timeout carries no sender (`ConflictRules`): its sender could not wait for it.
+ * One line per invocation.
+ *
+ * @example
+ * ```ts
+ * checkSelfContention(world, failures);
+ * ```
+ */
+export function checkSelfContention(world: WorldObservation, failures: string[]): void {
+  const dynamos = [world.dynamo, ...(world.outbox ? [world.outbox.downstreamDynamo] : [])];
+  const reported = new Set<string>();
+  for (const conflict of dynamos.flatMap((dynamo) => dynamo.conflictLog)) {
+    const { by } = conflict;
+    if (conflict.operation !== 'TransactWriteItems' || by === undefined || reported.has(by)) {
+      continue;
+    }
+    if (!conflict.heldBy.includes(by)) continue;
+    reported.add(by);
+    failures.push(
+      `self-contention: a transaction of ${by} was cancelled at ${seconds(conflict.atMillis)} for an item a transaction of the same invocation held: its commits that share an item must wait for each other`,
+    );
+  }
+}
+
 function isFor(request: FaultedRequest, messageId: string, event: PlannedEvent | undefined) {
   return (
     request.subjects.includes(messageId) ||

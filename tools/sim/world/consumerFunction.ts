@@ -24,7 +24,7 @@ import type { FunctionFactory } from '../lambda/SimLambda.js';
 import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
-import type { ConflictRules } from './ConflictRules.js';
+import { type ConflictRules, senderName } from './ConflictRules.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
@@ -109,7 +109,7 @@ export function consumerFunction(world: {
       new SimDocumentClient({
         dynamo,
         transport: (operation) => {
-          const atServer = rules.request(operation);
+          const atServer = rules.request(operation, senderName('lambda', caller.invocationId));
           return network.call(
             caller,
             'dynamodb',

@@ -21,7 +21,7 @@ import { type Caller, type Network, RequestChannel } from '../network/Network.js
 import { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { SimStream } from '../streams/SimStream.js';
-import type { ConflictRules } from './ConflictRules.js';
+import { type ConflictRules, senderName } from './ConflictRules.js';
 import { traceLogger, WorldTables } from './consumerFunction.js';
 import type { WorldConfig, WorldOutbox } from './WorldConfig.js';
 
@@ -289,7 +289,7 @@ function downstreamClient(
   return new SimDocumentClient({
     dynamo,
     transport: (operation) => {
-      const atServer = rules.request(operation);
+      const atServer = rules.request(operation, senderName('credits', caller.invocationId));
       return network.call(caller, 'dynamodb', operation.name, atServer.apply, {
         ...atServer.options,
         ...(operation.name === 'TransactWriteItems'
