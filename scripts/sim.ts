@@ -87,6 +87,10 @@ await runCommand('npm run sim', async () => {
     console.log(world.trace.join('\n'));
     console.log(`\nconfig: ${JSON.stringify(world.config)}`);
     console.log(`trace hash: ${world.traceHash}`);
+    const { rules, real, injected } = world.conflicts;
+    console.log(
+      `conflicts: ${rules ? `${real} real (conflict rules on)` : 'conflict rules off'}, ${injected} injected`,
+    );
     console.log(
       world.failures.length === 0 ? 'passed' : `failed:\n  ${world.failures.join('\n  ')}`,
     );

@@ -1,5 +1,6 @@
 import type { ChangeCause } from './ChangeLog.js';
 import type { Item } from './compareValues.js';
+import type { ConflictRecord, ItemHolds } from './ItemHolds.js';
 import type { SimTable } from './SimTable.js';
 
 /**
@@ -31,4 +32,8 @@ export interface Database {
    * request completes), so a world must not reuse one later than that.
    */
   readonly clientTokens: Map<string, string>;
+  /** The items transactions in flight hold (only for requests given a `ServerTime`). */
+  readonly holds: ItemHolds;
+  /** Logs a write refused for a held item, before it is answered with its exception. */
+  noteConflict(conflict: ConflictRecord): void;
 }

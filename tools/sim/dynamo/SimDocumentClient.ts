@@ -1,11 +1,13 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DOCUMENT_ROUTES, MARSHALL_OPTIONS, tableNamesOf } from './documentRoutes.js';
+import type { ServerTime } from './ItemHolds.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
 
 /**
  * One request on its way to the simulated server: the DynamoDB operation (`'GetItem'`,
  * `'TransactWriteItems'`…), the tables it touches, and `apply`, which applies it at the server
- * and returns the wire output (or throws the server's exception).
+ * and returns the wire output (or throws the server's exception); given the time it reaches the
+ * server, a write follows DynamoDB's conflict rules (see `ItemHolds`).
  *
  * @example
  * ```ts
@@ -17,7 +19,7 @@ export interface DynamoOperation {
   readonly tableNames: readonly string[];
   /** The request in wire form (to build an injected answer from, such as a cancellation). */
   readonly input: Readonly<Record<string, unknown>>;
-  readonly apply: () => unknown;
+  readonly apply: (at?: ServerTime) => unknown;
 }
 
 /**
@@ -96,7 +98,7 @@ export class SimDocumentClient {
       name: route.operation,
       tableNames: tableNamesOf(wireInput),
       input: wireInput,
-      apply: () => route.apply(this.#dynamo, wireInput),
+      apply: (at) => route.apply(this.#dynamo, wireInput, at),
     });
     // A transport that answers without applying (a faked success) may resolve with nothing.
     const wireOutput = (output ?? {}) as Record<string, unknown>;

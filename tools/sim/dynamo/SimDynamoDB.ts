@@ -36,6 +36,7 @@ import {
   resourceNotFound,
   throttled,
 } from './dynamoExceptions.js';
+import { type ConflictRecord, ItemHolds, type ServerTime } from './ItemHolds.js';
 import { batchGetItem, deleteItem, getItem, putItem, updateItem } from './itemOperations.js';
 import { SimTable, tableNameOf } from './SimTable.js';
 import * as ttl from './timeToLive.js';
@@ -43,7 +44,13 @@ import { transactWriteItems } from './transactWriteItems.js';
 
 export type { ChangeCause, ChangeRecord } from './ChangeLog.js';
 export type { Item } from './compareValues.js';
-export { cancelledBy, InjectedCancellation, throttled } from './dynamoExceptions.js';
+export {
+  cancelledBy,
+  InjectedCancellation,
+  isConflictAnswer,
+  throttled,
+} from './dynamoExceptions.js';
+export type { ConflictRecord, ServerTime } from './ItemHolds.js';
 export {
   applyAtOnce,
   type DynamoOperation,
@@ -55,10 +62,13 @@ export {
  * An in-process DynamoDB for deterministic simulations: the subset sqs-inbox and its
  * reference handlers use, taking and returning the low-level API's shapes (items in wire
  * form) and throwing the SDK's own exception classes with DynamoDB's wording. It never reads
- * a clock or a random source: time is passed in (`expiredItems`), and every call applies at
- * once, so a world decides when each request reaches the server. Reads are always
- * consistent; there are no concurrent transactions, so conflicts are injected
- * ({@link SimDynamoDB.cancelledBy}).
+ * a clock or a random source: time is passed in (`expiredItems`, and the `ServerTime` a write
+ * may carry), and every call applies at once, so a world decides when each request reaches the
+ * server. Reads are always consistent and never refused. A write given its `ServerTime` follows
+ * DynamoDB's transaction-conflict rules (see `ItemHolds`): an applied `TransactWriteItems` holds
+ * its items for its service time, and a write meeting a held item is refused
+ * ({@link SimDynamoDB.transactionConflicts} counts them); without one, a write meets no holds.
+ * Conflicts from writers outside the world are injected ({@link SimDynamoDB.injectedConflict}).
  *
  * @example
  * ```ts
@@ -75,7 +85,29 @@ export class SimDynamoDB {
     write: (...change) => this.#write(...change),
     nextTransactionId: () => this.#log.nextTransactionId(),
     clientTokens: new Map(),
+    holds: new ItemHolds(),
+    noteConflict: (conflict) => this.#conflicts.push(conflict),
   };
+  readonly #conflicts: ConflictRecord[] = [];
+  #injectedConflicts = 0;
+
+  /**
+   * Writes refused so far because a transaction in flight held one of their items (what
+   * DynamoDB's `TransactionConflict` CloudWatch metric counts); injected conflicts are not.
+   */
+  get transactionConflicts(): number {
+    return this.#conflicts.length;
+  }
+
+  /** Each write refused for a held item so far, oldest first, with who sent it and who held it. */
+  get conflictLog(): readonly ConflictRecord[] {
+    return this.#conflicts;
+  }
+
+  /** Injected conflicts built so far ({@link SimDynamoDB.injectedConflict}). */
+  get injectedConflicts(): number {
+    return this.#injectedConflicts;
+  }
 
   /** Every applied item change so far, oldest first. */
   get changes(): readonly ChangeRecord[] {
@@ -177,51 +209,56 @@ export class SimDynamoDB {
   }
 
   /**
-   * Writes an item if its condition holds (`ReturnValues`: NONE or ALL_OLD).
+   * Writes an item if its condition holds (`ReturnValues`: NONE or ALL_OLD). With `at`, a
+   * `TransactionConflictException` while a transaction in flight holds the item.
    *
    * @example
    * ```ts
    * dynamo.putItem({ TableName: 't', Item: { pk: { S: 'a' } }, ConditionExpression: 'attribute_not_exists(pk)' })
    * ```
    */
-  putItem(input: PutItemInput): PutItemOutput {
-    return putItem(this.#database, input);
+  putItem(input: PutItemInput, at?: ServerTime): PutItemOutput {
+    return putItem(this.#database, input, at);
   }
 
   /**
-   * Applies an update expression (creating the item) if its condition holds.
+   * Applies an update expression (creating the item) if its condition holds. With `at`, a
+   * `TransactionConflictException` while a transaction in flight holds the item.
    *
    * @example
    * ```ts
    * dynamo.updateItem({ TableName: 't', Key, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } })
    * ```
    */
-  updateItem(input: UpdateItemInput): UpdateItemOutput {
-    return updateItem(this.#database, input);
+  updateItem(input: UpdateItemInput, at?: ServerTime): UpdateItemOutput {
+    return updateItem(this.#database, input, at);
   }
 
   /**
-   * Deletes an item if its condition holds; an absent item is no error.
+   * Deletes an item if its condition holds; an absent item is no error. With `at`, a
+   * `TransactionConflictException` while a transaction in flight holds the item.
    *
    * @example
    * ```ts
    * dynamo.deleteItem({ TableName: 't', Key: { pk: { S: 'a' } } })
    * ```
    */
-  deleteItem(input: DeleteItemInput): DeleteItemOutput {
-    return deleteItem(this.#database, input);
+  deleteItem(input: DeleteItemInput, at?: ServerTime): DeleteItemOutput {
+    return deleteItem(this.#database, input, at);
   }
 
   /**
-   * Applies up to 100 writes all or none, with positional cancellation reasons.
+   * Applies up to 100 writes all or none, with positional cancellation reasons. With `at`, it
+   * is cancelled with `TransactionConflict` at each item a transaction in flight holds, and once
+   * applied holds its own items for `at.holdMillis` (see `transactWriteItems.ts`).
    *
    * @example
    * ```ts
    * dynamo.transactWriteItems({ TransactItems: [{ Put: { TableName: 't', Item } }] })
    * ```
    */
-  transactWriteItems(input: TransactWriteItemsInput): TransactWriteItemsOutput {
-    return transactWriteItems(this.#database, input);
+  transactWriteItems(input: TransactWriteItemsInput, at?: ServerTime): TransactWriteItemsOutput {
+    return transactWriteItems(this.#database, input, at);
   }
 
   /**
@@ -279,6 +316,7 @@ export class SimDynamoDB {
     readonly TransactItems?: readonly unknown[] | undefined;
     readonly ClientRequestToken?: string | undefined;
   }): TransactionCanceledException {
+    this.#injectedConflicts++;
     return cancelledBy(transactInput, injectedIndex(transactInput), 'TransactionConflict');
   }
 

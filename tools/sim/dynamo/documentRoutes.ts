@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from './compareValues.js';
+import type { ServerTime } from './ItemHolds.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
 
 /**
@@ -42,7 +43,8 @@ export interface DocumentRoute {
   readonly command: abstract new (...args: never[]) => { readonly input: object };
   readonly operation: string;
   readonly toWire: (input: Loose) => Loose;
-  readonly apply: (dynamo: SimDynamoDB, wireInput: Loose) => Loose;
+  /** Applies the request; `at` (when the world models conflicts) reaches the writes. */
+  readonly apply: (dynamo: SimDynamoDB, wireInput: Loose, at?: ServerTime) => Loose;
   readonly fromWire: (output: Loose) => Loose;
 }
 
@@ -95,7 +97,7 @@ function batchGetFromWire(output: Loose): Loose {
 }
 
 const same = (value: Loose) => value;
-type Call = (dynamo: SimDynamoDB, input: never) => unknown;
+type Call = (dynamo: SimDynamoDB, input: never, at?: ServerTime) => unknown;
 const call = (method: Call) => method as unknown as DocumentRoute['apply'];
 
 /**
@@ -121,28 +123,28 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     command: PutCommand,
     operation: 'PutItem',
     toWire: writeToWire,
-    apply: call((d, i) => d.putItem(i)),
+    apply: call((d, i, at) => d.putItem(i, at)),
     fromWire: withItem('Attributes'),
   },
   {
     command: UpdateCommand,
     operation: 'UpdateItem',
     toWire: writeToWire,
-    apply: call((d, i) => d.updateItem(i)),
+    apply: call((d, i, at) => d.updateItem(i, at)),
     fromWire: withItem('Attributes'),
   },
   {
     command: DeleteCommand,
     operation: 'DeleteItem',
     toWire: writeToWire,
-    apply: call((d, i) => d.deleteItem(i)),
+    apply: call((d, i, at) => d.deleteItem(i, at)),
     fromWire: withItem('Attributes'),
   },
   {
     command: TransactWriteCommand,
     operation: 'TransactWriteItems',
     toWire: transactionToWire,
-    apply: call((d, i) => d.transactWriteItems(i)),
+    apply: call((d, i, at) => d.transactWriteItems(i, at)),
     fromWire: same,
   },
   {

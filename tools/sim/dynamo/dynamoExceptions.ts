@@ -9,6 +9,8 @@ import {
   ResourceNotFoundException,
   ThrottlingException,
   TransactionCanceledException,
+  TransactionConflictException,
+  TransactionInProgressException,
 } from '@aws-sdk/client-dynamodb';
 
 /** What the SDK puts in `$metadata` of a 400 answer; the simulator has no request id. */
@@ -191,6 +193,78 @@ export function cancelledBy(
       at === index ? { Code: code, Message: INJECTED_MESSAGES[code] } : { Code: 'None' },
   );
   return transactionCanceled(reasons);
+}
+
+/**
+ * The cancellation of a `TransactWriteItems` that met items another transaction in flight
+ * holds: `TransactionConflict` at each of those items, `None` elsewhere; nothing applied.
+ *
+ * @example
+ * ```ts
+ * throw heldItemsCancellation(3, [1]); // [None, TransactionConflict, None]
+ * ```
+ */
+export function heldItemsCancellation(
+  count: number,
+  heldIndexes: readonly number[],
+): TransactionCanceledException {
+  const reasons = Array.from(
+    { length: count },
+    (_, at): CancellationReason =>
+      heldIndexes.includes(at)
+        ? { Code: 'TransactionConflict', Message: INJECTED_MESSAGES.TransactionConflict }
+        : { Code: 'None' },
+  );
+  return transactionCanceled(reasons);
+}
+
+/**
+ * The `TransactionConflictException` of a `PutItem`, `UpdateItem` or `DeleteItem` whose item a
+ * transaction in flight holds (real DynamoDB's wording, unconfirmed: no emulator produces it).
+ *
+ * @example
+ * ```ts
+ * throw transactionConflict();
+ * ```
+ */
+export function transactionConflict(): TransactionConflictException {
+  return new TransactionConflictException({
+    message: INJECTED_MESSAGES.TransactionConflict,
+    $metadata: clientFault(),
+  });
+}
+
+/**
+ * The `TransactionInProgressException` of a `TransactWriteItems` that repeats the
+ * `ClientRequestToken` of one still in flight (wording unconfirmed: no emulator produces it).
+ *
+ * @example
+ * ```ts
+ * throw transactionInProgress();
+ * ```
+ */
+export function transactionInProgress(): TransactionInProgressException {
+  return new TransactionInProgressException({
+    message: 'The transaction with this request token is still in progress',
+    $metadata: clientFault(),
+  });
+}
+
+/**
+ * Whether an answer refused a write because of a transaction in flight: a cancellation with a
+ * `TransactionConflict` reason, a `TransactionConflictException`, or a
+ * `TransactionInProgressException`.
+ *
+ * @example
+ * ```ts
+ * if (isConflictAnswer(error)) conflicts++;
+ * ```
+ */
+export function isConflictAnswer(error: unknown): boolean {
+  if (error instanceof TransactionConflictException) return true;
+  if (error instanceof TransactionInProgressException) return true;
+  if (!(error instanceof TransactionCanceledException)) return false;
+  return (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
 }
 
 const CONTROL_PLANE = new Set([

@@ -15,7 +15,12 @@ import { type ResolvedPath, readPath } from './attributePath.js';
 import { checkParameters, IGNORED_PARAMETERS } from './checkParameters.js';
 import type { Item } from './compareValues.js';
 import type { Database } from './Database.js';
-import { conditionalCheckFailed, validationException } from './dynamoExceptions.js';
+import {
+  conditionalCheckFailed,
+  transactionConflict,
+  validationException,
+} from './dynamoExceptions.js';
+import type { ConflictRecord, ServerTime } from './ItemHolds.js';
 import { normalizeItem } from './normalizeItem.js';
 import { evaluateWrite, type PreparedWrite, prepareWrite } from './prepareWrite.js';
 
@@ -91,19 +96,22 @@ export function batchGetItem(db: Database, input: BatchGetItemInput): BatchGetIt
 
 /**
  * `PutItem`: writes the item if its condition holds; `ReturnValues: 'ALL_OLD'` returns the
- * item it replaced.
+ * item it replaced. Given the time it reaches the server (`at`), it fails with
+ * `TransactionConflictException` while a transaction in flight holds the item (it holds
+ * nothing itself); so do `UpdateItem` and `DeleteItem`.
  *
  * @example
  * ```ts
  * putItem(db, { TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' });
  * ```
  */
-export function putItem(db: Database, input: PutItemInput): PutItemOutput {
+export function putItem(db: Database, input: PutItemInput, at?: ServerTime): PutItemOutput {
   checkParameters('PutItem', input, ['Item', ...WRITE]);
   checkReturnValues(input.ReturnValues, ['NONE', 'ALL_OLD']);
   const { old } = writeOne(
     db,
     prepareWrite('Put', input, (name) => db.table(name)),
+    at && { ...at, operation: 'PutItem' },
   );
   return input.ReturnValues === 'ALL_OLD' && old ? { Attributes: old } : {};
 }
@@ -118,7 +126,11 @@ export function putItem(db: Database, input: PutItemInput): PutItemOutput {
  * updateItem(db, { TableName: 't', Key: key, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } });
  * ```
  */
-export function updateItem(db: Database, input: UpdateItemInput): UpdateItemOutput {
+export function updateItem(
+  db: Database,
+  input: UpdateItemInput,
+  at?: ServerTime,
+): UpdateItemOutput {
   checkParameters('UpdateItem', input, ['Key', 'UpdateExpression', ...WRITE]);
   checkReturnValues(input.ReturnValues, [
     'NONE',
@@ -128,7 +140,7 @@ export function updateItem(db: Database, input: UpdateItemInput): UpdateItemOutp
     'UPDATED_NEW',
   ]);
   const write = prepareWrite('Update', input, (name) => db.table(name));
-  const { old, next } = writeOne(db, write);
+  const { old, next } = writeOne(db, write, at && { ...at, operation: 'UpdateItem' });
   const paths = (write.update?.targets ?? []).map(upToFirstIndex);
   const attributes: Record<string, Item | undefined> = {
     ALL_OLD: old,
@@ -151,12 +163,17 @@ export function updateItem(db: Database, input: UpdateItemInput): UpdateItemOutp
  * deleteItem(db, { TableName: 't', Key: key, ReturnValues: 'ALL_OLD' });
  * ```
  */
-export function deleteItem(db: Database, input: DeleteItemInput): DeleteItemOutput {
+export function deleteItem(
+  db: Database,
+  input: DeleteItemInput,
+  at?: ServerTime,
+): DeleteItemOutput {
   checkParameters('DeleteItem', input, ['Key', ...WRITE]);
   checkReturnValues(input.ReturnValues, ['NONE', 'ALL_OLD']);
   const { old } = writeOne(
     db,
     prepareWrite('Delete', input, (name) => db.table(name)),
+    at && { ...at, operation: 'DeleteItem' },
   );
   return input.ReturnValues === 'ALL_OLD' && old ? { Attributes: old } : {};
 }
@@ -167,7 +184,16 @@ function checkReturnValues(given: string | undefined, allowed: readonly string[]
   }
 }
 
-function writeOne(db: Database, write: PreparedWrite): { old?: Item; next?: Item } {
+function writeOne(
+  db: Database,
+  write: PreparedWrite,
+  at: (ServerTime & { readonly operation: ConflictRecord['operation'] }) | undefined,
+): { old?: Item; next?: Item } {
+  if (at !== undefined && db.holds.isHeld(write, at.nowMillis)) {
+    const heldBy = db.holds.holdersOf([write], at.nowMillis);
+    db.noteConflict({ atMillis: at.nowMillis, operation: at.operation, by: at.by, heldBy });
+    throw transactionConflict();
+  }
   const old = write.table.items.get(write.id);
   const outcome = evaluateWrite(write, old);
   if (!outcome.ok) {

@@ -8,10 +8,13 @@ import { checkParameters, IGNORED_PARAMETERS } from './checkParameters.js';
 import type { Item } from './compareValues.js';
 import type { Database } from './Database.js';
 import {
+  heldItemsCancellation,
   idempotentParameterMismatch,
   transactionCanceled,
+  transactionInProgress,
   validationException,
 } from './dynamoExceptions.js';
+import { identityOf, type ServerTime } from './ItemHolds.js';
 import { MAX_TRANSACTION_BYTES } from './itemBytes.js';
 import {
   evaluateWrite,
@@ -48,6 +51,14 @@ const PARAMETERS: Record<WriteKind, readonly string[]> = {
  * `IdempotentParameterMismatchException`; a cancelled transaction keeps no token, so its
  * request runs again (as on DynamoDB Local and MiniStack).
  *
+ * Given the time it reaches the server (`at`), it follows DynamoDB's conflict rules (see
+ * `ItemHolds`): when a transaction in flight holds any of its items, it is cancelled with
+ * `TransactionConflict` at each of those and `None` elsewhere, its conditions unread; applied, it
+ * holds its items for `at.holdMillis`. The same token again while its transaction is in flight
+ * is answered `TransactionInProgressException`; once that transaction is done, it succeeds
+ * without applying, whatever holds its items by then (DynamoDB's idempotency: the first answer
+ * stands, it is not a conflict with itself).
+ *
  * @example
  * ```ts
  * transactWriteItems(db, { TransactItems: [{ Put: { TableName: 'inbox', Item: entry } }] });
@@ -56,6 +67,7 @@ const PARAMETERS: Record<WriteKind, readonly string[]> = {
 export function transactWriteItems(
   db: Database,
   input: TransactWriteItemsInput,
+  at?: ServerTime,
 ): TransactWriteItemsOutput {
   checkParameters('TransactWriteItems', input, [
     'TransactItems',
@@ -67,12 +79,21 @@ export function transactWriteItems(
   if (token !== undefined) {
     checkToken(token);
     const applied = db.clientTokens.get(token);
-    if (applied === parameters) return {};
-    if (applied !== undefined) throw idempotentParameterMismatch();
+    if (applied !== undefined && applied !== parameters) throw idempotentParameterMismatch();
+    if (applied !== undefined && at && db.holds.inProgress(token, at.nowMillis)) {
+      throw transactionInProgress();
+    }
+    if (applied !== undefined) return {};
   }
   const writes = checkCount(input.TransactItems ?? []).map((item) => prepareItem(db, item));
   checkDistinctItems(writes);
   checkPayload(writes);
+  const held = at === undefined ? [] : db.holds.heldIndexes(writes, at.nowMillis);
+  if (at !== undefined && held.length > 0) {
+    const heldBy = db.holds.holdersOf(writes, at.nowMillis);
+    db.noteConflict({ atMillis: at.nowMillis, operation: 'TransactWriteItems', by: at.by, heldBy });
+    throw heldItemsCancellation(writes.length, held);
+  }
   const currents = writes.map((write) => write.table.items.get(write.id));
   const outcomes = writes.map((write, at) => evaluateWrite(write, currents[at]));
   if (outcomes.some((outcome) => !outcome.ok)) {
@@ -87,6 +108,7 @@ export function transactWriteItems(
     db.write(write.table, write.id, write.key, outcome.next, 'write', transactionId);
   }
   if (token !== undefined) db.clientTokens.set(token, parameters);
+  if (at !== undefined) db.holds.hold(writes, token, at);
   return {};
 }
 
@@ -130,7 +152,7 @@ function prepareItem(db: Database, item: TransactWriteItem): PreparedWrite {
 function checkDistinctItems(writes: readonly PreparedWrite[]): void {
   const seen = new Set<string>();
   for (const write of writes) {
-    const identity = `${write.table.name}\u0001${write.id}`;
+    const identity = identityOf(write);
     if (seen.has(identity)) {
       throw validationException(
         'Transaction request cannot include multiple operations on one item',

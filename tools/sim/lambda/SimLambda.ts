@@ -229,7 +229,8 @@ export class SimLambda<E extends LambdaEvent = SQSEvent> {
       get invocationId() {
         return (running.getStore() ?? state.current)?.id;
       },
-      request: (tag, operation) => faultsOf(running.getStore() ?? state.current, tag, operation),
+      request: (tag, operation) =>
+        faultsOf(running.getStore() ?? state.current, tag, operation, () => kernel.nowMillis),
       beforeSend: (name) => {
         state.requests++;
         const crash = state.crashAtRequest;
@@ -300,6 +301,8 @@ export class SimLambda<E extends LambdaEvent = SQSEvent> {
 export interface FaultedRequest extends RequestTag {
   readonly operation: string;
   readonly kinds: Set<FaultKind>;
+  /** When its last fault was noted (world millis): for an answer, when the service gave it. */
+  notedMillis: number;
 }
 
 /** Faults that strike the whole invocation, or that cannot fail the request they strike. */
@@ -316,6 +319,7 @@ function faultsOf(
   invocation: Invocation | undefined,
   tag: RequestTag | undefined,
   operation: string,
+  nowMillis: () => number,
 ): RequestFaults {
   let faulted: FaultedRequest | undefined;
   return {
@@ -326,10 +330,11 @@ function faultsOf(
         return;
       }
       if (faulted === undefined) {
-        faulted = { ...tag, operation, kinds: new Set() };
+        faulted = { ...tag, operation, kinds: new Set(), notedMillis: nowMillis() };
         invocation.faultedRequests.push(faulted);
       }
       faulted.kinds.add(kind);
+      faulted.notedMillis = nowMillis();
     },
   };
 }

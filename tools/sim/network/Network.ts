@@ -25,6 +25,12 @@ export const FaultKind = {
   Slow: 'slow',
   /** The SDK's timeout fired: the request was lost, held back or slowed. */
   TimedOut: 'request timed out',
+  /**
+   * No fault: the service itself refused the request because another request in flight held
+   * what it touched (DynamoDB's transaction conflicts, under the world's conflict rules). Noted
+   * like a fault so that the oracle can tell which failures contention explains.
+   */
+  Contention: 'contention',
 } as const;
 /** One of the values of {@link FaultKind}. */
 export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];
@@ -109,6 +115,10 @@ export interface Caller {
  */
 export interface RequestOptions extends Injectable {
   readonly tag?: RequestTag;
+  /** How long the service works on the request once it applied it, before its answer leaves. */
+  readonly serviceMillis?: number;
+  /** Whether an error the service answered with is contention (noted as {@link FaultKind.Contention}). */
+  readonly contended?: (error: Error) => boolean;
 }
 
 /**
@@ -186,8 +196,7 @@ export class Network {
       this.#send(
         caller,
         request,
-        service,
-        name,
+        { service, name, serviceMillis: options.serviceMillis ?? 0 },
         () => this.#applyAtService(request, apply, options),
         respond,
       );
@@ -199,8 +208,7 @@ export class Network {
   #send<T>(
     caller: Caller,
     request: RequestFaults,
-    service: string,
-    name: string,
+    { service, name, serviceMillis }: { service: string; name: string; serviceMillis: number },
     apply: () => Outcome<T>,
     respond: (outcome: Outcome<T>) => void,
   ): void {
@@ -254,7 +262,7 @@ export class Network {
       this.#kernel.schedule({
         actor: caller.actor,
         label: `receives ${name}${outcome.ok ? '' : ` ${outcome.error.name}`}`,
-        delayMillis: this.#latencyMillis(caller),
+        delayMillis: serviceMillis + this.#latencyMillis(caller),
         run: () => {
           if (answered) return;
           answered = true;
@@ -265,7 +273,11 @@ export class Network {
     };
   }
 
-  #applyAtService<T>(request: RequestFaults, apply: () => T, injectable: Injectable): Outcome<T> {
+  #applyAtService<T>(
+    request: RequestFaults,
+    apply: () => T,
+    injectable: RequestOptions,
+  ): Outcome<T> {
     const faulty = this.#kernel.nowMillis < this.#faults.untilMillis;
     if (faulty && injectable.conflict && this.#random.chance(this.#faults.transactionConflict)) {
       request.noteFault(FaultKind.TransactionConflict);
@@ -278,8 +290,10 @@ export class Network {
     }
     try {
       return { ok: true, value: apply() };
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      if (injectable.contended?.(error)) request.noteFault(FaultKind.Contention);
+      return { ok: false, error };
     }
   }
 

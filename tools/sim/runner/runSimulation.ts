@@ -4,7 +4,7 @@ import { bundleSimulation } from './bundleSimulation.js';
 import { type CorpusEntry, loadCorpus } from './corpus.js';
 import type { Mutant } from './mutants.js';
 import { WorkerPool } from './WorkerPool.js';
-import type { WorkerReply } from './workerProtocol.js';
+import type { ConflictCounts, WorkerReply } from './workerProtocol.js';
 
 /**
  * Options of {@link runSimulation}.
@@ -62,6 +62,8 @@ export interface SimulationSummary {
   readonly steps: number;
   /** The seeds' transactions that committed several messages (`coalesce`), and how many were cancelled. */
   readonly sharedCommits: { readonly sent: number; readonly cancelled: number };
+  /** The seeds' conflicts: real ones (worlds with DynamoDB's conflict rules on) and injected ones. */
+  readonly conflicts: ConflictCounts;
   readonly elapsedMillis: number;
 }
 
@@ -120,6 +122,11 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       sharedCommits: {
         sent: sum(replies, (r) => r.sharedCommits.sent),
         cancelled: sum(replies, (r) => r.sharedCommits.cancelled),
+      },
+      conflicts: {
+        worldsWithRules: sum(replies, (r) => r.conflicts.worldsWithRules),
+        real: sum(replies, (r) => r.conflicts.real),
+        injected: sum(replies, (r) => r.conflicts.injected),
       },
       elapsedMillis,
     };
@@ -274,7 +281,8 @@ function printSummary(summary: SimulationSummary, mutant: Mutant | undefined): v
   console.log(
     `${summary.passed.toLocaleString('en-US')} passed, ${summary.failed.length.toLocaleString('en-US')} failed${label} — ` +
       `${rate} seeds/s, ${(summary.elapsedMillis / 1000).toFixed(1)} s, ${Math.round(summary.steps / Math.max(1, summary.seeds))} steps per world, ` +
-      `${summary.sharedCommits.sent.toLocaleString('en-US')} shared commits (${summary.sharedCommits.cancelled.toLocaleString('en-US')} cancelled)`,
+      `${summary.sharedCommits.sent.toLocaleString('en-US')} shared commits (${summary.sharedCommits.cancelled.toLocaleString('en-US')} cancelled), ` +
+      conflictsLine(summary.conflicts),
   );
   for (const { seed, failures, corpus } of summary.failed.slice(0, 10)) {
     console.log(
@@ -289,6 +297,12 @@ function printSummary(summary: SimulationSummary, mutant: Mutant | undefined): v
       `determinism guard: ${summary.nondeterministic.length} seed(s) traced differently when run again: ${summary.nondeterministic.slice(0, 10).join(', ')}`,
     );
   }
+}
+
+/** The seeds' conflicts, and the real ones per world that had the conflict rules on. */
+function conflictsLine({ worldsWithRules, real, injected }: ConflictCounts): string {
+  const perWorld = (real / Math.max(1, worldsWithRules)).toFixed(1);
+  return `${real.toLocaleString('en-US')} real conflicts in ${worldsWithRules.toLocaleString('en-US')} worlds with the conflict rules (${perWorld} per world), ${injected.toLocaleString('en-US')} injected`;
 }
 
 /** A progress line on stderr: rewritten each second on a terminal, a new line every 10 s otherwise. */

@@ -38,6 +38,7 @@ function emptyResult(seed: number): WorldResult {
     simulatedMillis: 0,
     invocations: 0,
     sharedCommits: { sent: 0, cancelled: 0 },
+    conflicts: { rules: false, real: 0, injected: 0 },
   };
 }
 
@@ -52,11 +53,15 @@ process.on('message', async (request: WorkerRequest) => {
   let passed = 0;
   let steps = 0;
   const shared = { sent: 0, cancelled: 0 };
+  const conflicts = { worldsWithRules: 0, real: 0, injected: 0 };
   for (const seed of seeds) {
     const result = await runChecked(seed, keepTrace, config);
     steps += result.steps;
     shared.sent += result.sharedCommits.sent;
     shared.cancelled += result.sharedCommits.cancelled;
+    if (result.conflicts.rules) conflicts.worldsWithRules++;
+    conflicts.real += result.conflicts.real;
+    conflicts.injected += result.conflicts.injected;
     if (result.failures.length === 0) passed++;
     if (result.failures.length > 0 || keepTrace || hashesOf.includes(seed)) {
       results.push({
@@ -65,10 +70,11 @@ process.on('message', async (request: WorkerRequest) => {
         traceHash: result.traceHash,
         trace: keepTrace ? result.trace : [],
         config: result.config,
+        conflicts: result.conflicts,
       });
     }
   }
-  reply({ type: 'done', passed, steps, sharedCommits: shared, results });
+  reply({ type: 'done', passed, steps, sharedCommits: shared, conflicts, results });
 });
 
 reply({
@@ -76,5 +82,6 @@ reply({
   passed: 0,
   steps: 0,
   sharedCommits: { sent: 0, cancelled: 0 },
+  conflicts: { worldsWithRules: 0, real: 0, injected: 0 },
   results: [],
 });

@@ -1,3 +1,4 @@
+import type { WorldConflicts } from '../world/runWorld.js';
 import type { WorldConfig } from '../world/WorldConfig.js';
 
 /**
@@ -35,11 +36,29 @@ export interface WorkerReply {
   readonly steps: number;
   /** Transactions that committed several messages at once, and how many DynamoDB cancelled. */
   readonly sharedCommits: { readonly sent: number; readonly cancelled: number };
+  /** The seeds' conflicts: real ones in the worlds with the conflict rules on, and injected ones. */
+  readonly conflicts: ConflictCounts;
   readonly results: ReadonlyArray<{
     readonly seed: number;
     readonly failures: readonly string[];
     readonly traceHash: string;
     readonly trace: readonly string[];
     readonly config: WorldConfig;
+    readonly conflicts: WorldConflicts;
   }>;
+}
+
+/**
+ * Conflicts summed over worlds: how many worlds had the conflict rules on, the real conflicts
+ * (a write refused for an item a transaction in flight held) and the injected ones.
+ *
+ * @example
+ * ```ts
+ * const perWorld = counts.real / Math.max(1, counts.worldsWithRules);
+ * ```
+ */
+export interface ConflictCounts {
+  readonly worldsWithRules: number;
+  readonly real: number;
+  readonly injected: number;
 }

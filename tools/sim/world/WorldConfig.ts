@@ -38,6 +38,11 @@ export interface WorldConfig {
   readonly accounts: number;
   /** Share of events an upstream delivers again later, as a new SQS message. */
   readonly upstreamDuplicateRate: number;
+  /**
+   * How soon after an event its upstream copy is sent, at most (default 10 minutes); short,
+   * copies of one message meet in one batch and race for one inbox entry.
+   */
+  readonly upstreamCopyWithinMillis?: number;
   /** Planted failures: a body that is not JSON, one the schema refuses, a payment in another currency. */
   readonly poisonRate: number;
   readonly invalidRate: number;
@@ -89,6 +94,12 @@ export interface WorldConfig {
   readonly steplessRate?: number;
   /** Share of journal writes throttled while faults are on (notifier worlds; default none). */
   readonly journalThrottling?: number;
+  /**
+   * DynamoDB's transaction-conflict rules apply (see `ConflictRules`): a transaction holds its
+   * items for its service time, and writes meeting them are refused. Default off, so that the
+   * worlds pinned before the rules existed replay as they were.
+   */
+  readonly conflictRules?: boolean;
 }
 
 /**
@@ -180,7 +191,7 @@ export function drawWorldConfig(random: Prng): WorldConfig {
   const shortTtl = random.chance(0.1);
   const calm = random.chance(0.15);
   const rate = (max: number) => (calm ? 0 : random.pick([0, 0, max / 4, max / 2, max]));
-  return {
+  const drawn: WorldConfig = {
     consumer,
     fifo,
     // Mostly small worlds (most interleavings need few events), some large ones for big batches.
@@ -231,6 +242,34 @@ export function drawWorldConfig(random: Prng): WorldConfig {
     ...drawBatchSettings(random),
     // Drawn last, for the same reason: the seams between steps and keys (issue 28).
     ...(consumer === WorldConsumer.Notifier ? drawStepSeams(random, calm) : {}),
+  };
+  // Drawn last, for the same reason: DynamoDB's conflict rules (issue 30), on in most worlds.
+  return { ...drawn, ...drawContention(random, drawn) };
+}
+
+/** The share of worlds under DynamoDB's conflict rules; the others keep the model without them. */
+const CONFLICT_RULES_SHARE = 0.8;
+
+/**
+ * DynamoDB's conflict rules, and in half of their worlds the concurrency that meets them. The
+ * event source mapping takes what the queue holds when it polls (no batching window), so events
+ * spread over seconds make batches of one or two: a burst of at least ten events (all at once,
+ * or within 0.3 s; unless coalescing drew a burst already) fills them, so that several records
+ * of one batch credit one account and several invocations run at once. Upstream copies sent
+ * within a millisecond land in the batch of their original and race it for one inbox entry;
+ * within half a second, in another invocation that may run beside it.
+ */
+function drawContention(random: Prng, drawn: WorldConfig): Partial<WorldConfig> {
+  if (!random.chance(CONFLICT_RULES_SHARE)) return {};
+  const burst = random.chance(0.5) && drawn.sendSpreadMillis === undefined;
+  const spreadMillis = random.pick([0, 0, 300]);
+  const burstEvents = Math.max(drawn.events, random.pick([10, 12, 24]));
+  const closeCopies = random.chance(0.5);
+  const copyWithinMillis = random.pick([1, 500]);
+  return {
+    conflictRules: true,
+    ...(burst ? { sendSpreadMillis: spreadMillis, events: burstEvents } : {}),
+    ...(closeCopies ? { upstreamCopyWithinMillis: copyWithinMillis } : {}),
   };
 }
 

@@ -163,8 +163,13 @@ function checkAnswered(
 /**
  * The invocation whose code sent the DLQ message: the one running when it was sent, or, for
  * work left running after its own invocation answered, the last to receive the record before.
+ *
+ * @example
+ * ```ts
+ * const sender = senderOf(world, message, originalMessageId);
+ * ```
  */
-function senderOf(
+export function senderOf(
   world: WorldObservation,
   message: QueuedMessage,
   id: string,

@@ -4,6 +4,7 @@ import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
+import { checkContention, checkSelfContention } from './checkContention.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
 import { checkOutbox } from './checkOutbox.js';
@@ -87,6 +88,8 @@ export type EventOf = (body: string) => PlannedEvent | undefined;
  * - no unexplained failure: a record is reported failed only after a fault struck one of its
  *   own requests, at a batch deadline a fault caused, behind a failure in its FIFO group, or
  *   refused by its business condition; no invocation reaches the function timeout;
+ * - contention (see `checkContention`): no record is failed for conflicts alone while its batch
+ *   had time, and no invocation's transaction conflicts with one of its own;
  * - FIFO: each account's events commit in the order they were sent;
  * - liveness: once faults stop, the world quiesces within its bound.
  *
@@ -110,6 +113,8 @@ export function checkWorld(world: WorldObservation): string[] {
   checkNothingLost(world, committed, eventOf, failures);
   checkDeadLetters(world, { committed, eventOf, explain }, failures);
   checkFailuresExplained(world, eventOf, explain, failures);
+  checkContention(world, eventOf, explain, failures);
+  checkSelfContention(world, failures);
   if (world.config.fifo) checkFifoOrder(world, committed, eventOf, failures);
   checkOutbox(world, committed, failures);
   return failures;

@@ -24,6 +24,7 @@ import type { FunctionFactory } from '../lambda/SimLambda.js';
 import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
+import { type ConflictRules, senderName } from './ConflictRules.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
@@ -37,6 +38,12 @@ export const WorldTables = {
   /** The ledger's outbox (worlds with `outbox`): its stream feeds the relay. */
   Outbox: 'outbox',
 } as const;
+
+/**
+ * The batch deadline's margin the consumer runs with (the library's default, given so that the
+ * oracle knows when each batch's deadline falls).
+ */
+export const BATCH_DEADLINE_MARGIN_MILLIS = 1_000;
 
 /** Where the notifier's receipts go and who its emails are from. */
 const NOTIFIER_SETTINGS = { receiptsBucket: 'receipts', sender: 'receipts@shop.example' };
@@ -77,6 +84,8 @@ export function consumerFunction(world: {
   readonly creditedUrl?: string;
   /** The services the notifier's steps reach (SES, S3). */
   readonly effects: SimEffects;
+  /** DynamoDB's conflict rules, when the world models them. */
+  readonly rules: ConflictRules;
   /**
    * Called after each request is applied at DynamoDB, with the invocation that sent it (to
    * time its changes and its inbox reads).
@@ -89,6 +98,7 @@ export function consumerFunction(world: {
   ) => void;
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
+  const { rules } = world;
   return ({ actor, runtime, caller }) => {
     const servicesOf = (messageId: string) => () =>
       effects.clients(network, caller, messageId, () => kernel.nowMillis);
@@ -98,13 +108,15 @@ export function consumerFunction(world: {
     const clientFor = (messageId?: string) =>
       new SimDocumentClient({
         dynamo,
-        transport: (operation) =>
-          network.call(
+        transport: (operation) => {
+          const atServer = rules.request(operation, senderName('lambda', caller.invocationId));
+          return network.call(
             caller,
             'dynamodb',
             operation.name,
-            applyThen(operation, applied, caller.invocationId, kernel.nowMillis),
+            applyThen(operation, atServer.apply, applied, caller.invocationId, kernel.nowMillis),
             {
+              ...atServer.options,
               ...(operation.name === 'TransactWriteItems'
                 ? {
                     conflict: () => dynamo.injectedConflict(operation.input),
@@ -119,7 +131,8 @@ export function consumerFunction(world: {
                   ? { channel: RequestChannel.Store, subjects: inboxRecordsOf(operation.input) }
                   : { channel: RequestChannel.Handler, subjects: [messageId] },
             },
-          ),
+          );
+        },
       });
     // As the reference function does it: the options the construct's environment fixes, read
     // back by the library, then the consumer's schema and key.
@@ -148,6 +161,7 @@ export function consumerFunction(world: {
       concurrency: config.recordConcurrency,
       precheck: config.precheck,
       coalesce: config.coalesce ?? false,
+      deadlineMarginMillis: BATCH_DEADLINE_MARGIN_MILLIS,
       ...(config.leaseMillis === undefined ? {} : { leaseMillis: config.leaseMillis }),
       logger: traceLogger(kernel, actor),
       runtime,
@@ -187,9 +201,10 @@ function deployedEnvironment(
   };
 }
 
-/** `operation`, applied, then told with who sent it and when (world millis). */
+/** `operation`, applied (by `apply`), then told with who sent it and when (world millis). */
 function applyThen(
   operation: DynamoOperation,
+  apply: () => unknown,
   after: (
     operation: DynamoOperation,
     invocationId: number | undefined,
@@ -202,7 +217,7 @@ function applyThen(
   return () => {
     let failed: unknown;
     try {
-      return operation.apply();
+      return apply();
     } catch (error) {
       failed = error;
       throw error;

@@ -21,6 +21,7 @@ import { type Caller, type Network, RequestChannel } from '../network/Network.js
 import { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { SimStream } from '../streams/SimStream.js';
+import { type ConflictRules, senderName } from './ConflictRules.js';
 import { traceLogger, WorldTables } from './consumerFunction.js';
 import type { WorldConfig, WorldOutbox } from './WorldConfig.js';
 
@@ -86,6 +87,8 @@ export interface OutboxWorldParts {
   readonly network: Network;
   /** When each change of `dynamo` was made (simulated milliseconds), by position. */
   readonly changeMillis: readonly number[];
+  /** DynamoDB's conflict rules, when the world models them (the downstream's DynamoDB too). */
+  readonly rules: ConflictRules;
 }
 
 /**
@@ -150,7 +153,14 @@ export function buildOutboxWorld(parts: OutboxWorldParts): OutboxWorld {
     kernel,
     random.derive('downstream'),
     config,
-    downstreamFunction({ kernel, network, config, downstreamDynamo, downstreamDeadLetterQueue }),
+    downstreamFunction({
+      kernel,
+      network,
+      config,
+      downstreamDynamo,
+      downstreamDeadLetterQueue,
+      rules: parts.rules,
+    }),
     'credits',
   );
   mapping.start();
@@ -214,6 +224,7 @@ function downstreamFunction(world: {
   readonly config: WorldConfig;
   readonly downstreamDynamo: SimDynamoDB;
   readonly downstreamDeadLetterQueue: SimQueue;
+  readonly rules: ConflictRules;
 }): FunctionFactory {
   const { kernel, network, config, downstreamDynamo } = world;
   return ({ actor, runtime, caller }) => {
@@ -228,7 +239,7 @@ function downstreamFunction(world: {
         [businessTableVariable(DownstreamTables.Credits)]: DownstreamTables.Credits,
         [businessTableVariable(DownstreamTables.Accounts)]: DownstreamTables.Accounts,
       },
-      dynamoDBClient: downstreamClient(downstreamDynamo, network, caller),
+      dynamoDBClient: downstreamClient(downstreamDynamo, network, caller, world.rules),
       sqsClient: simSqsClient(
         [world.downstreamDeadLetterQueue],
         network,
@@ -269,11 +280,18 @@ const applyCredit: MessageHandler<PaymentCaptured> = async ({ key, body }, tx) =
 };
 
 /** The downstream's DynamoDB client: its requests through the network, with its faults. */
-function downstreamClient(dynamo: SimDynamoDB, network: Network, caller: Caller) {
+function downstreamClient(
+  dynamo: SimDynamoDB,
+  network: Network,
+  caller: Caller,
+  rules: ConflictRules,
+) {
   return new SimDocumentClient({
     dynamo,
-    transport: (operation) =>
-      network.call(caller, 'dynamodb', operation.name, () => operation.apply(), {
+    transport: (operation) => {
+      const atServer = rules.request(operation, senderName('credits', caller.invocationId));
+      return network.call(caller, 'dynamodb', operation.name, atServer.apply, {
+        ...atServer.options,
         ...(operation.name === 'TransactWriteItems'
           ? {
               conflict: () => dynamo.injectedConflict(operation.input),
@@ -281,6 +299,7 @@ function downstreamClient(dynamo: SimDynamoDB, network: Network, caller: Caller)
           : {}),
         throttle: () => dynamo.throttled(operation.name),
         tag: { channel: RequestChannel.Store, subjects: [] },
-      }),
+      });
+    },
   }).documentClient;
 }

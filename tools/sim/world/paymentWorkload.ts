@@ -75,6 +75,8 @@ export interface PaymentWorkload {
 }
 
 const SEND_SPREAD_MILLIS = 20_000;
+/** How late an upstream sends its copy of an event, at most, unless the world says otherwise. */
+const COPY_WITHIN_MILLIS = 600_000;
 
 /**
  * Plans the payments of a world: accounts with a fixed currency, events spread over the first
@@ -129,7 +131,7 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
           : bodyOf(payment, config),
       sendAtMillis,
       againAtMillis: random.chance(config.upstreamDuplicateRate)
-        ? sendAtMillis + random.int(1, 600_000)
+        ? sendAtMillis + random.int(1, config.upstreamCopyWithinMillis ?? COPY_WITHIN_MILLIS)
         : undefined,
       ...(stepless ? { stepless } : {}),
     });

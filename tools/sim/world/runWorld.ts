@@ -7,6 +7,7 @@ import { EventSourceMapping } from '../lambda/EventSourceMapping.js';
 import { SimLambda, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
+import { ConflictRules } from './ConflictRules.js';
 import { checkWorld, type InboxRead, type WorldObservation } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
 import { buildOutboxWorld } from './outboxWorld.js';
@@ -35,6 +36,24 @@ export interface WorldResult {
   readonly invocations: number;
   /** Transactions that committed several messages (`coalesce`) applied at DynamoDB, and how many it cancelled. */
   readonly sharedCommits: { readonly sent: number; readonly cancelled: number };
+  /** The world's conflicts, both DynamoDBs': see {@link WorldConflicts}. */
+  readonly conflicts: WorldConflicts;
+}
+
+/**
+ * How often a world's DynamoDB requests met a conflict: `real`, refused because a transaction
+ * in flight held an item (worlds with `rules` on only), and `injected` (the fault standing for
+ * writers outside the world).
+ *
+ * @example
+ * ```ts
+ * if (result.conflicts.rules) console.log(`${result.conflicts.real} real conflicts`);
+ * ```
+ */
+export interface WorldConflicts {
+  readonly rules: boolean;
+  readonly real: number;
+  readonly injected: number;
 }
 
 /**
@@ -135,6 +154,10 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     }
   };
   const network = new Network(kernel, random.derive('network'), config.faults);
+  const rules = new ConflictRules(
+    kernel,
+    config.conflictRules ? random.derive('service') : undefined,
+  );
   const effects = new SimEffects();
   const second =
     config.outbox === undefined
@@ -147,6 +170,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
           dynamo,
           network,
           changeMillis,
+          rules,
         });
   const lambda = new SimLambda(
     kernel,
@@ -163,6 +187,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
         second?.notify();
       },
       effects,
+      rules,
       ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
     }),
   );
@@ -222,6 +247,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     simulatedMillis: kernel.nowMillis,
     invocations: lambda.invocations.length,
     sharedCommits,
+    conflicts: conflictsOf(rules, [dynamo, ...(second ? [second.downstreamDynamo] : [])]),
   };
 }
 
@@ -241,6 +267,16 @@ function noteOutcome(kernel: Kernel, world: WorldObservation, failures: readonly
     kernel.nowMillis,
     `ends with ${world.dynamo.changes.length} changes, ${world.deadLetterQueue.history.length} DLQ messages, ${failures.length} failures (state ${state.toString(16).padStart(8, '0')})`,
   );
+}
+
+function conflictsOf(rules: ConflictRules, dynamos: readonly SimDynamoDB[]): WorldConflicts {
+  let real = 0;
+  let injected = 0;
+  for (const dynamo of dynamos) {
+    real += dynamo.transactionConflicts;
+    injected += dynamo.injectedConflicts;
+  }
+  return { rules: rules.on, real, injected };
 }
 
 function createTables(dynamo: SimDynamoDB): SimDynamoDB {
