@@ -182,7 +182,7 @@ export class DynamoDBInboxStore implements InboxStore {
    */
   async commit(request: CommitRequest): Promise<CommitResult> {
     const outboxItems = this.#outboxWrites(request);
-    await this.#check(request, outboxItems, false);
+    await this.#check(request, outboxItems);
     const command = new TransactWriteCommand({
       TransactItems: [entryWrite(this.tableName, request), ...request.operations, ...outboxItems],
     });
@@ -200,7 +200,7 @@ export class DynamoDBInboxStore implements InboxStore {
   /** Checks a commit as `commit` does, with the identity of every item it writes. */
   async prepareCommit(request: CommitRequest): Promise<PreparedCommit> {
     const outboxItems = this.#outboxWrites(request);
-    const { bytes, itemIds } = await this.#check(request, outboxItems, true);
+    const { bytes, itemIds } = await this.#identify(request, outboxItems);
     const items = [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];
     return { request, items, itemIds, bytes };
   }
@@ -212,11 +212,20 @@ export class DynamoDBInboxStore implements InboxStore {
    * its Puts get identities of their own: they may then meet a conflict, which is retried.
    */
   async identifyItems(request: CommitRequest): Promise<readonly string[]> {
-    const outboxItems = this.#outboxWrites(request);
+    const { itemIds } = await this.#identify(request, this.#outboxWrites(request));
+    return itemIds;
+  }
+
+  /**
+   * Checks a commit and identifies every item it writes. A Put into a table whose key schema
+   * cannot be read (refused, or failing for now) gets an identity of its own: two messages'
+   * Puts of one item may then share a transaction, which DynamoDB refuses as a whole, and the
+   * coalescer then commits each alone.
+   */
+  #identify(request: CommitRequest, outboxItems: readonly TransactItem[]) {
     const tables = { inbox: this.tableName, outbox: this.outbox?.tableName };
     const keyNames = (tableName: string) => this.#keySchemas.namesIfReadable(tableName);
-    const { itemIds } = await checkTransaction(request, tables, outboxItems, keyNames, true);
-    return itemIds;
+    return checkTransaction(request, tables, outboxItems, keyNames, true);
   }
 
   /**
@@ -272,19 +281,14 @@ export class DynamoDBInboxStore implements InboxStore {
     return Item;
   }
 
+  /** Checks a commit before it is sent; a Put's key is read only where two share a table. */
   async #check(
     request: CommitRequest,
     outboxItems: readonly TransactItem[],
-    identifyAll: boolean,
   ): Promise<CheckedTransaction> {
     const tables = { inbox: this.tableName, outbox: this.outbox?.tableName };
-    return checkTransaction(
-      request,
-      tables,
-      outboxItems,
-      (tableName) => this.#keySchemas.names(tableName),
-      identifyAll,
-    );
+    const keyNames = (tableName: string) => this.#keySchemas.names(tableName);
+    return checkTransaction(request, tables, outboxItems, keyNames);
   }
 
   /**

@@ -115,7 +115,7 @@ async function processEvent(
   const precheck = BatchPrecheck.start(keysOf(reads, options), options);
   const coalescer = options.coalesce ? coalescerFor(options, precheck) : undefined;
   // Coalescing never sends two commits that share an item at once; alone, commits take turns.
-  const turns = coalescer ? undefined : new ItemTurns();
+  const turns = coalescer ? undefined : new ItemTurns(signal);
   const conflictsUntilMillis = deadline
     ? Number.POSITIVE_INFINITY
     : options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS;
@@ -191,7 +191,6 @@ function coalescerFor(options: ResolvedOptions, precheck: BatchPrecheck | undefi
     metrics: options.metrics,
     consumer: options.consumer,
     attempts: options.transactionAttempts,
-    warned: options.warned,
     precheck,
   });
 }

@@ -9,7 +9,7 @@ import type {
 import { isCommitted } from '../core/inboxEntry.js';
 import { backoffMillis } from '../core/retryTransient.js';
 import type { InboxLogger, InboxMetrics } from '../core/types.js';
-import { InboxError, TransientStoreError } from '../errors.js';
+import { TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import { planTransactions } from './planTransactions.js';
@@ -50,7 +50,7 @@ const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
  *
  * @example
  * ```ts
- * const coalescer = new CommitCoalescer(store, { runtime, logger, consumer: 'ledger', attempts: 3, warned });
+ * const coalescer = new CommitCoalescer(store, { runtime, logger, consumer: 'ledger', attempts: 3 });
  * const result = await coalescer.commit(request, signal);
  * ```
  */
@@ -70,40 +70,14 @@ export class CommitCoalescer {
   /**
    * Commits a message's request with others' and settles as `store.commit` would. A member
    * whose batch passed its deadline before its flush is not sent: it rejects with the reason.
-   * A request that cannot be prepared for sharing (a business table's key schema could not be
-   * read) is committed alone, which needs no schema, or fails there with its own error.
+   * A request that breaks DynamoDB's rules rejects with the error `commit` would throw, unsent.
    */
   async commit(request: CommitRequest, signal: AbortSignal): Promise<CommitResult> {
-    let prepared: PreparedCommit;
-    try {
-      prepared = await this.#store.prepareCommit(request);
-    } catch (error) {
-      this.#logUnprepared(error);
-      return this.#store.commit(request);
-    }
+    const prepared = await this.#store.prepareCommit(request);
     return new Promise<CommitResult>((resolve, reject) => {
       this.#pending.push({ prepared, signal, resolve, reject });
       this.#startDraining();
     });
-  }
-
-  /** A refusal of AWS's own (a role without `dynamodb:DescribeTable`) is said once per container. */
-  #logUnprepared(error: unknown): void {
-    const { logger, consumer, warned } = this.#settings;
-    const errorName = error instanceof Error ? error.name : typeof error;
-    if (error instanceof InboxError || warned.has('coalesceUnprepared')) {
-      logger.debug('a commit could not share a transaction; committing it alone', {
-        consumer,
-        errorName,
-      });
-      return;
-    }
-    warned.add('coalesceUnprepared');
-    logger.warn(
-      'a commit could not share a transaction, so it was committed alone: coalescing reads the ' +
-        'key schema of each table a message Puts into, which needs dynamodb:DescribeTable on it',
-      { consumer, errorName },
-    );
   }
 
   #startDraining(): void {
@@ -238,7 +212,7 @@ export class CommitCoalescer {
  *
  * @example
  * ```ts
- * const settings: CoalescerSettings = { runtime, logger, consumer: 'ledger', attempts: 3, warned };
+ * const settings: CoalescerSettings = { runtime, logger, consumer: 'ledger', attempts: 3 };
  * ```
  */
 export interface CoalescerSettings {
@@ -247,8 +221,6 @@ export interface CoalescerSettings {
   readonly metrics?: InboxMetrics | undefined;
   readonly consumer: string;
   readonly attempts: number;
-  /** Warnings already logged by the processor, so each is logged once per container. */
-  readonly warned: Set<string>;
   readonly precheck?: BatchPrecheck | undefined;
 }
 

@@ -2,6 +2,7 @@
 interface Waiter {
   readonly itemIds: readonly string[];
   readonly grant: () => void;
+  readonly abandon: (reason: unknown) => void;
 }
 
 /**
@@ -18,8 +19,8 @@ interface Waiter {
  *
  * @example
  * ```ts
- * const turns = new ItemTurns();
- * const release = await turns.take(prepared.itemIds, signal);
+ * const turns = new ItemTurns(deadline.signal);
+ * const release = await turns.take(itemIds);
  * try {
  *   await store.commit(request);
  * } finally {
@@ -29,7 +30,15 @@ interface Waiter {
  */
 export class ItemTurns {
   readonly #held = new Set<string>();
+  readonly #signal: AbortSignal;
   #waiting: Waiter[] = [];
+
+  /** `signal` aborts at the batch's deadline: every commit still waiting then gives up. */
+  constructor(signal: AbortSignal) {
+    this.#signal = signal;
+    // One listener for the batch, however many commits wait.
+    signal.addEventListener('abort', () => this.#abandonAll(), { once: true });
+  }
 
   /** Items held by commits in flight now. */
   get heldCount(): number {
@@ -39,31 +48,26 @@ export class ItemTurns {
   /**
    * Resolves once none of `itemIds` is held by another commit or wanted by an earlier waiter,
    * with the function that releases them; call it exactly once, when the commit has answered.
-   * Rejects with the signal's reason if `signal` aborts first (the batch's deadline): the
-   * commit then holds nothing.
+   * Rejects with the signal's reason if the batch reaches its deadline first: the commit then
+   * holds nothing.
    */
-  take(itemIds: readonly string[], signal: AbortSignal): Promise<() => void> {
-    signal.throwIfAborted();
+  take(itemIds: readonly string[]): Promise<() => void> {
+    if (this.#signal.aborted) return Promise.reject(this.#signal.reason);
     const ids = [...new Set(itemIds)];
-    if (this.#free(ids, this.#wantedByWaiters())) {
-      return Promise.resolve(this.#hold(ids));
-    }
+    if (this.#free(ids, this.#wantedByWaiters())) return Promise.resolve(this.#hold(ids));
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
+      this.#waiting.push({
         itemIds: ids,
-        grant: () => {
-          signal.removeEventListener('abort', abandon);
-          resolve(this.#hold(ids));
-        },
-      };
-      const abandon = () => {
-        this.#waiting = this.#waiting.filter((other) => other !== waiter);
-        reject(signal.reason);
-        this.#serve();
-      };
-      signal.addEventListener('abort', abandon, { once: true });
-      this.#waiting.push(waiter);
+        grant: () => resolve(this.#hold(ids)),
+        abandon: reject,
+      });
     });
+  }
+
+  #abandonAll(): void {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const waiter of waiting) waiter.abandon(this.#signal.reason);
   }
 
   #hold(ids: readonly string[]): () => void {

@@ -28,7 +28,7 @@ export async function sendCommit(
   if (coalescer) return coalescer.commit(request, signal);
   const { store, runtime, conflictBackoff } = options;
   const itemIds = turns && store.identifyItems ? await store.identifyItems(request) : undefined;
-  const release = itemIds && turns ? await turns.take(itemIds, signal) : undefined;
+  const release = itemIds && turns ? await turns.take(itemIds) : undefined;
   const sentMillis = runtime.now();
   try {
     const result = await store.commit(request);

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ItemTurns } from '../../../src/contention/ItemTurns.js';
 
@@ -20,10 +21,10 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 describe('ItemTurns', () => {
   it('lets commits that share no item go at once, together', async () => {
-    const turns = new ItemTurns();
+    const turns = new ItemTurns(never);
 
-    const first = turns.take(['inbox#a', 'accounts#1'], never);
-    const second = turns.take(['inbox#b', 'accounts#2'], never);
+    const first = turns.take(['inbox#a', 'accounts#1']);
+    const second = turns.take(['inbox#b', 'accounts#2']);
 
     expect(await settled(first)).toBe(true);
     expect(await settled(second)).toBe(true);
@@ -31,10 +32,10 @@ describe('ItemTurns', () => {
   });
 
   it('holds a commit that shares an item until the one in flight releases it', async () => {
-    const turns = new ItemTurns();
-    const release = await turns.take(['inbox#a', 'accounts#1'], never);
+    const turns = new ItemTurns(never);
+    const release = await turns.take(['inbox#a', 'accounts#1']);
 
-    const second = turns.take(['inbox#b', 'accounts#1'], never);
+    const second = turns.take(['inbox#b', 'accounts#1']);
     expect(await settled(second)).toBe(false);
 
     release();
@@ -42,17 +43,17 @@ describe('ItemTurns', () => {
   });
 
   it('serves waiters in arrival order: a later commit never overtakes an earlier one on the same item', async () => {
-    const turns = new ItemTurns();
+    const turns = new ItemTurns(never);
     const order: string[] = [];
-    const releaseHot = await turns.take(['accounts#hot', 'inbox#0'], never);
+    const releaseHot = await turns.take(['accounts#hot', 'inbox#0']);
     const waiters = ['a', 'b', 'c'].map((name) =>
-      turns.take(['accounts#hot', `inbox#${name}`], never).then((release) => {
+      turns.take(['accounts#hot', `inbox#${name}`]).then((release) => {
         order.push(name);
         return release;
       }),
     );
     // Shares nothing with the hot item, but an item with waiter b: it waits behind b.
-    const behindB = turns.take(['inbox#b'], never).then((release) => {
+    const behindB = turns.take(['inbox#b']).then((release) => {
       order.push('b-copy');
       return release;
     });
@@ -66,45 +67,46 @@ describe('ItemTurns', () => {
   });
 
   it('lets a commit that shares nothing with the waiters go past them', async () => {
-    const turns = new ItemTurns();
-    await turns.take(['accounts#hot'], never);
-    const waiting = turns.take(['accounts#hot', 'inbox#a'], never);
+    const turns = new ItemTurns(never);
+    await turns.take(['accounts#hot']);
+    const waiting = turns.take(['accounts#hot', 'inbox#a']);
 
-    const unrelated = turns.take(['accounts#cold', 'inbox#b'], never);
+    const unrelated = turns.take(['accounts#cold', 'inbox#b']);
 
     expect(await settled(unrelated)).toBe(true);
     expect(await settled(waiting)).toBe(false);
   });
 
-  it('gives up a waiting commit when its batch reaches its deadline, and lets the next one go', async () => {
-    const turns = new ItemTurns();
-    const release = await turns.take(['accounts#hot'], never);
+  it('gives up every waiting commit when its batch reaches its deadline, with one listener on the signal', async () => {
     const deadline = new AbortController();
-    const abandoned = turns.take(['accounts#hot', 'inbox#a'], deadline.signal);
-    const next = turns.take(['inbox#a'], never);
+    const turns = new ItemTurns(deadline.signal);
+    const release = await turns.take(['accounts#hot']);
+    const abandoned = Array.from({ length: 20 }, (_, n) =>
+      turns.take(['accounts#hot', `inbox#${n}`]),
+    );
 
+    expect(getEventListeners(deadline.signal, 'abort')).toHaveLength(1);
     deadline.abort(new Error('deadline'));
 
-    await expect(abandoned).rejects.toThrow('deadline');
-    expect(await settled(next)).toBe(true);
+    for (const waiter of abandoned) await expect(waiter).rejects.toThrow('deadline');
     release();
-    expect(turns.heldCount).toBe(1);
+    expect(turns.heldCount).toBe(0);
   });
 
   it('refuses a commit whose batch already passed its deadline, holding nothing', async () => {
-    const turns = new ItemTurns();
     const deadline = new AbortController();
+    const turns = new ItemTurns(deadline.signal);
     deadline.abort(new Error('deadline'));
 
-    await expect(() => turns.take(['inbox#a'], deadline.signal)).toThrow('deadline');
+    await expect(turns.take(['inbox#a'])).rejects.toThrow('deadline');
     expect(turns.heldCount).toBe(0);
   });
 
   it('releases once however often release is called', async () => {
-    const turns = new ItemTurns();
-    const release = await turns.take(['accounts#1'], never);
+    const turns = new ItemTurns(never);
+    const release = await turns.take(['accounts#1']);
     release();
-    const again = await turns.take(['accounts#1'], never);
+    const again = await turns.take(['accounts#1']);
 
     release();
 

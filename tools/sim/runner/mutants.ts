@@ -310,6 +310,24 @@ export const MUTANTS = {
     replace:
       "if (verdict === undefined || 'innocent' in verdict) member.resolve({ committed: true });",
   },
+  sameItemCommitsInParallel: {
+    name: 'sameItemCommitsInParallel',
+    invariant: 'self-contention',
+    description:
+      'the commits of a batch that share an item are sent at once instead of taking turns, so the invocation conflicts with itself',
+    file: 'src/core/sendCommit.ts',
+    find: 'const release = itemIds && turns ? await turns.take(itemIds) : undefined;',
+    replace: 'const release = itemIds && turns && false ? await turns.take(itemIds) : undefined;',
+  },
+  conflictsUseUpAttempts: {
+    name: 'conflictsUseUpAttempts',
+    invariant: 'contention',
+    description:
+      'a TransactionConflict gets only transactionAttempts tries, so a record fails for contention alone while its batch has time',
+    file: 'src/core/retryTransient.ts',
+    find: 'if (conflictsInRow >= MAX_CONFLICTS_IN_ROW) throw error;',
+    replace: 'if (conflictsInRow >= options.attempts) throw error;',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */
