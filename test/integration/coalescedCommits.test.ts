@@ -19,7 +19,7 @@ import {
   useLedger,
 } from '../support/ledgerFixture.js';
 import { takeMessages } from '../support/receiveMessages.js';
-import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
 const CONSUMER = 'coalesced';
