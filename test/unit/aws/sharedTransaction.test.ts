@@ -61,6 +61,17 @@ describe('buildSharedTransaction', () => {
     expect(layout.merged).toEqual(new Set());
   });
 
+  it('merges nothing its store did not mark mergeable (a store without mergeableIds)', () => {
+    const members = [preparedPayment('p1', 'hot', 10), preparedPayment('p2', 'hot', 20)].map(
+      ({ mergeableIds: _, ...member }) => member,
+    );
+
+    const { items, layout } = buildSharedTransaction(members);
+
+    expect(items).toEqual(members.flatMap((member) => member.items));
+    expect(layout.merged).toEqual(new Set());
+  });
+
   it('builds the same request from the same members, so a retry with its ClientRequestToken matches', () => {
     const members = [preparedPayment('p1', 'hot', 10), preparedPayment('p2', 'hot', 20)];
 
