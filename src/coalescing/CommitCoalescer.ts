@@ -38,7 +38,9 @@ const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
  * (after the batch's pre-check read answered, so that its known duplicates are settled without
  * a write), packs it into transactions of distinct items within DynamoDB's limits, and sends
  * them at once; what arrives meanwhile joins the next flush. No timer: a lone commit is sent as
- * soon as the event loop has let the others of its turn join it.
+ * soon as the event loop has let the others of its turn join it. Members whose updates of one
+ * item are unconditional `ADD`s of integers share a transaction, where the store writes that
+ * item once with their amounts added (see `planTransactions`).
  *
  * Each member settles as a commit of its own would: committed, the entry that refused it, or
  * its own error. A member cancelled only by another's reason is queued again, so one failing
