@@ -37,7 +37,7 @@ export function planTransactions<T extends { readonly prepared: PreparedCommit }
   const transactions: Planned<T>[] = [];
   const deferred: T[] = [];
   for (const member of members) {
-    const { itemIds, bytes, mergeableIds } = member.prepared;
+    const { itemIds, bytes } = member.prepared;
     const shared = itemIds.filter((id) => taken.has(id));
     const newItems = itemIds.length - shared.length;
     const fits = (transaction: Planned<T>) =>
@@ -52,13 +52,7 @@ export function planTransactions<T extends { readonly prepared: PreparedCommit }
       deferred.push(member);
       continue;
     }
-    target.members.push(member);
-    target.items += newItems;
-    target.bytes += bytes;
-    for (const id of itemIds) {
-      if (!taken.has(id))
-        taken.set(id, { transaction: target, mergeable: mergeableIds?.has(id) === true });
-    }
+    add(member, target, newItems, taken);
   }
   // A transaction opened for a member that then did not fit it stays empty: not sent.
   const filled = transactions.filter((transaction) => transaction.members.length > 0);
@@ -86,6 +80,23 @@ export function countMergedUpdates(members: readonly PreparedCommit[]): {
   }
   const merged = [...sharing.values()].filter((count) => count >= 2);
   return { items: merged.length, updates: merged.reduce((sum, count) => sum + count, 0) };
+}
+
+/** Puts a member into a transaction, which takes the member's items not taken yet. */
+function add<T extends { readonly prepared: PreparedCommit }>(
+  member: T,
+  transaction: Planned<T>,
+  newItems: number,
+  taken: Map<string, Taken<T>>,
+): void {
+  const { itemIds, bytes, mergeableIds } = member.prepared;
+  transaction.members.push(member);
+  transaction.items += newItems;
+  transaction.bytes += bytes;
+  for (const id of itemIds) {
+    if (taken.has(id)) continue;
+    taken.set(id, { transaction, mergeable: mergeableIds?.has(id) === true });
+  }
 }
 
 function open<T>(transactions: Planned<T>[]): Planned<T> {
