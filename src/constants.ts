@@ -203,6 +203,13 @@ export const InboxMetric = {
   SharedTransactions: 'InboxSharedTransactions',
   /** Messages committed in such a transaction. */
   SharedCommits: 'InboxSharedCommits',
+  /**
+   * Items such a transaction wrote once for several of its messages (`coalesce`): one update
+   * adding the amounts of their unconditional `ADD`s of numbers to a hot item.
+   */
+  AggregatedItems: 'InboxAggregatedItems',
+  /** The messages' updates those merged updates stand for (at least two per item). */
+  AggregatedUpdates: 'InboxAggregatedUpdates',
   /** Outgoing messages the outbox relay sent (a message sent again counts again). */
   OutboxMessagesRelayed: 'OutboxMessagesRelayed',
   /** Outgoing messages (or unreadable records) the relay dead-lettered with their reason. */

@@ -39,7 +39,9 @@ import { InboxLeases } from './InboxLeases.js';
 import { toEntry } from './inboxItem.js';
 import { type JudgingContext, judgeCommit, judgeMembers } from './judgeCancellation.js';
 import { KeySchemas } from './KeySchemas.js';
+import { mergeableItemIds } from './numericAdds.js';
 import { type OutboxTable, outboxWrites } from './outboxWrites.js';
+import { buildSharedTransaction } from './sharedTransaction.js';
 
 export type { DynamoDBInboxStoreOptions } from './documentClientFor.js';
 
@@ -197,12 +199,15 @@ export class DynamoDBInboxStore implements InboxStore {
     }
   }
 
-  /** Checks a commit as `commit` does, with the identity of every item it writes. */
+  /**
+   * Checks a commit as `commit` does, with the identity of every item it writes and which of
+   * them another message's update may be merged with (an unconditional `ADD` of integers).
+   */
   async prepareCommit(request: CommitRequest): Promise<PreparedCommit> {
     const outboxItems = this.#outboxWrites(request);
     const { bytes, itemIds } = await this.#identify(request, outboxItems);
     const items = [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];
-    return { request, items, itemIds, bytes };
+    return { request, items, itemIds, bytes, mergeableIds: mergeableItemIds(items, itemIds) };
   }
 
   /**
@@ -230,16 +235,20 @@ export class DynamoDBInboxStore implements InboxStore {
 
   /**
    * One `TransactWriteItems` for several messages, with a `ClientRequestToken`: sent again
-   * with the same token within DynamoDB's ten minutes, it applies at most once. Cancelled, each
-   * member is judged by its own slice of `CancellationReasons` as `commit` would judge it
-   * alone; a member whose reasons are all `None` is innocent.
+   * with the same token within DynamoDB's ten minutes, it applies at most once (the same
+   * members make the same items). An item several members update mergeably is written once, as
+   * one update adding their amounts: one write, and one stream record, for all of them.
+   * Cancelled, each member is judged by its own slice of `CancellationReasons` as `commit`
+   * would judge it alone, a merged update's reason in each sharing member's slice; a member
+   * whose reasons are all `None` is innocent.
    */
   async commitTogether(
     members: readonly PreparedCommit[],
     clientRequestToken: string,
   ): Promise<MemberVerdict[]> {
+    const { items, layout } = buildSharedTransaction(members);
     const command = new TransactWriteCommand({
-      TransactItems: members.flatMap((member) => member.items),
+      TransactItems: items,
       ClientRequestToken: clientRequestToken,
     });
     try {
@@ -247,7 +256,7 @@ export class DynamoDBInboxStore implements InboxStore {
       return members.map(() => ({ result: { committed: true } }));
     } catch (error) {
       const cancelled = await this.#cancellation(error, members[0]?.request.entry.pk);
-      return judgeMembers(cancelled, members, this.#judging);
+      return judgeMembers(cancelled, members, this.#judging, layout);
     }
   }
 

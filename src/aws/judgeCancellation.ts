@@ -1,6 +1,6 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { TransientReason } from '../constants.js';
+import { TransactionLimit, TransientReason } from '../constants.js';
 import type {
   CommitRequest,
   CommitResult,
@@ -13,11 +13,13 @@ import {
   BusinessConditionFailedError,
   LeaseLostError,
   LeaseOperation,
+  TransactionLimitError,
   TransientStoreError,
 } from '../errors.js';
 import { locate, rejectedTransaction } from './checkTransaction.js';
 import { transientReasonOf } from './dynamoDBErrors.js';
 import { toEntry } from './inboxItem.js';
+import { consecutiveLayout, type TransactionLayout } from './sharedTransaction.js';
 
 /** A `TransactWriteItems` DynamoDB cancelled, with one reason per item. */
 export type CancelledTransaction = Error & { CancellationReasons?: CancellationReason[] };
@@ -77,29 +79,30 @@ export async function judgeCommit(
 
 /**
  * Several messages' commit, cancelled: each member judged by its own slice of the reasons as
- * {@link judgeCommit} judges one alone; a member whose reasons are all `None` is innocent.
- * Throws a `TransientStoreError` when no member has a reason of its own.
+ * {@link judgeCommit} judges one alone, its slice read through the layout (a merged update's
+ * reason is in the slice of every member that shares it, so its `TransactionConflict` is each
+ * one's conflict); a member whose reasons are all `None` is innocent. Throws a
+ * `TransientStoreError` when no member has a reason of its own, and a `TransactionLimitError`
+ * for the whole when a merged update failed for another reason (a `ValidationError`): which
+ * member's amount it refused is unknown, so each is to be committed alone.
  *
  * @example
  * ```ts
- * const verdicts = await judgeMembers(error, members, context);
+ * const verdicts = await judgeMembers(error, members, context, layout);
  * ```
  */
 export async function judgeMembers(
   cancelled: CancelledTransaction,
   members: readonly PreparedCommit[],
   context: JudgingContext,
+  layout: TransactionLayout = consecutiveLayout(members),
 ): Promise<MemberVerdict[]> {
   const reasons = cancelled.CancellationReasons ?? [];
-  let at = 0;
-  const slices = members.map((member) => {
-    const slice = reasons.slice(at, at + member.items.length);
-    at += member.items.length;
-    return slice;
-  });
+  const refused = refusedMergedUpdate(cancelled, reasons, layout.merged);
+  if (refused !== undefined) throw refused;
   const verdicts = await Promise.all(
     members.map(async (member, index): Promise<MemberVerdict> => {
-      const own = slices[index] ?? [];
+      const own = (layout.positions[index] ?? []).map((at) => reasons[at] ?? {});
       if (own.every((reason) => reason.Code === undefined || reason.Code === 'None')) {
         return { innocent: true };
       }
@@ -115,4 +118,26 @@ export async function judgeMembers(
     throw new TransientStoreError(TransientReason.TransactionConflict, cancelled);
   }
   return verdicts;
+}
+
+/** A merged update's reason that is neither `None` nor transient, said for the whole transaction. */
+function refusedMergedUpdate(
+  cancelled: CancelledTransaction,
+  reasons: readonly CancellationReason[],
+  merged: ReadonlySet<number>,
+): TransactionLimitError | undefined {
+  for (const at of merged) {
+    const reason = reasons[at];
+    if (reason?.Code === undefined || reason.Code === 'None') continue;
+    if (transientReasonOf([reason]) !== undefined) continue;
+    return new TransactionLimitError(
+      TransactionLimit.InvalidOperation,
+      `DynamoDB cancelled an update merged from several messages' updates of one item with ` +
+        `${reason.Code}; each message is committed alone to find whose update it refuses.`,
+      reason.Code,
+      'a transaction DynamoDB accepts',
+      cancelled,
+    );
+  }
+  return undefined;
 }

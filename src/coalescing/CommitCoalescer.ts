@@ -12,7 +12,7 @@ import type { InboxLogger, InboxMetrics } from '../core/types.js';
 import { TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
-import { planTransactions } from './planTransactions.js';
+import { countMergedUpdates, planTransactions } from './planTransactions.js';
 
 /** A store that can share a transaction between messages. */
 export type CoalescingStore = InboxStore &
@@ -38,7 +38,9 @@ const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
  * (after the batch's pre-check read answered, so that its known duplicates are settled without
  * a write), packs it into transactions of distinct items within DynamoDB's limits, and sends
  * them at once; what arrives meanwhile joins the next flush. No timer: a lone commit is sent as
- * soon as the event loop has let the others of its turn join it.
+ * soon as the event loop has let the others of its turn join it. Members whose updates of one
+ * item are unconditional `ADD`s of integers share a transaction, where the store writes that
+ * item once with their amounts added (see `planTransactions`).
  *
  * Each member settles as a commit of its own would: committed, the entry that refused it, or
  * its own error. A member cancelled only by another's reason is queued again, so one failing
@@ -158,7 +160,7 @@ export class CommitCoalescer {
       await Promise.all(members.map((member) => this.#send([member])));
       return;
     }
-    this.#countShared(verdicts);
+    this.#countShared(members, verdicts);
     this.#adapt(members.length, verdicts);
     for (const [index, member] of members.entries()) {
       const verdict = verdicts[index];
@@ -180,12 +182,20 @@ export class CommitCoalescer {
       : Math.max(1, Math.min(this.#maxMembers, Math.floor(members / 2)));
   }
 
-  /** A shared transaction that applied: one transaction, its members' commits. */
-  #countShared(verdicts: readonly MemberVerdict[]): void {
+  /**
+   * A shared transaction that applied: one transaction, its members' commits, and the items it
+   * wrote once for several members with the members' updates merged into them.
+   */
+  #countShared(members: readonly Member[], verdicts: readonly MemberVerdict[]): void {
     const committed = verdicts.filter((verdict) => 'result' in verdict && verdict.result.committed);
     if (committed.length !== verdicts.length) return;
-    this.#settings.metrics?.addMetric(InboxMetric.SharedTransactions, 'Count', 1);
-    this.#settings.metrics?.addMetric(InboxMetric.SharedCommits, 'Count', committed.length);
+    const { metrics } = this.#settings;
+    metrics?.addMetric(InboxMetric.SharedTransactions, 'Count', 1);
+    metrics?.addMetric(InboxMetric.SharedCommits, 'Count', committed.length);
+    const merged = countMergedUpdates(members.map((member) => member.prepared));
+    if (merged.items === 0) return;
+    metrics?.addMetric(InboxMetric.AggregatedItems, 'Count', merged.items);
+    metrics?.addMetric(InboxMetric.AggregatedUpdates, 'Count', merged.updates);
   }
 
   /** One transaction for the members, sent again with its token while its outcome is unknown. */

@@ -1,11 +1,28 @@
 import { TRANSACTION_LIMITS } from '../constants.js';
 import type { PreparedCommit } from '../core/InboxStore.js';
 
+/** A transaction being filled: its members, its distinct items and its estimated bytes. */
+interface Planned<T> {
+  readonly members: T[];
+  items: number;
+  bytes: number;
+}
+
+/** Who took an item in this flush: its transaction, and whether every update of it so far merges. */
+interface Taken<T> {
+  readonly transaction: Planned<T>;
+  readonly mergeable: boolean;
+}
+
 /**
- * The transactions one flush sends, and the members it leaves for the next: a member that
- * shares an item with one taken earlier in the flush waits, so that no two transactions of a
- * flush (which run at once) and no transaction touch one item twice. The others fill
- * transactions first-fit in arrival order, up to 100 items, 4 MB and `maxMembers` each.
+ * The transactions one flush sends, and the members it leaves for the next. No two transactions
+ * of a flush (which run at once) touch one item, and no transaction touches one item twice,
+ * but for mergeable updates (an unconditional `ADD` of integers, see `mergeableIds`): a member
+ * whose every item shared with an earlier member is mergeable on both sides joins that member's
+ * transaction, where the store writes one update adding all their amounts, if it fits (the
+ * shared item counted once). Any other member sharing an item with an earlier one waits for
+ * the next flush. The others fill transactions first-fit in arrival order, up to 100 items,
+ * 4 MB and `maxMembers` each.
  *
  * @example
  * ```ts
@@ -16,29 +33,95 @@ export function planTransactions<T extends { readonly prepared: PreparedCommit }
   members: readonly T[],
   maxMembers = Number.POSITIVE_INFINITY,
 ): { transactions: T[][]; deferred: T[] } {
-  const taken = new Set<string>();
-  const transactions: Array<{ members: T[]; items: number; bytes: number }> = [];
+  const taken = new Map<string, Taken<T>>();
+  const transactions: Planned<T>[] = [];
   const deferred: T[] = [];
   for (const member of members) {
     const { itemIds, bytes } = member.prepared;
-    if (itemIds.some((id) => taken.has(id))) {
+    const shared = itemIds.filter((id) => taken.has(id));
+    const newItems = itemIds.length - shared.length;
+    const fits = (transaction: Planned<T>) =>
+      transaction.members.length < maxMembers &&
+      transaction.items + newItems <= TRANSACTION_LIMITS.maxOperations &&
+      transaction.bytes + bytes <= TRANSACTION_LIMITS.maxTransactionBytes;
+    const target =
+      shared.length === 0
+        ? (transactions.find(fits) ?? open(transactions))
+        : joinable(shared, member.prepared, taken);
+    if (target === undefined || !fits(target)) {
       deferred.push(member);
       continue;
     }
-    for (const id of itemIds) taken.add(id);
-    const fits = transactions.find(
-      (transaction) =>
-        transaction.members.length < maxMembers &&
-        transaction.items + itemIds.length <= TRANSACTION_LIMITS.maxOperations &&
-        transaction.bytes + bytes <= TRANSACTION_LIMITS.maxTransactionBytes,
-    );
-    if (fits === undefined) {
-      transactions.push({ members: [member], items: itemIds.length, bytes });
-    } else {
-      fits.members.push(member);
-      fits.items += itemIds.length;
-      fits.bytes += bytes;
+    add(member, target, newItems, taken);
+  }
+  // A transaction opened for a member that then did not fit it stays empty: not sent.
+  const filled = transactions.filter((transaction) => transaction.members.length > 0);
+  return { transactions: filled.map((transaction) => transaction.members), deferred };
+}
+
+/**
+ * Counts a shared transaction's merged updates: the items two or more of its members update
+ * (`items`), and the members' updates they stand for (`updates`).
+ *
+ * @example
+ * ```ts
+ * const { items, updates } = countMergedUpdates(members.map((member) => member.prepared));
+ * ```
+ */
+export function countMergedUpdates(members: readonly PreparedCommit[]): {
+  items: number;
+  updates: number;
+} {
+  const sharing = new Map<string, number>();
+  for (const { itemIds, mergeableIds } of members) {
+    for (const id of itemIds) {
+      if (mergeableIds?.has(id)) sharing.set(id, (sharing.get(id) ?? 0) + 1);
     }
   }
-  return { transactions: transactions.map((transaction) => transaction.members), deferred };
+  const merged = [...sharing.values()].filter((count) => count >= 2);
+  return { items: merged.length, updates: merged.reduce((sum, count) => sum + count, 0) };
+}
+
+/** Puts a member into a transaction, which takes the member's items not taken yet. */
+function add<T extends { readonly prepared: PreparedCommit }>(
+  member: T,
+  transaction: Planned<T>,
+  newItems: number,
+  taken: Map<string, Taken<T>>,
+): void {
+  const { itemIds, bytes, mergeableIds } = member.prepared;
+  transaction.members.push(member);
+  transaction.items += newItems;
+  transaction.bytes += bytes;
+  for (const id of itemIds) {
+    if (taken.has(id)) continue;
+    taken.set(id, { transaction, mergeable: mergeableIds?.has(id) === true });
+  }
+}
+
+function open<T>(transactions: Planned<T>[]): Planned<T> {
+  const transaction: Planned<T> = { members: [], items: 0, bytes: 0 };
+  transactions.push(transaction);
+  return transaction;
+}
+
+/**
+ * The one transaction a member sharing items with earlier members may join: the one holding
+ * them all, when each shared item is mergeable there and in the member. Undefined otherwise.
+ */
+function joinable<T>(
+  shared: readonly string[],
+  prepared: PreparedCommit,
+  taken: ReadonlyMap<string, Taken<T>>,
+): Planned<T> | undefined {
+  const holders = new Set<Planned<T>>();
+  for (const id of shared) {
+    const holder = taken.get(id);
+    if (holder === undefined || !holder.mergeable || !prepared.mergeableIds?.has(id)) {
+      return undefined;
+    }
+    holders.add(holder.transaction);
+  }
+  const [only] = holders;
+  return holders.size === 1 ? only : undefined;
 }

@@ -120,7 +120,7 @@ export type CommitResult =
 /**
  * A commit checked and ready to share a `TransactWriteItems` with other messages' commits:
  * its request, the identity of each item it writes (no two members of one transaction may
- * share one), and its estimated share of the 4 MB limit.
+ * share one, unless both merge into one update), and its estimated share of the 4 MB limit.
  *
  * @example
  * ```ts
@@ -134,6 +134,12 @@ export interface PreparedCommit {
   readonly items: readonly TransactItem[];
   readonly itemIds: readonly string[];
   readonly bytes: number;
+  /**
+   * The ids among `itemIds` whose update may be merged with other members' updates of the same
+   * item into one (an unconditional `ADD` of integers): such an item may be shared by members
+   * of one transaction. Absent: none. The store's own detail, not for handlers.
+   */
+  readonly mergeableIds?: ReadonlySet<string>;
 }
 
 /**
@@ -199,10 +205,11 @@ export interface InboxStore {
    */
   identifyItems?(request: CommitRequest): Promise<readonly string[]>;
   /**
-   * Commits several prepared commits, whose items are distinct and within DynamoDB's limits,
-   * in one `TransactWriteItems` with the `ClientRequestToken` given, and says what it meant for
-   * each, in order. Throws, for the whole, an error no member's own verdict explains: a
-   * `TransientStoreError` (nothing known to be applied), or another error (nothing applied).
+   * Commits several prepared commits, whose items are distinct (but for items all of whose
+   * members' updates are mergeable, which it merges into one update each) and within DynamoDB's
+   * limits, in one `TransactWriteItems` with the `ClientRequestToken` given, and says what it
+   * meant for each, in order. Throws, for the whole, an error no member's own verdict explains:
+   * a `TransientStoreError` (nothing known to be applied), or another error (nothing applied).
    */
   commitTogether?(
     members: readonly PreparedCommit[],

@@ -1,9 +1,11 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   BusinessConditionFailedError,
   DeadLetterAttribute,
   type DynamoDBInboxStore,
+  InboxMetric,
   type InboxOptions,
   InboxStatus,
   type MessageHandler,
@@ -19,7 +21,7 @@ import {
   useLedger,
 } from '../support/ledgerFixture.js';
 import { takeMessages } from '../support/receiveMessages.js';
-import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { countingMetrics, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
 const CONSUMER = 'coalesced';
@@ -58,6 +60,36 @@ function processor(
 }
 
 const unique = (label: string) => `acc-${label}-${Math.random().toString(36).slice(2)}`;
+
+const sumOf = (events: readonly PaymentCaptured[]) =>
+  events.reduce((sum, event) => sum + event.amountCents, 0);
+
+/** A cancellation with a TransactionConflict on the account's update, `None` elsewhere. */
+function conflictOn(input: Record<string, unknown>, accountId: string) {
+  const items = (input.TransactItems ?? []) as Record<string, unknown>[];
+  const hot = updatesOf({ TransactItems: items }, accountId)[0];
+  return new TransactionCanceledException({
+    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+    $metadata: {},
+    CancellationReasons: items.map((item) => ({
+      Code: item.Update !== undefined && item.Update === hot ? 'TransactionConflict' : 'None',
+    })),
+  });
+}
+
+/** The Updates of one account in a recorded transaction (lib-dynamodb's input, not marshalled). */
+function updatesOf(transaction: { TransactItems: Record<string, unknown>[] }, accountId: string) {
+  return transaction.TransactItems.flatMap((item) => {
+    const update = item.Update as
+      | {
+          Key?: { accountId?: string };
+          ConditionExpression?: string;
+          ExpressionAttributeValues?: Record<string, unknown>;
+        }
+      | undefined;
+    return update?.Key?.accountId === accountId ? [update] : [];
+  });
+}
 
 describe('coalesced commits (coalesce: true)', () => {
   it('commits a batch of new messages in one TransactWriteItems with a ClientRequestToken, each message’s entry and writes in it', async () => {
@@ -104,24 +136,177 @@ describe('coalesced commits (coalesce: true)', () => {
     expect(transactions().slice(before).map(entriesIn)).toEqual([2]);
   });
 
-  it('keeps two messages that touch one item out of one transaction, and commits both', async () => {
+  it('merges the credits of 20 payments to one account into one update: far fewer transactions than 20, the balance exact', async () => {
     const { store, transactions, entriesIn } = connect();
-    const shared = unique('same');
-    const events = [
-      payment({ accountId: shared }),
-      payment({ accountId: shared }),
-      payment({ accountId: unique('other') }),
-    ];
+    const metrics = countingMetrics();
+    const hot = unique('hot');
+    const events = Array.from({ length: 20 }, (_, i) =>
+      payment({ accountId: hot, amountCents: 101 + i }),
+    );
 
-    const outcomes = await processor(store).processRecords(
+    const outcomes = await processor(store, ledger.applyPayment, { metrics }).processRecords(
       sqsEvent(...events.map((event) => sqsRecord(event))),
     );
 
-    expect(outcomes.every(({ status }) => status === RecordStatus.Processed)).toBe(true);
-    expect(transactions().map(entriesIn)).toEqual([2, 1]);
-    expect(await ledger.balanceOf(shared)).toBe(
-      (events[0]?.amountCents ?? 0) + (events[1]?.amountCents ?? 0),
+    expect(outcomes.map(({ status }) => status)).toEqual(events.map(() => RecordStatus.Processed));
+    expect(transactions().length).toBeLessThanOrEqual(2);
+    expect(
+      transactions()
+        .map(entriesIn)
+        .reduce((sum, n) => sum + n, 0),
+    ).toBe(20);
+    for (const transaction of transactions()) expect(updatesOf(transaction, hot)).toHaveLength(1);
+    expect(await ledger.balanceOf(hot)).toBe(sumOf(events));
+    for (const event of events) {
+      expect(await ledger.ledgerEntry(event.paymentId)).toBeDefined();
+      expect(await ledger.inboxEntry(CONSUMER, event.eventId)).toMatchObject({
+        status: InboxStatus.Completed,
+      });
+    }
+    expect(metrics.count(InboxMetric.AggregatedUpdates)).toBe(20);
+    expect(metrics.count(InboxMetric.AggregatedItems)).toBe(transactions().length);
+  });
+
+  it('keeps a duplicate a duplicate: its entry cancels the merged transaction, the others are sent again without it and commit, and the balance excludes it', async () => {
+    const { store, transactions, entriesIn } = connect();
+    const hot = unique('hot-duplicate');
+    const known = payment({ accountId: hot, amountCents: 1_000 });
+    await processor(store).process(sqsEvent(sqsRecord(known)));
+    const fresh = Array.from({ length: 19 }, (_, i) =>
+      payment({ accountId: hot, amountCents: 1 + i }),
     );
+    const batch = [...fresh.slice(0, 7), known, ...fresh.slice(7)];
+    const before = transactions().length;
+
+    const outcomes = await processor(store, ledger.applyPayment, {
+      precheck: Precheck.Off,
+    }).processRecords(sqsEvent(...batch.map((event) => sqsRecord(event))));
+
+    expect(outcomes.map(({ status }) => status)).toEqual(
+      batch.map((event) => (event === known ? RecordStatus.Duplicate : RecordStatus.Processed)),
+    );
+    const [cancelled, ...again] = transactions().slice(before);
+    expect(entriesIn(cancelled ?? { TransactItems: [] })).toBe(20);
+    expect(updatesOf(cancelled ?? { TransactItems: [] }, hot)).toHaveLength(1);
+    expect(again.map(entriesIn).reduce((sum, n) => sum + n, 0)).toBe(19);
+    expect(again.length).toBeLessThanOrEqual(3);
+    expect(await ledger.balanceOf(hot)).toBe(known.amountCents + sumOf(fresh));
+  });
+
+  it('never merges a conditional update of the hot account (a debit with a balance check, a credit of an existing account only): each commits in a turn of its own, with its own amount', async () => {
+    const { store, transactions } = connect();
+    const hot = unique('hot-conditional');
+    await processor(store).process(
+      sqsEvent(sqsRecord(payment({ accountId: hot, amountCents: 500 }))),
+    );
+    const credits = Array.from({ length: 4 }, (_, i) =>
+      payment({ accountId: hot, amountCents: 10 + i }),
+    );
+    const debit = payment({ accountId: hot, amountCents: 300, paymentId: `debit-${unique('d')}` });
+    const guarded = payment({
+      accountId: hot,
+      amountCents: 40,
+      paymentId: `guarded-${unique('g')}`,
+    });
+    const conditions = {
+      debit: 'balanceCents >= :amount',
+      guarded: 'attribute_exists(accountId)',
+    } as const;
+    const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
+      const [kind] = message.body.paymentId.split('-');
+      if (kind === 'debit') {
+        tx.update({
+          TableName: ledger.tables.accounts,
+          Key: { accountId: hot },
+          UpdateExpression: 'ADD balanceCents :minus',
+          ConditionExpression: conditions.debit,
+          ExpressionAttributeValues: {
+            ':minus': -message.body.amountCents,
+            ':amount': message.body.amountCents,
+          },
+        });
+      } else if (kind === 'guarded') {
+        tx.update({
+          TableName: ledger.tables.accounts,
+          Key: { accountId: hot },
+          UpdateExpression: 'ADD balanceCents :amount',
+          ConditionExpression: conditions.guarded,
+          ExpressionAttributeValues: { ':amount': message.body.amountCents },
+        });
+      } else {
+        await ledger.applyPayment(message, tx);
+      }
+    };
+    const batch = [
+      credits[0],
+      debit,
+      credits[1],
+      guarded,
+      credits[2],
+      credits[3],
+    ] as PaymentCaptured[];
+    const before = transactions().length;
+
+    const outcomes = await processor(store, handler).processRecords(
+      sqsEvent(...batch.map((event) => sqsRecord(event))),
+    );
+
+    expect(outcomes.map(({ status }) => status)).toEqual(batch.map(() => RecordStatus.Processed));
+    const sent = transactions().slice(before);
+    for (const [condition, amount] of [
+      [conditions.debit, -debit.amountCents],
+      [conditions.guarded, guarded.amountCents],
+    ] as const) {
+      const holding = sent.filter((transaction) =>
+        updatesOf(transaction, hot).some((update) => update.ConditionExpression === condition),
+      );
+      expect(holding).toHaveLength(1);
+      expect(updatesOf(holding[0] ?? { TransactItems: [] }, hot)).toEqual([
+        expect.objectContaining({
+          ExpressionAttributeValues: expect.objectContaining({
+            [condition === conditions.debit ? ':minus' : ':amount']: amount,
+          }),
+        }),
+      ]);
+    }
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(await ledger.balanceOf(hot)).toBe(
+      500 + sumOf(credits) + guarded.amountCents - debit.amountCents,
+    );
+  });
+
+  it('commits alone each message of a merged update DynamoDB refuses (an ADD to a text balance): those of the text balance fail on their own, the others commit', async () => {
+    const { store, transactions, entriesIn } = connect();
+    const poisoned = unique('text-balance');
+    await aws.documentClient.send(
+      new PutCommand({
+        TableName: ledger.tables.accounts,
+        Item: { accountId: poisoned, balanceCents: 'text' },
+      }),
+    );
+    // MiniStack, as DynamoDB does, cancels with a ValidationError at the merged update's index;
+    // DynamoDB Local refuses the whole request. Either way the transaction is split.
+    const bad = Array.from({ length: 3 }, () => payment({ accountId: poisoned }));
+    const good = Array.from({ length: 2 }, () => payment({ accountId: unique('fine') }));
+    const batch = [bad[0], good[0], bad[1], good[1], bad[2]] as PaymentCaptured[];
+
+    const outcomes = await processor(store).processRecords(
+      sqsEvent(...batch.map((event) => sqsRecord(event))),
+    );
+
+    expect(outcomes.map(({ status }) => status)).toEqual(
+      batch.map((event) => (bad.includes(event) ? RecordStatus.Failed : RecordStatus.Processed)),
+    );
+    for (const [at, event] of batch.entries()) {
+      if (bad.includes(event)) expect(outcomes[at]?.error).toBeInstanceOf(TransactionLimitError);
+    }
+    const [merged, ...alone] = transactions();
+    expect(updatesOf(merged ?? { TransactItems: [] }, poisoned)).toHaveLength(1);
+    expect(alone.map(entriesIn).sort()).toEqual([1, 1, 1, 1, 1]);
+    for (const event of good)
+      expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+    for (const event of bad)
+      expect(await ledger.inboxEntry(CONSUMER, event.eventId)).toBeUndefined();
   });
 
   it('splits what exceeds 100 items into several transactions', async () => {
@@ -222,6 +407,55 @@ describe('coalesced commits (coalesce: true)', () => {
     for (const event of events) {
       expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
     }
+  });
+
+  it('sends a merged transaction whose answer was lost again with the same items and token: the account credited once (lost answer injected)', async () => {
+    const { client, store, transactions } = connect();
+    const lost = loseResponse(client, 'TransactWriteItemsCommand');
+    const hot = unique('hot-lost');
+    const events = Array.from({ length: 3 }, (_, i) =>
+      payment({ accountId: hot, amountCents: 7 + i }),
+    );
+
+    const outcomes = await processor(store).processRecords(
+      sqsEvent(...events.map((event) => sqsRecord(event))),
+    );
+
+    expect(lost.injected()).toBe(1);
+    expect(outcomes.map(({ status }) => status)).toEqual(events.map(() => RecordStatus.Processed));
+    const [first, again, ...more] = transactions();
+    expect(more).toEqual([]);
+    expect(updatesOf(first ?? { TransactItems: [] }, hot)).toHaveLength(1);
+    expect(again).toEqual(first);
+    expect(await ledger.balanceOf(hot)).toBe(sumOf(events));
+  });
+
+  it('retries each message that shares a merged update DynamoDB cancelled for a conflict, and credits each once (TransactionConflict injected)', async () => {
+    const { client, store, transactions } = connect();
+    const hot = unique('hot-conflict');
+    let cancelledInput: Record<string, unknown> = {};
+    const conflicts = injectFault(
+      client,
+      'TransactWriteItemsCommand',
+      () => conflictOn(cancelledInput, hot),
+      1,
+      (input) => {
+        cancelledInput = input;
+        return true;
+      },
+    );
+    const events = Array.from({ length: 4 }, (_, i) =>
+      payment({ accountId: hot, amountCents: 20 + i }),
+    );
+
+    const outcomes = await processor(store).processRecords(
+      sqsEvent(...events.map((event) => sqsRecord(event))),
+    );
+
+    expect(conflicts.injected()).toBe(1);
+    expect(outcomes.map(({ status }) => status)).toEqual(events.map(() => RecordStatus.Processed));
+    expect(transactions().length).toBeGreaterThanOrEqual(2);
+    expect(await ledger.balanceOf(hot)).toBe(sumOf(events));
   });
 
   it('keeps each FIFO group in order while its records share transactions with other groups', async () => {

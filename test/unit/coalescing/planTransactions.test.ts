@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { planTransactions } from '../../../src/coalescing/planTransactions.js';
+import { countMergedUpdates, planTransactions } from '../../../src/coalescing/planTransactions.js';
 import type { PreparedCommit } from '../../../src/core/InboxStore.js';
+import { preparedPayment } from '../../support/preparedCommits.js';
 
-/** A member writing the given items, of the given size. */
-function member(name: string, itemIds: readonly string[], bytes = 100) {
+/** A member writing the given items, of the given size, those in `mergeable` mergeable. */
+function member(name: string, itemIds: readonly string[], bytes = 100, mergeable: string[] = []) {
   return {
     name,
-    prepared: { itemIds, bytes, items: [], request: {} } as unknown as PreparedCommit,
+    prepared: {
+      itemIds,
+      bytes,
+      items: [],
+      request: {},
+      mergeableIds: new Set(mergeable),
+    } as unknown as PreparedCommit,
   };
+}
+
+/** A payment crediting an account, as the store prepares it (its credit mergeable unless conditional). */
+function payment(name: string, accountId: string, options: { condition?: string } = {}) {
+  return { name, prepared: preparedPayment(name, accountId, 100, options) };
 }
 
 const names = (plan: ReturnType<typeof planTransactions<ReturnType<typeof member>>>) => ({
@@ -63,5 +75,88 @@ describe('planTransactions', () => {
     ]);
 
     expect(names(plan)).toEqual({ transactions: [['a', 'c'], ['b']], deferred: [] });
+  });
+
+  it('puts members that ADD to one item into the transaction of the first, the item counted once', () => {
+    const plan = planTransactions([
+      payment('a', 'hot'),
+      payment('b', 'cold'),
+      payment('c', 'hot'),
+      payment('d', 'hot'),
+    ]);
+
+    expect(names(plan)).toEqual({ transactions: [['a', 'b', 'c', 'd']], deferred: [] });
+  });
+
+  it('defers a member whose update of a shared item has a condition, and one sharing an item with it', () => {
+    const plan = planTransactions([
+      payment('a', 'hot'),
+      payment('debit', 'hot', { condition: 'balanceCents >= :amount' }),
+      payment('c', 'hot'),
+    ]);
+
+    expect(names(plan)).toEqual({ transactions: [['a', 'c']], deferred: ['debit'] });
+  });
+
+  it('defers members that ADD to an item a conditional update took first', () => {
+    const plan = planTransactions([
+      payment('debit', 'hot', { condition: 'balanceCents >= :amount' }),
+      payment('b', 'hot'),
+      payment('c', 'cold'),
+    ]);
+
+    expect(names(plan)).toEqual({ transactions: [['debit', 'c']], deferred: ['b'] });
+  });
+
+  it('defers a member whose shared item is mergeable in the earlier member only (a SET, say)', () => {
+    const plan = planTransactions([
+      member('a', ['entry-a', 'hot'], 100, ['hot']),
+      member('b', ['entry-b', 'hot']),
+    ]);
+
+    expect(names(plan)).toEqual({ transactions: [['a']], deferred: ['b'] });
+  });
+
+  it('defers a member sharing mergeable items with two different transactions of the flush', () => {
+    const threeMegabytes = 3 * 1024 * 1024;
+    const plan = planTransactions([
+      member('a', ['entry-a', 'x'], threeMegabytes, ['x']),
+      member('b', ['entry-b', 'y'], threeMegabytes, ['y']),
+      member('c', ['entry-c', 'x', 'y'], 100, ['x', 'y']),
+    ]);
+
+    expect(names(plan)).toEqual({ transactions: [['a'], ['b']], deferred: ['c'] });
+  });
+
+  it('defers a member that would merge into a full transaction rather than open another on the same item', () => {
+    const plan = planTransactions(
+      ['a', 'b', 'c'].map((name) => payment(name, 'hot')),
+      2,
+    );
+
+    expect(names(plan)).toEqual({ transactions: [['a', 'b']], deferred: ['c'] });
+  });
+
+  it('counts a merged item once against the 100 items', () => {
+    const many = Array.from({ length: 49 }, (_, i) => payment(`p${i}`, 'hot'));
+
+    const plan = planTransactions(many);
+
+    // 49 entries + 49 ledger entries + 1 merged account = 99 items; a 50th would make 101.
+    expect(plan.transactions.map((transaction) => transaction.length)).toEqual([49]);
+    const fifty = planTransactions([...many, payment('p49', 'hot')]);
+    expect(fifty.transactions.map((transaction) => transaction.length)).toEqual([49]);
+    expect(names(fifty).deferred).toEqual(['p49']);
+  });
+});
+
+describe('countMergedUpdates', () => {
+  it('counts the items several members update mergeably, and the updates merged into them', () => {
+    const members = ['a', 'b', 'c'].map((name) => preparedPayment(name, 'hot', 1));
+    const others = [preparedPayment('d', 'cold', 1), preparedPayment('e', 'warm', 1)];
+    const warm = preparedPayment('f', 'warm', 1);
+
+    expect(countMergedUpdates([...members, ...others, warm])).toEqual({ items: 2, updates: 5 });
+    expect(countMergedUpdates(others)).toEqual({ items: 0, updates: 0 });
   });
 });
