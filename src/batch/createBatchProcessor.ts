@@ -192,6 +192,7 @@ function coalescerFor(options: ResolvedOptions, precheck: BatchPrecheck | undefi
     consumer: options.consumer,
     attempts: options.transactionAttempts,
     precheck,
+    conflictBackoff: options.conflictBackoff,
   });
 }
 

@@ -1,4 +1,5 @@
 import { InboxMetric, TransientReason } from '../constants.js';
+import type { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import type {
   CommitRequest,
   CommitResult,
@@ -141,7 +142,10 @@ export class CommitCoalescer {
   async #send(members: readonly Member[]): Promise<void> {
     const [only] = members;
     if (members.length === 1 && only !== undefined) {
-      await this.#store.commit(only.prepared.request).then(only.resolve, only.reject);
+      await this.#timed(() => this.#store.commit(only.prepared.request)).then(
+        only.resolve,
+        only.reject,
+      );
       return;
     }
     let verdicts: MemberVerdict[];
@@ -198,6 +202,17 @@ export class CommitCoalescer {
     metrics?.addMetric(InboxMetric.AggregatedUpdates, 'Count', merged.updates);
   }
 
+  /** A request whose round trip, answered or cancelled, teaches the conflict backoff. */
+  async #timed<T>(request: () => Promise<T>): Promise<T> {
+    const { runtime, conflictBackoff } = this.#settings;
+    const sentMillis = runtime.now();
+    try {
+      return await request();
+    } finally {
+      conflictBackoff?.observe(runtime.now() - sentMillis);
+    }
+  }
+
   /** One transaction for the members, sent again with its token while its outcome is unknown. */
   async #commitTogether(members: readonly Member[]): Promise<MemberVerdict[]> {
     const { runtime, attempts } = this.#settings;
@@ -205,7 +220,7 @@ export class CommitCoalescer {
     const prepared = members.map((member) => member.prepared);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#store.commitTogether(prepared, token);
+        return await this.#timed(() => this.#store.commitTogether(prepared, token));
       } catch (error) {
         const unknown = error instanceof TransientStoreError && OUTCOME_UNKNOWN.has(error.reason);
         if (!unknown || attempt >= attempts) throw error;
@@ -226,8 +241,10 @@ export class CommitCoalescer {
  * ```
  */
 export interface CoalescerSettings {
-  readonly runtime: Pick<InboxRuntime, 'sleep' | 'random'>;
+  readonly runtime: Pick<InboxRuntime, 'sleep' | 'random' | 'now'>;
   readonly logger: InboxLogger;
+  /** Learns the round trip of the transactions sent, for the wait after a conflict. */
+  readonly conflictBackoff?: ConflictBackoff | undefined;
   readonly metrics?: InboxMetrics | undefined;
   readonly consumer: string;
   readonly attempts: number;
