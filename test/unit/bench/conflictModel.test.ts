@@ -169,20 +169,20 @@ describe('the conflict model', () => {
     await expect(second).resolves.toBeDefined();
   });
 
-  it('refuses a conflicting transaction only after its own modelled latency, and holds from its start (modelled)', async () => {
+  it("holds a transaction's items from its start, through its modelled wait, and refuses a conflicting request only after that request's own modelled latency (modelled)", async () => {
     const scale = 2;
     const { documents, sent, answerAll, settle } = modelledDynamoDB(scale);
     const first = documents.send(payment('pay-1', 'acc-1'));
-    // Still in its modelled wait, not yet sent: it holds its items already.
     await settle();
     expect(sent).toEqual([]);
+    // Shorter than the transaction's wait: it ends while the transaction has not been sent yet.
     const started = performance.now();
-    const error = await documents
-      .send(payment('pay-2', 'acc-1'))
+    const write = await documents
+      .send(new UpdateCommand(credit('acc-1').Update))
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TransactionCanceledException);
-    const ownMillis =
-      modelRequest('TransactWriteItemsCommand', { TransactItems: [{}, {}] }).millis * scale;
+    expect(write).toBeInstanceOf(TransactionConflictException);
+    expect(sent).toEqual([]);
+    const ownMillis = modelRequest('UpdateItemCommand', {}).millis * scale;
     // A lower bound only (timers never fire early), so a loaded machine cannot fail it.
     expect(performance.now() - started).toBeGreaterThanOrEqual(ownMillis - 1);
     while (sent.length === 0) await settle();
