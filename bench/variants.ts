@@ -131,7 +131,6 @@ function powertools(name: string, label: string, transactional: boolean): Varian
         awsSdkV3Client: client,
       });
       const config = new IdempotencyConfig({ eventKeyJmesPath: 'powertools_json(body).eventId' });
-      const processor = new BatchProcessor(EventType.SQS);
       const recordHandler = async (record: SQSRecord) => {
         const { credit, record: entry } = businessWrites(tables, JSON.parse(record.body));
         if (transactional) {
@@ -147,6 +146,10 @@ function powertools(name: string, label: string, transactional: boolean): Varian
       const idempotent = makeIdempotent(recordHandler, { persistenceStore, config });
       return async (event, context) => {
         config.registerLambdaContext(context);
+        // One processor per invocation, as one per Lambda instance is: a BatchProcessor keeps the
+        // failures of the batch it is processing, so invocations in flight at once sharing one
+        // would report each other's failures, or lose them.
+        const processor = new BatchProcessor(EventType.SQS);
         return processPartialResponse(event, idempotent, processor, { context });
       };
     },
