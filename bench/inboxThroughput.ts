@@ -17,7 +17,7 @@ import { runCommand } from '../tools/cli/runCommand.js';
 import { startDynamoDBLocal } from '../tools/emulator/dynamodbLocal.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
 import { PUBLISHED_P50_MILLIS } from './latencyModel.js';
-import { printBatchTable } from './printBenchReport.js';
+import { printBatchTable, settledPerSecond } from './printBenchReport.js';
 import { type CaseResult, runCase } from './runCase.js';
 import { VARIANTS, type Variant, type VariantName } from './variants.js';
 import { makeRecords } from './workload.js';
@@ -166,7 +166,7 @@ async function main(): Promise<number> {
           const result = await runCase(variant, settings(batchSize, scaleFor(batchSize)));
           results.push(result);
           console.error(
-            `  run ${repetition + 1}/${options.repetitions} batch ${batchSize} ${variant.name}: ${(result.messages / result.seconds).toFixed(1)} msg/s, ${result.tally.conflicts} conflicts, ${result.unresolved} unresolved`,
+            `  run ${repetition + 1}/${options.repetitions} batch ${batchSize} ${variant.name}: ${settledPerSecond(result).toFixed(1)} msg/s, ${result.tally.conflicts} conflicts, ${result.unresolved} unresolved`,
           );
         }
       }
