@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Admission, ConflictModel } from './conflictModel.js';
 
 /**
  * Published p50 latencies of DynamoDB from a Lambda client, in milliseconds (Alex DeBrie,
@@ -82,6 +83,8 @@ export interface Tally {
   /** Write capacity of the writes DynamoDB applied. */
   appliedWriteUnits: number;
   readUnits: number;
+  /** Requests the conflict model refused: cancelled transactions and conflicting writes. */
+  conflicts: number;
   readonly modelledMillis: number[];
   readonly emulatorMillis: number[];
 }
@@ -94,6 +97,7 @@ export function newTally(): Tally {
     writeUnits: 0,
     appliedWriteUnits: 0,
     readUnits: 0,
+    conflicts: 0,
     modelledMillis: [],
     emulatorMillis: [],
   };
@@ -101,26 +105,41 @@ export function newTally(): Tally {
 
 /**
  * Makes every request of `client` wait its modelled latency times `scale` before it is sent,
- * and counts it in `tally`. With `scale` 0 nothing waits (the bare emulator).
+ * and counts it in `tally`. With `scale` 0 nothing waits (the bare emulator). With `conflicts`
+ * (one model for every client of a run: one DynamoDB), a transaction holds its items from the
+ * moment it is made until it answers — its modelled service time plus the emulator's — and a
+ * request the model refuses fails after its own modelled latency without reaching the emulator.
  *
  * @example
  * ```ts
  * const tally = newTally();
- * modelLatency(client, 4, tally);
+ * modelLatency(client, 4, tally, new ConflictModel(keyAttributesOf(tables)));
  * ```
  */
-export function modelLatency(client: DynamoDBClient, scale: number, tally: Tally): void {
+export function modelLatency(
+  client: DynamoDBClient,
+  scale: number,
+  tally: Tally,
+  conflicts?: ConflictModel,
+): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const name = String(context.commandName);
-      const modelled = modelRequest(name, args.input as Record<string, unknown>);
+      const input = args.input as Record<string, unknown>;
+      const modelled = modelRequest(name, input);
       tally.requests.set(name, (tally.requests.get(name) ?? 0) + 1);
       tally.writeUnits += modelled.writeUnits;
       tally.readUnits += modelled.readUnits;
       const waitMillis = modelled.millis * scale;
-      if (waitMillis > 0) await sleep(waitMillis);
-      const sentMillis = performance.now();
+      const admission: Admission = conflicts?.admit(name, input) ?? { release: () => {} };
+      let sentMillis: number | undefined;
       try {
+        if (waitMillis > 0) await sleep(waitMillis);
+        if (admission.refusal) {
+          tally.conflicts++;
+          throw admission.refusal;
+        }
+        sentMillis = performance.now();
         const output = await next(args);
         tally.appliedWriteUnits += modelled.writeUnits;
         return output;
@@ -128,8 +147,12 @@ export function modelLatency(client: DynamoDBClient, scale: number, tally: Tally
         tally.refused.set(name, (tally.refused.get(name) ?? 0) + 1);
         throw error;
       } finally {
-        tally.modelledMillis.push(waitMillis);
-        tally.emulatorMillis.push(performance.now() - sentMillis);
+        admission.release?.();
+        // A refused request never reached the emulator: it says nothing of the emulator's share.
+        if (sentMillis !== undefined) {
+          tally.modelledMillis.push(waitMillis);
+          tally.emulatorMillis.push(performance.now() - sentMillis);
+        }
       }
     },
     { step: 'initialize', name: 'benchLatencyModel', priority: 'low' },
