@@ -1,0 +1,132 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { ConflictModel } from '../../bench/conflictModel.js';
+import { RecordStatus } from '../../src/index.js';
+import { ledgerProcessor, payment, useLedger } from '../support/ledgerFixture.js';
+import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+
+const { ledger } = useLedger();
+
+/**
+ * DynamoDB's transaction conflict rules on a client (modelled: no emulator implements them): a
+ * transaction holds its items until it answers; another that touches one is cancelled with
+ * `TransactionConflict`. Counts the requests it refused.
+ */
+function modelConflicts(client: DynamoDBClient) {
+  const { tables } = ledger;
+  const model = new ConflictModel(
+    new Map([
+      [tables.inbox, ['pk']],
+      [tables.accounts, ['accountId']],
+      [tables.entries, ['paymentId']],
+      [tables.stock, ['sku']],
+    ]),
+  );
+  let refused = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      const admission = model.admit(String(context.commandName), input);
+      if (admission.refusal) {
+        refused++;
+        throw admission.refusal;
+      }
+      try {
+        return await next(args);
+      } finally {
+        admission.release();
+      }
+    },
+    { step: 'initialize', name: 'conflictModel' },
+  );
+  return { refused: () => refused };
+}
+
+describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulator implements them)', () => {
+  it('commits twenty payments to one account one after the other, never conflicting with itself', async () => {
+    const { client, store } = ledger.ownStore();
+    const conflicts = modelConflicts(client);
+    const accountId = `acc-hot-${Math.random()}`;
+    const events = Array.from({ length: 20 }, () => payment({ accountId }));
+
+    const outcomes = await ledgerProcessor(ledger.applyPayment, {
+      store,
+      consumer: 'hot',
+    }).processRecords(sqsEvent(...events.map((event) => sqsRecord(event))));
+
+    expect(outcomes.map(({ status }) => status)).toEqual(events.map(() => RecordStatus.Processed));
+    expect(conflicts.refused()).toBe(0);
+    expect(await ledger.balanceOf(accountId)).toBe(
+      events.reduce((sum, event) => sum + event.amountCents, 0),
+    );
+  });
+
+  it('lets two messages that Put one item take turns, the item found by its table’s key schema', async () => {
+    const { client, store } = ledger.ownStore();
+    const conflicts = modelConflicts(client);
+    const sku = `sku-latest-${Math.random()}`;
+    const events = Array.from({ length: 5 }, () =>
+      payment({ accountId: `acc-put-${Math.random()}` }),
+    );
+
+    const outcomes = await ledgerProcessor(
+      async ({ body }, tx) => {
+        tx.put({ TableName: ledger.tables.stock, Item: { sku, lastPaymentId: body.paymentId } });
+      },
+      { store, consumer: 'puts', precheck: false },
+    ).processRecords(sqsEvent(...events.map((event) => sqsRecord(event))));
+
+    expect(outcomes.every(({ status }) => status === RecordStatus.Processed)).toBe(true);
+    expect(conflicts.refused()).toBe(0);
+  });
+
+  it('commits payments to distinct accounts at once, none waiting for another', async () => {
+    const { client, store } = ledger.ownStore();
+    modelConflicts(client);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await next(args);
+        } finally {
+          inFlight--;
+        }
+      },
+      { step: 'initialize', name: 'countInFlight' },
+    );
+    const events = Array.from({ length: 10 }, (_, n) =>
+      payment({ accountId: `acc-cold-${n}-${Math.random()}` }),
+    );
+
+    const outcomes = await ledgerProcessor(ledger.applyPayment, {
+      store,
+      consumer: 'cold',
+      precheck: false,
+    }).processRecords(sqsEvent(...events.map((event) => sqsRecord(event))));
+
+    expect(outcomes.every(({ status }) => status === RecordStatus.Processed)).toBe(true);
+    expect(mostInFlight).toBe(events.length);
+  });
+
+  it('acknowledges a copy in the same batch as a duplicate after its original commits, without a conflict', async () => {
+    const { client, store } = ledger.ownStore();
+    const conflicts = modelConflicts(client);
+    const event = payment({ accountId: `acc-copy-${Math.random()}` });
+
+    const outcomes = await ledgerProcessor(ledger.applyPayment, {
+      store,
+      consumer: 'copies',
+      precheck: false,
+    }).processRecords(sqsEvent(sqsRecord(event), sqsRecord(event)));
+
+    expect(outcomes.map(({ status }) => status)).toEqual([
+      RecordStatus.Processed,
+      RecordStatus.Duplicate,
+    ]);
+    expect(conflicts.refused()).toBe(0);
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+  });
+});
