@@ -328,6 +328,17 @@ export const MUTANTS = {
     find: 'if (conflictsInRow >= MAX_CONFLICTS_IN_ROW) throw error;',
     replace: 'if (conflictsInRow >= options.attempts) throw error;',
   },
+  aggregationMergesConditional: {
+    name: 'aggregationMergesConditional',
+    // A guarded counter's increments of a counter no one opened, merged into one update without
+    // their condition, create it: the events planted to be refused commit.
+    invariant: 'effects',
+    description:
+      'hot-item aggregation merges an ADD that carries a condition, and the merged update drops the condition',
+    file: 'src/aws/numericAdds.ts',
+    find: "  'ExpressionAttributeValues',\n]);",
+    replace: "  'ExpressionAttributeValues',\n  'ConditionExpression',\n]);",
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

@@ -100,6 +100,14 @@ export interface WorldConfig {
    * worlds pinned before the rules existed replay as they were.
    */
   readonly conflictRules?: boolean;
+  /**
+   * Guarded counters (counter worlds with `coalesce`; default none): the counters are opened
+   * before the run and each increment is conditioned on its counter existing
+   * (`attribute_exists(counterId)`), and this share of the events goes to a counter never opened
+   * — refused at every receive, never creating it. A conditional `ADD` on a hot item, which
+   * hot-item aggregation must not merge.
+   */
+  readonly unknownCounterRate?: number;
 }
 
 /**
@@ -244,7 +252,27 @@ export function drawWorldConfig(random: Prng): WorldConfig {
     ...(consumer === WorldConsumer.Notifier ? drawStepSeams(random, calm) : {}),
   };
   // Drawn last, for the same reason: DynamoDB's conflict rules (issue 30), on in most worlds.
-  return { ...drawn, ...drawContention(random, drawn) };
+  const contended = { ...drawn, ...drawContention(random, drawn) };
+  // Drawn after them, for the same reason: a conditional ADD on a hot item (issue 30).
+  return { ...contended, ...drawGuardedCounters(random, contended) };
+}
+
+/** The share of counter worlds with `coalesce` whose counters are guarded. */
+const GUARDED_COUNTERS_SHARE = 0.5;
+
+/**
+ * Guarded counters, in half of the counter worlds that coalesce: their increments are sent in a
+ * burst of at least ten (unless one was drawn already), so that a batch holds several of one
+ * counter's, the unknown counter's too, and their commits meet in one flush.
+ */
+function drawGuardedCounters(random: Prng, drawn: WorldConfig): Partial<WorldConfig> {
+  if (drawn.consumer !== WorldConsumer.Counter || drawn.coalesce !== true) return {};
+  if (!random.chance(GUARDED_COUNTERS_SHARE)) return {};
+  return {
+    unknownCounterRate: random.pick([0.2, 0.4]),
+    sendSpreadMillis: drawn.sendSpreadMillis ?? 0,
+    events: Math.max(drawn.events, 10),
+  };
 }
 
 /** The share of worlds under DynamoDB's conflict rules; the others keep the model without them. */

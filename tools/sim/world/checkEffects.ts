@@ -3,7 +3,7 @@ import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import { outboxMessagesOf } from './checkOutbox.js';
 import type { WorldObservation } from './checkWorld.js';
 import { WorldTables } from './consumerFunction.js';
-import { type PlannedEvent, Planted } from './paymentWorkload.js';
+import { type PlannedEvent, Planted, UNKNOWN_COUNTER_ID } from './paymentWorkload.js';
 import { WorldConsumer } from './WorldConfig.js';
 import type { EventCommits } from './WorldEvents.js';
 
@@ -147,6 +147,20 @@ export function checkEffects(
     }
   }
   if (ledger) checkLedgerEntries(world, expectedEntries, failures);
+  else checkUnknownCounter(world, failures);
+}
+
+/** The counter no one opened is never created: every increment of it was refused. */
+function checkUnknownCounter(world: WorldObservation, failures: string[]): void {
+  const item = world.dynamo.getItem({
+    TableName: WorldTables.Counters,
+    Key: { counterId: { S: UNKNOWN_COUNTER_ID } },
+  }).Item;
+  if (item !== undefined) {
+    failures.push(
+      `effects: counter ${UNKNOWN_COUNTER_ID} exists (total ${item.total?.N ?? 'none'}), though no one opened it`,
+    );
+  }
 }
 
 /** One notification row per committed event: its first commit wrote it (a later one is refused). */

@@ -25,6 +25,7 @@ import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { type ConflictRules, senderName } from './ConflictRules.js';
+import { guardedCounterConsumer } from './guardedCounter.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
@@ -50,16 +51,21 @@ const NOTIFIER_SETTINGS = { receiptsBucket: 'receipts', sender: 'receipts@shop.e
 
 type Services = Parameters<typeof notifierConsumer>[0];
 
-/** The consumer's definition; the notifier's with the services of the record it runs for. */
+/**
+ * The consumer's definition: the notifier's with the services of the record it runs for, the
+ * guarded counter in a world with `unknownCounterRate`.
+ */
 function definitionOf(
-  consumer: WorldConsumer,
+  config: WorldConfig,
   services: () => Pick<Services, 'ses' | 's3'>,
 ): ConsumerDefinition<never> {
+  const counter =
+    config.unknownCounterRate === undefined ? counterConsumer : guardedCounterConsumer;
   const definition =
-    consumer === WorldConsumer.Ledger
+    config.consumer === WorldConsumer.Ledger
       ? ledgerConsumer
-      : consumer === WorldConsumer.Counter
-        ? counterConsumer
+      : config.consumer === WorldConsumer.Counter
+        ? counter
         : notifierConsumer({ ...NOTIFIER_SETTINGS, ...services() });
   return definition as unknown as ConsumerDefinition<never>;
 }
@@ -102,7 +108,7 @@ export function consumerFunction(world: {
   return ({ actor, runtime, caller }) => {
     const servicesOf = (messageId: string) => () =>
       effects.clients(network, caller, messageId, () => kernel.nowMillis);
-    const definition = definitionOf(config.consumer, servicesOf('none'));
+    const definition = definitionOf(config, servicesOf('none'));
     // The library's requests name their record by the inbox entry they carry; the handler's
     // by the record it runs for (it gets a client of its own).
     const clientFor = (messageId?: string) =>
@@ -142,7 +148,7 @@ export function consumerFunction(world: {
       sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
     });
     const handler: MessageHandler<never> = (message, tx) => {
-      const own = definitionOf(config.consumer, servicesOf(message.messageId)).handler(
+      const own = definitionOf(config, servicesOf(message.messageId)).handler(
         inbox.table,
         clientFor(message.messageId).documentClient,
         creditedUrl === undefined ? undefined : inbox.destination,

@@ -129,11 +129,13 @@ export class FailureExplainer {
 
   /**
    * Whether the record may fail, retryably, without a fault of its own: its payment collided
-   * with another event's, or (the ledger's entry condition refusing it) it is a copy that ran
-   * after its committed entry expired — the short-TTL worlds make those on purpose. The
-   * counter has no condition: such a copy commits again.
+   * with another event's, or it adds to a counter never opened (guarded counters), or (the
+   * ledger's entry condition refusing it) it is a copy that ran after its committed entry
+   * expired — the short-TTL worlds make those on purpose. The counter has no condition on a
+   * counter that exists: such a copy commits again.
    */
   refusedByItsCondition(invocation: Invocation, event: PlannedEvent | undefined): boolean {
+    if (event?.planted === Planted.UnknownCounter) return true;
     // The counter has no condition; the ledger's entry and the notifier's row each have one.
     if (event === undefined || this.#config.consumer === WorldConsumer.Counter) return false;
     if (event.planted === Planted.PaymentCollision) return true;

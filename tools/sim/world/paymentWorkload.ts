@@ -24,6 +24,12 @@ export const Planted = {
    * other is dead-lettered with PayloadMismatchError.
    */
   KeyReused: 'key reused',
+  /**
+   * An increment of a counter that was never opened (worlds with `unknownCounterRate`): the
+   * guarded counter's condition refuses it at every receive, so it is dead-lettered with
+   * BusinessConditionFailedError on its last, and the counter is never created.
+   */
+  UnknownCounter: 'unknown counter',
 } as const;
 /** One of the values of {@link Planted}. */
 export type Planted = (typeof Planted)[keyof typeof Planted];
@@ -74,6 +80,17 @@ export interface PaymentWorkload {
   readonly events: readonly PlannedEvent[];
 }
 
+/**
+ * The counter the events planted {@link Planted.UnknownCounter} add to: never opened, so it
+ * must never exist.
+ *
+ * @example
+ * ```ts
+ * expect(counterItem(UNKNOWN_COUNTER_ID)).toBeUndefined();
+ * ```
+ */
+export const UNKNOWN_COUNTER_ID = 'acct-unopened';
+
 const SEND_SPREAD_MILLIS = 20_000;
 /** How late an upstream sends its copy of an event, at most, unless the world says otherwise. */
 const COPY_WITHIN_MILLIS = 600_000;
@@ -105,7 +122,10 @@ export function planPaymentWorkload(config: WorldConfig, random: Prng): PaymentW
         ? pickTarget(events, targeted, random)
         : undefined;
     const collidesWith = planted === Planted.PaymentCollision ? target : undefined;
-    const accountId = collidesWith?.accountId ?? account.accountId;
+    const accountId =
+      planted === Planted.UnknownCounter
+        ? UNKNOWN_COUNTER_ID
+        : (collidesWith?.accountId ?? account.accountId);
     const currency = accounts.find((a) => a.accountId === accountId)?.currency ?? 'EUR';
     const stepless =
       config.steplessRate !== undefined &&
@@ -177,6 +197,10 @@ function drawPlanted(
   if (roll < edge && targetable) return Planted.PaymentCollision;
   edge += config.keyReuseRate ?? 0;
   if (roll < edge && targetable) return Planted.KeyReused;
+  // Its own band: a roll that fell in an earlier one without a target stays None.
+  if (roll >= edge && roll < edge + (config.unknownCounterRate ?? 0)) {
+    return Planted.UnknownCounter;
+  }
   return Planted.None;
 }
 

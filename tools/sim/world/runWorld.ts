@@ -10,6 +10,7 @@ import { SimQueue } from '../sqs/SimQueue.js';
 import { ConflictRules } from './ConflictRules.js';
 import { checkWorld, type InboxRead, type WorldObservation } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
+import { openCounters } from './guardedCounter.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { snsNotification } from './snsEnvelope.js';
@@ -115,6 +116,9 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
         balanceCents: { N: '0' },
       },
     });
+  }
+  if (config.consumer === WorldConsumer.Counter && config.unknownCounterRate !== undefined) {
+    openCounters(dynamo, workload.accounts);
   }
   const changesBefore = dynamo.changes.length;
   const changeMillis: number[] = [];
