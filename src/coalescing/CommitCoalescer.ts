@@ -161,7 +161,7 @@ export class CommitCoalescer {
         members: members.length,
         errorName: error instanceof Error ? error.name : typeof error,
       });
-      await Promise.all(members.map((member) => this.#send([member])));
+      await this.#sendEachAlone(members);
       return;
     }
     this.#countShared(members, verdicts);
@@ -202,14 +202,32 @@ export class CommitCoalescer {
     metrics?.addMetric(InboxMetric.AggregatedUpdates, 'Count', merged.updates);
   }
 
-  /** A request whose round trip, answered or cancelled, teaches the conflict backoff. */
+  /**
+   * Commits each member in a transaction of its own; those that share an item take turns, so
+   * that the split never sends two transactions on one item at once.
+   */
+  async #sendEachAlone(members: readonly Member[]): Promise<void> {
+    let rest = members;
+    while (rest.length > 0) {
+      const { transactions, deferred } = planTransactions(rest, 1);
+      await Promise.all(transactions.map((transaction) => this.#send(transaction)));
+      rest = deferred;
+    }
+  }
+
+  /** A request whose round trip, committed or cancelled for a conflict, teaches the conflict backoff. */
   async #timed<T>(request: () => Promise<T>): Promise<T> {
     const { runtime, conflictBackoff } = this.#settings;
     const sentMillis = runtime.now();
+    const observe = () => conflictBackoff?.observe(runtime.now() - sentMillis);
     try {
-      return await request();
-    } finally {
-      conflictBackoff?.observe(runtime.now() - sentMillis);
+      const answer = await request();
+      observe();
+      return answer;
+    } catch (error) {
+      // Only DynamoDB's own answer is one round trip: a timeout or a 5xx says nothing of it.
+      if (isConflict(error)) observe();
+      throw error;
     }
   }
 
@@ -258,4 +276,10 @@ function clientRequestToken(random: () => number): string {
       .toString(16)
       .padStart(8, '0'),
   ).join('');
+}
+
+function isConflict(error: unknown): boolean {
+  return (
+    error instanceof TransientStoreError && error.reason === TransientReason.TransactionConflict
+  );
 }

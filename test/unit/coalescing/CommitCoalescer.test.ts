@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { type CoalescingStore, CommitCoalescer } from '../../../src/coalescing/CommitCoalescer.js';
+import type { CommitRequest, PreparedCommit } from '../../../src/core/InboxStore.js';
+import { buildEntry } from '../../../src/core/inboxEntry.js';
+import { TransactionLimit, TransactionLimitError } from '../../../src/index.js';
+import { recordingLogger } from '../../support/sqsRecords.js';
+
+function requestFor(key: string): CommitRequest {
+  const entry = buildEntry({
+    consumer: 'unit',
+    key,
+    messageId: `m-${key}`,
+    payloadHash: 'h',
+    nowMillis: 1_700_000_000_000,
+    ttlSeconds: 60,
+  });
+  return { entry, operations: [], nowEpochSeconds: 1_700_000_000 };
+}
+
+/**
+ * A store whose shared transactions are all refused as a whole (as DynamoDB refuses a merged
+ * update it cannot apply), every message crediting one hot account, and which counts the
+ * commits in flight at once.
+ */
+function refusingStore() {
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const store: CoalescingStore = {
+    find: async () => undefined,
+    prepareCommit: async (request): Promise<PreparedCommit> => ({
+      request,
+      items: [],
+      itemIds: [request.entry.pk, 'accounts#hot'],
+      mergeableIds: new Set(['accounts#hot']),
+      bytes: 100,
+    }),
+    commitTogether: async () => {
+      throw new TransactionLimitError(
+        TransactionLimit.InvalidOperation,
+        'the merged update was refused',
+        'Update accounts',
+        'a number',
+      );
+    },
+    commit: async () => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return { committed: true };
+    },
+    claim: async () => {
+      throw new Error('no steps here');
+    },
+    journal: async () => {},
+    heartbeat: async () => {},
+    release: async () => {},
+  };
+  return { store, mostInFlight: () => mostInFlight };
+}
+
+describe('CommitCoalescer', () => {
+  it('commits the members of a transaction refused as a whole one at a time where they share an item, never two on it at once', async () => {
+    const { store, mostInFlight } = refusingStore();
+    const coalescer = new CommitCoalescer(store, {
+      runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
+      logger: recordingLogger(),
+      consumer: 'unit',
+      attempts: 3,
+    });
+    const signal = new AbortController().signal;
+
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((key) => coalescer.commit(requestFor(key), signal)),
+    );
+
+    expect(results).toEqual(results.map(() => ({ committed: true })));
+    expect(mostInFlight()).toBe(1);
+  });
+});
