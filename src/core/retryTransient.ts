@@ -58,8 +58,7 @@ export async function retryTransient<T>(
       return await request();
     } catch (error) {
       if (!(error instanceof TransientStoreError) || signal.aborted) throw error;
-      const conflict =
-        conflicts !== undefined && error.reason === TransientReason.TransactionConflict;
+      const conflict = conflicts !== undefined && reportedConflict(error);
       let waitMillis: number;
       if (conflict) {
         conflictsInRow++;
@@ -88,4 +87,27 @@ export async function retryTransient<T>(
  */
 export function backoffMillis(attempt: number, random: number): number {
   return random * Math.min(BACKOFF_CAP_MILLIS, BACKOFF_BASE_MILLIS * 2 ** attempt);
+}
+
+/**
+ * A conflict DynamoDB reported: a cancellation with a `TransactionConflict` reason, a
+ * `TransactionConflictException` or a `TransactionInProgressException`. A conflict the library
+ * only infers (an entry gone between a refusal and its read) keeps the attempts: should it not
+ * be the race it looks like, it must not spin until the deadline.
+ *
+ * @example
+ * ```ts
+ * reportedConflict(new TransientStoreError('TransactionConflict', undefined)); // => false
+ * ```
+ */
+export function reportedConflict(error: TransientStoreError): boolean {
+  if (error.reason !== TransientReason.TransactionConflict) return false;
+  const cause = error.cause as
+    | { name?: unknown; CancellationReasons?: ReadonlyArray<{ Code?: unknown }> }
+    | undefined;
+  if (cause?.name === 'TransactionConflictException') return true;
+  if (cause?.name === 'TransactionInProgressException') return true;
+  return (cause?.CancellationReasons ?? []).some(
+    (reason) => reason.Code === TransientReason.TransactionConflict,
+  );
 }

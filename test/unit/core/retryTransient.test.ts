@@ -1,3 +1,7 @@
+import {
+  TransactionCanceledException,
+  TransactionConflictException,
+} from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ConflictBackoff } from '../../../src/contention/ConflictBackoff.js';
 import { retryTransient } from '../../../src/core/retryTransient.js';
@@ -20,12 +24,19 @@ function fakeRuntime() {
   };
 }
 
+/** What DynamoDB answers a write on an item a transaction holds (injected: no emulator does). */
+const conflictAnswer = () =>
+  new TransactionConflictException({
+    message: 'Transaction is ongoing for the item',
+    $metadata: {},
+  });
+
 /** A request that fails with `reason` (injected: no emulator produces it) `times` times, then answers. */
-function failing(reason: TransientReason, times: number) {
+function failing(reason: TransientReason, times: number, cause: () => unknown = conflictAnswer) {
   let calls = 0;
   const request = async () => {
     calls++;
-    if (calls <= times) throw new TransientStoreError(reason, undefined);
+    if (calls <= times) throw new TransientStoreError(reason, cause());
     return 'done';
   };
   return { request, calls: () => calls };
@@ -67,7 +78,7 @@ describe('retryTransient', () => {
     const request = async () => {
       calls++;
       if (calls === 5) deadline.abort(new Error('deadline'));
-      throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
+      throw new TransientStoreError(TransientReason.TransactionConflict, conflictAnswer());
     };
 
     await expect(
@@ -97,6 +108,34 @@ describe('retryTransient', () => {
       retryTransient(request, { attempts: 3, runtime, signal: never }),
     ).rejects.toThrow();
     expect(calls()).toBe(3);
+  });
+
+  it('gives a conflict the library only infers (no DynamoDB answer behind it) the attempts, not the deadline', async () => {
+    const { runtime } = fakeRuntime();
+    const conflicts = { backoff: new ConflictBackoff(), untilMillis: Number.POSITIVE_INFINITY };
+    const { request, calls } = failing(TransientReason.TransactionConflict, 10, () => undefined);
+
+    await expect(
+      retryTransient(request, { attempts: 3, runtime, signal: never, conflicts }),
+    ).rejects.toBeInstanceOf(TransientStoreError);
+    expect(calls()).toBe(3);
+  });
+
+  it('retries a transaction cancelled with a TransactionConflict reason (injected) as a conflict', async () => {
+    const { runtime } = fakeRuntime();
+    const conflicts = { backoff: new ConflictBackoff(), untilMillis: Number.POSITIVE_INFINITY };
+    const cancelled = () =>
+      new TransactionCanceledException({
+        message: 'Transaction cancelled [None, TransactionConflict]',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+      });
+    const { request, calls } = failing(TransientReason.TransactionConflict, 10, cancelled);
+
+    await expect(
+      retryTransient(request, { attempts: 3, runtime, signal: never, conflicts }),
+    ).resolves.toBe('done');
+    expect(calls()).toBe(11);
   });
 
   it('does not retry an error that is not transient', async () => {
