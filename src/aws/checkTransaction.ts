@@ -223,7 +223,8 @@ function identity(tableName: string, key: Record<string, unknown>): string {
   const parts = Object.keys(key)
     .sort()
     .map((name) => `${name}=${canonicalValue(key[name])}`);
-  return `${tableName}\u0000${parts.join('\u0000')}`;
+  // By name: a table named by its ARN in one operation and by its name in another is one table.
+  return `${tableNameOf(tableName)}\u0000${parts.join('\u0000')}`;
 }
 
 function canonicalValue(value: unknown): string {
