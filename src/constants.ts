@@ -199,6 +199,12 @@ export const InboxMetric = {
   LeasesHeld: 'InboxLeasesHeld',
   /** Attempts that found their lease taken over, and stopped. */
   LeasesLost: 'InboxLeasesLost',
+  /**
+   * Records tried again in the invocation after DynamoDB cancelled their commit for a
+   * `TransactionConflict` (another transaction held one of its items): the handler runs again
+   * each time, so a steady rise names a hot item.
+   */
+  ConflictsRetried: 'InboxConflictsRetried',
   /** Transactions that committed several messages at once (`coalesce`). */
   SharedTransactions: 'InboxSharedTransactions',
   /** Messages committed in such a transaction. */

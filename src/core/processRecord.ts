@@ -19,7 +19,7 @@ import {
 import { loggedKey } from './loggedKey.js';
 import { type ReadMessage, type RecordRead, readRecord } from './readMessage.js';
 import type { ResolvedOptions } from './resolveOptions.js';
-import { type ConflictRetry, retryTransient } from './retryTransient.js';
+import { type ConflictRetry, reportedConflict, retryTransient } from './retryTransient.js';
 import { sendCommit } from './sendCommit.js';
 import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
@@ -161,14 +161,17 @@ async function processWithRetries(
     runtime: options.runtime,
     signal: message.signal,
     conflicts: attempt.conflicts,
-    onRetry: (attempt, error) =>
+    onRetry: (attempt, error) => {
+      if (reportedConflict(error))
+        options.metrics?.addMetric(InboxMetric.ConflictsRetried, 'Count', 1);
       options.logger.debug('transient DynamoDB failure, retrying', {
         consumer: options.consumer,
         ...loggedKey(message.key, options.logKeys),
         messageId: message.messageId,
         attempt,
         reason: error.reason,
-      }),
+      });
+    },
   });
 }
 

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
+  InboxMetric,
   PermanentError,
   RecordStatus,
 } from '../../src/index.js';
 import { injectFault, loseResponse } from '../../tools/sdk/clientSpy.js';
 import { payment, useLedger } from '../support/ledgerFixture.js';
-import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
 
@@ -24,23 +25,25 @@ const conflict = () =>
   });
 
 describe('transient DynamoDB failures (injected: no emulator produces them)', () => {
-  it('retries an injected TransactionConflict in the invocation and then commits once', async () => {
+  it('retries an injected TransactionConflict in the invocation, counting each retry, and then commits once', async () => {
     const client = aws.dynamodb;
     const fault = injectFault(client, 'TransactWriteItemsCommand', conflict, 2);
     const store = new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client });
     const event = payment({ accountId: 'acc-conflict' });
     let handlerRuns = 0;
+    const metrics = countingMetrics();
     const processor = createBatchProcessor(
       async (message, tx) => {
         handlerRuns++;
         await ledger.applyPayment(message as never, tx);
       },
-      { store, consumer: 'faults', key: () => event.eventId, logger: recordingLogger() },
+      { store, consumer: 'faults', key: () => event.eventId, logger: recordingLogger(), metrics },
     );
 
     const [outcome] = await processor.processRecords(sqsEvent(sqsRecord(event)));
 
     expect(fault.injected()).toBe(2);
+    expect(metrics.count(InboxMetric.ConflictsRetried)).toBe(2);
     expect(outcome?.status).toBe(RecordStatus.Processed);
     expect(handlerRuns).toBe(3);
     expect(await ledger.balanceOf('acc-conflict')).toBe(event.amountCents);
