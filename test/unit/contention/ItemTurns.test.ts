@@ -1,23 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ItemTurns } from '../../../src/contention/ItemTurns.js';
+import { hasSettled } from '../../support/manualRuntime.js';
 
 const never = new AbortController().signal;
-
-/** Whether a promise has settled after the microtasks queued so far. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  promise.then(
-    () => {
-      done = true;
-    },
-    () => {
-      done = true;
-    },
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
 
 describe('ItemTurns', () => {
   it('lets commits that share no item go at once, together', async () => {
@@ -26,8 +12,8 @@ describe('ItemTurns', () => {
     const first = turns.take(['inbox#a', 'accounts#1']);
     const second = turns.take(['inbox#b', 'accounts#2']);
 
-    expect(await settled(first)).toBe(true);
-    expect(await settled(second)).toBe(true);
+    expect(await hasSettled(first)).toBe(true);
+    expect(await hasSettled(second)).toBe(true);
     expect(turns.heldCount).toBe(4);
   });
 
@@ -36,10 +22,10 @@ describe('ItemTurns', () => {
     const release = await turns.take(['inbox#a', 'accounts#1']);
 
     const second = turns.take(['inbox#b', 'accounts#1']);
-    expect(await settled(second)).toBe(false);
+    expect(await hasSettled(second)).toBe(false);
 
     release();
-    expect(await settled(second)).toBe(true);
+    expect(await hasSettled(second)).toBe(true);
   });
 
   it('serves waiters in arrival order: a later commit never overtakes an earlier one on the same item', async () => {
@@ -73,8 +59,8 @@ describe('ItemTurns', () => {
 
     const unrelated = turns.take(['accounts#cold', 'inbox#b']);
 
-    expect(await settled(unrelated)).toBe(true);
-    expect(await settled(waiting)).toBe(false);
+    expect(await hasSettled(unrelated)).toBe(true);
+    expect(await hasSettled(waiting)).toBe(false);
   });
 
   it('gives up every waiting commit when its batch reaches its deadline, with one listener on the signal', async () => {

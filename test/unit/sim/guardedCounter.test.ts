@@ -11,6 +11,7 @@ import {
   type WorldConfig,
   WorldConsumer,
 } from '../../../tools/sim/world/WorldConfig.js';
+import { calmFaults } from './calmFaults.js';
 
 /** A world is CPU work only; generous, as in runWorld.test.ts, for two shared cores. */
 const WORLD_BOUND_MILLIS = 120_000;
@@ -43,19 +44,7 @@ function guardedWorld(seed: number): WorldConfig {
     conflictRules: true,
     sendSpreadMillis: 0,
     unknownCounterRate: 0.4,
-    faults: {
-      ...drawn.faults,
-      killPerInvocation: 0,
-      crashPointPerInvocation: 0,
-      requestLost: 0,
-      responseLost: 0,
-      requestDuplicated: 0,
-      requestClogged: 0,
-      transactionConflict: 0,
-      throttling: 0,
-      slowInvocation: 0,
-      staleDeleteKept: 0,
-    },
+    faults: calmFaults(drawn.faults),
   };
 }
 

@@ -2,22 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { runWorld } from '../../../tools/sim/world/runWorld.js';
 import { drawWorldConfig, type WorldConfig } from '../../../tools/sim/world/WorldConfig.js';
+import { calmFaults } from './calmFaults.js';
 
 const calm = (config: WorldConfig): WorldConfig => ({
   ...config,
-  faults: {
-    ...config.faults,
-    killPerInvocation: 0,
-    crashPointPerInvocation: 0,
-    requestLost: 0,
-    responseLost: 0,
-    requestDuplicated: 0,
-    requestClogged: 0,
-    transactionConflict: 0,
-    throttling: 0,
-    slowInvocation: 0,
-    staleDeleteKept: 0,
-  },
+  faults: calmFaults(config.faults),
 });
 
 /**
