@@ -1,5 +1,5 @@
 import { InboxMetric, TransientReason } from '../constants.js';
-import type { ConflictBackoff } from '../contention/ConflictBackoff.js';
+import { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import type {
   CommitRequest,
   CommitResult,
@@ -8,7 +8,7 @@ import type {
   PreparedCommit,
 } from '../core/InboxStore.js';
 import { isCommitted } from '../core/inboxEntry.js';
-import { backoffMillis } from '../core/retryTransient.js';
+import { backoffMillis, MAX_CONFLICTS_IN_ROW, reportedConflict } from '../core/retryTransient.js';
 import type { InboxLogger, InboxMetrics } from '../core/types.js';
 import { TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
@@ -25,6 +25,8 @@ interface Member {
   readonly signal: AbortSignal;
   readonly resolve: (result: CommitResult) => void;
   readonly reject: (error: unknown) => void;
+  /** Conflicts in a row its transactions met (requeued together, not failed, up to a bound). */
+  conflicts: number;
 }
 
 /** Reasons after which a transaction may have been applied: sent again with its token. */
@@ -78,7 +80,7 @@ export class CommitCoalescer {
   async commit(request: CommitRequest, signal: AbortSignal): Promise<CommitResult> {
     const prepared = await this.#store.prepareCommit(request);
     return new Promise<CommitResult>((resolve, reject) => {
-      this.#pending.push({ prepared, signal, resolve, reject });
+      this.#pending.push({ prepared, signal, resolve, reject, conflicts: 0 });
       this.#startDraining();
     });
   }
@@ -166,12 +168,35 @@ export class CommitCoalescer {
     }
     this.#countShared(members, verdicts);
     this.#adapt(members.length, verdicts);
+    const conflicted: Member[] = [];
     for (const [index, member] of members.entries()) {
       const verdict = verdicts[index];
       if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);
       else if ('result' in verdict) member.resolve(verdict.result);
-      else member.reject(verdict.error);
+      else if (isConflict(verdict.error) && ++member.conflicts < MAX_CONFLICTS_IN_ROW) {
+        conflicted.push(member);
+      } else member.reject(verdict.error);
     }
+    this.#requeueTogether(conflicted);
+  }
+
+  /**
+   * Members cancelled by a conflict on their items (another invocation's transaction held a hot
+   * item they share) are queued again together after one conflict wait, so that they meet again
+   * in one flush and stay merged, instead of each retrying alone on its own schedule.
+   */
+  #requeueTogether(members: readonly Member[]): void {
+    if (members.length === 0) return;
+    const { runtime, conflictBackoff } = this.#settings;
+    const conflicts = Math.max(...members.map((member) => member.conflicts));
+    const waitMillis = (conflictBackoff ?? new ConflictBackoff()).delayMillis(
+      conflicts,
+      runtime.random(),
+    );
+    void runtime.sleep(waitMillis).then(() => {
+      this.#pending.push(...members);
+      this.#startDraining();
+    });
   }
 
   /**
@@ -181,6 +206,11 @@ export class CommitCoalescer {
    */
   #adapt(members: number, verdicts: readonly MemberVerdict[]): void {
     const applied = verdicts.every((verdict) => 'result' in verdict && verdict.result.committed);
+    // A conflict on an item they share costs all of them alike, however many they are.
+    const conflictOnly = verdicts.every(
+      (verdict) => 'innocent' in verdict || ('error' in verdict && isConflict(verdict.error)),
+    );
+    if (conflictOnly) return;
     this.#maxMembers = applied
       ? this.#maxMembers * 2
       : Math.max(1, Math.min(this.#maxMembers, Math.floor(members / 2)));
@@ -278,8 +308,7 @@ function clientRequestToken(random: () => number): string {
   ).join('');
 }
 
+/** A conflict DynamoDB reported (see `reportedConflict`). */
 function isConflict(error: unknown): boolean {
-  return (
-    error instanceof TransientStoreError && error.reason === TransientReason.TransactionConflict
-  );
+  return error instanceof TransientStoreError && reportedConflict(error);
 }

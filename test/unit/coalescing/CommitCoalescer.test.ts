@@ -1,8 +1,14 @@
+import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { type CoalescingStore, CommitCoalescer } from '../../../src/coalescing/CommitCoalescer.js';
 import type { CommitRequest, PreparedCommit } from '../../../src/core/InboxStore.js';
 import { buildEntry } from '../../../src/core/inboxEntry.js';
-import { TransactionLimit, TransactionLimitError } from '../../../src/index.js';
+import {
+  TransactionLimit,
+  TransactionLimitError,
+  TransientReason,
+  TransientStoreError,
+} from '../../../src/index.js';
 import { recordingLogger } from '../../support/sqsRecords.js';
 
 function requestFor(key: string): CommitRequest {
@@ -75,5 +81,37 @@ describe('CommitCoalescer', () => {
 
     expect(results).toEqual(results.map(() => ({ committed: true })));
     expect(mostInFlight()).toBe(1);
+  });
+
+  it('queues the members of a transaction cancelled by a conflict on their hot item (injected) again together, so they stay in one transaction', async () => {
+    const { store } = refusingStore();
+    const sent: number[] = [];
+    const conflict = new TransientStoreError(
+      TransientReason.TransactionConflict,
+      new TransactionConflictException({
+        message: 'Transaction is ongoing for the item',
+        $metadata: {},
+      }),
+    );
+    store.commitTogether = async (members) => {
+      sent.push(members.length);
+      return sent.length === 1
+        ? members.map(() => ({ error: conflict }))
+        : members.map(() => ({ result: { committed: true as const } }));
+    };
+    const coalescer = new CommitCoalescer(store, {
+      runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
+      logger: recordingLogger(),
+      consumer: 'unit',
+      attempts: 3,
+    });
+    const signal = new AbortController().signal;
+
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((key) => coalescer.commit(requestFor(key), signal)),
+    );
+
+    expect(results).toEqual(results.map(() => ({ committed: true })));
+    expect(sent).toEqual([4, 4]);
   });
 });
