@@ -13,7 +13,8 @@ import {
 import { useLedger } from '../support/ledgerFixture.js';
 
 const { aws, ledger } = useLedger();
-const T0 = Date.UTC(2026, 10, 24, 10, 0, 0);
+// Now, not a fixed date: the emulators delete an entry whose expiresAt (T0 + a day) has passed.
+const T0 = Math.floor(Date.now() / 60_000) * 60_000;
 const TTL_SECONDS = 86_400;
 
 /** A claim of `key` at `nowMillis` by `owner`, for a lease of `leaseMillis`. */
