@@ -195,8 +195,9 @@ const SLOWING: ReadonlySet<FaultKind> = new Set([
 
 /**
  * Whether a fault slowed the invocation enough to explain its batch deadline: a slowed
- * container, or a request it waited the SDK's timeout for. Injected conflicts and throttling
- * cost backoffs of at most a second and do not.
+ * container, or a request it waited the SDK's timeout for. Conflicts and throttling cost
+ * backoffs of at most a second each and explain it only when there were enough of them to fill
+ * the batch's time.
  *
  * @example
  * ```ts
@@ -208,6 +209,29 @@ export function slowedByFaults(invocation: Invocation): boolean {
     [...invocation.faults].some((kind) => SLOWING.has(kind)) ||
     invocation.faultedRequests.some((request) =>
       [...request.kinds].some((kind) => SLOWING.has(kind)),
-    )
+    ) ||
+    retriesFillTheBatch(invocation)
   );
+}
+
+/** Faults the library retries after a wait: throttling (up to 1 s each), conflicts (shorter). */
+const RETRIED: ReadonlySet<FaultKind> = new Set([
+  FaultKind.Throttling,
+  FaultKind.TransactionConflict,
+  FaultKind.Contention,
+]);
+/** The longest wait before a retry (the throttling backoff's cap) plus a round trip. */
+const RETRY_BOUND_MILLIS = 1_000 + 80;
+
+/**
+ * Whether the invocation met so many retried faults that their waits alone could fill its
+ * batch's time: one throttled request costs at most a second, but a batch whose records run
+ * one at a time (`recordConcurrency` 1) and meet throttling on most writes adds them up.
+ */
+function retriesFillTheBatch(invocation: Invocation): boolean {
+  if (invocation.deadlineMillis === undefined) return false;
+  const retried = invocation.faultedRequests.filter((request) =>
+    [...request.kinds].some((kind) => RETRIED.has(kind)),
+  ).length;
+  return retried * RETRY_BOUND_MILLIS >= invocation.deadlineMillis - invocation.startedMillis;
 }
