@@ -34,4 +34,8 @@ describe('slowedByFaults', () => {
   it('lets enough throttled requests to fill the batch’s time explain its deadline (records run one at a time)', () => {
     expect(slowedByFaults(deadlineAfterThrottling(9))).toBe(true);
   });
+
+  it('explains nothing without a retried fault, even a batch whose time was nothing (a 1 ms function timeout)', () => {
+    expect(slowedByFaults({ ...deadlineAfterThrottling(0), deadlineMillis: 1_000 })).toBe(false);
+  });
 });

@@ -233,5 +233,6 @@ function retriesFillTheBatch(invocation: Invocation): boolean {
   const retried = invocation.faultedRequests.filter((request) =>
     [...request.kinds].some((kind) => RETRIED.has(kind)),
   ).length;
-  return retried * RETRY_BOUND_MILLIS >= invocation.deadlineMillis - invocation.startedMillis;
+  const batchMillis = invocation.deadlineMillis - invocation.startedMillis;
+  return retried > 0 && retried * RETRY_BOUND_MILLIS >= batchMillis;
 }
