@@ -64,20 +64,22 @@ function refusingStore() {
   return { store, mostInFlight: () => mostInFlight };
 }
 
+/** Four messages' commits through a coalescer on `store`, all at once; their results. */
+function commitFour(store: CoalescingStore) {
+  const coalescer = new CommitCoalescer(store, {
+    runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
+    logger: recordingLogger(),
+    consumer: 'unit',
+    attempts: 3,
+  });
+  const signal = new AbortController().signal;
+  return Promise.all(['a', 'b', 'c', 'd'].map((key) => coalescer.commit(requestFor(key), signal)));
+}
+
 describe('CommitCoalescer', () => {
   it('commits the members of a transaction refused as a whole one at a time where they share an item, never two on it at once', async () => {
     const { store, mostInFlight } = refusingStore();
-    const coalescer = new CommitCoalescer(store, {
-      runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
-      logger: recordingLogger(),
-      consumer: 'unit',
-      attempts: 3,
-    });
-    const signal = new AbortController().signal;
-
-    const results = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((key) => coalescer.commit(requestFor(key), signal)),
-    );
+    const results = await commitFour(store);
 
     expect(results).toEqual(results.map(() => ({ committed: true })));
     expect(mostInFlight()).toBe(1);
@@ -99,17 +101,7 @@ describe('CommitCoalescer', () => {
         ? members.map(() => ({ error: conflict }))
         : members.map(() => ({ result: { committed: true as const } }));
     };
-    const coalescer = new CommitCoalescer(store, {
-      runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
-      logger: recordingLogger(),
-      consumer: 'unit',
-      attempts: 3,
-    });
-    const signal = new AbortController().signal;
-
-    const results = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((key) => coalescer.commit(requestFor(key), signal)),
-    );
+    const results = await commitFour(store);
 
     expect(results).toEqual(results.map(() => ({ committed: true })));
     expect(sent).toEqual([4, 4]);
