@@ -173,7 +173,7 @@ export class CommitCoalescer {
       const verdict = verdicts[index];
       if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);
       else if ('result' in verdict) member.resolve(verdict.result);
-      else if (isConflict(verdict.error) && ++member.conflicts < MAX_CONFLICTS_IN_ROW) {
+      else if (reportedConflict(verdict.error) && ++member.conflicts < MAX_CONFLICTS_IN_ROW) {
         conflicted.push(member);
       } else member.reject(verdict.error);
     }
@@ -208,7 +208,7 @@ export class CommitCoalescer {
     const applied = verdicts.every((verdict) => 'result' in verdict && verdict.result.committed);
     // A conflict on an item they share costs all of them alike, however many they are.
     const conflictOnly = verdicts.every(
-      (verdict) => 'innocent' in verdict || ('error' in verdict && isConflict(verdict.error)),
+      (verdict) => 'innocent' in verdict || ('error' in verdict && reportedConflict(verdict.error)),
     );
     if (conflictOnly) return;
     this.#maxMembers = applied
@@ -256,7 +256,7 @@ export class CommitCoalescer {
       return answer;
     } catch (error) {
       // Only DynamoDB's own answer is one round trip: a timeout or a 5xx says nothing of it.
-      if (isConflict(error)) observe();
+      if (reportedConflict(error)) observe();
       throw error;
     }
   }
@@ -306,9 +306,4 @@ function clientRequestToken(random: () => number): string {
       .toString(16)
       .padStart(8, '0'),
   ).join('');
-}
-
-/** A conflict DynamoDB reported (see `reportedConflict`). */
-function isConflict(error: unknown): boolean {
-  return error instanceof TransientStoreError && reportedConflict(error);
 }

@@ -100,7 +100,8 @@ export function backoffMillis(attempt: number, random: number): number {
  * reportedConflict(new TransientStoreError('TransactionConflict', undefined)); // => false
  * ```
  */
-export function reportedConflict(error: TransientStoreError): boolean {
+export function reportedConflict(error: unknown): boolean {
+  if (!(error instanceof TransientStoreError)) return false;
   if (error.reason !== TransientReason.TransactionConflict) return false;
   const cause = error.cause as
     | { name?: unknown; CancellationReasons?: ReadonlyArray<{ Code?: unknown }> }

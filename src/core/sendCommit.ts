@@ -1,9 +1,8 @@
 import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
-import { TransientReason } from '../constants.js';
 import type { ItemTurns } from '../contention/ItemTurns.js';
-import { TransientStoreError } from '../errors.js';
 import type { CommitRequest, CommitResult } from './InboxStore.js';
 import type { ResolvedOptions } from './resolveOptions.js';
+import { reportedConflict } from './retryTransient.js';
 
 /**
  * Sends a commit: shared with others' (`coalesce`, which never sends two that share an item at
@@ -30,17 +29,14 @@ export async function sendCommit(
   const itemIds = turns && store.identifyItems ? await store.identifyItems(request) : undefined;
   const release = itemIds && turns ? await turns.take(itemIds) : undefined;
   const sentMillis = runtime.now();
+  const observe = () => conflictBackoff.observe(runtime.now() - sentMillis);
   try {
     const result = await store.commit(request);
-    conflictBackoff.observe(runtime.now() - sentMillis);
+    observe();
     return result;
   } catch (error) {
-    if (
-      error instanceof TransientStoreError &&
-      error.reason === TransientReason.TransactionConflict
-    ) {
-      conflictBackoff.observe(runtime.now() - sentMillis);
-    }
+    // The same rule as the coalescer's: a committed or conflict-cancelled round trip only.
+    if (reportedConflict(error)) observe();
     throw error;
   } finally {
     release?.();
