@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
+  type InboxOptions,
   RecordStatus,
   redriveUnsafeMessageIdKey,
   TransientReason,
@@ -53,6 +54,18 @@ const entry = {
   processedAt: '2026-01-01T00:00:00.000Z',
   expiresAt: 2_000_000_000,
 };
+
+/** A processor whose handler writes nothing, keyed by messageId, without the pre-check read. */
+function silentProcessor(store: DynamoDBInboxStore, options: Partial<InboxOptions> = {}) {
+  return createBatchProcessor(async () => {}, {
+    store,
+    consumer: 'unit',
+    key: redriveUnsafeMessageIdKey,
+    precheck: false,
+    logger: recordingLogger(),
+    ...options,
+  });
+}
 
 const faults: Array<{ name: string; reason: TransientReason; error: () => Error }> = [
   {
@@ -190,13 +203,8 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
       faults[1]?.error ?? (() => new Error()),
     );
     const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
-    const processor = createBatchProcessor(async () => {}, {
-      store,
-      consumer: 'unit',
-      key: redriveUnsafeMessageIdKey,
-      precheck: false,
+    const processor = silentProcessor(store, {
       transactionAttempts: 4,
-      logger: recordingLogger(),
       runtime: { sleep: async () => {} },
     });
     const record = sqsRecord({ id: 1 });
@@ -212,13 +220,8 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     const client = offlineClient();
     injectFault(client, 'TransactWriteItemsCommand', faults[1]?.error ?? (() => new Error()));
     const sleptMillis: number[] = [];
-    const processor = createBatchProcessor(async () => {}, {
-      store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
-      consumer: 'unit',
-      key: redriveUnsafeMessageIdKey,
-      precheck: false,
+    const processor = silentProcessor(new DynamoDBInboxStore({ tableName: 'inbox', client }), {
       transactionAttempts: 5,
-      logger: recordingLogger(),
       runtime: {
         now: () => 1_700_000_000_000,
         random: () => 0.5,
@@ -244,13 +247,8 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
       return faults[0]?.error() ?? new Error();
     });
     const sleptMillis: number[] = [];
-    const processor = createBatchProcessor(async () => {}, {
-      store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
-      consumer: 'unit',
-      key: redriveUnsafeMessageIdKey,
-      precheck: false,
+    const processor = silentProcessor(new DynamoDBInboxStore({ tableName: 'inbox', client }), {
       transactionAttempts: 3,
-      logger: recordingLogger(),
       runtime: {
         now: () => nowMillis,
         random: () => 0.5,
@@ -278,12 +276,7 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
       'TransactWriteItemsCommand',
       faults[0]?.error ?? (() => new Error()),
     );
-    const processor = createBatchProcessor(async () => {}, {
-      store: new DynamoDBInboxStore({ tableName: 'inbox', client }),
-      consumer: 'unit',
-      key: redriveUnsafeMessageIdKey,
-      precheck: false,
-      logger: recordingLogger(),
+    const processor = silentProcessor(new DynamoDBInboxStore({ tableName: 'inbox', client }), {
       runtime: { now: () => 1_700_000_000_000, sleep: async () => {} },
     });
 
@@ -323,13 +316,8 @@ describe('the client the store builds', { timeout: 2 * CONNECTIONS_BOUND_MILLIS 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const store = storeAt(port);
-    const processor = createBatchProcessor(async () => {}, {
-      store,
-      consumer: 'unit',
-      key: redriveUnsafeMessageIdKey,
-      precheck: false,
+    const processor = silentProcessor(store, {
       concurrency: 200,
-      logger: recordingLogger(),
     });
     const records = Array.from({ length: 200 }, (_, n) => sqsRecord({ n }));
 
