@@ -211,17 +211,6 @@ export class DynamoDBInboxStore implements InboxStore {
   }
 
   /**
-   * The identity of each item a commit writes, for the batch to keep two commits that share an
-   * item from being in flight at once. A Put's key comes from its table's key schema; a table
-   * AWS refuses to describe (a role without `dynamodb:DescribeTable`) is not asked again, and
-   * its Puts get identities of their own: they may then meet a conflict, which is retried.
-   */
-  async identifyItems(request: CommitRequest): Promise<readonly string[]> {
-    const { itemIds } = await this.#identify(request, this.#outboxWrites(request));
-    return itemIds;
-  }
-
-  /**
    * Checks a commit and identifies every item it writes. A Put into a table whose key schema
    * cannot be read (refused, or failing for now) gets an identity of its own: two messages'
    * Puts of one item may then share a transaction, which DynamoDB refuses as a whole, and the

@@ -3,7 +3,6 @@ import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
 import { type CoalescingStore, CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, RecordStatus } from '../constants.js';
-import { ItemTurns } from '../contention/ItemTurns.js';
 import { inboxPk } from '../core/inboxEntry.js';
 import {
   NO_DEADLINE_CONFLICT_MILLIS,
@@ -113,13 +112,11 @@ async function processEvent(
   const settled = new Map<SQSRecord, RecordOutcome>();
   const reads = readUpFront(records, options);
   const precheck = BatchPrecheck.start(keysOf(reads, options), options);
-  const coalescer = options.coalesce ? coalescerFor(options, precheck) : undefined;
-  // Coalescing never sends two commits that share an item at once; alone, commits take turns.
-  const turns = coalescer ? undefined : new ItemTurns(signal);
+  const coalescer = coalescerFor(options, precheck);
   const conflictsUntilMillis = deadline
     ? Number.POSITIVE_INFINITY
     : options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS;
-  const batch = { signal, precheck, coalescer, turns, conflictsUntilMillis };
+  const batch = { signal, precheck, coalescer, conflictsUntilMillis };
   const run = { context, handler, options, settled, reads, batch };
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
     processGroup(group, run),
@@ -183,9 +180,19 @@ interface GroupRun {
   readonly batch: Omit<RecordInBatch, 'read'> & { readonly signal: AbortSignal };
 }
 
-/** The batch's coalescer; `resolveOptions` made sure the store can coalesce. */
-function coalescerFor(options: ResolvedOptions, precheck: BatchPrecheck | undefined) {
-  return new CommitCoalescer(options.store as CoalescingStore, {
+/**
+ * The batch's coalescer: with `coalesce`, commits share transactions (`resolveOptions` made sure
+ * the store can); without, only those that update one item mergeably do, and no two commits
+ * sharing an item are in flight at once, so the batch never conflicts with itself. A store
+ * that cannot share a transaction has its commits sent as they come.
+ */
+function coalescerFor(
+  options: ResolvedOptions,
+  precheck: BatchPrecheck | undefined,
+): CommitCoalescer | undefined {
+  const { store } = options;
+  if (store.prepareCommit === undefined || store.commitTogether === undefined) return undefined;
+  return new CommitCoalescer(store as CoalescingStore, {
     runtime: options.runtime,
     logger: options.logger,
     metrics: options.metrics,
@@ -193,6 +200,7 @@ function coalescerFor(options: ResolvedOptions, precheck: BatchPrecheck | undefi
     attempts: options.transactionAttempts,
     precheck,
     conflictBackoff: options.conflictBackoff,
+    sameItemOnly: !options.coalesce,
   });
 }
 

@@ -1,4 +1,4 @@
-import { InboxMetric, TransientReason } from '../constants.js';
+import { TransientReason } from '../constants.js';
 import { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import type {
   CommitRequest,
@@ -9,11 +9,11 @@ import type {
 } from '../core/InboxStore.js';
 import { isCommitted } from '../core/inboxEntry.js';
 import { backoffMillis, MAX_CONFLICTS_IN_ROW, reportedConflict } from '../core/retryTransient.js';
-import type { InboxLogger, InboxMetrics } from '../core/types.js';
 import { TransientStoreError } from '../errors.js';
-import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
-import type { InboxRuntime } from '../runtime/InboxRuntime.js';
-import { countMergedUpdates, planTransactions } from './planTransactions.js';
+import type { CoalescerSettings } from './CoalescerSettings.js';
+import { clientRequestToken } from './clientRequestToken.js';
+import { countSharedCommit } from './countSharedCommit.js';
+import { planTransactions } from './planTransactions.js';
 
 /** A store that can share a transaction between messages. */
 export type CoalescingStore = InboxStore &
@@ -45,6 +45,12 @@ const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
  * item are unconditional `ADD`s of integers share a transaction, where the store writes that
  * item once with their amounts added (see `planTransactions`).
  *
+ * With `sameItemOnly` (a processor without `coalesce`) only such members share a transaction,
+ * every other commit going alone, and a flush does not wait for the read or for an earlier
+ * flush: a commit waits only while a transaction of the batch on one of its items is in
+ * flight, so the batch never conflicts with itself, and a hot item takes one transaction per
+ * round trip for all the commits that queued on it meanwhile.
+ *
  * Each member settles as a commit of its own would: committed, the entry that refused it, or
  * its own error. A member cancelled only by another's reason is queued again, so one failing
  * member never holds back or fails the others. A transaction that may have applied (a timeout,
@@ -63,6 +69,8 @@ export class CommitCoalescer {
   readonly #store: CoalescingStore;
   readonly #settings: CoalescerSettings;
   #pending: Member[] = [];
+  /** The items of the transactions in flight. */
+  readonly #held = new Set<string>();
   #draining = false;
   /** Members per transaction: halved after a cancellation, doubled back after a commit. */
   #maxMembers = Number.POSITIVE_INFINITY;
@@ -91,28 +99,59 @@ export class CommitCoalescer {
     void this.#drain();
   }
 
-  /** Flushes until the queue is empty; the flag drops in the same turn as the last check. */
+  /**
+   * Flushes until the queue is empty; the flag drops in the same turn as the last check. With
+   * `sameItemOnly`, one flush: what it leaves waits for items in flight, whose release drains
+   * again, so that a commit never waits for another it shares nothing with.
+   */
   async #drain(): Promise<void> {
+    const { runtime, precheck, sameItemOnly } = this.#settings;
     try {
-      await this.#settings.runtime.sleep(0);
-      await this.#settings.precheck?.whenAnswered();
+      await runtime.sleep(0);
+      // Coalescing settles the read's known duplicates without a write; alone, a commit is
+      // sent as it would be without sharing, and meets the entry that refuses it.
+      if (sameItemOnly !== true) await precheck?.whenAnswered();
       while (this.#pending.length > 0) {
         const members = this.#pending;
         this.#pending = [];
-        await this.#flush(members).catch((error: unknown) => {
+        const sent = this.#flush(members).catch((error: unknown) => {
           for (const member of members) member.reject(error);
         });
+        if (sameItemOnly === true) return;
+        await sent;
       }
     } finally {
       this.#draining = false;
     }
   }
 
+  /** Sends the transactions the queue allows now; resolves once they all answered. */
   async #flush(members: readonly Member[]): Promise<void> {
     const live = members.filter((member) => this.#stillWanted(member));
-    const { transactions, deferred } = planTransactions(live, this.#maxMembers);
+    const { transactions, deferred } = planTransactions(live, {
+      maxMembers: this.#maxMembers,
+      held: this.#held,
+      sameItemOnly: this.#settings.sameItemOnly,
+    });
     this.#pending.unshift(...deferred);
-    await Promise.all(transactions.map((transaction) => this.#send(transaction)));
+    await Promise.all(transactions.map((transaction) => this.#sendHolding(transaction)));
+  }
+
+  /**
+   * Sends a transaction holding its items, so that no later flush sends another on them while
+   * it is in flight, and drains again when it lets them go.
+   */
+  async #sendHolding(members: readonly Member[]): Promise<void> {
+    const itemIds = members.flatMap((member) => member.prepared.itemIds);
+    for (const id of itemIds) this.#held.add(id);
+    try {
+      await this.#send(members);
+    } catch (error) {
+      for (const member of members) member.reject(error);
+    } finally {
+      for (const id of itemIds) this.#held.delete(id);
+      if (this.#pending.length > 0) this.#startDraining();
+    }
   }
 
   /**
@@ -166,7 +205,11 @@ export class CommitCoalescer {
       await this.#sendEachAlone(members);
       return;
     }
-    this.#countShared(members, verdicts);
+    countSharedCommit(
+      this.#settings.metrics,
+      members.map((member) => member.prepared),
+      verdicts,
+    );
     this.#adapt(members.length, verdicts);
     const conflicted: Member[] = [];
     for (const [index, member] of members.entries()) {
@@ -217,29 +260,13 @@ export class CommitCoalescer {
   }
 
   /**
-   * A shared transaction that applied: one transaction, its members' commits, and the items it
-   * wrote once for several members with the members' updates merged into them.
-   */
-  #countShared(members: readonly Member[], verdicts: readonly MemberVerdict[]): void {
-    const committed = verdicts.filter((verdict) => 'result' in verdict && verdict.result.committed);
-    if (committed.length !== verdicts.length) return;
-    const { metrics } = this.#settings;
-    metrics?.addMetric(InboxMetric.SharedTransactions, 'Count', 1);
-    metrics?.addMetric(InboxMetric.SharedCommits, 'Count', committed.length);
-    const merged = countMergedUpdates(members.map((member) => member.prepared));
-    if (merged.items === 0) return;
-    metrics?.addMetric(InboxMetric.AggregatedItems, 'Count', merged.items);
-    metrics?.addMetric(InboxMetric.AggregatedUpdates, 'Count', merged.updates);
-  }
-
-  /**
    * Commits each member in a transaction of its own; those that share an item take turns, so
    * that the split never sends two transactions on one item at once.
    */
   async #sendEachAlone(members: readonly Member[]): Promise<void> {
     let rest = members;
     while (rest.length > 0) {
-      const { transactions, deferred } = planTransactions(rest, 1);
+      const { transactions, deferred } = planTransactions(rest, { maxMembers: 1 });
       await Promise.all(transactions.map((transaction) => this.#send(transaction)));
       rest = deferred;
     }
@@ -276,34 +303,4 @@ export class CommitCoalescer {
       }
     }
   }
-}
-
-/**
- * What a {@link CommitCoalescer} works with: the runtime (its sleep, randomness), the logger,
- * the consumer's name for log lines, the attempts of a transaction whose outcome is unknown,
- * and the batch's pre-check read.
- *
- * @example
- * ```ts
- * const settings: CoalescerSettings = { runtime, logger, consumer: 'ledger', attempts: 3 };
- * ```
- */
-export interface CoalescerSettings {
-  readonly runtime: Pick<InboxRuntime, 'sleep' | 'random' | 'now'>;
-  readonly logger: InboxLogger;
-  /** Learns the round trip of the transactions sent, for the wait after a conflict. */
-  readonly conflictBackoff?: ConflictBackoff | undefined;
-  readonly metrics?: InboxMetrics | undefined;
-  readonly consumer: string;
-  readonly attempts: number;
-  readonly precheck?: BatchPrecheck | undefined;
-}
-
-/** 32 hexadecimal digits from the runtime's randomness (DynamoDB takes 1 to 36 characters). */
-function clientRequestToken(random: () => number): string {
-  return Array.from({ length: 4 }, () =>
-    Math.floor(random() * 0x1_0000_0000)
-      .toString(16)
-      .padStart(8, '0'),
-  ).join('');
 }

@@ -15,14 +15,31 @@ interface Taken<T> {
 }
 
 /**
+ * How a flush may share transactions: at most `maxMembers` members each; none touching an item
+ * in `held` (written by a transaction still in flight); and, with `sameItemOnly`, only members
+ * that update one item mergeably share one, every other member going alone.
+ *
+ * @example
+ * ```ts
+ * const sharing: Sharing = { maxMembers: 8, held: new Set(['accounts#acc-1']), sameItemOnly: true };
+ * ```
+ */
+export interface Sharing {
+  readonly maxMembers?: number;
+  readonly held?: ReadonlySet<string>;
+  readonly sameItemOnly?: boolean;
+}
+
+/**
  * The transactions one flush sends, and the members it leaves for the next. No two transactions
- * of a flush (which run at once) touch one item, and no transaction touches one item twice,
- * but for mergeable updates (an unconditional `ADD` of integers, see `mergeableIds`): a member
- * whose every item shared with an earlier member is mergeable on both sides joins that member's
- * transaction, where the store writes one update adding all their amounts, if it fits (the
- * shared item counted once). Any other member sharing an item with an earlier one waits for
- * the next flush. The others fill transactions first-fit in arrival order, up to 100 items,
- * 4 MB and `maxMembers` each.
+ * of a flush (which run at once) touch one item, none touches an item held by one in flight,
+ * and no transaction touches one item twice, but for mergeable updates (an unconditional `ADD`
+ * of integers, see `mergeableIds`): a member whose every item shared with an earlier member is
+ * mergeable on both sides joins that member's transaction, where the store writes one update
+ * adding all their amounts, if it fits (the shared item counted once). Any other member sharing
+ * an item with an earlier one, or touching a held item, waits for the next flush. The others
+ * fill transactions first-fit in arrival order (each its own with `sameItemOnly`), up to 100
+ * items, 4 MB and `maxMembers` each.
  *
  * @example
  * ```ts
@@ -31,13 +48,18 @@ interface Taken<T> {
  */
 export function planTransactions<T extends { readonly prepared: PreparedCommit }>(
   members: readonly T[],
-  maxMembers = Number.POSITIVE_INFINITY,
+  sharing: Sharing = {},
 ): { transactions: T[][]; deferred: T[] } {
+  const { maxMembers = Number.POSITIVE_INFINITY, held, sameItemOnly = false } = sharing;
   const taken = new Map<string, Taken<T>>();
   const transactions: Planned<T>[] = [];
   const deferred: T[] = [];
   for (const member of members) {
     const { itemIds, bytes } = member.prepared;
+    if (held !== undefined && itemIds.some((id) => held.has(id))) {
+      deferred.push(member);
+      continue;
+    }
     const shared = itemIds.filter((id) => taken.has(id));
     const newItems = itemIds.length - shared.length;
     const fits = (transaction: Planned<T>) =>
@@ -46,7 +68,7 @@ export function planTransactions<T extends { readonly prepared: PreparedCommit }
       transaction.bytes + bytes <= TRANSACTION_LIMITS.maxTransactionBytes;
     const target =
       shared.length === 0
-        ? (transactions.find(fits) ?? open(transactions))
+        ? ((sameItemOnly ? undefined : transactions.find(fits)) ?? open(transactions))
         : joinable(shared, member.prepared, taken);
     if (target === undefined || !fits(target)) {
       deferred.push(member);

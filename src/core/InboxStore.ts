@@ -193,17 +193,10 @@ export interface InboxStore {
   /**
    * Checks a commit as `commit` does and resolves the identity of each item it writes, for
    * `commitTogether`; throws what `commit` would throw before sending. Optional: a store
-   * without it and `commitTogether` cannot coalesce.
+   * without it and `commitTogether` cannot coalesce, and has a batch's commits sent as they
+   * come, two that share an item at once too (DynamoDB then cancels one for a conflict).
    */
   prepareCommit?(request: CommitRequest): Promise<PreparedCommit>;
-  /**
-   * The identity of each item a commit writes (its entry, its operations, its outbox items),
-   * so that the batch never sends two commits that share an item at once; throws what
-   * `commit` would throw before sending. An item it cannot identify (a Put whose table's key
-   * schema it may not read) gets an identity of its own. Optional: a store without it has its
-   * commits sent as they come.
-   */
-  identifyItems?(request: CommitRequest): Promise<readonly string[]>;
   /**
    * Commits several prepared commits, whose items are distinct (but for items all of whose
    * members' updates are mergeable, which it merges into one update each) and within DynamoDB's

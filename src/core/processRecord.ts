@@ -1,7 +1,6 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants.js';
-import type { ItemTurns } from '../contention/ItemTurns.js';
 import { PayloadMismatchError, TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { SourceNotice } from '../sources/MessageSource.js';
@@ -39,10 +38,12 @@ export interface RecordInBatch {
   readonly signal?: AbortSignal;
   readonly read?: Promise<RecordRead>;
   readonly precheck?: BatchPrecheck | undefined;
-  /** Shares the record's commit with the batch's others (`coalesce`); unset: its own. */
+  /**
+   * Sends the record's commit, shared with the batch's others (all with `coalesce`, only on a
+   * mergeable update of one item without) and never in flight with one sharing an item; unset:
+   * its own, sent at once.
+   */
   readonly coalescer?: CommitCoalescer | undefined;
-  /** Turns on the items the batch's commits write, so that none conflicts with another. */
-  readonly turns?: ItemTurns | undefined;
   /**
    * Until when a `TransactionConflict` is retried in the invocation, in epoch milliseconds:
    * unbounded under a deadline (the signal stops it); unset: a budget from now.
@@ -96,8 +97,8 @@ export async function processRecord(
         batch.conflictsUntilMillis ?? options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS,
     };
     steps = new MessageSteps(target, options, context, signal, conflicts);
-    const { precheck, coalescer, turns } = batch;
-    const attempt = { handler, options, steps, precheck, coalescer, turns, conflicts };
+    const { precheck, coalescer } = batch;
+    const attempt = { handler, options, steps, precheck, coalescer, conflicts };
     return await processWithRetries(message, read, attempt);
   } catch (error) {
     // A lease this record holds is released with its journal kept, before the failure settles.
@@ -146,7 +147,6 @@ interface Attempt {
   readonly steps: MessageSteps;
   readonly precheck: BatchPrecheck | undefined;
   readonly coalescer: CommitCoalescer | undefined;
-  readonly turns: ItemTurns | undefined;
   readonly conflicts: ConflictRetry;
 }
 

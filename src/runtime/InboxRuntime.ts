@@ -1,4 +1,4 @@
-import { setTimeout as sleepFor } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleepFor } from 'node:timers/promises';
 import { InvalidConfigurationError } from '../errors.js';
 
 /**
@@ -56,7 +56,8 @@ export type TimerPurpose = (typeof TimerPurpose)[keyof typeof TimerPurpose];
  */
 export const systemRuntime: InboxRuntime = Object.freeze({
   now: () => Date.now(),
-  sleep: (millis: number) => sleepFor(millis),
+  // Waiting 0 ms lets the work already due run first, without the 1 ms a 0 ms timer takes.
+  sleep: (millis: number) => (millis > 0 ? sleepFor(millis) : nextTurn()),
   random: () => Math.random(),
   startTimer(millis: number, callback: () => void) {
     const timer = setTimeout(callback, millis);

@@ -23,9 +23,11 @@ function modelConflicts(client: DynamoDBClient) {
     ]),
   );
   let refused = 0;
+  let transactions = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
+      if (context.commandName === 'TransactWriteItemsCommand') transactions++;
       const admission = model.admit(String(context.commandName), input);
       if (admission.refusal) {
         refused++;
@@ -39,11 +41,11 @@ function modelConflicts(client: DynamoDBClient) {
     },
     { step: 'initialize', name: 'conflictModel' },
   );
-  return { refused: () => refused };
+  return { refused: () => refused, transactions: () => transactions };
 }
 
 describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulator implements them)', () => {
-  it('commits twenty payments to one account one after the other, never conflicting with itself', async () => {
+  it('commits twenty payments to one account in one transaction crediting it once, never conflicting with itself', async () => {
     const { client, store } = ledger.ownStore();
     const conflicts = modelConflicts(client);
     const accountId = `acc-hot-${Math.random()}`;
@@ -56,9 +58,45 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
 
     expect(outcomes.map(({ status }) => status)).toEqual(events.map(() => RecordStatus.Processed));
     expect(conflicts.refused()).toBe(0);
+    expect(conflicts.transactions()).toBe(1);
     expect(await ledger.balanceOf(accountId)).toBe(
       events.reduce((sum, event) => sum + event.amountCents, 0),
     );
+  });
+
+  it('commits a payment that reaches a hot account while its transaction is in flight in the next one, after it answered', async () => {
+    const { client, store } = ledger.ownStore();
+    const conflicts = modelConflicts(client);
+    const accountId = `acc-late-${Math.random()}`;
+    const [early, late] = [payment({ accountId }), payment({ accountId })];
+    let sent: () => void = () => {};
+    const earlySent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    client.middlewareStack.add(
+      (next, context) => (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') sent();
+        return next(args);
+      },
+      { step: 'initialize', name: 'earlySent' },
+    );
+
+    const outcomes = await ledgerProcessor(
+      async (message, tx) => {
+        // The later payment's handler ends while the earlier one's transaction is in flight.
+        if (message.body.eventId === late.eventId) await earlySent;
+        await ledger.applyPayment(message, tx);
+      },
+      { store, consumer: 'late', precheck: false },
+    ).processRecords(sqsEvent(sqsRecord(early), sqsRecord(late)));
+
+    expect(outcomes.map(({ status }) => status)).toEqual([
+      RecordStatus.Processed,
+      RecordStatus.Processed,
+    ]);
+    expect(conflicts.refused()).toBe(0);
+    expect(conflicts.transactions()).toBe(2);
+    expect(await ledger.balanceOf(accountId)).toBe(early.amountCents + late.amountCents);
   });
 
   it('lets two messages that Put one item take turns, the item found by its table’s key schema', async () => {

@@ -62,7 +62,8 @@ async function committedPayment() {
 describe('the batch pre-check read (default: concurrent)', () => {
   it('reads the batch’s keys with one consistent BatchGetItem and commits each new message with one transaction', async () => {
     const { store, named } = connect();
-    const events = Array.from({ length: 5 }, () => payment({ accountId: 'acc-pre-new' }));
+    // Distinct accounts: commits crediting one account share a transaction.
+    const events = Array.from({ length: 5 }, (_, n) => payment({ accountId: `acc-pre-new-${n}` }));
 
     const outcomes = await processor(store, ledger.applyPayment).processRecords(
       sqsEvent(...events.map((event) => sqsRecord(event))),
@@ -165,7 +166,9 @@ describe('the batch pre-check read (default: concurrent)', () => {
 
   it('reads more than 100 keys in BatchGetItems of at most 100, and finds a duplicate among them', async () => {
     const known = await committedPayment();
-    const events = Array.from({ length: 149 }, () => payment({ accountId: 'acc-pre-many' }));
+    const events = Array.from({ length: 149 }, (_, n) =>
+      payment({ accountId: `acc-pre-many-${n}` }),
+    );
     const { store, named } = connect();
 
     const outcomes = await processor(store, ledger.applyPayment, {

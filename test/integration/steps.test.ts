@@ -652,7 +652,8 @@ describe('steps', () => {
 
   it('costs a handler without steps one transaction per message and one read per batch, as before steps existed', async () => {
     const { store, commands } = recordingClient();
-    const records = [payment(), payment(), payment()].map((event) => sqsRecord(event));
+    // Distinct accounts: commits crediting one account share a transaction.
+    const records = [1, 2, 3].map((n) => sqsRecord(payment({ accountId: `acc-no-steps-${n}` })));
 
     await processor(ledger.applyPayment, { store }).processRecords(sqsEvent(...records));
 

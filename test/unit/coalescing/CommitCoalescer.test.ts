@@ -64,6 +64,19 @@ function refusingStore() {
   return { store, mostInFlight: () => mostInFlight };
 }
 
+const never = new AbortController().signal;
+
+/** A coalescer as a processor without `coalesce` builds it. */
+function sameItemCoalescer(store: CoalescingStore) {
+  return new CommitCoalescer(store, {
+    runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
+    logger: recordingLogger(),
+    consumer: 'unit',
+    attempts: 3,
+    sameItemOnly: true,
+  });
+}
+
 /** Four messages' commits through a coalescer on `store`, all at once; their results. */
 function commitFour(store: CoalescingStore) {
   const coalescer = new CommitCoalescer(store, {
@@ -76,7 +89,81 @@ function commitFour(store: CoalescingStore) {
   return Promise.all(['a', 'b', 'c', 'd'].map((key) => coalescer.commit(requestFor(key), signal)));
 }
 
+/**
+ * A store that credits the account named before a key's dash (`hot-1` credits `hot`), the
+ * credit mergeable, and holds every transaction open until the test lets it answer. Records
+ * the keys of each transaction sent, in order.
+ */
+function gatedStore() {
+  const sent: string[][] = [];
+  const gates: (() => void)[] = [];
+  const answer = () => new Promise<void>((resolve) => gates.push(resolve));
+  const account = (request: CommitRequest) => `accounts#${request.entry.key.split('-')[0]}`;
+  const store: CoalescingStore = {
+    ...refusingStore().store,
+    prepareCommit: async (request): Promise<PreparedCommit> => ({
+      request,
+      items: [],
+      itemIds: [request.entry.pk, account(request)],
+      mergeableIds: new Set([account(request)]),
+      bytes: 100,
+    }),
+    commit: async (request) => {
+      sent.push([request.entry.key]);
+      await answer();
+      return { committed: true };
+    },
+    commitTogether: async (members) => {
+      sent.push(members.map(({ request }) => request.entry.key));
+      await answer();
+      return members.map(() => ({ result: { committed: true as const } }));
+    },
+  };
+  return {
+    store,
+    sent,
+    answerNext: () => gates.shift()?.(),
+    answerAll: () => {
+      for (const open of gates.splice(0)) open();
+    },
+  };
+}
+
+/** Lets every commit started so far reach the store. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('CommitCoalescer', () => {
+  it('without coalesce, shares a transaction only between commits crediting one account, and sends each other commit alone', async () => {
+    const { store, sent, answerAll } = gatedStore();
+    const coalescer = sameItemCoalescer(store);
+
+    const results = ['hot-1', 'cold-1', 'hot-2', 'warm-1'].map((key) =>
+      coalescer.commit(requestFor(key), never),
+    );
+    await settle();
+
+    expect(sent).toEqual([['hot-1', 'hot-2'], ['cold-1'], ['warm-1']]);
+    answerAll();
+    expect(await Promise.all(results)).toEqual(results.map(() => ({ committed: true })));
+  });
+
+  it('without coalesce, holds a later commit on an item in flight until it answers, and lets one sharing nothing go at once', async () => {
+    const { store, sent, answerNext, answerAll } = gatedStore();
+    const coalescer = sameItemCoalescer(store);
+    const first = coalescer.commit(requestFor('hot-1'), never);
+    await settle();
+
+    const later = ['hot-2', 'cold-1'].map((key) => coalescer.commit(requestFor(key), never));
+    await settle();
+    expect(sent).toEqual([['hot-1'], ['cold-1']]);
+
+    answerNext();
+    await settle();
+    expect(sent).toEqual([['hot-1'], ['cold-1'], ['hot-2']]);
+    answerAll();
+    await Promise.all([first, ...later]);
+  });
+
   it('commits the members of a transaction refused as a whole one at a time where they share an item, never two on it at once', async () => {
     const { store, mostInFlight } = refusingStore();
     const results = await commitFour(store);

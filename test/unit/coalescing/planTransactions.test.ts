@@ -60,7 +60,7 @@ describe('planTransactions', () => {
   it('puts at most maxMembers members in a transaction', () => {
     const plan = planTransactions(
       ['a', 'b', 'c', 'd', 'e'].map((name) => member(name, [name])),
-      2,
+      { maxMembers: 2 },
     );
 
     expect(names(plan)).toEqual({ transactions: [['a', 'b'], ['c', 'd'], ['e']], deferred: [] });
@@ -131,7 +131,7 @@ describe('planTransactions', () => {
   it('defers a member that would merge into a full transaction rather than open another on the same item', () => {
     const plan = planTransactions(
       ['a', 'b', 'c'].map((name) => payment(name, 'hot')),
-      2,
+      { maxMembers: 2 },
     );
 
     expect(names(plan)).toEqual({ transactions: [['a', 'b']], deferred: ['c'] });
@@ -147,6 +147,30 @@ describe('planTransactions', () => {
     const fifty = planTransactions([...many, payment('p49', 'hot')]);
     expect(fifty.transactions.map((transaction) => transaction.length)).toEqual([49]);
     expect(names(fifty).deferred).toEqual(['p49']);
+  });
+
+  it('defers every member that touches an item a transaction in flight holds', () => {
+    const plan = planTransactions(
+      [payment('a', 'hot'), payment('b', 'cold'), member('c', ['inbox#c', 'ledger#c'])],
+      { held: new Set(['account:hot', 'ledger#c']) },
+    );
+
+    expect(names(plan)).toEqual({ transactions: [['b']], deferred: ['a', 'c'] });
+  });
+
+  it('with sameItemOnly, shares a transaction only between members that merge an update of one item', () => {
+    const plan = planTransactions(
+      [
+        payment('a', 'hot'),
+        payment('b', 'cold'),
+        payment('c', 'hot'),
+        member('d', ['inbox#d']),
+        member('e', ['inbox#e']),
+      ],
+      { sameItemOnly: true },
+    );
+
+    expect(names(plan)).toEqual({ transactions: [['a', 'c'], ['b'], ['d'], ['e']], deferred: [] });
   });
 });
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ConflictBackoff } from '../../../src/contention/ConflictBackoff.js';
-import { ItemTurns } from '../../../src/contention/ItemTurns.js';
 import type { CommitRequest, InboxStore } from '../../../src/core/InboxStore.js';
 import { buildEntry } from '../../../src/core/inboxEntry.js';
 import { resolveOptions } from '../../../src/core/resolveOptions.js';
 import { sendCommit } from '../../../src/core/sendCommit.js';
-import { TransientReason, TransientStoreError } from '../../../src/index.js';
 import { recordingLogger } from '../../support/sqsRecords.js';
 
 const request: CommitRequest = {
@@ -21,12 +19,11 @@ const request: CommitRequest = {
   nowEpochSeconds: 1_700_000_000,
 };
 
-/** A store whose commit answers `commit`, its items always `accounts#hot`. */
+/** A store whose commit answers `commit`, and that cannot share a transaction. */
 function fakeStore(commit: () => Promise<never> | Promise<{ committed: true }>): InboxStore {
   return {
     find: async () => undefined,
     commit,
-    identifyItems: async () => ['accounts#hot'],
     claim: async () => {
       throw new Error('no steps here');
     },
@@ -36,57 +33,26 @@ function fakeStore(commit: () => Promise<never> | Promise<{ committed: true }>):
   };
 }
 
-function batchWith(store: InboxStore, turns: ItemTurns) {
+function batchWith(store: InboxStore) {
   const options = resolveOptions(
     { store, consumer: 'unit', key: () => 'k', logger: recordingLogger() },
     () => {
       throw new Error('no dead-letter queue here');
     },
   );
-  return { options, coalescer: undefined, turns };
+  return { options, coalescer: undefined };
 }
 
 const never = new AbortController().signal;
 
 describe('sendCommit', () => {
-  it('releases its turn when the commit fails, so the next commit on the item goes', async () => {
-    const turns = new ItemTurns(never);
-    const conflict = new TransientStoreError(TransientReason.Throttling, undefined);
-    const failing = batchWith(
-      fakeStore(() => Promise.reject(conflict)),
-      turns,
-    );
-
-    await expect(sendCommit(request, never, failing)).rejects.toBe(conflict);
-
-    expect(turns.heldCount).toBe(0);
-    const next = batchWith(
-      fakeStore(async () => ({ committed: true })),
-      turns,
-    );
-    await expect(sendCommit(request, never, next)).resolves.toEqual({ committed: true });
-    expect(turns.heldCount).toBe(0);
-  });
-
-  it('takes no turn when the items cannot be identified (the check refuses the transaction)', async () => {
-    const turns = new ItemTurns(never);
-    const refused = new Error('two operations on one item');
-    const store = {
-      ...fakeStore(async () => ({ committed: true })),
-      identifyItems: () => Promise.reject(refused),
-    };
-
-    await expect(sendCommit(request, never, batchWith(store, turns))).rejects.toBe(refused);
-    expect(turns.heldCount).toBe(0);
-  });
-
   it('learns the round trip of a commit that answered, not of one that failed otherwise than by a conflict', async () => {
     let nowMillis = 0;
     const store = fakeStore(async () => {
       nowMillis += 400;
       return { committed: true };
     });
-    const batch = batchWith(store, new ItemTurns(never));
+    const batch = batchWith(store);
     const options = {
       ...batch.options,
       runtime: { ...batch.options.runtime, now: () => nowMillis },

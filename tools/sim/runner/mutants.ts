@@ -314,10 +314,10 @@ export const MUTANTS = {
     name: 'sameItemCommitsInParallel',
     invariant: 'self-contention',
     description:
-      'the commits of a batch that share an item are sent at once instead of taking turns, so the invocation conflicts with itself',
-    file: 'src/core/sendCommit.ts',
-    find: 'const release = itemIds && turns ? await turns.take(itemIds) : undefined;',
-    replace: 'const release = itemIds && turns && false ? await turns.take(itemIds) : undefined;',
+      'a commit of a batch that shares an item with a transaction of the batch still in flight is sent at once instead of waiting for it, so the invocation conflicts with itself',
+    file: 'src/coalescing/planTransactions.ts',
+    find: 'if (held !== undefined && itemIds.some((id) => held.has(id))) {',
+    replace: 'if (held !== undefined && itemIds.some((id) => held.has(id)) && false) {',
   },
   conflictsUseUpAttempts: {
     name: 'conflictsUseUpAttempts',
