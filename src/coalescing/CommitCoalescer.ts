@@ -71,6 +71,8 @@ export class CommitCoalescer {
   #pending: Member[] = [];
   /** The items of the transactions in flight. */
   readonly #held = new Set<string>();
+  /** Whether a drain is due when the batch's read answers. */
+  #awaitingRead = false;
   #draining = false;
   /** Members per transaction: halved after a cancellation, doubled back after a commit. */
   #maxMembers = Number.POSITIVE_INFINITY;
@@ -128,13 +130,32 @@ export class CommitCoalescer {
   /** Sends the transactions the queue allows now; resolves once they all answered. */
   async #flush(members: readonly Member[]): Promise<void> {
     const live = members.filter((member) => this.#stillWanted(member));
-    const { transactions, deferred } = planTransactions(live, {
+    const { transactions } = planTransactions(live, {
       maxMembers: this.#maxMembers,
       held: this.#held,
       sameItemOnly: this.#settings.sameItemOnly,
     });
-    this.#pending.unshift(...deferred);
-    await Promise.all(transactions.map((transaction) => this.#sendHolding(transaction)));
+    const ready = transactions.filter((transaction) => this.#mayGoNow(transaction));
+    const sent = new Set(ready.flat());
+    this.#pending.unshift(...live.filter((member) => !sent.has(member)));
+    await Promise.all(ready.map((transaction) => this.#sendHolding(transaction)));
+  }
+
+  /**
+   * Whether a transaction may be sent before the batch's read answered: without `coalesce`, one
+   * that several commits share waits for it, gathering the commits that reach its item
+   * meanwhile, so that a copy the read finds committed is settled without a write instead of
+   * cancelling the others' transaction. A commit alone goes at once.
+   */
+  #mayGoNow(transaction: readonly Member[]): boolean {
+    const { precheck, sameItemOnly } = this.#settings;
+    if (sameItemOnly !== true || transaction.length === 1) return true;
+    if (precheck === undefined || precheck.answered) return true;
+    if (!this.#awaitingRead) {
+      this.#awaitingRead = true;
+      void precheck.whenAnswered().then(() => this.#startDraining());
+    }
+    return false;
   }
 
   /**

@@ -67,6 +67,11 @@ export class BatchPrecheck {
     return new BatchPrecheck(options.precheck, answer);
   }
 
+  /** Whether the read has answered (or given up). */
+  get answered(): boolean {
+    return this.#found !== undefined;
+  }
+
   /** Settles once the read has answered (or given up); never rejects. */
   async whenAnswered(): Promise<void> {
     await this.#answer;

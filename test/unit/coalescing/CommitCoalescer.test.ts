@@ -4,11 +4,14 @@ import { type CoalescingStore, CommitCoalescer } from '../../../src/coalescing/C
 import type { CommitRequest, PreparedCommit } from '../../../src/core/InboxStore.js';
 import { buildEntry } from '../../../src/core/inboxEntry.js';
 import {
+  InboxStatus,
+  Precheck,
   TransactionLimit,
   TransactionLimitError,
   TransientReason,
   TransientStoreError,
 } from '../../../src/index.js';
+import { BatchPrecheck } from '../../../src/precheck/BatchPrecheck.js';
 import { recordingLogger } from '../../support/sqsRecords.js';
 
 function requestFor(key: string): CommitRequest {
@@ -67,8 +70,9 @@ function refusingStore() {
 const never = new AbortController().signal;
 
 /** A coalescer as a processor without `coalesce` builds it. */
-function sameItemCoalescer(store: CoalescingStore) {
+function sameItemCoalescer(store: CoalescingStore, precheck?: BatchPrecheck) {
   return new CommitCoalescer(store, {
+    precheck,
     runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
     logger: recordingLogger(),
     consumer: 'unit',
@@ -145,6 +149,43 @@ describe('CommitCoalescer', () => {
     expect(sent).toEqual([['hot-1', 'hot-2'], ['cold-1'], ['warm-1']]);
     answerAll();
     expect(await Promise.all(results)).toEqual(results.map(() => ({ committed: true })));
+  });
+
+  it('without coalesce, holds a transaction several commits share until the batch’s read answers, and settles a copy it found committed without a write', async () => {
+    const { store, sent, answerAll } = gatedStore();
+    const committed = { ...requestFor('hot-1').entry, status: InboxStatus.Completed };
+    let answerRead: () => void = () => {};
+    const read = new Promise<void>((resolve) => {
+      answerRead = resolve;
+    });
+    store.find = async (pk) => {
+      await read;
+      return pk === committed.pk ? committed : undefined;
+    };
+    const precheck = BatchPrecheck.start(
+      Promise.resolve(['unit#hot-1', 'unit#hot-2', 'unit#cold-1']),
+      {
+        precheck: Precheck.Concurrent,
+        store,
+        logger: recordingLogger(),
+        consumer: 'unit',
+        warned: new Set(),
+      },
+    );
+    const coalescer = sameItemCoalescer(store, precheck);
+
+    const results = ['hot-1', 'cold-1', 'hot-2'].map((key) =>
+      coalescer.commit(requestFor(key), never),
+    );
+    await settle();
+    expect(sent).toEqual([['cold-1']]);
+
+    answerRead();
+    await settle();
+    expect(sent).toEqual([['cold-1'], ['hot-2']]);
+    answerAll();
+    const [copy] = await Promise.all(results);
+    expect(copy).toEqual({ committed: false, existing: committed });
   });
 
   it('without coalesce, holds a later commit on an item in flight until it answers, and lets one sharing nothing go at once', async () => {
