@@ -205,13 +205,16 @@ export const InboxMetric = {
    * each time, so a steady rise names a hot item.
    */
   ConflictsRetried: 'InboxConflictsRetried',
-  /** Transactions that committed several messages at once (`coalesce`). */
+  /**
+   * Transactions that committed several messages at once: with `coalesce`, or, without it,
+   * messages whose updates of one item merged.
+   */
   SharedTransactions: 'InboxSharedTransactions',
   /** Messages committed in such a transaction. */
   SharedCommits: 'InboxSharedCommits',
   /**
-   * Items such a transaction wrote once for several of its messages (`coalesce`): one update
-   * adding the amounts of their unconditional `ADD`s of numbers to a hot item.
+   * Items such a transaction wrote once for several of its messages: one update adding the
+   * amounts of their unconditional `ADD`s of numbers to a hot item.
    */
   AggregatedItems: 'InboxAggregatedItems',
   /** The messages' updates those merged updates stand for (at least two per item). */

@@ -204,10 +204,10 @@ export class CommitCoalescer {
   async #send(members: readonly Member[]): Promise<void> {
     const [only] = members;
     if (members.length === 1 && only !== undefined) {
-      await this.#timed(() => this.#store.commit(only.prepared.request)).then(
-        only.resolve,
-        only.reject,
-      );
+      await this.#timed(() => this.#store.commit(only.prepared.request)).then((result) => {
+        if (result.committed) this.#adapt(1, [{ result }]);
+        only.resolve(result);
+      }, only.reject);
       return;
     }
     let verdicts: MemberVerdict[];
@@ -265,10 +265,13 @@ export class CommitCoalescer {
 
   /**
    * A cancelled shared transaction cost each of its innocent members a round trip; under
-   * contention (copies racing between invocations, hot items) smaller transactions lose less,
-   * so the next ones take half as many members, and twice as many again after one commits.
+   * contention (copies racing between invocations) smaller transactions lose less, so the next
+   * ones take half as many members, and twice as many again after one commits (a transaction
+   * of one member too, or the size would stay at one). Not with `sameItemOnly`: the members of
+   * a shared transaction there share an item, so smaller transactions would only take turns.
    */
   #adapt(members: number, verdicts: readonly MemberVerdict[]): void {
+    if (this.#settings.sameItemOnly === true) return;
     const applied = verdicts.every((verdict) => 'result' in verdict && verdict.result.committed);
     // A conflict on an item they share costs all of them alike, however many they are.
     const conflictOnly = verdicts.every(

@@ -136,7 +136,61 @@ function gatedStore() {
 /** Lets every commit started so far reach the store. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * A store whose first shared transaction is cancelled by its first member's own inbox
+ * condition (a copy committed before), its other members innocent; every other commits.
+ * Records the keys of each transaction sent.
+ */
+function copyCancelsFirstStore() {
+  const { store } = gatedStore();
+  const sent: string[][] = [];
+  const existing = { ...requestFor('copy').entry, status: InboxStatus.Completed };
+  store.commit = async (request) => {
+    sent.push([request.entry.key]);
+    return { committed: true };
+  };
+  store.commitTogether = async (members) => {
+    sent.push(members.map(({ request }) => request.entry.key));
+    if (sent.filter((keys) => keys.length > 1).length > 1) {
+      return members.map(() => ({ result: { committed: true as const } }));
+    }
+    return members.map((_, at) =>
+      at === 0 ? { result: { committed: false as const, existing } } : { innocent: true as const },
+    );
+  };
+  return { store, sent };
+}
+
 describe('CommitCoalescer', () => {
+  it('without coalesce, keeps a hot item’s commits in one transaction after a copy among them cancelled it', async () => {
+    const { store, sent } = copyCancelsFirstStore();
+    const coalescer = sameItemCoalescer(store);
+
+    await Promise.all(
+      ['hot-1', 'hot-2', 'hot-3'].map((key) => coalescer.commit(requestFor(key), never)),
+    );
+
+    expect(sent).toEqual([
+      ['hot-1', 'hot-2', 'hot-3'],
+      ['hot-2', 'hot-3'],
+    ]);
+  });
+
+  it('with coalesce, shares transactions again once a transaction of one member committed after a cancellation had cut them to one', async () => {
+    const { store, sent } = copyCancelsFirstStore();
+    const coalescer = new CommitCoalescer(store, {
+      runtime: { sleep: async () => {}, random: () => 0.5, now: () => 0 },
+      logger: recordingLogger(),
+      consumer: 'unit',
+      attempts: 3,
+    });
+
+    await Promise.all(['a-1', 'b-1'].map((key) => coalescer.commit(requestFor(key), never)));
+    await Promise.all(['c-1', 'd-1'].map((key) => coalescer.commit(requestFor(key), never)));
+
+    expect(sent).toEqual([['a-1', 'b-1'], ['b-1'], ['c-1', 'd-1']]);
+  });
+
   it('without coalesce, shares a transaction only between commits crediting one account, and sends each other commit alone', async () => {
     const { store, sent, answerAll } = gatedStore();
     const coalescer = sameItemCoalescer(store);
