@@ -44,6 +44,12 @@ export interface Variant {
 
 const silent: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** A condition that holds for every account (none has the attribute): it only stops merging. */
+const ALWAYS_HOLDS = {
+  ConditionExpression: 'attribute_not_exists(#frozen)',
+  ExpressionAttributeNames: { '#frozen': 'frozen' },
+} as const;
+
 /** The business writes of a payment: credit the account, record the payment. */
 function businessWrites(tables: BenchTables, body: Payment) {
   return {
@@ -85,12 +91,22 @@ const bare: Variant = {
   },
 };
 
+/** How a variant of sqs-inbox differs from the default: a step, or credits that never merge. */
+interface InboxShape {
+  readonly withStep?: boolean;
+  /**
+   * A condition on each credit (one that always holds), as a debit with a balance check has:
+   * a conditional update is never merged, so a hot account takes one message per transaction.
+   */
+  readonly conditionalCredits?: boolean;
+}
+
 /** sqs-inbox as a user gets it: its store builds its own client; only `overrides` differ. */
 function inbox(
   name: string,
   label: string,
   overrides: Pick<InboxOptions, 'precheck' | 'coalesce'> = {},
-  withStep = false,
+  shape: InboxShape = {},
 ): Variant {
   return {
     name,
@@ -100,9 +116,9 @@ function inbox(
       const store = new DynamoDBInboxStore({ tableName: tables.inbox, clientConfig });
       const processor = createBatchProcessor(
         async ({ body, step }, tx: TransactionBuilder) => {
-          if (withStep) await step('notify', ({ idempotencyKey }) => ({ idempotencyKey }));
+          if (shape.withStep) await step('notify', ({ idempotencyKey }) => ({ idempotencyKey }));
           const { credit, record } = businessWrites(tables, body as Payment);
-          tx.update(credit);
+          tx.update(shape.conditionalCredits ? { ...credit, ...ALWAYS_HOLDS } : credit);
           tx.put(record);
         },
         {
@@ -180,7 +196,13 @@ export const VARIANTS = {
   ),
   before: inbox('before', "sqs-inbox, precheck: 'before'", { precheck: Precheck.Before }),
   off: inbox('off', "sqs-inbox, precheck: 'off'", { precheck: Precheck.Off }),
-  step: inbox('step', 'sqs-inbox, one step (lease claim + journal)', {}, true),
+  step: inbox('step', 'sqs-inbox, one step (lease claim + journal)', {}, { withStep: true }),
+  conditional: inbox(
+    'conditional',
+    'sqs-inbox, default, credits conditional (never merged)',
+    {},
+    { conditionalCredits: true },
+  ),
 } as const satisfies Record<string, Variant>;
 
 /** The name of a variant. */
