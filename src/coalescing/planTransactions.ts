@@ -32,8 +32,8 @@ export interface Sharing {
 
 /**
  * The transactions one flush sends, and the members it leaves for the next. No two transactions
- * of a flush (which run at once) touch one item, none touches an item held by one in flight,
- * and no transaction touches one item twice, but for mergeable updates (an unconditional `ADD`
+ * of a flush (which run at once) touch one item, none touches an item held by one in flight
+ * or wanted by an earlier member waiting for one, and no transaction touches one item twice, but for mergeable updates (an unconditional `ADD`
  * of integers, see `mergeableIds`): a member whose every item shared with an earlier member is
  * mergeable on both sides joins that member's transaction, where the store writes one update
  * adding all their amounts, if it fits (the shared item counted once). Any other member sharing
@@ -54,10 +54,14 @@ export function planTransactions<T extends { readonly prepared: PreparedCommit }
   const taken = new Map<string, Taken<T>>();
   const transactions: Planned<T>[] = [];
   const deferred: T[] = [];
+  // Items held in flight, and every item of a member waiting for one: a later member that
+  // touches any of them waits behind it, so no member is overtaken on one item after another.
+  const blocked = new Set(held);
   for (const member of members) {
     const { itemIds, bytes } = member.prepared;
-    if (held !== undefined && itemIds.some((id) => held.has(id))) {
+    if (itemIds.some((id) => blocked.has(id))) {
       deferred.push(member);
+      for (const id of itemIds) blocked.add(id);
       continue;
     }
     const shared = itemIds.filter((id) => taken.has(id));

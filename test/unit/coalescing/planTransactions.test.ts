@@ -158,6 +158,19 @@ describe('planTransactions', () => {
     expect(names(plan)).toEqual({ transactions: [['b']], deferred: ['a', 'c'] });
   });
 
+  it('defers a member behind an earlier one waiting for an item in flight, on that one’s other items too', () => {
+    const plan = planTransactions(
+      [
+        member('a', ['inbox#a', 'x', 'z']),
+        member('z0', ['inbox#z0', 'z']),
+        member('y', ['inbox#y']),
+      ],
+      { held: new Set(['x']), sameItemOnly: true },
+    );
+
+    expect(names(plan)).toEqual({ transactions: [['y']], deferred: ['a', 'z0'] });
+  });
+
   it('with sameItemOnly, shares a transaction only between members that merge an update of one item', () => {
     const plan = planTransactions(
       [
