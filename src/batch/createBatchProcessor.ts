@@ -112,10 +112,10 @@ async function processEvent(
   const settled = new Map<SQSRecord, RecordOutcome>();
   const reads = readUpFront(records, options);
   const precheck = BatchPrecheck.start(keysOf(reads, options), options);
-  const coalescer = coalescerFor(options, precheck);
   const conflictsUntilMillis = deadline
     ? Number.POSITIVE_INFINITY
     : options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS;
+  const coalescer = coalescerFor(options, precheck, conflictsUntilMillis);
   const batch = { signal, precheck, coalescer, conflictsUntilMillis };
   const run = { context, handler, options, settled, reads, batch };
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
@@ -189,6 +189,7 @@ interface GroupRun {
 function coalescerFor(
   options: ResolvedOptions,
   precheck: BatchPrecheck | undefined,
+  conflictsUntilMillis: number,
 ): CommitCoalescer | undefined {
   const { store } = options;
   if (store.prepareCommit === undefined || store.commitTogether === undefined) return undefined;
@@ -200,6 +201,7 @@ function coalescerFor(
     attempts: options.transactionAttempts,
     precheck,
     conflictBackoff: options.conflictBackoff,
+    conflictsUntilMillis,
     sameItemOnly: !options.coalesce,
   });
 }

@@ -1,39 +1,16 @@
-import { TransientReason } from '../constants.js';
 import { ConflictBackoff } from '../contention/ConflictBackoff.js';
-import type {
-  CommitRequest,
-  CommitResult,
-  InboxStore,
-  MemberVerdict,
-  PreparedCommit,
-} from '../core/InboxStore.js';
+import type { CommitRequest, CommitResult, MemberVerdict } from '../core/InboxStore.js';
 import { isCommitted } from '../core/inboxEntry.js';
-import { backoffMillis, MAX_CONFLICTS_IN_ROW, reportedConflict } from '../core/retryTransient.js';
+import { reportedConflict } from '../core/retryTransient.js';
 import { TransientStoreError } from '../errors.js';
-import type { CoalescerSettings } from './CoalescerSettings.js';
-import { clientRequestToken } from './clientRequestToken.js';
+import type { CoalescerSettings, CoalescingStore } from './CoalescerSettings.js';
+import { commitWithToken } from './commitWithToken.js';
 import { countSharedCommit } from './countSharedCommit.js';
+import { createMember, type Member, sendAgainAfterConflict } from './Member.js';
+import { nextMaxMembers } from './nextMaxMembers.js';
 import { planTransactions } from './planTransactions.js';
 
-/** A store that can share a transaction between messages. */
-export type CoalescingStore = InboxStore &
-  Required<Pick<InboxStore, 'prepareCommit' | 'commitTogether'>>;
-
-/** One message's commit waiting for, or in, a flush. */
-interface Member {
-  readonly prepared: PreparedCommit;
-  readonly signal: AbortSignal;
-  readonly resolve: (result: CommitResult) => void;
-  readonly reject: (error: unknown) => void;
-  /** Conflicts in a row its transactions met (requeued together, not failed, up to a bound). */
-  conflicts: number;
-}
-
-/** Reasons after which a transaction may have been applied: sent again with its token. */
-const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
-  TransientReason.Timeout,
-  TransientReason.ServerError,
-]);
+export type { CoalescingStore } from './CoalescerSettings.js';
 
 /**
  * Commits the messages of one batch several to a `TransactWriteItems`, each message's items
@@ -46,16 +23,21 @@ const OUTCOME_UNKNOWN: ReadonlySet<TransientReason> = new Set([
  * item once with their amounts added (see `planTransactions`).
  *
  * With `sameItemOnly` (a processor without `coalesce`) only such members share a transaction,
- * every other commit going alone, and a flush does not wait for the read or for an earlier
- * flush: a commit waits only while a transaction of the batch on one of its items is in
- * flight, so the batch never conflicts with itself, and a hot item takes one transaction per
- * round trip for all the commits that queued on it meanwhile.
+ * and a flush waits for no earlier flush. A commit alone goes at once, unless a transaction of
+ * the batch on one of its items is in flight, or an earlier commit waits for one: then it waits
+ * its turn, so the batch never conflicts with itself and no commit is overtaken on its items.
+ * A shared transaction waits for the batch's read (settling the copies it finds without a
+ * write) and takes every commit that reached its item meanwhile: a hot item takes one
+ * transaction per round trip for all the commits that queued on it.
  *
  * Each member settles as a commit of its own would: committed, the entry that refused it, or
  * its own error. A member cancelled only by another's reason is queued again, so one failing
- * member never holds back or fails the others. A transaction that may have applied (a timeout,
- * a 5xx) is sent again with its `ClientRequestToken`, which DynamoDB applies at most once; one
- * refused for a reason no member's own explains is split, each member committed alone. After a
+ * member never holds back or fails the others; one cancelled by a conflict is sent again with
+ * the others after one conflict wait if none of its writes has a condition (see
+ * `sendAgainAfterConflict`). A member still queued when its batch reaches its deadline gives
+ * up at once. A transaction that may have applied (a timeout, a 5xx) is sent again with its
+ * `ClientRequestToken`, which DynamoDB applies at most once; one refused for a reason no
+ * member's own explains is split, each member committed alone. Without `sameItemOnly`, after a
  * cancelled transaction the next ones take half as many members (twice as many again after one
  * commits), so that contention costs fewer members a round trip.
  *
@@ -90,9 +72,21 @@ export class CommitCoalescer {
   async commit(request: CommitRequest, signal: AbortSignal): Promise<CommitResult> {
     const prepared = await this.#store.prepareCommit(request);
     return new Promise<CommitResult>((resolve, reject) => {
-      this.#pending.push({ prepared, signal, resolve, reject, conflicts: 0 });
+      // At the deadline a member still queued gives up at once (with steps, its lease is then
+      // released), not at the next flush; one in flight settles with its transaction.
+      const member = createMember(prepared, signal, { resolve, reject }, () =>
+        this.#withdraw(member),
+      );
+      this.#pending.push(member);
       this.#startDraining();
     });
+  }
+
+  #withdraw(member: Member): void {
+    const at = this.#pending.indexOf(member);
+    if (at === -1) return;
+    this.#pending.splice(at, 1);
+    member.reject(member.signal.reason);
   }
 
   #startDraining(): void {
@@ -212,7 +206,12 @@ export class CommitCoalescer {
     }
     let verdicts: MemberVerdict[];
     try {
-      verdicts = await this.#commitTogether(members);
+      verdicts = await commitWithToken(
+        this.#store,
+        members.map((member) => member.prepared),
+        this.#settings,
+        (send) => this.#timed(send),
+      );
     } catch (error) {
       if (error instanceof TransientStoreError) {
         for (const member of members) member.reject(error);
@@ -226,20 +225,16 @@ export class CommitCoalescer {
       await this.#sendEachAlone(members);
       return;
     }
-    countSharedCommit(
-      this.#settings.metrics,
-      members.map((member) => member.prepared),
-      verdicts,
-    );
+    this.#countShared(members, verdicts);
     this.#adapt(members.length, verdicts);
     const conflicted: Member[] = [];
     for (const [index, member] of members.entries()) {
       const verdict = verdicts[index];
       if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);
       else if ('result' in verdict) member.resolve(verdict.result);
-      else if (reportedConflict(verdict.error) && ++member.conflicts < MAX_CONFLICTS_IN_ROW) {
+      else if (sendAgainAfterConflict(member, verdict.error, this.#settings))
         conflicted.push(member);
-      } else member.reject(verdict.error);
+      else member.reject(verdict.error);
     }
     this.#requeueTogether(conflicted);
   }
@@ -263,24 +258,22 @@ export class CommitCoalescer {
     });
   }
 
-  /**
-   * A cancelled shared transaction cost each of its innocent members a round trip; under
-   * contention (copies racing between invocations) smaller transactions lose less, so the next
-   * ones take half as many members, and twice as many again after one commits (a transaction
-   * of one member too, or the size would stay at one). Not with `sameItemOnly`: the members of
-   * a shared transaction there share an item, so smaller transactions would only take turns.
-   */
+  /** Counts a shared transaction; a metrics sink that throws never fails its members. */
+  #countShared(members: readonly Member[], verdicts: readonly MemberVerdict[]): void {
+    const prepared = members.map((member) => member.prepared);
+    try {
+      countSharedCommit(this.#settings.metrics, prepared, verdicts);
+    } catch (error) {
+      this.#settings.logger.warn('the metrics sink threw; shared commits left uncounted', {
+        consumer: this.#settings.consumer,
+        errorName: error instanceof Error ? error.name : typeof error,
+      });
+    }
+  }
+
   #adapt(members: number, verdicts: readonly MemberVerdict[]): void {
-    if (this.#settings.sameItemOnly === true) return;
-    const applied = verdicts.every((verdict) => 'result' in verdict && verdict.result.committed);
-    // A conflict on an item they share costs all of them alike, however many they are.
-    const conflictOnly = verdicts.every(
-      (verdict) => 'innocent' in verdict || ('error' in verdict && reportedConflict(verdict.error)),
-    );
-    if (conflictOnly) return;
-    this.#maxMembers = applied
-      ? this.#maxMembers * 2
-      : Math.max(1, Math.min(this.#maxMembers, Math.floor(members / 2)));
+    const sameItemOnly = this.#settings.sameItemOnly === true;
+    this.#maxMembers = nextMaxMembers(this.#maxMembers, members, verdicts, sameItemOnly);
   }
 
   /**
@@ -309,22 +302,6 @@ export class CommitCoalescer {
       // Only DynamoDB's own answer is one round trip: a timeout or a 5xx says nothing of it.
       if (reportedConflict(error)) observe();
       throw error;
-    }
-  }
-
-  /** One transaction for the members, sent again with its token while its outcome is unknown. */
-  async #commitTogether(members: readonly Member[]): Promise<MemberVerdict[]> {
-    const { runtime, attempts } = this.#settings;
-    const token = clientRequestToken(runtime.random);
-    const prepared = members.map((member) => member.prepared);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#timed(() => this.#store.commitTogether(prepared, token));
-      } catch (error) {
-        const unknown = error instanceof TransientStoreError && OUTCOME_UNKNOWN.has(error.reason);
-        if (!unknown || attempt >= attempts) throw error;
-        await runtime.sleep(backoffMillis(attempt, runtime.random()));
-      }
     }
   }
 }

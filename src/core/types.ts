@@ -173,10 +173,11 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
   /**
    * Commit several messages of a batch in one `TransactWriteItems` (their items distinct,
    * within 100 items and 4 MB), each message's effects still all or nothing; default false.
-   * Messages whose update of one item is an unconditional `ADD` of integers share it: the item
-   * is written once, adding their amounts, so a hot account takes many messages per
-   * transaction, and its table's stream shows one change for them all, not one per message.
    * Needs a store that implements `prepareCommit` and `commitTogether` (`DynamoDBInboxStore`).
+   * Either way, messages whose update of one item is an unconditional `ADD` of integers share
+   * a transaction: the item is written once, adding their amounts, so a hot account takes many
+   * messages per transaction, and its table's stream shows one change for them all, not one
+   * per message (give an update a `ConditionExpression` to have it written on its own).
    */
   readonly coalesce?: boolean;
   /**

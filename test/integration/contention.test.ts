@@ -73,12 +73,23 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
     const earlySent = new Promise<void>((resolve) => {
       sent = resolve;
     });
+    let transactions = 0;
+    let handled: () => void = () => {};
+    const lateHandled = new Promise<void>((resolve) => {
+      handled = resolve;
+    });
     client.middlewareStack.add(
-      (next, context) => (args) => {
-        if (context.commandName === 'TransactWriteItemsCommand') sent();
-        return next(args);
+      (next, context) => async (args) => {
+        if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+        const first = transactions === 0;
+        transactions++;
+        sent();
+        const output = await next(args);
+        // The early transaction answers only once the late commit is queued behind it.
+        if (first) await lateHandled.then(() => new Promise((resolve) => setTimeout(resolve, 20)));
+        return output;
       },
-      { step: 'initialize', name: 'earlySent' },
+      { step: 'initialize', name: 'earlyHeld' },
     );
 
     const outcomes = await ledgerProcessor(
@@ -86,6 +97,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
         // The later payment's handler ends while the earlier one's transaction is in flight.
         if (message.body.eventId === late.eventId) await earlySent;
         await ledger.applyPayment(message, tx);
+        if (message.body.eventId === late.eventId) handled();
       },
       { store, consumer: 'late', precheck: false },
     ).processRecords(sqsEvent(sqsRecord(early), sqsRecord(late)));
