@@ -316,8 +316,8 @@ export const MUTANTS = {
     description:
       'a commit of a batch that shares an item with a transaction of the batch still in flight is sent at once instead of waiting for it, so the invocation conflicts with itself',
     file: 'src/coalescing/planTransactions.ts',
-    find: 'if (held !== undefined && itemIds.some((id) => held.has(id))) {',
-    replace: 'if (held !== undefined && itemIds.some((id) => held.has(id)) && false) {',
+    find: 'if (itemIds.some((id) => blocked.has(id))) {',
+    replace: 'if (itemIds.some((id) => blocked.has(id)) && false) {',
   },
   conflictsUseUpAttempts: {
     name: 'conflictsUseUpAttempts',
