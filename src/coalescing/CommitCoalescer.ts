@@ -6,7 +6,7 @@ import { TransientStoreError } from '../errors.js';
 import type { CoalescerSettings, CoalescingStore } from './CoalescerSettings.js';
 import { commitWithToken } from './commitWithToken.js';
 import { countSharedCommit } from './countSharedCommit.js';
-import { createMember, type Member, sendAgainAfterConflict } from './Member.js';
+import { type Member, sendAgainAfterConflict } from './Member.js';
 import { nextMaxMembers } from './nextMaxMembers.js';
 import { planTransactions } from './planTransactions.js';
 
@@ -53,6 +53,8 @@ export class CommitCoalescer {
   #pending: Member[] = [];
   /** The items of the transactions in flight. */
   readonly #held = new Set<string>();
+  /** The signals a listener watches already. */
+  readonly #watched = new WeakSet<AbortSignal>();
   /** Whether a drain is due when the batch's read answers. */
   #awaitingRead = false;
   #draining = false;
@@ -72,21 +74,27 @@ export class CommitCoalescer {
   async commit(request: CommitRequest, signal: AbortSignal): Promise<CommitResult> {
     const prepared = await this.#store.prepareCommit(request);
     return new Promise<CommitResult>((resolve, reject) => {
-      // At the deadline a member still queued gives up at once (with steps, its lease is then
-      // released), not at the next flush; one in flight settles with its transaction.
-      const member = createMember(prepared, signal, { resolve, reject }, () =>
-        this.#withdraw(member),
-      );
-      this.#pending.push(member);
+      this.#watch(signal);
+      this.#pending.push({ prepared, signal, resolve, reject, conflicts: 0 });
       this.#startDraining();
     });
   }
 
-  #withdraw(member: Member): void {
-    const at = this.#pending.indexOf(member);
-    if (at === -1) return;
-    this.#pending.splice(at, 1);
-    member.reject(member.signal.reason);
+  /**
+   * At the deadline the members still queued give up at once (with steps, their leases are
+   * then released), not at the next flush; those in flight settle with their transaction. One
+   * listener per signal (the batch's), however many members wait.
+   */
+  #watch(signal: AbortSignal): void {
+    if (this.#watched.has(signal)) return;
+    this.#watched.add(signal);
+    signal.addEventListener('abort', () => this.#withdraw(signal), { once: true });
+  }
+
+  #withdraw(signal: AbortSignal): void {
+    const leaving = this.#pending.filter((member) => member.signal === signal);
+    this.#pending = this.#pending.filter((member) => member.signal !== signal);
+    for (const member of leaving) member.reject(signal.reason);
   }
 
   #startDraining(): void {

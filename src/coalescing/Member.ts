@@ -8,7 +8,7 @@ import type { CoalescerSettings } from './CoalescerSettings.js';
  *
  * @example
  * ```ts
- * const member = createMember(prepared, signal, { resolve, reject }, () => withdraw(member));
+ * const member: Member = { prepared, signal, resolve, reject, conflicts: 0 };
  * ```
  */
 export interface Member {
@@ -18,37 +18,6 @@ export interface Member {
   readonly reject: (error: unknown) => void;
   /** Conflicts in a row its transactions met (requeued together, not failed, up to a bound). */
   conflicts: number;
-}
-
-/**
- * A member that calls `onAbort` when `signal` aborts before it settled; settling removes the
- * listener, so a batch's signal keeps none of them.
- *
- * @example
- * ```ts
- * const member = createMember(prepared, signal, { resolve, reject }, () => withdraw(member));
- * ```
- */
-export function createMember(
-  prepared: PreparedCommit,
-  signal: AbortSignal,
-  settle: Pick<Member, 'resolve' | 'reject'>,
-  onAbort: () => void,
-): Member {
-  signal.addEventListener('abort', onAbort, { once: true });
-  return {
-    prepared,
-    signal,
-    resolve: (result) => {
-      signal.removeEventListener('abort', onAbort);
-      settle.resolve(result);
-    },
-    reject: (error) => {
-      signal.removeEventListener('abort', onAbort);
-      settle.reject(error);
-    },
-    conflicts: 0,
-  };
 }
 
 /**

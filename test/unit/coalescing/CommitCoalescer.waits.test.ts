@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { TransactItem } from '../../../src/core/TransactionBuilder.js';
@@ -57,6 +58,21 @@ describe('CommitCoalescer without coalesce: what waits, and for how long', () =>
     answerAll();
     await expect(first).resolves.toEqual({ committed: true });
     expect(sent).toEqual([['hot-1']]);
+  });
+
+  it('listens to its batch’s signal once, however many commits wait (no listener warning in Lambda’s logs)', async () => {
+    const { store, answerAll } = gatedStore();
+    const coalescer = sameItemCoalescer(store);
+    const batch = new AbortController();
+
+    const results = Array.from({ length: 20 }, (_, n) =>
+      coalescer.commit(requestFor(`hot-${n}`), batch.signal),
+    );
+    await settle();
+
+    expect(getEventListeners(batch.signal, 'abort')).toHaveLength(1);
+    answerAll();
+    await Promise.all(results);
   });
 
   it('lets the next commit on an item go when the commit in flight on it failed', async () => {
