@@ -86,11 +86,13 @@ describe('CommitCoalescer without coalesce: what waits, and for how long', () =>
       return commit(request);
     };
     const coalescer = sameItemCoalescer(store);
-    const failing = coalescer.commit(requestFor('hot-1'), never);
+    const failed = expect(coalescer.commit(requestFor('hot-1'), never)).rejects.toThrow(
+      TransientStoreError,
+    );
     await settle();
     const next = coalescer.commit(requestFor('hot-2'), never);
 
-    await expect(failing).rejects.toThrow(TransientStoreError);
+    await failed;
     await settle();
     answerAll();
     await expect(next).resolves.toEqual({ committed: true });
@@ -102,12 +104,14 @@ describe('CommitCoalescer without coalesce: what waits, and for how long', () =>
     const coalescer = sameItemCoalescer(store);
 
     const plain = coalescer.commit(requestFor('hot-1'), never);
-    const checked = coalescer.commit(requestFor('hot-2', [versionCheck]), never);
+    const checkedFails = expect(
+      coalescer.commit(requestFor('hot-2', [versionCheck]), never),
+    ).rejects.toBe(conflict);
     const other = coalescer.commit(requestFor('hot-3'), never);
     await settle();
     answerAll();
 
-    await expect(checked).rejects.toBe(conflict);
+    await checkedFails;
     await settle();
     answerAll();
     await expect(Promise.all([plain, other])).resolves.toEqual([
@@ -124,11 +128,13 @@ describe('CommitCoalescer without coalesce: what waits, and for how long', () =>
     const { store, answerAll } = conflictOnceStore();
     const coalescer = sameItemCoalescer(store, undefined, { conflictsUntilMillis: 0 });
 
-    const results = ['hot-1', 'hot-2'].map((key) => coalescer.commit(requestFor(key), never));
+    const results = ['hot-1', 'hot-2'].map((key) =>
+      expect(coalescer.commit(requestFor(key), never)).rejects.toBe(conflict),
+    );
     await settle();
     answerAll();
 
-    await expect(Promise.all(results)).rejects.toBe(conflict);
+    await Promise.all(results);
   });
 
   it('settles a shared transaction’s members as committed even when the metrics sink throws', async () => {
