@@ -1,5 +1,10 @@
 import { ConflictBackoff } from '../contention/ConflictBackoff.js';
-import type { CommitRequest, CommitResult, MemberVerdict } from '../core/InboxStore.js';
+import type {
+  CommitRequest,
+  CommitResult,
+  MemberVerdict,
+  PreparedCommit,
+} from '../core/InboxStore.js';
 import { isCommitted } from '../core/inboxEntry.js';
 import { reportedConflict } from '../core/retryTransient.js';
 import { TransientStoreError } from '../errors.js';
@@ -206,7 +211,7 @@ export class CommitCoalescer {
   async #send(members: readonly Member[]): Promise<void> {
     const [only] = members;
     if (members.length === 1 && only !== undefined) {
-      await this.#timed(() => this.#store.commit(only.prepared.request)).then((result) => {
+      await this.#timed(() => this.#commitAlone(only.prepared)).then((result) => {
         if (result.committed) this.#adapt(1, [{ result }]);
         only.resolve(result);
       }, only.reject);
@@ -245,6 +250,12 @@ export class CommitCoalescer {
       else member.reject(verdict.error);
     }
     this.#requeueTogether(conflicted);
+  }
+
+  /** A commit alone, sending the items `prepareCommit` built where the store can. */
+  #commitAlone(prepared: PreparedCommit): Promise<CommitResult> {
+    const store = this.#store;
+    return store.commitPrepared ? store.commitPrepared(prepared) : store.commit(prepared.request);
   }
 
   /**

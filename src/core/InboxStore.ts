@@ -198,6 +198,11 @@ export interface InboxStore {
    */
   prepareCommit?(request: CommitRequest): Promise<PreparedCommit>;
   /**
+   * Commits alone, as `commit` would, a commit `prepareCommit` checked, sending the items it
+   * prepared. Optional: without it the coalescer sends a commit alone through `commit`.
+   */
+  commitPrepared?(prepared: PreparedCommit): Promise<CommitResult>;
+  /**
    * Commits several prepared commits, whose items are distinct (but for items all of whose
    * members' updates are mergeable, which it merges into one update each) and within DynamoDB's
    * limits, in one `TransactWriteItems` with the `ClientRequestToken` given, and says what it

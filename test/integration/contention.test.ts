@@ -1,11 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
 import { ConflictModel } from '../../bench/conflictModel.js';
-import { RecordStatus } from '../../src/index.js';
+import { RecordStatus, TransactionLimitError } from '../../src/index.js';
 import { ledgerProcessor, payment, useLedger } from '../support/ledgerFixture.js';
 import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 
-const { ledger } = useLedger();
+const { aws, ledger } = useLedger();
 
 /**
  * DynamoDB's transaction conflict rules on a client (modelled: no emulator implements them): a
@@ -178,5 +179,52 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
     ]);
     expect(conflicts.refused()).toBe(0);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+  });
+
+  it('sends a commit alone with the items prepareCommit built, building and checking none again, and settles a later copy its entry refused as a duplicate', async () => {
+    const { sent, store } = ledger.ownStore();
+    const prepare = vi.spyOn(store, 'prepareCommit');
+    const buildAgain = vi.spyOn(store, 'commit');
+    const event = payment({ accountId: `acc-lone-${Math.random()}` });
+    const processor = ledgerProcessor(ledger.applyPayment, {
+      store,
+      consumer: 'lone',
+      precheck: false,
+    });
+
+    const first = await processor.processRecords(sqsEvent(sqsRecord(event)));
+    const copy = await processor.processRecords(sqsEvent(sqsRecord(event)));
+
+    expect([...first, ...copy].map(({ status }) => status)).toEqual([
+      RecordStatus.Processed,
+      RecordStatus.Duplicate,
+    ]);
+    expect(buildAgain).not.toHaveBeenCalled();
+    const transactions = sent.filter(({ name }) => name === 'TransactWriteItemsCommand');
+    const built = await Promise.all(prepare.mock.results.map(({ value }) => value));
+    expect(transactions.map(({ input }) => input.TransactItems)).toEqual(
+      built.map(({ items }) => items),
+    );
+    expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
+  });
+
+  it('names the operation DynamoDB refused in a commit sent alone (an ADD to a text balance), counting from the first after the entry', async () => {
+    const accountId = `acc-text-${Math.random()}`;
+    await aws.documentClient.send(
+      new PutCommand({
+        TableName: ledger.tables.accounts,
+        Item: { accountId, balanceCents: 'text' },
+      }),
+    );
+
+    const [outcome] = await ledgerProcessor(ledger.applyPayment, {
+      store: ledger.ownStore().store,
+      consumer: 'refused',
+    }).processRecords(sqsEvent(sqsRecord(payment({ accountId }))));
+
+    expect(outcome?.status).toBe(RecordStatus.Failed);
+    expect(outcome?.error).toBeInstanceOf(TransactionLimitError);
+    // MiniStack, as DynamoDB does, cancels at the update's index (reason 0 is the entry's).
+    expect(String(outcome?.error)).toContain(`Update #0 on ${ledger.tables.accounts}`);
   });
 });
