@@ -5,7 +5,7 @@ import type {
   MemberVerdict,
   PreparedCommit,
 } from '../core/InboxStore.js';
-import { isCommitted } from '../core/inboxEntry.js';
+import { type InboxEntry, isCommitted } from '../core/inboxEntry.js';
 import { reportedConflict } from '../core/retryTransient.js';
 import { TransientStoreError } from '../errors.js';
 import type { CoalescerSettings, CoalescingStore } from './CoalescerSettings.js';
@@ -58,6 +58,8 @@ export class CommitCoalescer {
   #pending: Member[] = [];
   /** The items of the transactions in flight. */
   readonly #held = new Set<string>();
+  /** The entries this batch committed, by key: a copy queued behind its original settles by it. */
+  readonly #committed = new Map<string, InboxEntry>();
   /** The signals a listener watches already. */
   readonly #watched = new WeakSet<AbortSignal>();
   /** Whether a drain is due when the batch's read answers. */
@@ -192,7 +194,9 @@ export class CommitCoalescer {
       member.reject(member.signal.reason);
       return false;
     }
-    const known = request.lease === undefined ? this.#knownEntry(request.entry.pk) : undefined;
+    const { pk } = request.entry;
+    const known =
+      request.lease === undefined ? (this.#committed.get(pk) ?? this.#knownEntry(pk)) : undefined;
     if (known !== undefined && isCommitted(known, request.nowEpochSeconds)) {
       member.resolve({ committed: false, existing: known });
       return false;
@@ -213,7 +217,7 @@ export class CommitCoalescer {
     if (members.length === 1 && only !== undefined) {
       await this.#timed(() => this.#commitAlone(only.prepared)).then((result) => {
         if (result.committed) this.#adapt(1, [{ result }]);
-        only.resolve(result);
+        this.#settle(only, result);
       }, only.reject);
       return;
     }
@@ -244,12 +248,23 @@ export class CommitCoalescer {
     for (const [index, member] of members.entries()) {
       const verdict = verdicts[index];
       if (verdict === undefined || 'innocent' in verdict) this.#pending.push(member);
-      else if ('result' in verdict) member.resolve(verdict.result);
+      else if ('result' in verdict) this.#settle(member, verdict.result);
       else if (sendAgainAfterConflict(member, verdict.error, this.#settings))
         conflicted.push(member);
       else member.reject(verdict.error);
     }
     this.#requeueTogether(conflicted);
+  }
+
+  /**
+   * Resolves a member with its result; a committed entry is remembered, so that a copy of the
+   * message in the same batch (same key), which waited for it as for any item in flight, is
+   * settled as the duplicate DynamoDB would call it, without a second transaction.
+   */
+  #settle(member: Member, result: CommitResult): void {
+    const { entry } = member.prepared.request;
+    if (result.committed) this.#committed.set(entry.pk, entry);
+    member.resolve(result);
   }
 
   /** A commit alone, sending the items `prepareCommit` built where the store can. */

@@ -162,7 +162,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
     expect(mostInFlight).toBe(events.length);
   });
 
-  it('acknowledges a copy in the same batch as a duplicate after its original commits, without a conflict', async () => {
+  it('acknowledges a copy in the same batch as a duplicate once its original commits, without a conflict or a transaction of its own', async () => {
     const { client, store } = ledger.ownStore();
     const conflicts = modelConflicts(client);
     const event = payment({ accountId: `acc-copy-${Math.random()}` });
@@ -178,6 +178,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
       RecordStatus.Duplicate,
     ]);
     expect(conflicts.refused()).toBe(0);
+    expect(conflicts.transactions()).toBe(1);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
   });
 

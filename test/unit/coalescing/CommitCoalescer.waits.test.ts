@@ -152,4 +152,44 @@ describe('CommitCoalescer without coalesce: what waits, and for how long', () =>
 
     await expect(Promise.all(results)).resolves.toEqual([{ committed: true }, { committed: true }]);
   });
+
+  it('settles a copy queued behind its original in the same batch as the duplicate of the entry the original committed, sending nothing for it', async () => {
+    const { store, sent, answerAll } = gatedStore();
+    const coalescer = sameItemCoalescer(store);
+    const original = requestFor('hot-1');
+    const first = coalescer.commit(original, never);
+    await settle();
+    const copy = coalescer.commit({ ...requestFor('hot-1'), operations: [] }, never);
+    await settle();
+
+    answerAll();
+
+    await expect(first).resolves.toEqual({ committed: true });
+    await expect(copy).resolves.toEqual({ committed: false, existing: original.entry });
+    expect(sent).toEqual([['hot-1']]);
+  });
+
+  it('sends a copy itself when its original’s commit failed, so that the copy may still commit the message', async () => {
+    const { store, sent, answerAll } = gatedStore();
+    const commit = store.commit;
+    let tries = 0;
+    store.commit = async (request) => {
+      if (++tries > 1) return commit(request);
+      sent.push([request.entry.key]);
+      throw new TransientStoreError(TransientReason.Throttling, undefined);
+    };
+    const coalescer = sameItemCoalescer(store);
+    const failed = expect(coalescer.commit(requestFor('hot-1'), never)).rejects.toThrow(
+      TransientStoreError,
+    );
+    await settle();
+    const copy = coalescer.commit(requestFor('hot-1'), never);
+
+    await failed;
+    await settle();
+    answerAll();
+
+    await expect(copy).resolves.toEqual({ committed: true });
+    expect(sent).toEqual([['hot-1'], ['hot-1']]);
+  });
 });
