@@ -185,8 +185,7 @@ export class DynamoDBInboxStore implements InboxStore {
   async commit(request: CommitRequest): Promise<CommitResult> {
     const outboxItems = this.#outboxWrites(request);
     await this.#check(request, outboxItems);
-    const items = [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];
-    return this.#commitItems(request, items);
+    return this.#commitItems(request, this.#items(request, outboxItems));
   }
 
   /**
@@ -195,6 +194,11 @@ export class DynamoDBInboxStore implements InboxStore {
    */
   commitPrepared(prepared: PreparedCommit): Promise<CommitResult> {
     return this.#commitItems(prepared.request, prepared.items);
+  }
+
+  /** What a commit writes: its inbox entry first, then the handler's operations and outbox items. */
+  #items(request: CommitRequest, outboxItems: readonly TransactItem[]): TransactItem[] {
+    return [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];
   }
 
   /** One `TransactWriteItems` of the entry (first) and the other items; a cancellation judged. */
@@ -219,7 +223,7 @@ export class DynamoDBInboxStore implements InboxStore {
   async prepareCommit(request: CommitRequest): Promise<PreparedCommit> {
     const outboxItems = this.#outboxWrites(request);
     const { bytes, itemIds } = await this.#identify(request, outboxItems);
-    const items = [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];
+    const items = this.#items(request, outboxItems);
     return { request, items, itemIds, bytes, mergeableIds: mergeableItemIds(items, itemIds) };
   }
 

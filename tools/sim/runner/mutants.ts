@@ -46,8 +46,8 @@ export const MUTANTS = {
     invariant: 'effects',
     description: "the transaction holds the inbox entry but not the handler's writes",
     file: 'src/aws/DynamoDBInboxStore.ts',
-    find: 'TransactItems: [entryWrite(this.tableName, request), ...request.operations, ...outboxItems],',
-    replace: 'TransactItems: [entryWrite(this.tableName, request), ...outboxItems],',
+    find: 'return [entryWrite(this.tableName, request), ...request.operations, ...outboxItems];',
+    replace: 'return [entryWrite(this.tableName, request), ...outboxItems];',
   },
   noFifoSkip: {
     name: 'noFifoSkip',
@@ -318,6 +318,16 @@ export const MUTANTS = {
     file: 'src/coalescing/planTransactions.ts',
     find: 'if (itemIds.some((id) => blocked.has(id))) {',
     replace: 'if (itemIds.some((id) => blocked.has(id)) && false) {',
+  },
+  copySettledBeforeItsOriginalCommitted: {
+    name: 'copySettledBeforeItsOriginalCommitted',
+    invariant: 'acknowledged',
+    description:
+      "a copy queued behind its original in the same batch is settled as a duplicate while the original's transaction is in flight, not once DynamoDB committed it, so a copy is acknowledged although its original fails",
+    file: 'src/coalescing/CommitCoalescer.ts',
+    find: '? (this.#committed.get(pk) ?? this.#knownEntry(pk))',
+    replace:
+      "? (this.#committed.get(pk) ?? this.#knownEntry(pk) ?? (this.#held.has(member.prepared.itemIds[0] ?? '') ? { ...request.entry, messageId: 'in flight' } : undefined))",
   },
   conflictsUseUpAttempts: {
     name: 'conflictsUseUpAttempts',

@@ -4,6 +4,7 @@ import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage, SimQueue } from '../sqs/SimQueue.js';
+import { checkAcknowledged } from './checkAcknowledged.js';
 import { checkContention, checkSelfContention } from './checkContention.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
@@ -111,6 +112,7 @@ export function checkWorld(world: WorldObservation): string[] {
   const eventOf: EventOf = (body) => events.ofBody(body);
   const explain = new FailureExplainer(world.config, commits, leaseClaims(world, changes));
   checkNothingLost(world, committed, eventOf, failures);
+  checkAcknowledged(world, committed, eventOf, failures);
   checkDeadLetters(world, { committed, eventOf, explain }, failures);
   checkFailuresExplained(world, eventOf, explain, failures);
   checkContention(world, eventOf, explain, failures);
