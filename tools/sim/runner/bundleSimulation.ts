@@ -25,8 +25,17 @@ function applyMutant(mutant: Mutant): Plugin {
   return {
     name: `mutant-${mutant.name}`,
     setup(build) {
+      let applied = false;
+      build.onEnd(() => {
+        if (!applied) {
+          throw new Error(
+            `mutant ${mutant.name} no longer applies: ${mutant.file} is not part of the simulation (moved or renamed?)`,
+          );
+        }
+      });
       build.onLoad({ filter: /\.ts$/ }, (args) => {
         if (args.path !== path) return undefined;
+        applied = true;
         const source = readFileSync(path, 'utf8');
         const at = source.indexOf(mutant.find);
         if (at < 0 || source.indexOf(mutant.find, at + 1) >= 0) {
