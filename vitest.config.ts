@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { ENTRY_POINTS } from './tools/sdk/entryPoints.js';
 
 const integration = {
   include: ['test/integration/**/*.test.ts'],
@@ -12,20 +13,10 @@ const integration = {
 export default defineConfig({
   // Reference functions import the library by its package name, as a user would.
   resolve: {
-    alias: [
-      {
-        find: /^sqs-inbox$/,
-        replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
-      },
-      {
-        find: /^sqs-inbox\/cdk$/,
-        replacement: fileURLToPath(new URL('./src/cdk/index.ts', import.meta.url)),
-      },
-      {
-        find: /^sqs-inbox\/relay$/,
-        replacement: fileURLToPath(new URL('./src/relay/index.ts', import.meta.url)),
-      },
-    ],
+    alias: Object.entries(ENTRY_POINTS).map(([name, source]) => ({
+      find: new RegExp(`^${name}$`),
+      replacement: fileURLToPath(new URL(`./${source}`, import.meta.url)),
+    })),
   },
   test: {
     // Vitest's default on this 2-core machine is one worker; the emulator tests mostly wait on

@@ -15,10 +15,15 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { build, type Metafile } from 'esbuild';
-import { businessTableVariable, destinationVariable, InboxEnvironment } from '../src/index.js';
+import {
+  businessTableVariable,
+  destinationVariable,
+  InboxEnvironment,
+} from '../src/constants/index.js';
 import { numberIn } from '../tools/cli/optionParsers.js';
 import { runCommand } from '../tools/cli/runCommand.js';
 import { projectRoot } from '../tools/emulator/paths.js';
+import { entryAliases } from '../tools/sdk/entryPoints.js';
 import { median } from './printBenchReport.js';
 
 const { runs } = new Command('npm run bench:init --')
@@ -71,7 +76,7 @@ async function bundle(name: string, entry: string): Promise<Bundle> {
     target: 'node20',
     mainFields: ['module', 'main'],
     metafile: true,
-    alias: { 'sqs-inbox': join(projectRoot, 'src', 'index.ts') },
+    alias: entryAliases(projectRoot),
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },

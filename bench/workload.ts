@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
-import { InboxAttribute } from '../src/index.js';
+import { InboxAttribute } from '../src/constants/index.js';
 
 /** A payment event: credits `amountCents` to an account and records the payment. */
 export interface Payment {

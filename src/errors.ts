@@ -1,17 +1,20 @@
 /**
- * Every error the library throws or reports, in one place to import from. `InboxError` is the
- * base; the classes live in `errors/` by when they arise: configuration and event shape
+ * `sqs-inbox/errors`: every error the library throws or reports, in one place to import from,
+ * with the vocabularies their fields use (`TransientReason`, `TransactionLimit`,
+ * `LeaseOperation`); the five a handler throws or catches are also exported by `sqs-inbox`.
+ * `InboxError` is the base; the classes live in `errors/` by when they arise: configuration and event shape
  * (`configurationErrors.ts`), a message that can never succeed (`messageErrors.ts`, all
  * `PermanentError`s), processing (`processingErrors.ts`), and steps and their lease
- * (`stepErrors.ts`), and the outbox (`outboxErrors.ts`). `errorText.ts` renders values for
- * their messages without quoting message content.
+ * (`stepErrors.ts`), and the outbox (`outboxErrors.ts`). `errorText.ts` (internal) renders
+ * values for their messages without quoting message content.
  */
+
+export { TransactionLimit, TransientReason } from './constants/values.js';
 export {
   EnvironmentError,
   InvalidConfigurationError,
   MalformedEventError,
 } from './errors/configurationErrors.js';
-export { describe, describeType, errorMessage } from './errors/errorText.js';
 export { InboxError } from './errors/InboxError.js';
 export {
   EnvelopeMismatchError,

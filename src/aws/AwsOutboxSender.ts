@@ -1,7 +1,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DestinationKind } from '../constants.js';
+import { DestinationKind } from '../constants/values.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
 import { SENT_ATTRIBUTE_DATA_TYPE, sentAttributes } from '../outbox/messageSize.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
@@ -18,6 +18,7 @@ import { entryFailure, sendFailure, serviceOf } from './sendFailure.js';
  * ```ts
  * const options: AwsOutboxSenderOptions = { sqsClient: new SQSClient({ maxAttempts: 5 }) };
  * ```
+ * @public
  */
 export interface AwsOutboxSenderOptions {
   readonly sqsClient?: SQSClient;
@@ -38,6 +39,7 @@ export interface AwsOutboxSenderOptions {
  * const sender = new AwsOutboxSender();
  * await sender.send(message); // one call per message
  * ```
+ * @public
  */
 export class AwsOutboxSender implements OutboxSender {
   readonly #options: AwsOutboxSenderOptions;

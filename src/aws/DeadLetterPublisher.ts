@@ -31,7 +31,7 @@ export class DeadLetterPublisher implements DeadLetterSink {
     this.#client = client;
   }
 
-  /** Sends the record; throws {@link DeadLetterSendError} if SQS does not accept it. */
+  /** Sends the record; throws `DeadLetterSendError` if SQS does not accept it. */
   async send(
     record: SQSRecord,
     error: unknown,

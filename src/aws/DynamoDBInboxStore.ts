@@ -9,7 +9,7 @@ import {
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   InboxAttribute,
   SDK_DEFAULT_MAX_SOCKETS,
-} from '../constants.js';
+} from '../constants/values.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -60,9 +60,12 @@ const BATCH_GET_KEYS = 100;
  * import { DynamoDBInboxStore } from 'sqs-inbox';
  * const store = new DynamoDBInboxStore({ tableName: process.env.INBOX_TABLE_NAME ?? 'inbox' });
  * ```
+ * @public
  */
-export class DynamoDBInboxStore implements InboxStore {
+export class DynamoDBInboxStore {
+  /** The inbox table's name. */
   readonly tableName: string;
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   readonly outbox: OutboxTable | undefined;
   readonly #options: DynamoDBInboxStoreOptions;
   #client: DynamoDBDocumentClient | undefined;
@@ -105,6 +108,7 @@ export class DynamoDBInboxStore implements InboxStore {
    * Sizes the connection pool of the client this store builds (none is built yet) to the
    * largest concurrency of the processors using it, at least the SDK's 50: at `concurrency:
    * 1000` a 50-socket pool makes records wait for sockets until they time out.
+   * @internal
    */
   expectConcurrency(records: number): void {
     this.#concurrency = Math.max(this.#concurrency, records);
@@ -113,6 +117,7 @@ export class DynamoDBInboxStore implements InboxStore {
   /**
    * A client of the caller's keeps its own pool, assumed the SDK's default of 50 sockets; one
    * the store builds is sized to the processors' concurrency, so it sets no limit.
+   * @internal
    */
   socketLimit(): number | undefined {
     return this.#options.client === undefined ? undefined : SDK_DEFAULT_MAX_SOCKETS;
@@ -121,6 +126,7 @@ export class DynamoDBInboxStore implements InboxStore {
   /**
    * Reads many entries with consistent `BatchGetItem`s of up to 100 keys, sent at once. Keys
    * DynamoDB left unprocessed are left out, as absent ones are.
+   * @internal
    */
   async findMany(pks: readonly string[]): Promise<ReadonlyMap<string, InboxEntry>> {
     const found = new Map<string, InboxEntry>();
@@ -156,6 +162,7 @@ export class DynamoDBInboxStore implements InboxStore {
     return found;
   }
 
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   async find(pk: string): Promise<InboxEntry | undefined> {
     const { Item } = await this.#call(() =>
       this.client
@@ -181,6 +188,7 @@ export class DynamoDBInboxStore implements InboxStore {
   /**
    * Checks the transaction against DynamoDB's rules (sizes, one operation per item), then
    * commits the entry and the operations in one `TransactWriteItems`.
+   * @internal
    */
   async commit(request: CommitRequest): Promise<CommitResult> {
     const outboxItems = this.#outboxWrites(request);
@@ -191,6 +199,7 @@ export class DynamoDBInboxStore implements InboxStore {
   /**
    * Commits alone a commit `prepareCommit` checked: its items as prepared, so that nothing is
    * built, sized or identified twice on the way from the handler to DynamoDB.
+   * @internal
    */
   commitPrepared(prepared: PreparedCommit): Promise<CommitResult> {
     return this.#commitItems(prepared.request, prepared.items);
@@ -219,6 +228,7 @@ export class DynamoDBInboxStore implements InboxStore {
   /**
    * Checks a commit as `commit` does, with the identity of every item it writes and which of
    * them another message's update may be merged with (an unconditional `ADD` of integers).
+   * @internal
    */
   async prepareCommit(request: CommitRequest): Promise<PreparedCommit> {
     const outboxItems = this.#outboxWrites(request);
@@ -247,6 +257,7 @@ export class DynamoDBInboxStore implements InboxStore {
    * Cancelled, each member is judged by its own slice of `CancellationReasons` as `commit`
    * would judge it alone, a merged update's reason in each sharing member's slice; a member
    * whose reasons are all `None` is innocent.
+   * @internal
    */
   async commitTogether(
     members: readonly PreparedCommit[],
@@ -266,18 +277,22 @@ export class DynamoDBInboxStore implements InboxStore {
     }
   }
 
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   claim(request: ClaimRequest): Promise<ClaimResult> {
     return this.#leases.claim(request);
   }
 
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   journal(request: Parameters<InboxStore['journal']>[0]): Promise<void> {
     return this.#leases.journal(request);
   }
 
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   heartbeat(request: Parameters<InboxStore['heartbeat']>[0]): Promise<void> {
     return this.#leases.heartbeat(request);
   }
 
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   release(request: Parameters<InboxStore['release']>[0]): Promise<void> {
     return this.#leases.release(request);
   }

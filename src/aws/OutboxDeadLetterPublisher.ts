@@ -3,7 +3,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { OutboxMessageIdField } from '../constants.js';
+import { OutboxMessageIdField } from '../constants/values.js';
 import { DeadLetterSendError } from '../errors.js';
 import { utf8Bytes } from '../outbox/messageSize.js';
 import {
@@ -21,12 +21,13 @@ import { isSqsTooLarge } from './sendFailure.js';
  * that fit its destination can outgrow the queue's `MaximumMessageSize`; when the queue refuses
  * the letter, it is sent again without the message's body and attributes (or the record's
  * image), saying so in `omitted`, rather than failing the stream record at every retry. Throws
- * {@link DeadLetterSendError} when SQS takes neither.
+ * `DeadLetterSendError` when SQS takes neither.
  *
  * @example
  * ```ts
  * const sink = new OutboxDeadLetterPublisher(queueUrl, () => new SQSClient({}));
  * ```
+ * @public
  */
 export class OutboxDeadLetterPublisher implements OutboxDeadLetterSink {
   readonly queueUrl: string;

@@ -1,5 +1,5 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
-import { InboxAttribute, TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
+import { InboxAttribute, TRANSACTION_LIMITS, TransactionLimit } from '../constants/values.js';
 import type { CommitRequest } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';

@@ -4,7 +4,7 @@ import {
   DEAD_LETTER_ATTRIBUTE_PREFIX,
   DeadLetterAttribute,
   OutboxMessageIdField,
-} from '../constants.js';
+} from '../constants/values.js';
 import type { DeadLetterNeeds } from '../core/DeadLetterSink.js';
 import { keyHash, type LoggedKey } from '../core/loggedKey.js';
 import { attributeText } from './attributeText.js';

@@ -1,6 +1,10 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DestinationKind, OUTBOX_RETENTION_RANGE, SDK_DEFAULT_MAX_SOCKETS } from '../constants.js';
+import {
+  DestinationKind,
+  OUTBOX_RETENTION_RANGE,
+  SDK_DEFAULT_MAX_SOCKETS,
+} from '../constants/values.js';
 import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
@@ -13,6 +17,7 @@ import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
  * ```ts
  * const options: DynamoDBInboxStoreOptions = { tableName: 'inbox', clientConfig: { maxAttempts: 5 } };
  * ```
+ * @public
  */
 export interface DynamoDBInboxStoreOptions {
   /** The inbox table: partition key `pk` (string), TTL on `expiresAt`. */

@@ -8,7 +8,7 @@
  * ```
  */
 export const SendVerdict = { Passing: 'passing', Refused: 'refused' } as const;
-/** One of the values of {@link SendVerdict}. */
+/** One of the values of `SendVerdict`. */
 export type SendVerdict = (typeof SendVerdict)[keyof typeof SendVerdict];
 
 /** A documented error: the SDK's exception class name, the code on the wire, the verdict. */

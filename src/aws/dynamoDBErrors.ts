@@ -1,5 +1,5 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
-import { TransactionLimit, TransientReason } from '../constants.js';
+import { TransactionLimit, TransientReason } from '../constants/values.js';
 import { InboxError, TransactionLimitError, TransientStoreError } from '../errors.js';
 
 /**
@@ -26,7 +26,7 @@ export const DynamoDBException = {
   RequestLimitExceeded: 'RequestLimitExceeded',
   InternalServer: 'InternalServerError',
 } as const;
-/** One of the values of {@link DynamoDBException}. */
+/** One of the values of `DynamoDBException`. */
 export type DynamoDBException = (typeof DynamoDBException)[keyof typeof DynamoDBException];
 
 /**

@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { InboxAttribute, InboxStatus } from '../constants.js';
+import { InboxAttribute, InboxStatus } from '../constants/values.js';
 import type { CommitRequest } from '../core/InboxStore.js';
 import { namesIn } from './inboxItem.js';
 

@@ -1,4 +1,4 @@
-import { InboxStatus, TransientReason } from '../constants.js';
+import { InboxStatus, TransientReason } from '../constants/values.js';
 import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import { InboxError, TransientStoreError } from '../errors.js';

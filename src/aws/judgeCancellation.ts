@@ -1,6 +1,6 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { TransactionLimit, TransientReason } from '../constants.js';
+import { TransactionLimit, TransientReason } from '../constants/values.js';
 import type {
   CommitRequest,
   CommitResult,

@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { OutboxAttribute } from '../constants.js';
+import { OutboxAttribute } from '../constants/values.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import { keyHash } from '../core/loggedKey.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';

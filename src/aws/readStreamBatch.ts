@@ -11,6 +11,7 @@ import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
  * ```ts
  * const info = (JSON.parse(body) as { DDBStreamBatchInfo: StreamBatchInfo }).DDBStreamBatchInfo;
  * ```
+ * @public
  */
 export interface StreamBatchInfo {
   readonly streamArn: string;
@@ -39,6 +40,7 @@ type StreamsModule = typeof import('@aws-sdk/client-dynamodb-streams');
  * ```ts
  * const records = await readStreamBatch(info); // then relay.relayRecords({ Records: records })
  * ```
+ * @public
  */
 export async function readStreamBatch(
   info: StreamBatchInfo,

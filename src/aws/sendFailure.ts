@@ -1,4 +1,4 @@
-import { DestinationKind } from '../constants.js';
+import { DestinationKind } from '../constants/values.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
 import {
   COMMON_ERRORS,
@@ -18,7 +18,7 @@ import {
  * ```
  */
 export const SendService = { Sqs: 'sqs', Sns: 'sns', EventBridge: 'eventbridge' } as const;
-/** One of the values of {@link SendService}. */
+/** One of the values of `SendService`. */
 export type SendService = (typeof SendService)[keyof typeof SendService];
 
 const ERRORS_BY_SERVICE: Record<SendService, readonly DocumentedError[]> = {

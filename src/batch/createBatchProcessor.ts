@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
 import { type CoalescingStore, CommitCoalescer } from '../coalescing/CommitCoalescer.js';
-import { InboxMetric, RecordStatus } from '../constants.js';
+import { InboxMetric, RecordStatus } from '../constants/values.js';
 import { inboxPk } from '../core/inboxEntry.js';
 import {
   NO_DEADLINE_CONFLICT_MILLIS,
@@ -12,9 +12,10 @@ import {
 import { type RecordRead, readRecord } from '../core/readMessage.js';
 import { type ResolvedOptions, resolveOptions } from '../core/resolveOptions.js';
 import { settleFailure } from '../core/settleFailure.js';
-import type { InboxOptions, MessageHandler, RecordOutcome } from '../core/types.js';
+import type { MessageHandler, RecordOutcome } from '../core/types.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { BatchPrecheck } from '../precheck/BatchPrecheck.js';
+import type { InboxOptions } from './InboxOptions.js';
 import { mapConcurrently } from './mapConcurrently.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
 import { groupRecords, readSqsRecords } from './sqsEvent.js';
@@ -30,6 +31,7 @@ import { startDeadline } from './startDeadline.js';
  * });
  * export const lambdaHandler = (event: SQSEvent) => processor.process(event);
  * ```
+ * @public
  */
 export interface BatchProcessor {
   /**
@@ -54,6 +56,7 @@ export interface BatchProcessor {
  *   tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
  * }, { store, consumer: 'orders', key: ({ body }) => body.orderId });
  * ```
+ * @public
  */
 export function createBatchProcessor<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
   handler: MessageHandler<StandardSchemaV1.InferOutput<TSchema>>,
@@ -89,6 +92,7 @@ export function createBatchProcessor<TSchema extends StandardSchemaV1 = Standard
  *     tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
  *   }, { store, consumer: 'orders', key: ({ body }) => body.orderId });
  * ```
+ * @public
  */
 export function processSqsBatch<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
   event: unknown,

@@ -7,7 +7,11 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { businessTableVariable, INBOX_ENVIRONMENT_PREFIX, InboxEnvironment } from '../constants.js';
+import {
+  businessTableVariable,
+  INBOX_ENVIRONMENT_PREFIX,
+  InboxEnvironment,
+} from '../constants/values.js';
 import { bundlingFor } from './bundlingFor.js';
 import { checkInboxTableUse } from './checkInboxTableUse.js';
 import {
@@ -33,6 +37,7 @@ import { type ResolvedQueueSources, resolveQueueSources } from './resolveQueueSo
  * ```ts
  * const actions = [...DEFAULT_BUSINESS_TABLE_ACTIONS, 'dynamodb:DeleteItem'];
  * ```
+ * @public
  */
 export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -74,6 +79,7 @@ function grantTable(table: ITable, grantee: IGrantable, actions: readonly string
  *   businessTables: { accounts },
  * });
  * ```
+ * @public
  */
 export class InboxConsumer extends Construct {
   /** The source queue (FIFO when `fifo`), encrypted, TLS only, with the redrive policy. */

@@ -14,6 +14,7 @@ import type { QueueSource } from './QueueSource.js';
  * ```ts
  * const stock: BusinessTableGrant = { table: stockTable, actions: ['dynamodb:UpdateItem'] };
  * ```
+ * @public
  */
 export interface BusinessTableGrant {
   /** The table. Its name reaches the function under the logical name it is given in `businessTables`. */
@@ -35,6 +36,7 @@ export interface BusinessTableGrant {
  * ```ts
  * const props: InboxConsumerProps = { consumerName: 'ledger', entry: 'src/ledger.ts', fifo: true };
  * ```
+ * @public
  */
 export interface InboxConsumerProps {
   /**
@@ -258,5 +260,6 @@ export interface InboxConsumerProps {
  * ```ts
  * const outbox: InboxOutboxProps = { destinations: { credits: creditsQueue }, retryAttempts: 5 };
  * ```
+ * @public
  */
 export type InboxOutboxProps = Omit<OutboxRelayProps, 'name'>;

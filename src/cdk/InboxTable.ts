@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { InboxAttribute } from '../constants.js';
+import { InboxAttribute } from '../constants/values.js';
 
 /**
  * Properties of {@link InboxTable}.
@@ -10,6 +10,7 @@ import { InboxAttribute } from '../constants.js';
  * ```ts
  * const props: InboxTableProps = { removalPolicy: RemovalPolicy.DESTROY };
  * ```
+ * @public
  */
 export interface InboxTableProps {
   /**
@@ -29,6 +30,7 @@ export interface InboxTableProps {
  * ```ts
  * const inbox = new InboxTable(stack, 'Inbox', { removalPolicy: RemovalPolicy.DESTROY });
  * ```
+ * @public
  */
 export class InboxTable extends Table {
   constructor(scope: Construct, id: string, props: InboxTableProps = {}) {

@@ -16,6 +16,7 @@ import {
  *   sources: [QueueSource.snsTopic(orders, { rawMessageDelivery: true })],
  *   messageKey: MessageKey.attribute('eventId') });
  * ```
+ * @public
  */
 export class MessageKey {
   /** A message attribute the publisher sets (an SQS one, or an SNS one the notification carries). */

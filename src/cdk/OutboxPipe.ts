@@ -12,7 +12,7 @@ import {
   InboxEnvironment,
   OUTBOX_RETENTION_RANGE,
   OutboxMessageIdField,
-} from '../constants.js';
+} from '../constants/values.js';
 import { inRange } from './inRange.js';
 import { OutboxTable } from './OutboxTable.js';
 import { createStandardDeadLetterQueue, depthAboveZeroAlarm } from './ownResources.js';
@@ -25,6 +25,7 @@ import { resolveMaxRecordAge } from './resolveMaxRecordAge.js';
  * ```ts
  * const props: OutboxPipeProps = { name: 'ledger', destination: creditsQueue };
  * ```
+ * @beta
  */
 export interface OutboxPipeProps {
   /** Names the pipe's resources and alarms (the publishing consumer's name, say). */
@@ -66,6 +67,7 @@ export interface OutboxPipeProps {
  * ```ts
  * pipe.alarms.failures.addAlarmAction(new SnsAction(pager));
  * ```
+ * @beta
  */
 export interface OutboxPipeAlarms {
   /** Dead-letter queue depth above zero: batches the pipe gave up on. */
@@ -109,6 +111,7 @@ export interface OutboxPipeAlarms {
  * for (const [name, value] of Object.entries(outbox.publisherEnvironment()))
  *   ledger.function.addEnvironment(name, value);
  * ```
+ * @beta
  */
 export class OutboxPipe extends Construct {
   readonly table: OutboxTable;

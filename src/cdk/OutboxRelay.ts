@@ -14,7 +14,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { destinationVariable, InboxEnvironment } from '../constants.js';
+import { destinationVariable, InboxEnvironment } from '../constants/values.js';
 import { bundlingFor } from './bundlingFor.js';
 import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import { OutboxTable } from './OutboxTable.js';
@@ -37,6 +37,7 @@ import {
  * ```ts
  * relay.alarms.iteratorAge.addAlarmAction(new SnsAction(pager));
  * ```
+ * @public
  */
 export interface OutboxAlarms {
   /** Dead-letter queue depth above zero: refused messages, or batches Lambda gave up on. */
@@ -58,6 +59,7 @@ export interface OutboxAlarms {
  * const outbox = new OutboxRelay(stack, 'Outbox', { name: 'ledger', destinations: { credits } });
  * outbox.grantPublish(myFunction);
  * ```
+ * @public
  */
 export class OutboxRelay extends Construct {
   readonly table: OutboxTable;

@@ -12,6 +12,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
  * ```ts
  * const credits: OutboxDestination = creditsQueue;
  * ```
+ * @public
  */
 export type OutboxDestination = IQueue | ITopic | IEventBus;
 
@@ -23,6 +24,7 @@ export type OutboxDestination = IQueue | ITopic | IEventBus;
  * ```ts
  * const props: OutboxRelayProps = { name: 'ledger', destinations: { credits: creditsQueue } };
  * ```
+ * @public
  */
 export interface OutboxRelayProps {
   /** Names the relay in alarm descriptions and the function's description (the consumer's name). */

@@ -7,7 +7,7 @@ import {
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { OutboxAttribute } from '../constants.js';
+import { OutboxAttribute } from '../constants/values.js';
 
 /**
  * Properties of {@link OutboxTable}.
@@ -16,6 +16,7 @@ import { OutboxAttribute } from '../constants.js';
  * ```ts
  * const props: OutboxTableProps = { removalPolicy: RemovalPolicy.DESTROY };
  * ```
+ * @public
  */
 export interface OutboxTableProps {
   /**
@@ -35,6 +36,7 @@ export interface OutboxTableProps {
  * ```ts
  * const outbox = new OutboxTable(stack, 'Outbox', { removalPolicy: RemovalPolicy.DESTROY });
  * ```
+ * @public
  */
 export class OutboxTable extends Table {
   constructor(scope: Construct, id: string, props: OutboxTableProps = {}) {

@@ -23,6 +23,7 @@ import { checkEventBridgeSource } from './checkEventBridgeSource.js';
  * ```ts
  * source.bind({ scope: consumer, consumerName: 'stock', queue, fifo: false, deliveryDeadLetterQueue });
  * ```
+ * @public
  */
 export interface QueueSourceContext {
   readonly scope: Construct;
@@ -42,6 +43,7 @@ export interface QueueSourceContext {
  * ```ts
  * const options: SnsTopicSourceOptions = { filterPolicy: { type: SubscriptionFilter.stringFilter({ allowlist: ['captured'] }) } };
  * ```
+ * @public
  */
 export interface SnsTopicSourceOptions {
   /**
@@ -64,6 +66,7 @@ export interface SnsTopicSourceOptions {
  * ```ts
  * const options: EventBridgeSourceOptions = { retryAttempts: 20, maxEventAge: Duration.hours(6) };
  * ```
+ * @public
  */
 export interface EventBridgeSourceOptions {
   /**
@@ -93,6 +96,7 @@ export interface EventBridgeSourceOptions {
  * ```ts
  * const options: EventPatternSourceOptions = { eventBus: bus, description: 'orders to stock' };
  * ```
+ * @public
  */
 export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
   /** The bus the rule listens on. @default the account's default bus */
@@ -108,6 +112,7 @@ export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
  * ```ts
  * const options: S3BucketSourceOptions = { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'in/' }] };
  * ```
+ * @public
  */
 export interface S3BucketSourceOptions {
   /** The event types that reach the queue. @default [EventType.OBJECT_CREATED] */
@@ -127,6 +132,7 @@ export interface S3BucketSourceOptions {
  * new InboxConsumer(stack, 'Ledger', { consumerName: 'ledger', entry: 'src/ledger.ts',
  *   sources: [QueueSource.snsTopic(payments), QueueSource.eventPattern({ source: ['shop.orders'] }, { eventBus })] });
  * ```
+ * @public
  */
 export abstract class QueueSource {
   /**

@@ -11,7 +11,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { InboxMetric } from '../constants.js';
+import { InboxMetric } from '../constants/values.js';
 import { depthAboveZeroAlarm } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 
@@ -45,6 +45,7 @@ export interface MonitoredQueues {
  * ```ts
  * consumer.alarms.deadLetters.addAlarmAction(new SnsAction(topic));
  * ```
+ * @public
  */
 export interface InboxAlarms {
   /** DLQ depth above zero. */

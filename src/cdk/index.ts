@@ -1,10 +1,10 @@
 /**
  * `sqs-inbox/cdk`: the AWS CDK constructs of sqs-inbox. Needs `aws-cdk-lib` and `constructs`
- * (peer dependencies) and `esbuild` to bundle the function locally.
+ * (peer dependencies) and `esbuild` to bundle the function locally. A source's kind
+ * (`MessageSource`) comes from `sqs-inbox`, the environment contract's names from
+ * `sqs-inbox/constants`.
  */
 
-export { businessTableVariable, destinationVariable, InboxEnvironment } from '../constants.js';
-export { MessageSource } from '../sources/MessageSource.js';
 export type { InboxAlarms } from './createInboxMonitoring.js';
 export { DEFAULT_BUSINESS_TABLE_ACTIONS, InboxConsumer } from './InboxConsumer.js';
 export type {

@@ -5,7 +5,7 @@ import {
   CONSUMER_NAME_RULE,
   DEFAULT_TTL_SECONDS,
   TTL_SECONDS_RANGE,
-} from '../constants.js';
+} from '../constants/values.js';
 import type { InboxConsumerProps } from './InboxConsumerProps.js';
 
 /**

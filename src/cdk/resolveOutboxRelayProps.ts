@@ -7,7 +7,7 @@ import {
   BUSINESS_TABLE_NAME_PATTERN,
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   OUTBOX_RETENTION_RANGE,
-} from '../constants.js';
+} from '../constants/values.js';
 import { inRange } from './inRange.js';
 import type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
 import { resolveMaxRecordAge } from './resolveMaxRecordAge.js';

@@ -1,4 +1,4 @@
-import { TransientReason } from '../constants.js';
+import { TransientReason } from '../constants/values.js';
 import type { MemberVerdict, PreparedCommit } from '../core/InboxStore.js';
 import { backoffMillis } from '../core/retryTransient.js';
 import { TransientStoreError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { InboxMetric } from '../constants.js';
+import { InboxMetric } from '../constants/values.js';
 import type { MemberVerdict, PreparedCommit } from '../core/InboxStore.js';
 import type { InboxMetrics } from '../core/types.js';
 import { countMergedUpdates } from './planTransactions.js';

@@ -1,4 +1,4 @@
-import { TRANSACTION_LIMITS } from '../constants.js';
+import { TRANSACTION_LIMITS } from '../constants/values.js';
 import type { PreparedCommit } from '../core/InboxStore.js';
 
 /** A transaction being filled: its members, its distinct items and its estimated bytes. */

@@ -9,13 +9,17 @@
  * ```ts
  * if (entry.status === InboxStatus.Completed) console.log('already applied');
  * ```
+ * @public
  */
 export const InboxStatus = {
   InProgress: 'IN_PROGRESS',
   Completed: 'COMPLETED',
   Failed: 'FAILED',
 } as const;
-/** One of the values of {@link InboxStatus}. */
+/**
+ * One of the values of `InboxStatus`.
+ * @public
+ */
 export type InboxStatus = (typeof InboxStatus)[keyof typeof InboxStatus];
 
 const SECONDS_PER_DAY = 86_400;
@@ -95,13 +99,17 @@ export const SDK_DEFAULT_MAX_SOCKETS = 50;
  * ```ts
  * createBatchProcessor(handler, { store, consumer: 'c', key, precheck: Precheck.Before });
  * ```
+ * @public
  */
 export const Precheck = {
   Concurrent: 'concurrent',
   Before: 'before',
   Off: 'off',
 } as const;
-/** One of the values of {@link Precheck}. */
+/**
+ * One of the values of `Precheck`.
+ * @public
+ */
 export type Precheck = (typeof Precheck)[keyof typeof Precheck];
 
 /**
@@ -123,6 +131,7 @@ export const DEFAULT_TRANSACTION_ATTEMPTS = 3;
  * ```ts
  * if (Buffer.byteLength(JSON.stringify(result)) > STEP_LIMITS.resultBytes) storeInS3(result);
  * ```
+ * @public
  */
 export const STEP_LIMITS = {
   namePattern: /^[A-Za-z0-9._:-]{1,64}$/,
@@ -143,6 +152,7 @@ export const STEP_LIMITS = {
  * ```ts
  * createBatchProcessor(handler, { store, consumer: 'mailer', key, leaseMillis: 60_000 });
  * ```
+ * @public
  */
 export const LEASE_LIMITS = {
   minMillis: 1_000,
@@ -183,6 +193,7 @@ export const MAX_KEY_BYTES = 1024;
  * ```ts
  * metrics.addMetric(InboxMetric.Duplicates, 'Count', 1);
  * ```
+ * @public
  */
 export const InboxMetric = {
   Processed: 'InboxProcessed',
@@ -226,7 +237,10 @@ export const InboxMetric = {
   /** Stream records the relay reported failed, for Lambda to retry. */
   OutboxRecordsFailed: 'OutboxRecordsFailed',
 } as const;
-/** One of the values of {@link InboxMetric}. */
+/**
+ * One of the values of `InboxMetric`.
+ * @public
+ */
 export type InboxMetric = (typeof InboxMetric)[keyof typeof InboxMetric];
 
 /**
@@ -236,6 +250,7 @@ export type InboxMetric = (typeof InboxMetric)[keyof typeof InboxMetric];
  * ```ts
  * const failed = outcomes.filter((o) => o.status === RecordStatus.Failed);
  * ```
+ * @public
  */
 export const RecordStatus = {
   Processed: 'processed',
@@ -246,7 +261,10 @@ export const RecordStatus = {
   /** A notice that is no event (S3's `s3:TestEvent`): acknowledged, no entry, no handler. */
   Ignored: 'ignored',
 } as const;
-/** One of the values of {@link RecordStatus}. */
+/**
+ * One of the values of `RecordStatus`.
+ * @public
+ */
 export type RecordStatus = (typeof RecordStatus)[keyof typeof RecordStatus];
 
 /**
@@ -256,6 +274,7 @@ export type RecordStatus = (typeof RecordStatus)[keyof typeof RecordStatus];
  * ```ts
  * if (error instanceof TransactionLimitError && error.limit === TransactionLimit.SameItem) merge();
  * ```
+ * @public
  */
 export const TransactionLimit = {
   OperationCount: 'operationCount',
@@ -268,7 +287,10 @@ export const TransactionLimit = {
   /** The library's own rule: no handler operation on the outbox table (publish instead). */
   OutboxTable: 'outboxTable',
 } as const;
-/** One of the values of {@link TransactionLimit}. */
+/**
+ * One of the values of `TransactionLimit`.
+ * @public
+ */
 export type TransactionLimit = (typeof TransactionLimit)[keyof typeof TransactionLimit];
 
 /**
@@ -278,6 +300,7 @@ export type TransactionLimit = (typeof TransactionLimit)[keyof typeof Transactio
  * ```ts
  * if (error instanceof TransientStoreError && error.reason === TransientReason.Throttling) backOff();
  * ```
+ * @public
  */
 export const TransientReason = {
   TransactionConflict: 'TransactionConflict',
@@ -285,7 +308,10 @@ export const TransientReason = {
   ServerError: 'ServerError',
   Timeout: 'Timeout',
 } as const;
-/** One of the values of {@link TransientReason}. */
+/**
+ * One of the values of `TransientReason`.
+ * @public
+ */
 export type TransientReason = (typeof TransientReason)[keyof typeof TransientReason];
 
 /**
@@ -296,6 +322,7 @@ export type TransientReason = (typeof TransientReason)[keyof typeof TransientRea
  * ```ts
  * const ours = Object.keys(attributes).filter((name) => name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX));
  * ```
+ * @public
  */
 export const DEAD_LETTER_ATTRIBUTE_PREFIX = 'inbox.';
 
@@ -306,6 +333,7 @@ export const DEAD_LETTER_ATTRIBUTE_PREFIX = 'inbox.';
  * ```ts
  * const reason = message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue;
  * ```
+ * @public
  */
 export const DeadLetterAttribute = {
   Error: 'inbox.error',
@@ -318,7 +346,10 @@ export const DeadLetterAttribute = {
   /** The dedup key's `keyHash`, without `logKeys`. */
   KeyHash: 'inbox.keyHash',
 } as const;
-/** One of the values of {@link DeadLetterAttribute}. */
+/**
+ * One of the values of `DeadLetterAttribute`.
+ * @public
+ */
 export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof DeadLetterAttribute];
 
 /**
@@ -329,6 +360,7 @@ export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof Dead
  * ```ts
  * new Table(stack, 'Inbox', { partitionKey: { name: InboxAttribute.PartitionKey, type: AttributeType.STRING } });
  * ```
+ * @public
  */
 export const InboxAttribute = {
   PartitionKey: 'pk',
@@ -343,6 +375,7 @@ export const InboxAttribute = {
  * ```ts
  * const ours = Object.keys(process.env).filter((name) => name.startsWith(INBOX_ENVIRONMENT_PREFIX));
  * ```
+ * @public
  */
 export const INBOX_ENVIRONMENT_PREFIX = 'INBOX_';
 
@@ -356,6 +389,7 @@ export const INBOX_ENVIRONMENT_PREFIX = 'INBOX_';
  * const consumer = process.env[InboxEnvironment.Consumer];
  * const accounts = process.env[businessTableVariable('accounts')];
  * ```
+ * @public
  */
 export const InboxEnvironment = {
   TableName: 'INBOX_TABLE_NAME',
@@ -392,6 +426,7 @@ export const InboxEnvironment = {
  * ```ts
  * if (!CONSUMER_NAME_PATTERN.test(name)) throw new Error(CONSUMER_NAME_RULE);
  * ```
+ * @public
  */
 export const CONSUMER_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
@@ -422,6 +457,7 @@ export const BUSINESS_TABLE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
  * ```ts
  * businessTableVariable('accounts'); // => 'INBOX_BUSINESS_TABLE_accounts'
  * ```
+ * @public
  */
 export function businessTableVariable(name: string): string {
   return `${InboxEnvironment.BusinessTablePrefix}${name}`;
@@ -429,12 +465,13 @@ export function businessTableVariable(name: string): string {
 
 /**
  * The environment variable that carries an outbox destination's address (queue URL, topic or
- * bus ARN): `INBOX_DESTINATION_<name>`. Names follow {@link BUSINESS_TABLE_NAME_PATTERN}.
+ * bus ARN): `INBOX_DESTINATION_<name>`. Names follow `BUSINESS_TABLE_NAME_PATTERN`.
  *
  * @example
  * ```ts
  * destinationVariable('credits'); // => 'INBOX_DESTINATION_credits'
  * ```
+ * @public
  */
 export function destinationVariable(name: string): string {
   return `${InboxEnvironment.DestinationPrefix}${name}`;
@@ -449,6 +486,7 @@ export function destinationVariable(name: string): string {
  * ```ts
  * if (parseDestination(url).kind === DestinationKind.SqsFifoQueue) console.log('ordered per group');
  * ```
+ * @public
  */
 export const DestinationKind = {
   SqsQueue: 'sqs',
@@ -457,7 +495,10 @@ export const DestinationKind = {
   SnsFifoTopic: 'sns-fifo',
   EventBus: 'eventbridge',
 } as const;
-/** One of the values of {@link DestinationKind}. */
+/**
+ * One of the values of `DestinationKind`.
+ * @public
+ */
 export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationKind];
 
 /**
@@ -469,6 +510,7 @@ export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationK
  * ```ts
  * const messages = unmarshall(record.dynamodb.NewImage)[OutboxAttribute.Messages];
  * ```
+ * @public
  */
 export const OutboxAttribute = {
   PartitionKey: 'pk',
@@ -496,6 +538,7 @@ const PIPED_MESSAGE_PATH = `dynamodb.NewImage.${OutboxAttribute.Messages}.L[0].M
  * ```ts
  * const id = record.messageAttributes[OutboxMessageIdField.Attribute]?.stringValue;
  * ```
+ * @public
  */
 export const OutboxMessageIdField = {
   Attribute: 'outbox.messageId',
@@ -547,6 +590,7 @@ const EVENT_ENTRY_MAX_BYTES = 262_143;
  * ```ts
  * if (Buffer.byteLength(body) > OUTBOX_LIMITS.maxBytesByKind.eventbridge - 1024) storeInS3(body);
  * ```
+ * @public
  */
 export const OUTBOX_LIMITS = {
   messageBytes: QUEUE_OR_TOPIC_MAX_BYTES,

@@ -1,7 +1,8 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { TRANSACTION_LIMITS, TransactionLimit } from '../constants.js';
+import { TRANSACTION_LIMITS, TransactionLimit } from '../constants/values.js';
+import { describeType } from '../errors/errorText.js';
 import { OutgoingMessageError } from '../errors/outboxErrors.js';
-import { describeType, TransactionClosedError, TransactionLimitError } from '../errors.js';
+import { TransactionClosedError, TransactionLimitError } from '../errors.js';
 import {
   type OutgoingMessage,
   type PublishInput,
@@ -18,6 +19,7 @@ import { copyOperand } from './copyOperand.js';
  * ```ts
  * const items: TransactItem[] = [{ Delete: { TableName: 't', Key: { pk: 'a' } } }];
  * ```
+ * @public
  */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /**
@@ -27,6 +29,7 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
  * ```ts
  * const put: TransactPutInput = { TableName: 'orders', Item: { orderId: 'o-1' } };
  * ```
+ * @public
  */
 export type TransactPutInput = NonNullable<TransactItem['Put']>;
 /**
@@ -36,6 +39,7 @@ export type TransactPutInput = NonNullable<TransactItem['Put']>;
  * ```ts
  * const update: TransactUpdateInput = { TableName: 't', Key: { pk: 'a' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } };
  * ```
+ * @public
  */
 export type TransactUpdateInput = NonNullable<TransactItem['Update']>;
 /**
@@ -45,6 +49,7 @@ export type TransactUpdateInput = NonNullable<TransactItem['Update']>;
  * ```ts
  * const del: TransactDeleteInput = { TableName: 'holds', Key: { holdId: 'h-1' } };
  * ```
+ * @public
  */
 export type TransactDeleteInput = NonNullable<TransactItem['Delete']>;
 /**
@@ -54,6 +59,7 @@ export type TransactDeleteInput = NonNullable<TransactItem['Delete']>;
  * ```ts
  * const check: TransactConditionCheckInput = { TableName: 'accounts', Key: { accountId: 'a' }, ConditionExpression: 'attribute_exists(accountId)' };
  * ```
+ * @public
  */
 export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionCheck']>;
 
@@ -65,6 +71,7 @@ export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionChe
  * ```ts
  * const tx = new TransactionBuilder({ consumer: 'ledger', key: 'pay-1', outboxTableName: 'outbox' });
  * ```
+ * @public
  */
 export interface PublishContext {
   readonly consumer: string;
@@ -77,7 +84,7 @@ export interface PublishContext {
  * here is committed in the same `TransactWriteItems` as the message's inbox entry: all of it
  * happens exactly once, or none of it; a published message is relayed after the commit. Inputs use lib-dynamodb's native values (no `{ S: … }` wrappers). Each call checks
  * the operation's shape and the 99-operation budget at once, so a bad operation fails inside
- * your handler with a {@link TransactionLimitError} that names it.
+ * your handler with a `TransactionLimitError` that names it.
  *
  * @example
  * ```ts
@@ -88,6 +95,7 @@ export interface PublishContext {
  * });
  * tx.put({ TableName: 'reservations', Item: { orderId: 'o-9', sku: 'A-1', quantity: 2 } });
  * ```
+ * @public
  */
 export class TransactionBuilder {
   readonly #items: TransactItem[] = [];
@@ -145,7 +153,7 @@ export class TransactionBuilder {
    * it afterwards, at least once, always with the id returned here. The id is the same on
    * every attempt of this incoming message (see `outboxMessageId`). Each message without a
    * group, and each group of one destination, takes one of the transaction's 99 operations.
-   * Throws {@link OutgoingMessageError} naming the field to change.
+   * Throws `OutgoingMessageError` naming the field to change.
    */
   publish(input: PublishInput): string {
     const index = this.#outgoing.length;

@@ -1,7 +1,17 @@
 import type { InboxLogger } from './types.js';
 
 const LEVELS = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 } as const;
-type Level = keyof typeof LEVELS;
+/**
+ * A level of `createConsoleLogger`: what it writes and above.
+ *
+ * @example
+ * ```ts
+ * const level: ConsoleLogLevel = 'WARN';
+ * ```
+ * @public
+ */
+export type ConsoleLogLevel = keyof typeof LEVELS;
+type Level = ConsoleLogLevel;
 
 /**
  * The default logger: one JSON object per line on the console, which Lambda ships to
@@ -14,6 +24,7 @@ type Level = keyof typeof LEVELS;
  * const logger = createConsoleLogger('WARN');
  * logger.warn('stock is low', { sku: 'A-1' });
  * ```
+ * @public
  */
 export function createConsoleLogger(level?: Level): InboxLogger {
   const configured = level ?? parseLevel(process.env.AWS_LAMBDA_LOG_LEVEL ?? process.env.LOG_LEVEL);

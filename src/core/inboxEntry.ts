@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { InboxStatus } from '../constants.js';
+import { InboxStatus } from '../constants/values.js';
 import { LeaseHeldError } from '../errors.js';
 
 /**
@@ -13,6 +13,7 @@ import { LeaseHeldError } from '../errors.js';
  * const entry = await store.find(inboxPk('ledger', 'evt-1'));
  * if (entry) console.log(entry.status, entry.attempts, Object.keys(entry.steps ?? {}));
  * ```
+ * @public
  */
 export interface InboxEntry {
   /** `<consumer>#<key>`: the table's partition key. */
@@ -46,6 +47,7 @@ export interface InboxEntry {
  * ```ts
  * inboxPk('ledger', 'evt-1') // => 'ledger#evt-1'
  * ```
+ * @public
  */
 export function inboxPk(consumer: string, key: string): string {
   return `${consumer}#${key}`;

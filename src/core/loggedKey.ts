@@ -20,6 +20,7 @@ export type LoggedKey = { readonly key: string } | { readonly keyHash: string };
  * ```ts
  * keyHash('evt-42'); // search the logs for this value
  * ```
+ * @public
  */
 export function keyHash(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);

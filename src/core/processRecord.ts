@@ -1,6 +1,6 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
-import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants.js';
+import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants/values.js';
 import { PayloadMismatchError, TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { SourceNotice } from '../sources/MessageSource.js';

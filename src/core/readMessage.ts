@@ -1,5 +1,5 @@
 import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { MAX_KEY_BYTES } from '../constants.js';
+import { MAX_KEY_BYTES } from '../constants/values.js';
 import { KeyDerivationError, MessageParseError, SchemaValidationError } from '../errors.js';
 import {
   MessageSource,

@@ -22,6 +22,7 @@ import type { ParsedMessage } from './types.js';
  *   store, consumer: 'audit-log', key: redriveUnsafeMessageIdKey,
  * });
  * ```
+ * @public
  */
 export function redriveUnsafeMessageIdKey(message: ParsedMessage<unknown>): string {
   return message.attributes.MessageDeduplicationId ?? message.messageId;

@@ -10,7 +10,7 @@ import {
   MAX_RECEIVE_COUNT_RANGE,
   type Precheck,
   TTL_SECONDS_RANGE,
-} from '../constants.js';
+} from '../constants/values.js';
 import { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { resolvePrecheck } from '../precheck/resolvePrecheck.js';
@@ -22,7 +22,7 @@ import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
 import { guardLogger, guardMetrics } from './guardSinks.js';
 import type { InboxStore } from './InboxStore.js';
-import type { InboxLogger, InboxMetrics, InboxOptions, ParsedMessage } from './types.js';
+import type { InboxLogger, InboxMetrics, ParsedMessage, ProcessorOptions } from './types.js';
 
 /**
  * Options with every default filled in, as the processing core uses them.
@@ -115,7 +115,7 @@ export type DeadLetterSinkFactory = (
  * ```
  */
 export function resolveOptions<TSchema extends StandardSchemaV1>(
-  options: InboxOptions<TSchema>,
+  options: ProcessorOptions<TSchema>,
   createDeadLetterSink: DeadLetterSinkFactory,
 ): ResolvedOptions {
   checkShapes(options);
@@ -164,7 +164,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
   };
 }
 
-function checkShapes<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
+function checkShapes<TSchema extends StandardSchemaV1>(options: ProcessorOptions<TSchema>): void {
   checkOptionsObject(options, KNOWN_OPTIONS, "{ store, consumer: 'ledger', key }");
   checkStore(options.store);
   if (typeof options.consumer !== 'string' || !CONSUMER_NAME_PATTERN.test(options.consumer)) {
@@ -222,7 +222,7 @@ export function isQueueUrl(text: string): boolean {
 }
 
 /** Coalescing needs a store that can share a transaction between messages. */
-function checkCoalesce<TSchema extends StandardSchemaV1>(options: InboxOptions<TSchema>): void {
+function checkCoalesce<TSchema extends StandardSchemaV1>(options: ProcessorOptions<TSchema>): void {
   checkBoolean('coalesce', options.coalesce);
   if (options.coalesce !== true) return;
   const store = options.store as Partial<InboxStore>;
@@ -255,7 +255,7 @@ function checkStore(store: unknown): void {
 }
 
 function maxReceiveCount<TSchema extends StandardSchemaV1>(
-  options: InboxOptions<TSchema>,
+  options: ProcessorOptions<TSchema>,
 ): number | undefined {
   if (options.maxReceiveCount === undefined) return undefined;
   const count = integerIn('maxReceiveCount', options.maxReceiveCount, 0, MAX_RECEIVE_COUNT_RANGE);

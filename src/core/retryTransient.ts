@@ -1,4 +1,4 @@
-import { TransientReason } from '../constants.js';
+import { TransientReason } from '../constants/values.js';
 import type { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import { TransientStoreError } from '../errors.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';

@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { InboxMetric, RecordStatus } from '../constants.js';
+import { InboxMetric, RecordStatus } from '../constants/values.js';
 import { InboxTableSchemaError, PermanentError } from '../errors.js';
 import type { DeadLetterSink, KeyAttributes } from './DeadLetterSink.js';
 import { inboxPk, isCommitted, toEpochSeconds } from './inboxEntry.js';

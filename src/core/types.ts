@@ -1,7 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import type { Precheck, RecordStatus } from '../constants.js';
+import type { Precheck, RecordStatus } from '../constants/values.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageEnvelope, MessageSource } from '../sources/MessageSource.js';
 import type { StepFunction } from '../steps/StepFunction.js';
@@ -17,6 +17,7 @@ import type { TransactionBuilder } from './TransactionBuilder.js';
  * ```ts
  * const key = (message: ParsedMessage<{ eventId: string }>) => message.body.eventId;
  * ```
+ * @public
  */
 export interface ParsedMessage<TBody> {
   /** The payload, parsed and validated by the `schema`. */
@@ -39,6 +40,7 @@ export interface ParsedMessage<TBody> {
  *   tx.put({ TableName: 'payments', Item: { pk: message.key, ...message.body } });
  * };
  * ```
+ * @public
  */
 export interface InboxMessage<TBody> extends ParsedMessage<TBody> {
   /** The dedup key: the inbox entry's key for this consumer. */
@@ -77,6 +79,7 @@ export interface InboxMessage<TBody> extends ParsedMessage<TBody> {
  *     UpdateExpression: 'ADD balance :a', ExpressionAttributeValues: { ':a': body.amountCents } });
  * };
  * ```
+ * @public
  */
 export type MessageHandler<TBody> = (
   message: InboxMessage<TBody>,
@@ -90,6 +93,7 @@ export type MessageHandler<TBody> = (
  * ```ts
  * const logger: InboxLogger = new Logger({ serviceName: 'ledger' }); // @aws-lambda-powertools/logger
  * ```
+ * @public
  */
 export interface InboxLogger {
   debug(message: string, ...extra: Array<Record<string, unknown>>): void;
@@ -105,24 +109,22 @@ export interface InboxLogger {
  * ```ts
  * const metrics: InboxMetrics = new Metrics({ namespace: 'shop' }); // @aws-lambda-powertools/metrics
  * ```
+ * @public
  */
 export interface InboxMetrics {
   addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void;
 }
 
 /**
- * The options of {@link processSqsBatch} and {@link createBatchProcessor}. Behind the
- * `InboxConsumer` construct, `inboxConfigFromEnvironment().options` gives the store, consumer,
- * TTL and DLQ. The README's configuration table lists defaults and effects.
+ * The options the per-record engine works with: the public `InboxOptions` (`batch/`), whose
+ * `store` is a `DynamoDBInboxStore`, seen through the store port the engine needs. Internal.
  *
  * @example
  * ```ts
- * const options: InboxOptions<typeof PaymentSchema> = {
- *   store, consumer: 'ledger', schema: PaymentSchema, key: (m) => m.body.eventId,
- * };
+ * const resolved = resolveOptions(options as ProcessorOptions<typeof PaymentSchema>);
  * ```
  */
-export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>> {
+export interface ProcessorOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>> {
   /** Where inbox entries live and where the transaction is committed. */
   readonly store: InboxStore;
   /** The dedup scope: two consumers of one event each apply it once. `[A-Za-z0-9._:-]{1,128}`. */
@@ -233,6 +235,7 @@ export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV
  * ```ts
  * const failed = outcomes.filter((o) => o.status === RecordStatus.Failed);
  * ```
+ * @public
  */
 export interface RecordOutcome {
   readonly messageId: string;

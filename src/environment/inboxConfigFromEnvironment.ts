@@ -11,7 +11,7 @@ import {
   MAX_RECEIVE_COUNT_RANGE,
   OUTBOX_RETENTION_RANGE,
   TTL_SECONDS_RANGE,
-} from '../constants.js';
+} from '../constants/values.js';
 import { isQueueUrl } from '../core/resolveOptions.js';
 import type { ParsedMessage } from '../core/types.js';
 import { EnvironmentError, InvalidConfigurationError } from '../errors.js';
@@ -26,6 +26,7 @@ import { resolveSources } from '../sources/resolveSources.js';
  * ```ts
  * const options: InboxEnvironmentOptions = { dynamoDBClient: new DynamoDBClient({ maxAttempts: 5 }) };
  * ```
+ * @public
  */
 export interface InboxEnvironmentOptions {
   /** The variables to read; default `process.env`. */
@@ -46,6 +47,7 @@ export interface InboxEnvironmentOptions {
  * const accountsTable = inbox.table('accounts');
  * const processor = createBatchProcessor(handler, { ...inbox.options, schema, key });
  * ```
+ * @public
  */
 export interface InboxEnvironmentConfig {
   /**
@@ -65,13 +67,13 @@ export interface InboxEnvironmentConfig {
   };
   /** The business tables by logical name (the keys of the construct's `businessTables`). */
   readonly tables: Readonly<Record<string, string>>;
-  /** A business table's name; throws {@link EnvironmentError} naming the tables there are. */
+  /** A business table's name; throws `EnvironmentError` naming the tables there are. */
   table(name: string): string;
   /** The outbox destinations by logical name (the keys of the construct's `outbox.destinations`). */
   readonly destinations: Readonly<Record<string, string>>;
   /**
    * An outbox destination's address, for `tx.publish({ destination })`; throws
-   * {@link EnvironmentError} naming the destinations there are.
+   * `EnvironmentError` naming the destinations there are.
    */
   destination(name: string): string;
 }
@@ -80,7 +82,7 @@ export interface InboxEnvironmentConfig {
  * Reads the environment contract that the `InboxConsumer` construct (`sqs-inbox/cdk`) sets on
  * the function — inbox table, consumer, TTL, dead-letter queue and business tables — and
  * builds the inbox options from it. Call it at module scope, so that a function deployed
- * without its variables fails at cold start with an {@link EnvironmentError} that names every
+ * without its variables fails at cold start with an `EnvironmentError` that names every
  * missing one, before any message is read.
  *
  * @example
@@ -93,6 +95,7 @@ export interface InboxEnvironmentConfig {
  *     UpdateExpression: 'ADD balanceCents :a', ExpressionAttributeValues: { ':a': body.amountCents } });
  * }, { ...inbox.options, key: ({ body }) => body.eventId }).process;
  * ```
+ * @public
  */
 export function inboxConfigFromEnvironment(
   options: InboxEnvironmentOptions = {},

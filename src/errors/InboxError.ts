@@ -12,6 +12,7 @@ const CLASS_NAMES = Symbol.for('sqs-inbox.errorClassNames');
  * try { await processSqsBatch(event, handler, options); }
  * catch (error) { if (error instanceof InboxError) logger.error(error.message); throw error; }
  * ```
+ * @public
  */
 export class InboxError extends Error {
   /**

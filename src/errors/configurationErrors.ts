@@ -10,6 +10,7 @@ import { InboxError } from './InboxError.js';
  * ```ts
  * new InvalidConfigurationError('concurrency', 0, 'an integer from 1 to 1000');
  * ```
+ * @public
  */
 export class InvalidConfigurationError extends InboxError {
   static override readonly errorName: string = 'InvalidConfigurationError';
@@ -32,6 +33,7 @@ export class InvalidConfigurationError extends InboxError {
  * try { inboxConfigFromEnvironment(); }
  * catch (error) { if (error instanceof EnvironmentError) console.error(error.variables); throw error; }
  * ```
+ * @public
  */
 export class EnvironmentError extends InboxError {
   static override readonly errorName: string = 'EnvironmentError';
@@ -55,6 +57,7 @@ export class EnvironmentError extends InboxError {
  * ```ts
  * await expect(processSqsBatch({} as SQSEvent, handler, opts)).rejects.toThrow(MalformedEventError);
  * ```
+ * @public
  */
 export class MalformedEventError extends InboxError {
   static override readonly errorName: string = 'MalformedEventError';

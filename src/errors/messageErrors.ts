@@ -1,4 +1,4 @@
-import { InboxStatus, type TransactionLimit } from '../constants.js';
+import { InboxStatus, type TransactionLimit } from '../constants/values.js';
 import { describeKeyType, errorName, hideField, jsonErrorPosition } from './errorText.js';
 import { InboxError } from './InboxError.js';
 
@@ -11,6 +11,7 @@ import { InboxError } from './InboxError.js';
  * ```ts
  * if (!account) throw new PermanentError(`unknown account ${body.accountId}`);
  * ```
+ * @public
  */
 export class PermanentError extends InboxError {
   static override readonly errorName: string = 'PermanentError';
@@ -25,6 +26,7 @@ export class PermanentError extends InboxError {
  * ```ts
  * if (error instanceof MessageParseError) console.log(error.messageId, error.position);
  * ```
+ * @public
  */
 export class MessageParseError extends PermanentError {
   static override readonly errorName: string = 'MessageParseError';
@@ -63,6 +65,7 @@ export class MessageParseError extends PermanentError {
  * ```ts
  * const issue: SchemaIssue = { path: 'lines.0.quantity', message: 'must be positive' };
  * ```
+ * @public
  */
 export interface SchemaIssue {
   readonly message: string;
@@ -76,6 +79,7 @@ export interface SchemaIssue {
  * ```ts
  * if (error instanceof SchemaValidationError) console.log(error.issues.map((i) => i.path));
  * ```
+ * @public
  */
 export class SchemaValidationError extends PermanentError {
   static override readonly errorName: string = 'SchemaValidationError';
@@ -103,6 +107,7 @@ export class SchemaValidationError extends PermanentError {
  * ```ts
  * if (error instanceof KeyDerivationError) console.log(error.valueType);
  * ```
+ * @public
  */
 export class KeyDerivationError extends PermanentError {
   static override readonly errorName: string = 'KeyDerivationError';
@@ -139,6 +144,7 @@ export class KeyDerivationError extends PermanentError {
  * ```ts
  * if (error instanceof PayloadMismatchError) console.log(error.existing.messageId);
  * ```
+ * @public
  */
 export class PayloadMismatchError extends PermanentError {
   static override readonly errorName: string = 'PayloadMismatchError';
@@ -176,6 +182,7 @@ export class PayloadMismatchError extends PermanentError {
  * ```ts
  * if (error instanceof TransactionLimitError && error.limit === 'operationCount') split();
  * ```
+ * @public
  */
 export class TransactionLimitError extends PermanentError {
   static override readonly errorName: string = 'TransactionLimitError';
@@ -206,6 +213,7 @@ export class TransactionLimitError extends PermanentError {
  * ```ts
  * if (error instanceof EnvelopeMismatchError) console.log(error.declared, error.found);
  * ```
+ * @public
  */
 export class EnvelopeMismatchError extends PermanentError {
   static override readonly errorName: string = 'EnvelopeMismatchError';

@@ -13,6 +13,7 @@ import { PermanentError } from './messageErrors.js';
  * ```ts
  * if (error instanceof OutgoingMessageError) console.log(error.field); // e.g. 'groupId'
  * ```
+ * @public
  */
 export class OutgoingMessageError extends PermanentError {
   static override readonly errorName: string = 'OutgoingMessageError';
@@ -37,6 +38,7 @@ export class OutgoingMessageError extends PermanentError {
  * ```ts
  * if (error instanceof DestinationRefusedError) console.log(error.code); // e.g. 'QueueDoesNotExist'
  * ```
+ * @public
  */
 export class DestinationRefusedError extends PermanentError {
   static override readonly errorName: string = 'DestinationRefusedError';
@@ -65,6 +67,7 @@ export class DestinationRefusedError extends PermanentError {
  * ```ts
  * if (error instanceof DestinationUnavailableError) console.log(error.code); // e.g. 'ThrottlingException'
  * ```
+ * @public
  */
 export class DestinationUnavailableError extends InboxError {
   static override readonly errorName: string = 'DestinationUnavailableError';
@@ -88,6 +91,7 @@ export class DestinationUnavailableError extends InboxError {
  * ```ts
  * if (error instanceof StreamBatchIncompleteError) console.log(error.recordsRead);
  * ```
+ * @public
  */
 export class StreamBatchIncompleteError extends InboxError {
   static override readonly errorName: string = 'StreamBatchIncompleteError';
@@ -112,6 +116,7 @@ export class StreamBatchIncompleteError extends InboxError {
  * ```ts
  * if (error instanceof OutboxRecordError) console.log(error.sequenceNumber);
  * ```
+ * @public
  */
 export class OutboxRecordError extends InboxError {
   static override readonly errorName: string = 'OutboxRecordError';

@@ -1,4 +1,4 @@
-import type { TransientReason } from '../constants.js';
+import type { TransientReason } from '../constants/values.js';
 import { errorMessage, hideField } from './errorText.js';
 import { InboxError } from './InboxError.js';
 
@@ -10,6 +10,7 @@ import { InboxError } from './InboxError.js';
  * ```ts
  * if (error instanceof BusinessConditionFailedError) console.log(error.operationIndex);
  * ```
+ * @public
  */
 export class BusinessConditionFailedError extends InboxError {
   static override readonly errorName: string = 'BusinessConditionFailedError';
@@ -45,6 +46,7 @@ export class BusinessConditionFailedError extends InboxError {
  * ```ts
  * if (error instanceof TransientStoreError) console.log(error.reason);
  * ```
+ * @public
  */
 export class TransientStoreError extends InboxError {
   static override readonly errorName: string = 'TransientStoreError';
@@ -66,6 +68,7 @@ export class TransientStoreError extends InboxError {
  * ```ts
  * if (outcome.error instanceof RecordDeadlineError) console.log(outcome.error.deadlineMillis);
  * ```
+ * @public
  */
 export class RecordDeadlineError extends InboxError {
   static override readonly errorName: string = 'RecordDeadlineError';
@@ -91,6 +94,7 @@ export class RecordDeadlineError extends InboxError {
  * ```ts
  * if (error instanceof InboxTableSchemaError) console.error(error.tableName);
  * ```
+ * @public
  */
 export class InboxTableSchemaError extends InboxError {
   static override readonly errorName: string = 'InboxTableSchemaError';
@@ -116,6 +120,7 @@ export class InboxTableSchemaError extends InboxError {
  * ```ts
  * await Promise.all(lines.map(async (line) => tx.update(await toUpdate(line)))); // not forEach
  * ```
+ * @public
  */
 export class TransactionClosedError extends InboxError {
   static override readonly errorName: string = 'TransactionClosedError';
@@ -138,6 +143,7 @@ export class TransactionClosedError extends InboxError {
  * ```ts
  * if (error instanceof DeadLetterSendError) console.log(error.queueUrl);
  * ```
+ * @public
  */
 export class DeadLetterSendError extends InboxError {
   static override readonly errorName: string = 'DeadLetterSendError';

@@ -11,6 +11,7 @@ import { PermanentError } from './messageErrors.js';
  * ```ts
  * if (outcome.error instanceof LeaseHeldError) console.log(new Date(outcome.error.leaseUntilMillis));
  * ```
+ * @public
  */
 export class LeaseHeldError extends InboxError {
   static override readonly errorName: string = 'LeaseHeldError';
@@ -36,6 +37,7 @@ export class LeaseHeldError extends InboxError {
  * ```ts
  * if (error.operation === LeaseOperation.Commit) console.log('nothing was committed');
  * ```
+ * @public
  */
 export const LeaseOperation = {
   Journal: 'journal',
@@ -43,7 +45,10 @@ export const LeaseOperation = {
   Commit: 'commit',
   Release: 'release',
 } as const;
-/** One of the values of {@link LeaseOperation}. */
+/**
+ * One of the values of `LeaseOperation`.
+ * @public
+ */
 export type LeaseOperation = (typeof LeaseOperation)[keyof typeof LeaseOperation];
 
 /**
@@ -57,6 +62,7 @@ export type LeaseOperation = (typeof LeaseOperation)[keyof typeof LeaseOperation
  * ```ts
  * if (outcome.error instanceof LeaseLostError) console.log(outcome.error.operation);
  * ```
+ * @public
  */
 export class LeaseLostError extends InboxError {
   static override readonly errorName: string = 'LeaseLostError';
@@ -85,6 +91,7 @@ export class LeaseLostError extends InboxError {
  * ```ts
  * await step(`email:${recipient.id}`, send); // one name per effect, stable across attempts
  * ```
+ * @public
  */
 export class StepNameError extends PermanentError {
   static override readonly errorName: string = 'StepNameError';
@@ -112,6 +119,7 @@ export class StepNameError extends PermanentError {
  * ```ts
  * await step('charge', async () => { const c = await psp.charge(); return { chargeId: c.id }; });
  * ```
+ * @public
  */
 export class StepResultError extends PermanentError {
   static override readonly errorName: string = 'StepResultError';

@@ -1,4 +1,4 @@
-import { DestinationKind } from '../constants.js';
+import { DestinationKind } from '../constants/values.js';
 
 /**
  * A destination address, parsed: what kind of target it is, and the address the relay sends
@@ -8,6 +8,7 @@ import { DestinationKind } from '../constants.js';
  * ```ts
  * const { kind } = parseDestination('https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo');
  * ```
+ * @public
  */
 export interface Destination {
   readonly kind: DestinationKind;
@@ -33,12 +34,13 @@ export const DESTINATION_RULE =
 
 /**
  * Tells what a destination address names, or `undefined` when it is none of
- * {@link DESTINATION_RULE}.
+ * `DESTINATION_RULE`.
  *
  * @example
  * ```ts
  * parseDestination('arn:aws:sns:eu-west-1:123456789012:credits'); // { kind: 'sns', address: … }
  * ```
+ * @public
  */
 export function parseDestination(address: unknown): Destination | undefined {
   if (typeof address !== 'string') return undefined;

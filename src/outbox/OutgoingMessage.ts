@@ -1,6 +1,6 @@
-import { DestinationKind, OUTBOX_LIMITS, OutboxMessageIdField } from '../constants.js';
+import { DestinationKind, OUTBOX_LIMITS, OutboxMessageIdField } from '../constants/values.js';
+import { describeType } from '../errors/errorText.js';
 import { OutgoingMessageError } from '../errors/outboxErrors.js';
-import { describeType } from '../errors.js';
 import { DESTINATION_RULE, isFifo, parseDestination } from './Destination.js';
 import { destinationBytes } from './messageSize.js';
 
@@ -11,6 +11,7 @@ import { destinationBytes } from './messageSize.js';
  * ```ts
  * tx.publish({ destination: creditsQueueUrl, body: { paymentId, amountCents }, groupId: accountId });
  * ```
+ * @public
  */
 export interface PublishInput {
   /** An SQS queue URL, an SNS topic ARN or an EventBridge event bus ARN. */
@@ -48,6 +49,7 @@ export interface PublishInput {
  * ```ts
  * const message: OutgoingMessage = { id, destination: queueUrl, kind: 'sqs', body: '{"a":1}' };
  * ```
+ * @public
  */
 export interface OutgoingMessage {
   readonly id: string;

@@ -1,4 +1,4 @@
-import { OUTBOX_LIMITS } from '../constants.js';
+import { OUTBOX_LIMITS } from '../constants/values.js';
 import { OutgoingMessageError } from '../errors.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';
 import { type OutboxItem, outboxItem } from './outboxItem.js';

@@ -1,4 +1,4 @@
-import { DestinationKind, OUTBOX_LIMITS, OutboxMessageIdField } from '../constants.js';
+import { DestinationKind, OUTBOX_LIMITS, OutboxMessageIdField } from '../constants/values.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';
 
 const encoder = new TextEncoder();

@@ -1,4 +1,4 @@
-import { OutboxAttribute } from '../constants.js';
+import { OutboxAttribute } from '../constants/values.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';
 import type { OutboxItemPlan } from './planOutboxItems.js';
 

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
  * outboxMessageId('ledger', 'pay-1', { name: 'credited' }); // 64 hex characters
  * outboxMessageId('ledger', 'pay-1', { index: 0 });         // the first unnamed publish
  * ```
+ * @public
  */
 export function outboxMessageId(
   consumer: string,

@@ -1,5 +1,5 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { OUTBOX_LIMITS, OutboxAttribute } from '../constants.js';
+import { OUTBOX_LIMITS, OutboxAttribute } from '../constants/values.js';
 import { utf8Bytes } from './messageSize.js';
 import type { OutboxItem } from './outboxItem.js';
 

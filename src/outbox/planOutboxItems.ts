@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { estimateValueBytes } from '../aws/itemSize.js';
-import { TRANSACTION_LIMITS } from '../constants.js';
+import { TRANSACTION_LIMITS } from '../constants/values.js';
 import { OutgoingMessageError } from '../errors/outboxErrors.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';
 

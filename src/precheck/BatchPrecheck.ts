@@ -1,4 +1,4 @@
-import { Precheck } from '../constants.js';
+import { Precheck } from '../constants/values.js';
 import type { InboxStore } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';

@@ -1,4 +1,4 @@
-import { Precheck } from '../constants.js';
+import { Precheck } from '../constants/values.js';
 import { InvalidConfigurationError } from '../errors.js';
 
 const MODES: readonly unknown[] = Object.values(Precheck);

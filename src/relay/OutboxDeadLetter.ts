@@ -9,6 +9,7 @@ import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
  * ```ts
  * if (JSON.parse(body).kind === OUTBOX_DEAD_LETTER_KIND) console.log('a refused message');
  * ```
+ * @public
  */
 export const OUTBOX_DEAD_LETTER_KIND = 'sqs-inbox.outbox.dead-letter';
 
@@ -22,6 +23,7 @@ export const OUTBOX_DEAD_LETTER_KIND = 'sqs-inbox.outbox.dead-letter';
  * const letter = JSON.parse(body) as OutboxDeadLetter;
  * console.log(letter.reason.code, letter.message?.destination);
  * ```
+ * @public
  */
 export interface OutboxDeadLetter {
   readonly kind: typeof OUTBOX_DEAD_LETTER_KIND;
@@ -59,6 +61,7 @@ export interface OutboxDeadLetter {
  * ```ts
  * const { id, destination } = letter.messageEnvelope ?? letter.message ?? {};
  * ```
+ * @public
  */
 export type OutboxMessageEnvelope = Omit<OutgoingMessage, 'body' | 'attributes'>;
 
@@ -92,6 +95,7 @@ export function withoutContent(
  * ```ts
  * const sink: OutboxDeadLetterSink = { send: async (letter) => { letters.push(letter); } };
  * ```
+ * @public
  */
 export interface OutboxDeadLetterSink {
   send(letter: OutboxDeadLetter): Promise<void>;

@@ -10,6 +10,7 @@ import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
  * ```ts
  * const sender: OutboxSender = { send: async (message) => { sent.push(message.id); } };
  * ```
+ * @public
  */
 export interface OutboxSender {
   send(message: OutgoingMessage): Promise<void>;

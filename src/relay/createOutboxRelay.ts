@@ -23,6 +23,7 @@ import { type RelayDependencies, type RelayOutcome, relayRecord } from './relayR
  * ```ts
  * const options: OutboxRelayOptions = { deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' };
  * ```
+ * @public
  */
 export interface OutboxRelayOptions {
   /** Where messages a destination refuses go, in full, with the reason: a standard SQS queue. */
@@ -52,8 +53,9 @@ export interface OutboxRelayOptions {
  * const relay = createOutboxRelay({ deadLetterQueueUrl });
  * export const handler = relay.process;
  * ```
+ * @public
  */
-export interface OutboxRelay {
+export interface OutboxRelayProcessor {
   /** Relays a DynamoDB stream event and answers with the partial batch response. */
   process(event: unknown, context?: Context): Promise<DynamoDBBatchResponse>;
   /** Relays a DynamoDB stream event and returns each record's outcome, in the event's order. */
@@ -86,8 +88,9 @@ const RELAY_OPTIONS = [
  * ```ts
  * export const handler = createOutboxRelay({ deadLetterQueueUrl: process.env.DLQ_URL ?? '' }).process;
  * ```
+ * @public
  */
-export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelayProcessor {
   checkOptionsObject(options, RELAY_OPTIONS, '{ deadLetterQueueUrl }');
   if (!isQueueUrl(options.deadLetterQueueUrl)) {
     throw new InvalidConfigurationError(

@@ -1,8 +1,8 @@
 import type { Context, DynamoDBBatchResponse } from 'aws-lambda';
-import { createOutboxRelay, type OutboxRelay } from './createOutboxRelay.js';
+import { createOutboxRelay, type OutboxRelayProcessor } from './createOutboxRelay.js';
 import { outboxRelayFromEnvironment } from './outboxRelayFromEnvironment.js';
 
-let relay: OutboxRelay | undefined;
+let relay: OutboxRelayProcessor | undefined;
 
 /**
  * The relay function the construct deploys (the library's own entry point): the relay built

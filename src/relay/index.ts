@@ -8,13 +8,14 @@ export { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
 export { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
 export {
   createOutboxRelay,
-  type OutboxRelay,
   type OutboxRelayOptions,
+  type OutboxRelayProcessor,
 } from './createOutboxRelay.js';
 export {
   OUTBOX_DEAD_LETTER_KIND,
   type OutboxDeadLetter,
   type OutboxDeadLetterSink,
+  type OutboxMessageEnvelope,
 } from './OutboxDeadLetter.js';
 export type { OutboxSender } from './OutboxSender.js';
 export { outboxRelayFromEnvironment } from './outboxRelayFromEnvironment.js';

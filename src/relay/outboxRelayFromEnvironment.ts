@@ -1,17 +1,18 @@
-import { InboxEnvironment } from '../constants.js';
+import { InboxEnvironment } from '../constants/values.js';
 import { isQueueUrl } from '../core/resolveOptions.js';
 import { EnvironmentError } from '../errors.js';
 import type { OutboxRelayOptions } from './createOutboxRelay.js';
 
 /**
  * The relay's options from the environment the construct sets on its function: the dead-letter
- * queue (`INBOX_RELAY_DEAD_LETTER_QUEUE_URL`). Throws {@link EnvironmentError} naming it when it
+ * queue (`INBOX_RELAY_DEAD_LETTER_QUEUE_URL`). Throws `EnvironmentError` naming it when it
  * is missing or no queue URL.
  *
  * @example
  * ```ts
  * const relay = createOutboxRelay({ ...outboxRelayFromEnvironment(), metrics });
  * ```
+ * @public
  */
 export function outboxRelayFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,

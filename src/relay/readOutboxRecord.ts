@@ -1,6 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { OutboxAttribute } from '../constants.js';
+import { OutboxAttribute } from '../constants/values.js';
 import { MalformedEventError, OutboxRecordError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';

@@ -5,14 +5,14 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { AwsOutboxSender } from '../aws/AwsOutboxSender.js';
 import { OutboxDeadLetterQueue, type QueuedDeadLetter } from '../aws/OutboxDeadLetterQueue.js';
 import { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
-import { OutboxAttribute } from '../constants.js';
+import { OutboxAttribute } from '../constants/values.js';
 import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { isQueueUrl } from '../core/resolveOptions.js';
 import { errorMessage } from '../errors/errorText.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
-import { createOutboxRelay, type OutboxRelay } from './createOutboxRelay.js';
+import { createOutboxRelay, type OutboxRelayProcessor } from './createOutboxRelay.js';
 import { OUTBOX_DEAD_LETTER_KIND, type OutboxDeadLetter } from './OutboxDeadLetter.js';
 import type { OutboxSender } from './OutboxSender.js';
 
@@ -23,6 +23,7 @@ import type { OutboxSender } from './OutboxSender.js';
  * ```ts
  * const options: RedriveOutboxOptions = { deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' };
  * ```
+ * @public
  */
 export interface RedriveOutboxOptions {
   /** The relay's dead-letter queue (also its mapping's on-failure destination). */
@@ -34,7 +35,7 @@ export interface RedriveOutboxOptions {
   /** Sends refused messages again; default an `AwsOutboxSender` over the clients below. */
   readonly sender?: OutboxSender;
   /** Relays a batch read back from the stream; default the library's relay, same queue and clients. */
-  readonly relay?: OutboxRelay;
+  readonly relay?: OutboxRelayProcessor;
   readonly sqsClient?: SQSClient;
   readonly snsClient?: SNSClient;
   readonly eventBridgeClient?: EventBridgeClient;
@@ -42,7 +43,10 @@ export interface RedriveOutboxOptions {
   readonly streamsClient?: DynamoDBStreamsClient;
 }
 
-/** What became of one dead letter. */
+/**
+ * What became of one dead letter.
+ * @public
+ */
 export interface RedriveOutcome {
   /** The dead letter's SQS message id. */
   readonly messageId: string;
@@ -85,6 +89,7 @@ const MAX_IDLE_PAGES = 3;
  * const outcomes = await redriveOutbox({ deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' });
  * for (const o of outcomes.filter((o) => o.status === 'left')) console.log(o.messageId, o.reason);
  * ```
+ * @public
  */
 export async function redriveOutbox(options: RedriveOutboxOptions): Promise<RedriveOutcome[]> {
   const settings = resolve(options);
@@ -125,7 +130,7 @@ export async function redriveOutbox(options: RedriveOutboxOptions): Promise<Redr
 interface RedriveSettings {
   readonly queue: OutboxDeadLetterQueue;
   readonly sender: OutboxSender;
-  readonly relay: OutboxRelay;
+  readonly relay: OutboxRelayProcessor;
   readonly streamsClient: DynamoDBStreamsClient | undefined;
   readonly dryRun: boolean;
   readonly maxMessages: number;

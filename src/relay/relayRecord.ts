@@ -1,7 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { InboxMetric } from '../constants.js';
+import { InboxMetric } from '../constants/values.js';
 import type { InboxLogger, InboxMetrics } from '../core/types.js';
-import { DestinationRefusedError, errorMessage } from '../errors.js';
+import { errorMessage } from '../errors/errorText.js';
+import { DestinationRefusedError } from '../errors.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import {
   OUTBOX_DEAD_LETTER_KIND,
@@ -20,6 +21,7 @@ import { readOutboxRecord } from './readOutboxRecord.js';
  * ```ts
  * const failed = outcomes.filter((outcome) => outcome.status === 'failed');
  * ```
+ * @public
  */
 export interface RelayOutcome {
   readonly sequenceNumber: string;

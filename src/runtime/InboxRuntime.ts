@@ -14,6 +14,7 @@ import { InvalidConfigurationError } from '../errors.js';
  *   runtime: { now: () => simulatedMillis, random: seededRandom },
  * });
  * ```
+ * @public
  */
 export interface InboxRuntime {
   /** The wall clock in epoch milliseconds: entry times, expiry, latencies. */
@@ -36,6 +37,7 @@ export interface InboxRuntime {
  * ```ts
  * startTimer: (millis, callback, purpose) => schedule(millis, callback, purpose ?? 'timer'),
  * ```
+ * @public
  */
 export const TimerPurpose = {
   /** The batch's deadline, before the Lambda timeout. */
@@ -43,7 +45,10 @@ export const TimerPurpose = {
   /** The renewal of a step's lease. */
   Heartbeat: 'heartbeat',
 } as const;
-/** One of the values of {@link TimerPurpose}. */
+/**
+ * One of the values of `TimerPurpose`.
+ * @public
+ */
 export type TimerPurpose = (typeof TimerPurpose)[keyof typeof TimerPurpose];
 
 /**

@@ -9,6 +9,7 @@ import type { SQSRecord } from 'aws-lambda';
  * ```ts
  * createBatchProcessor(handler, { store, consumer: 'stock', sources: [MessageSource.EventBridge] });
  * ```
+ * @public
  */
 export const MessageSource = {
   /** Producers call `SendMessage`: the body is the payload. The `key` option is required. */
@@ -32,7 +33,10 @@ export const MessageSource = {
    */
   Outbox: 'outbox',
 } as const;
-/** One of the values of {@link MessageSource}. */
+/**
+ * One of the values of `MessageSource`.
+ * @public
+ */
 export type MessageSource = (typeof MessageSource)[keyof typeof MessageSource];
 
 /**
@@ -57,6 +61,7 @@ export const SOURCES_WITH_UPSTREAM_ID: readonly MessageSource[] = [
  * ```ts
  * const attribute: SnsMessageAttribute = { type: 'String', value: 'e-1' };
  * ```
+ * @public
  */
 export interface SnsMessageAttribute {
   readonly type: string;
@@ -70,6 +75,7 @@ export interface SnsMessageAttribute {
  * ```ts
  * if (message.envelope.kind === MessageSource.Sns) console.log(message.envelope.topicArn);
  * ```
+ * @public
  */
 export interface SnsEnvelope {
   readonly kind: typeof MessageSource.Sns;
@@ -91,6 +97,7 @@ export interface SnsEnvelope {
  * ```ts
  * if (message.envelope.kind === MessageSource.EventBridge && message.envelope.detailType === 'OrderPlaced') reserve();
  * ```
+ * @public
  */
 export interface EventBridgeEnvelope {
   readonly kind: typeof MessageSource.EventBridge;
@@ -113,6 +120,7 @@ export interface EventBridgeEnvelope {
  * ```ts
  * const event: S3ObjectEvent = { eventName: 'ObjectCreated:Put', bucket: 'uploads', key: 'a b.csv', sequencer: '0A1B' };
  * ```
+ * @public
  */
 export interface S3ObjectEvent {
   readonly eventName: string;
@@ -134,6 +142,7 @@ export interface S3ObjectEvent {
  * ```ts
  * if (message.envelope.kind === MessageSource.S3) for (const o of message.envelope.objects) console.log(o.key);
  * ```
+ * @public
  */
 export interface S3Envelope {
   readonly kind: typeof MessageSource.S3;
@@ -147,6 +156,7 @@ export interface S3Envelope {
  * ```ts
  * if (message.envelope.kind === MessageSource.Outbox) console.log(message.envelope.messageId);
  * ```
+ * @public
  */
 export interface OutboxEnvelope {
   readonly kind: typeof MessageSource.Outbox;
@@ -161,6 +171,7 @@ export interface OutboxEnvelope {
  * ```ts
  * switch (message.envelope.kind) { case 'sns': return message.envelope.topicArn; }
  * ```
+ * @public
  */
 export type MessageEnvelope =
   | { readonly kind: typeof MessageSource.Sqs }

@@ -1,4 +1,4 @@
-import { OutboxMessageIdField } from '../constants.js';
+import { OutboxMessageIdField } from '../constants/values.js';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
 import { outboxIdOf, outboxKey } from './readOutboxId.js';

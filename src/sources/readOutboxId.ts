@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { OutboxMessageIdField } from '../constants.js';
+import { OutboxMessageIdField } from '../constants/values.js';
 
 const LEGACY_PIPED_MEMBERS = [
   OutboxMessageIdField.EventMember,

@@ -1,5 +1,5 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { OutboxAttribute } from '../constants.js';
+import { OutboxAttribute } from '../constants/values.js';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
 import { outboxIdOf, outboxKey } from './readOutboxId.js';

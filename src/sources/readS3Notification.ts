@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MAX_KEY_BYTES } from '../constants.js';
+import { MAX_KEY_BYTES } from '../constants/values.js';
 import { EnvelopeMismatchError } from '../errors.js';
 import { MessageSource, type S3ObjectEvent, type UnwrappedRecord } from './MessageSource.js';
 

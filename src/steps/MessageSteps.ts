@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants.js';
+import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants/values.js';
 import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import {
   holdsPayload,
@@ -12,8 +12,8 @@ import {
 import { loggedKey } from '../core/loggedKey.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, retryTransient } from '../core/retryTransient.js';
+import { describe } from '../errors/errorText.js';
 import {
-  describe,
   InboxError,
   LeaseLostError,
   PayloadMismatchError,

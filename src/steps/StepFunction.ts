@@ -8,6 +8,7 @@
  * await step('charge', ({ idempotencyKey, signal }) =>
  *   psp.charge({ amountCents, idempotencyKey }, { signal }));
  * ```
+ * @public
  */
 export interface StepContext {
   readonly stepName: string;
@@ -35,6 +36,7 @@ export interface StepContext {
  *   tx.put({ TableName: 'orders', Item: { pk: body.orderId, chargeId } });
  * };
  * ```
+ * @public
  */
 export type StepFunction = <TResult>(
   name: string,

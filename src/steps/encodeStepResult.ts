@@ -1,4 +1,4 @@
-import { STEP_LIMITS } from '../constants.js';
+import { STEP_LIMITS } from '../constants/values.js';
 import { StepResultError } from '../errors.js';
 
 /**

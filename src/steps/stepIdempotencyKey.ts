@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
  * ```ts
  * const key = stepIdempotencyKey('notifier', 'evt-1', 'email'); // 64 hex characters
  * ```
+ * @public
  */
 export function stepIdempotencyKey(consumer: string, key: string, stepName: string): string {
   return createHash('sha256')

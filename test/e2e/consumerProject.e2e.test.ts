@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DeadLetterAttribute, InboxEnvironment, keyHash } from '../../src/index.js';
+import { DeadLetterAttribute, InboxEnvironment, keyHash } from '../../src/constants/index.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
@@ -129,15 +129,25 @@ const TSCONFIG = {
 };
 
 const LOAD_ESM = `import { InboxConsumer } from 'sqs-inbox/cdk';
+import { InboxAttribute } from 'sqs-inbox/constants';
+import { InboxError, PermanentError } from 'sqs-inbox/errors';
+import type { TransactPutInput } from 'sqs-inbox/types';
 import { handler } from '../src/ledger.js';
 const response = await handler({ Records: [] });
-console.log(JSON.stringify({ response, construct: typeof InboxConsumer }));
+const put: TransactPutInput = { TableName: 't', Item: { id: '1' } };
+const subpaths = [InboxAttribute.PartitionKey, new PermanentError('x') instanceof InboxError, put.TableName];
+console.log(JSON.stringify({ response, construct: typeof InboxConsumer, subpaths }));
 `;
 
 const LOAD_CJS = `import { InboxConsumer } from 'sqs-inbox/cdk';
+import { InboxAttribute } from 'sqs-inbox/constants';
+import { InboxError, PermanentError } from 'sqs-inbox/errors';
+import type { TransactPutInput } from 'sqs-inbox/types';
 import { handler } from './ledger.cjs';
+const put: TransactPutInput = { TableName: 't', Item: { id: '1' } };
+const subpaths = [InboxAttribute.PartitionKey, new PermanentError('x') instanceof InboxError, put.TableName];
 handler({ Records: [] }).then((response) =>
-  console.log(JSON.stringify({ response, construct: typeof InboxConsumer })),
+  console.log(JSON.stringify({ response, construct: typeof InboxConsumer, subpaths })),
 );
 `;
 
@@ -237,7 +247,7 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     { format: 'ESM', file: 'dist/check/loadEsm.js' },
     { format: 'CommonJS', file: 'dist/check/loadCjs.cjs' },
   ])(
-    `loads the handler and sqs-inbox/cdk as $format with plain node (${process.version})`,
+    `loads the handler, sqs-inbox/cdk, /constants, /errors and /types as $format with plain node (${process.version})`,
     async ({ file }) => {
       const output = await runOrThrow(process.execPath, [file], {
         cwd: project,
@@ -247,6 +257,7 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
       expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({
         response: { batchItemFailures: [] },
         construct: 'function',
+        subpaths: ['pk', true, 't'],
       });
     },
   );

@@ -27,7 +27,7 @@ import {
   OutboxMessageIdField,
   outboxMessageId,
   stepIdempotencyKey,
-} from '../../src/index.js';
+} from '../../src/constants/index.js';
 import { OUTBOX_DEAD_LETTER_KIND } from '../../src/relay/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { readSentEmails } from '../../tools/local/readSentEmails.js';

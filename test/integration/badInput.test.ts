@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeadLetterSendError, MalformedEventError } from '../../src/errors.js';
 import {
   createBatchProcessor,
-  DeadLetterSendError,
   DynamoDBInboxStore,
-  MalformedEventError,
   type MessageHandler,
   RecordStatus,
 } from '../../src/index.js';

@@ -13,7 +13,7 @@ import {
   type PaymentNotification,
   receiptKey,
 } from '../../functions/notifier/paymentNotification.js';
-import { outboxMessageId, stepIdempotencyKey } from '../../src/index.js';
+import { outboxMessageId, stepIdempotencyKey } from '../../src/constants/index.js';
 import { checkInvariants } from '../../tools/local/checkInvariants.js';
 import type { ExtraEmailAllowance } from '../../tools/local/checkNotifications.js';
 import { planDemoTraffic } from '../../tools/local/demoTraffic.js';

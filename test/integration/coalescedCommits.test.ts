@@ -1,17 +1,15 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { DeadLetterAttribute, InboxMetric, InboxStatus } from '../../src/constants/index.js';
+import { TransactionLimitError } from '../../src/errors.js';
 import {
   BusinessConditionFailedError,
-  DeadLetterAttribute,
   type DynamoDBInboxStore,
-  InboxMetric,
   type InboxOptions,
-  InboxStatus,
   type MessageHandler,
   Precheck,
   RecordStatus,
-  TransactionLimitError,
 } from '../../src/index.js';
 import { injectFault, loseResponse } from '../../tools/sdk/clientSpy.js';
 import {

@@ -2,7 +2,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { ConflictModel } from '../../bench/conflictModel.js';
-import { RecordStatus, TransactionLimitError } from '../../src/index.js';
+import { TransactionLimitError } from '../../src/errors.js';
+import { RecordStatus } from '../../src/index.js';
 import { ledgerProcessor, payment, useLedger } from '../support/ledgerFixture.js';
 import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

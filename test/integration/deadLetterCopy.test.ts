@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type MessageAttributeValue, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import {
-  createBatchProcessor,
   DeadLetterAttribute,
   InboxEnvironment,
-  inboxConfigFromEnvironment,
   inboxPk,
   keyHash,
+} from '../../src/constants/index.js';
+import {
+  createBatchProcessor,
+  inboxConfigFromEnvironment,
   type MessageHandler,
   MessageSource,
   PermanentError,

@@ -2,12 +2,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RecordDeadlineError } from '../../src/errors.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
   type InboxRuntime,
   type MessageHandler,
-  RecordDeadlineError,
   RecordStatus,
   TimerPurpose,
 } from '../../src/index.js';

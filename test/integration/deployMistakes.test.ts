@@ -1,12 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import {
-  createBatchProcessor,
-  DynamoDBInboxStore,
   InboxTableSchemaError,
-  RecordStatus,
   TransactionLimit,
   TransactionLimitError,
-} from '../../src/index.js';
+} from '../../src/errors.js';
+import { createBatchProcessor, DynamoDBInboxStore, RecordStatus } from '../../src/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { inboxPk } from '../../src/constants/index.js';
+import { TransactionLimit, TransactionLimitError } from '../../src/errors.js';
 import {
   createBatchProcessor,
-  inboxPk,
   type MessageHandler,
   RecordStatus,
   type TransactionBuilder,
-  TransactionLimit,
-  TransactionLimitError,
 } from '../../src/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';

@@ -8,7 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transientReasonOf, translate } from '../../src/aws/dynamoDBErrors.js';
-import { TransientReason, type TransientStoreError } from '../../src/index.js';
+import { TransientReason } from '../../src/errors.js';
+import type { TransientStoreError } from '../../src/index.js';
 import { FaultKind, type InjectedFault, injectFaults } from '../../tools/chaos/injectFaults.js';
 import { seededRandom } from '../../tools/local/demoTraffic.js';
 import { testAws } from '../harness/aws.js';

@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { InboxMetric } from '../../src/constants/index.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
-  InboxMetric,
   PermanentError,
   RecordStatus,
 } from '../../src/index.js';

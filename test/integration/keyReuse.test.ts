@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import {
-  InboxStatus,
-  inboxPk,
-  type MessageHandler,
-  PayloadMismatchError,
-  Precheck,
-  RecordStatus,
-} from '../../src/index.js';
+import { InboxStatus, inboxPk } from '../../src/constants/index.js';
+import { PayloadMismatchError } from '../../src/errors.js';
+import { type MessageHandler, Precheck, RecordStatus } from '../../src/index.js';
 import {
   ledgerProcessor,
   type PaymentCaptured,

@@ -5,12 +5,8 @@ import {
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import {
-  type BatchProcessor,
-  createBatchProcessor,
-  DeadLetterAttribute,
-  RecordStatus,
-} from '../../src/index.js';
+import { DeadLetterAttribute } from '../../src/constants/index.js';
+import { type BatchProcessor, createBatchProcessor, RecordStatus } from '../../src/index.js';
 import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
 import { useLedger } from '../support/ledgerFixture.js';
 import { queueWithRedrivePolicy } from '../support/redrive.js';

@@ -1,12 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import {
-  createBatchProcessor,
-  type MessageHandler,
-  RecordStatus,
-  TransactionClosedError,
-} from '../../src/index.js';
+import { TransactionClosedError } from '../../src/errors.js';
+import { createBatchProcessor, type MessageHandler, RecordStatus } from '../../src/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

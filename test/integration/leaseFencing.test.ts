@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { InboxStatus, inboxPk } from '../../src/constants/index.js';
+import type { ClaimRequest, LeaseToken } from '../../src/core/InboxStore.js';
 import { hashPayload as hashPayloadForTests } from '../../src/core/inboxEntry.js';
-import {
-  type ClaimRequest,
-  InboxStatus,
-  inboxPk,
-  LeaseLostError,
-  LeaseOperation,
-  type LeaseToken,
-} from '../../src/index.js';
+import { LeaseOperation } from '../../src/errors.js';
+import { LeaseLostError } from '../../src/index.js';
 import { useLedger } from '../support/ledgerFixture.js';
 
 const { aws, ledger } = useLedger();

@@ -1,11 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import {
-  createBatchProcessor,
-  InvalidConfigurationError,
-  type MessageHandler,
-} from '../../src/index.js';
+import { InvalidConfigurationError } from '../../src/errors.js';
+import { createBatchProcessor, type MessageHandler } from '../../src/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

@@ -1,13 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createBatchProcessor,
-  createConsoleLogger,
-  DeadLetterAttribute,
-  type InboxLogger,
-  keyHash,
-} from '../../src/index.js';
+import { DeadLetterAttribute, keyHash } from '../../src/constants/index.js';
+import { createBatchProcessor, createConsoleLogger, type InboxLogger } from '../../src/index.js';
 import { useLedger } from '../support/ledgerFixture.js';
 import { sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

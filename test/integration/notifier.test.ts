@@ -11,14 +11,12 @@ import {
   receiptKey,
 } from '../../functions/notifier/paymentNotification.js';
 import {
-  createBatchProcessor,
-  DynamoDBInboxStore,
   InboxStatus,
   inboxPk,
   LEASE_LIMITS,
-  RecordStatus,
   stepIdempotencyKey,
-} from '../../src/index.js';
+} from '../../src/constants/index.js';
+import { createBatchProcessor, DynamoDBInboxStore, RecordStatus } from '../../src/index.js';
 import { testAws } from '../harness/aws.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 

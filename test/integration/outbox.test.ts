@@ -1,17 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { outboxMessageId } from '../../src/constants/index.js';
+import { OutgoingMessageError, TransactionLimit, TransactionLimitError } from '../../src/errors.js';
 import {
   BusinessConditionFailedError,
   createBatchProcessor,
   DynamoDBInboxStore,
   type InboxOptions,
   type MessageHandler,
-  OutgoingMessageError,
-  outboxMessageId,
   RecordStatus,
-  TransactionLimit,
-  TransactionLimitError,
 } from '../../src/index.js';
 import { groupItemPk } from '../../src/outbox/planOutboxItems.js';
 import { loseResponse } from '../../tools/sdk/clientSpy.js';

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { OutboxMessageIdField, outboxMessageId } from '../../src/constants/index.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
   type MessageHandler,
   MessageSource,
-  OutboxMessageIdField,
-  outboxMessageId,
   RecordStatus,
 } from '../../src/index.js';
 import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';

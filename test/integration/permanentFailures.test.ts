@@ -1,11 +1,10 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DeadLetterAttribute, keyHash } from '../../src/constants/index.js';
+import { DeadLetterSendError } from '../../src/errors.js';
 import {
   createBatchProcessor,
-  DeadLetterAttribute,
-  DeadLetterSendError,
   type InboxOptions,
-  keyHash,
   PermanentError,
   processSqsBatch,
   RecordStatus,

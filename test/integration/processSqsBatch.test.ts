@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { InboxMetric, InboxStatus, keyHash } from '../../src/constants/index.js';
+import { PayloadMismatchError } from '../../src/errors.js';
 import {
   BusinessConditionFailedError,
   createBatchProcessor,
   DynamoDBInboxStore,
-  InboxMetric,
   type InboxOptions,
-  InboxStatus,
-  keyHash,
-  PayloadMismatchError,
   processSqsBatch,
   RecordStatus,
   redriveUnsafeMessageIdKey,

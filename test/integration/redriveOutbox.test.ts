@@ -3,14 +3,9 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { type Message, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBatchProcessor,
-  DynamoDBInboxStore,
-  InvalidConfigurationError,
-  type MessageHandler,
-  OutboxMessageIdField,
-  outboxMessageId,
-} from '../../src/index.js';
+import { OutboxMessageIdField, outboxMessageId } from '../../src/constants/index.js';
+import { InvalidConfigurationError } from '../../src/errors.js';
+import { createBatchProcessor, DynamoDBInboxStore, type MessageHandler } from '../../src/index.js';
 import { redriveOutbox } from '../../src/relay/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { eventually } from '../support/eventually.js';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { InboxStatus, inboxPk, type MessageHandler, RecordStatus } from '../../src/index.js';
+import { InboxStatus, inboxPk } from '../../src/constants/index.js';
+import { type MessageHandler, RecordStatus } from '../../src/index.js';
 import { injectFault } from '../../tools/sdk/clientSpy.js';
 import {
   ledgerProcessor,

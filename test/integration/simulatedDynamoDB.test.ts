@@ -24,14 +24,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKeySchemaMismatch, translate } from '../../src/aws/dynamoDBErrors.js';
-import {
-  BusinessConditionFailedError,
-  DynamoDBInboxStore,
-  type InboxEntry,
-  InboxStatus,
-  inboxPk,
-  TransactionLimit,
-} from '../../src/index.js';
+import { InboxStatus, inboxPk } from '../../src/constants/index.js';
+import { TransactionLimit } from '../../src/errors.js';
+import { BusinessConditionFailedError, DynamoDBInboxStore } from '../../src/index.js';
+import type { InboxEntry } from '../../src/types.js';
 import { RESERVED_WORDS, SYNTAX_KEYWORDS } from '../../tools/sim/dynamo/reservedWords.js';
 import {
   caught,

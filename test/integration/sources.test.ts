@@ -3,12 +3,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { DeadLetterAttribute, inboxPk } from '../../src/constants/index.js';
+import { InvalidConfigurationError } from '../../src/errors.js';
 import {
   createBatchProcessor,
-  DeadLetterAttribute,
   type InboxMessage,
-  InvalidConfigurationError,
-  inboxPk,
   type MessageHandler,
   MessageSource,
   PermanentError,

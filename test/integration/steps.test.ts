@@ -5,23 +5,27 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
-  createBatchProcessor,
-  DynamoDBInboxStore,
   InboxMetric,
-  type InboxOptions,
   InboxStatus,
   inboxPk,
   LEASE_LIMITS,
+  stepIdempotencyKey,
+} from '../../src/constants/index.js';
+import {
   LeaseHeldError,
+  StepNameError,
+  StepResultError,
+  TransactionClosedError,
+} from '../../src/errors.js';
+import {
+  createBatchProcessor,
+  DynamoDBInboxStore,
+  type InboxOptions,
   LeaseLostError,
   type MessageHandler,
   PermanentError,
   RecordStatus,
-  StepNameError,
-  StepResultError,
-  stepIdempotencyKey,
   TimerPurpose,
-  TransactionClosedError,
 } from '../../src/index.js';
 import { latch } from '../support/latch.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';

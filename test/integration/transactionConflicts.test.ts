@@ -22,7 +22,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transientReasonOf } from '../../src/aws/dynamoDBErrors.js';
-import { TransientReason } from '../../src/index.js';
+import { TransientReason } from '../../src/errors.js';
 import { SimDocumentClient, SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
 import {
   type CaughtError,

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { TransactionLimit, TransactionLimitError } from '../../src/errors.js';
 import {
   createBatchProcessor,
   type MessageHandler,
   RecordStatus,
   redriveUnsafeMessageIdKey,
-  TransactionLimit,
-  TransactionLimitError,
 } from '../../src/index.js';
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { useLedger } from '../support/ledgerFixture.js';

@@ -2,9 +2,10 @@
 
 import type { CoalescerSettings } from '../../src/coalescing/CoalescerSettings.js';
 import { type CoalescingStore, CommitCoalescer } from '../../src/coalescing/CommitCoalescer.js';
+import { InboxStatus } from '../../src/constants/index.js';
 import type { CommitRequest, PreparedCommit } from '../../src/core/InboxStore.js';
 import { buildEntry } from '../../src/core/inboxEntry.js';
-import { InboxStatus, TransactionLimit, TransactionLimitError } from '../../src/index.js';
+import { TransactionLimit, TransactionLimitError } from '../../src/errors.js';
 import type { BatchPrecheck } from '../../src/precheck/BatchPrecheck.js';
 import { recordingLogger } from './sqsRecords.js';
 

@@ -3,15 +3,15 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
+import { inboxPk } from '../../src/constants/index.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
-  type InboxEntry,
   type InboxOptions,
-  inboxPk,
   type MessageHandler,
   type TransactionBuilder,
 } from '../../src/index.js';
+import type { InboxEntry } from '../../src/types.js';
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { type TestAws, testAws } from '../harness/aws.js';
 import { recordingLogger } from './sqsRecords.js';

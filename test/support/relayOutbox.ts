@@ -2,7 +2,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SNSClient } from '@aws-sdk/client-sns';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { createOutboxRelay, type OutboxRelay } from '../../src/relay/createOutboxRelay.js';
+import { createOutboxRelay, type OutboxRelayProcessor } from '../../src/relay/createOutboxRelay.js';
 import { LocalStreamMapping } from '../../tools/local/LocalStreamMapping.js';
 import type { StreamRetryPolicy } from '../../tools/local/settleStreamBatch.js';
 import type { TestAws } from '../harness/aws.js';
@@ -26,7 +26,7 @@ export async function startRelay(
   tableName: string,
   deadLetterQueueUrl: string,
   options: {
-    wrap?: (relay: OutboxRelay) => RelayHandler;
+    wrap?: (relay: OutboxRelayProcessor) => RelayHandler;
     policy?: Partial<StreamRetryPolicy>;
     batchSize?: number;
   } = {},

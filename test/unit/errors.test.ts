@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BusinessConditionFailedError,
   DeadLetterSendError,
-  InboxError,
   InvalidConfigurationError,
   KeyDerivationError,
   MalformedEventError,
   MessageParseError,
   PayloadMismatchError,
-  PermanentError,
   SchemaValidationError,
   TransactionLimitError,
+} from '../../src/errors.js';
+import {
+  BusinessConditionFailedError,
+  InboxError,
+  PermanentError,
   TransientStoreError,
 } from '../../src/index.js';
 

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { InboxEnvironment, inboxPk } from 'sqs-inbox';
+import { InboxEnvironment, inboxPk } from 'sqs-inbox/constants';
 import type { InvariantResult } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { UpstreamDelivery } from '../local/UpstreamDelivery.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { inboxPk } from 'sqs-inbox';
+import { inboxPk } from 'sqs-inbox/constants';
 import type { CrashSwitch } from './CrashSwitch.js';
 import { CrashPoint, type StepReport } from './workerProtocol.js';
 

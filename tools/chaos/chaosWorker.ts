@@ -16,13 +16,8 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import {
-  InboxEnvironment,
-  InboxMetric,
-  inboxPk,
-  type MessageHandler,
-  OutboxMessageIdField,
-} from 'sqs-inbox';
+import type { MessageHandler } from 'sqs-inbox';
+import { InboxEnvironment, InboxMetric, inboxPk, OutboxMessageIdField } from 'sqs-inbox/constants';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { businessTableVariable, InboxEnvironment, inboxPk } from 'sqs-inbox';
+import { businessTableVariable, InboxEnvironment, inboxPk } from 'sqs-inbox/constants';
 import { bodyHash, type InvariantResult, peekAll, scanAll } from '../local/checkInvariants.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import type { CounterIncremented } from './counterConsumer.js';

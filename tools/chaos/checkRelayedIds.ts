@@ -1,4 +1,4 @@
-import { outboxMessageId } from 'sqs-inbox';
+import { outboxMessageId } from 'sqs-inbox/constants';
 import type { PaymentNotification } from '../../functions/notifier/paymentNotification.js';
 import type { InvariantResult } from '../local/InvariantResult.js';
 

@@ -1,4 +1,4 @@
-import { InboxMetric } from 'sqs-inbox';
+import { InboxMetric } from 'sqs-inbox/constants';
 import type { InvariantResult } from '../local/checkInvariants.js';
 import type { DemoPlan } from '../local/demoTraffic.js';
 import type { ChaosRelay } from './ChaosRelay.js';

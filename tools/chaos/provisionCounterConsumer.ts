@@ -1,6 +1,6 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox/constants';
 import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 import { COUNTERS_TABLE } from './counterConsumer.js';

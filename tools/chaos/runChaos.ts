@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { businessTableVariable, InboxAttribute, InboxEnvironment } from 'sqs-inbox';
+import { businessTableVariable, InboxAttribute, InboxEnvironment } from 'sqs-inbox/constants';
 import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import { onShutdown } from '../cli/shutdown.js';
 import { startDynamoDBLocal } from '../emulator/dynamodbLocal.js';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { projectRoot } from '../emulator/paths.js';
+import { entryAliases } from '../sdk/entryPoints.js';
 
 /**
  * Bundles a private tool's entry into one ES module for Node 20 in a temporary folder, with the
@@ -28,10 +29,7 @@ export async function bundleForNode(
     format: 'esm',
     target: 'node20',
     mainFields: ['module', 'main'],
-    alias: {
-      'sqs-inbox': join(projectRoot, 'src', 'index.ts'),
-      'sqs-inbox/relay': join(projectRoot, 'src', 'relay', 'index.ts'),
-    },
+    alias: entryAliases(projectRoot),
     // ESM output has no `require`; some bundled CommonJS dependencies still call it.
     banner: {
       js: "import { createRequire as bundleCreateRequire } from 'node:module'; const require = bundleCreateRequire(import.meta.url);",

@@ -1,5 +1,5 @@
 import type { Message } from '@aws-sdk/client-sqs';
-import { DeadLetterAttribute } from 'sqs-inbox';
+import { DeadLetterAttribute } from 'sqs-inbox/constants';
 import type { ConsumerName, DemoPlan } from './demoTraffic.js';
 import type { InvariantResult } from './InvariantResult.js';
 import { eventIdOf, type Item, isCommitted } from './readRunState.js';

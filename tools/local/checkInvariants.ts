@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { businessTableVariable, InboxEnvironment } from 'sqs-inbox';
+import { businessTableVariable, InboxEnvironment } from 'sqs-inbox/constants';
 import { InventoryTable } from '../../functions/inventory/orderPlaced.js';
 import { LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';

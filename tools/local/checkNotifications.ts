@@ -1,5 +1,5 @@
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { stepIdempotencyKey } from 'sqs-inbox';
+import { stepIdempotencyKey } from 'sqs-inbox/constants';
 import {
   emailSubject,
   type PaymentNotification,

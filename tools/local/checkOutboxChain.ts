@@ -1,4 +1,4 @@
-import { InboxStatus, inboxPk, outboxMessageId } from 'sqs-inbox';
+import { InboxStatus, inboxPk, outboxMessageId } from 'sqs-inbox/constants';
 import type { DemoPlan } from './demoTraffic.js';
 import type { InvariantResult } from './InvariantResult.js';
 import type { Item } from './readRunState.js';

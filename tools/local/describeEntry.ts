@@ -1,4 +1,5 @@
-import { type InboxEntry, InboxStatus } from 'sqs-inbox';
+import { InboxStatus } from 'sqs-inbox/constants';
+import type { InboxEntry } from 'sqs-inbox/types';
 
 /**
  * An inbox entry as an operator reads it: where the message stands (status, attempts, last

@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { InboxStatus, inboxPk } from 'sqs-inbox';
+import { InboxStatus, inboxPk } from 'sqs-inbox/constants';
 import type { ConsumerName, DemoMessage } from './demoTraffic.js';
 
 /** An item of a table, as the document client reads it. */

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { businessTableVariable, InboxEnvironment, InboxMetric } from 'sqs-inbox';
+import { businessTableVariable, InboxEnvironment, InboxMetric } from 'sqs-inbox/constants';
 import { InventoryTable, inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';

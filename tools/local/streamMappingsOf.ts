@@ -1,4 +1,4 @@
-import { InboxEnvironment } from 'sqs-inbox';
+import { InboxEnvironment } from 'sqs-inbox/constants';
 import type { Template } from './referenceTemplate.js';
 
 type Resource = Template['Resources'][string];

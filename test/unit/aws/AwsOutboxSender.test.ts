@@ -3,7 +3,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { AwsOutboxSender } from '../../../src/aws/AwsOutboxSender.js';
-import { DestinationRefusedError, DestinationUnavailableError } from '../../../src/index.js';
+import { DestinationRefusedError, DestinationUnavailableError } from '../../../src/errors.js';
 import { destinationBytes } from '../../../src/outbox/messageSize.js';
 import { type OutgoingMessage, toOutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 import {

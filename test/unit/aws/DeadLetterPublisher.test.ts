@@ -1,13 +1,10 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import {
-  DeadLetterPublisher,
-  DeadLetterSendError,
-  InvalidConfigurationError,
-  keyHash,
-  PermanentError,
-} from '../../../src/index.js';
+import { DeadLetterPublisher } from '../../../src/aws/DeadLetterPublisher.js';
+import { keyHash } from '../../../src/constants/index.js';
+import { DeadLetterSendError, InvalidConfigurationError } from '../../../src/errors.js';
+import { PermanentError } from '../../../src/index.js';
 import { answering, CONFIG, sqsError, sqsSent } from '../../support/awsWire.js';
 import { sqsRecord } from '../../support/sqsRecords.js';
 

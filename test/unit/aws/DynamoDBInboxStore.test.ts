@@ -9,13 +9,13 @@ import {
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { TransientReason } from '../../../src/errors.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
   type InboxOptions,
   RecordStatus,
   redriveUnsafeMessageIdKey,
-  TransientReason,
   TransientStoreError,
 } from '../../../src/index.js';
 import { injectFault } from '../../../tools/sdk/clientSpy.js';

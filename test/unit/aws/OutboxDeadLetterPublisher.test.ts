@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { OutboxDeadLetterPublisher } from '../../../src/aws/OutboxDeadLetterPublisher.js';
-import { DeadLetterSendError } from '../../../src/index.js';
+import { DeadLetterSendError } from '../../../src/errors.js';
 import {
   OUTBOX_DEAD_LETTER_KIND,
   type OutboxDeadLetter,

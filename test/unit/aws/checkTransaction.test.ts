@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkTransaction } from '../../../src/aws/checkTransaction.js';
 import { buildEntry } from '../../../src/core/inboxEntry.js';
-import { TransactionLimit, TransactionLimitError } from '../../../src/index.js';
+import { TransactionLimit, TransactionLimitError } from '../../../src/errors.js';
 
 const entry = buildEntry({
   consumer: 'ledger',

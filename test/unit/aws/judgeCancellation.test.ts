@@ -4,12 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { judgeMembers } from '../../../src/aws/judgeCancellation.js';
 import { buildSharedTransaction } from '../../../src/aws/sharedTransaction.js';
 import type { PreparedCommit } from '../../../src/core/InboxStore.js';
-import {
-  BusinessConditionFailedError,
-  TransactionLimitError,
-  TransientReason,
-  TransientStoreError,
-} from '../../../src/index.js';
+import { TransactionLimitError, TransientReason } from '../../../src/errors.js';
+import { BusinessConditionFailedError, TransientStoreError } from '../../../src/index.js';
 import { INBOX_TABLE, preparedPayment } from '../../support/preparedCommits.js';
 
 const context = { tableName: INBOX_TABLE, find: async () => undefined };

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { refuseMiddlewareUse } from '../../../src/batch/refuseMiddlewareUse.js';
-import { InvalidConfigurationError } from '../../../src/index.js';
+import { InvalidConfigurationError } from '../../../src/errors.js';
 
 describe('refuseMiddlewareUse', () => {
   it('lets the handler serve as middy’s base handler', async () => {

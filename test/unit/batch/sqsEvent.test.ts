@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupRecords, readSqsRecords } from '../../../src/batch/sqsEvent.js';
-import { DynamoDBInboxStore, MalformedEventError, processSqsBatch } from '../../../src/index.js';
+import { MalformedEventError } from '../../../src/errors.js';
+import { DynamoDBInboxStore, processSqsBatch } from '../../../src/index.js';
 import { sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
 const options = {

@@ -1,7 +1,9 @@
 import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { CommitCoalescer } from '../../../src/coalescing/CommitCoalescer.js';
-import { InboxStatus, Precheck, TransientReason, TransientStoreError } from '../../../src/index.js';
+import { InboxStatus } from '../../../src/constants/index.js';
+import { TransientReason } from '../../../src/errors.js';
+import { Precheck, TransientStoreError } from '../../../src/index.js';
 import { BatchPrecheck } from '../../../src/precheck/BatchPrecheck.js';
 import {
   commitFour,

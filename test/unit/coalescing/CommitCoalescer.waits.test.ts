@@ -2,7 +2,8 @@ import { getEventListeners } from 'node:events';
 import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { TransactItem } from '../../../src/core/TransactionBuilder.js';
-import { TransientReason, TransientStoreError } from '../../../src/index.js';
+import { TransientReason } from '../../../src/errors.js';
+import { TransientStoreError } from '../../../src/index.js';
 import {
   gatedStore,
   never,

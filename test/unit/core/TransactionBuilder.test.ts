@@ -1,13 +1,13 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { outboxMessageId } from '../../../src/constants/index.js';
 import {
   OutgoingMessageError,
-  outboxMessageId,
-  TransactionBuilder,
   TransactionClosedError,
   TransactionLimit,
   TransactionLimitError,
-} from '../../../src/index.js';
+} from '../../../src/errors.js';
+import { TransactionBuilder } from '../../../src/index.js';
 
 describe('TransactionBuilder', () => {
   it('keeps operations in the order they were added', () => {

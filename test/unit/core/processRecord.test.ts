@@ -4,13 +4,11 @@ import { DeadLetterPublisher } from '../../../src/aws/DeadLetterPublisher.js';
 import { processRecord } from '../../../src/core/processRecord.js';
 import { resolveOptions } from '../../../src/core/resolveOptions.js';
 import {
-  DynamoDBInboxStore,
   KeyDerivationError,
   MessageParseError,
-  PermanentError,
-  RecordStatus,
   SchemaValidationError,
-} from '../../../src/index.js';
+} from '../../../src/errors.js';
+import { DynamoDBInboxStore, PermanentError, RecordStatus } from '../../../src/index.js';
 import { countingMetrics, recordingLogger, sqsRecord } from '../../support/sqsRecords.js';
 
 // These records fail before any DynamoDB call, so the store's client is never built.

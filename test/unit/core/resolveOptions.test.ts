@@ -3,13 +3,10 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DeadLetterPublisher } from '../../../src/aws/DeadLetterPublisher.js';
+import { DEFAULT_TTL_SECONDS } from '../../../src/constants/values.js';
 import { resolveOptions as resolveWith } from '../../../src/core/resolveOptions.js';
-import {
-  createBatchProcessor,
-  DEFAULT_TTL_SECONDS,
-  DynamoDBInboxStore,
-  InvalidConfigurationError,
-} from '../../../src/index.js';
+import { InvalidConfigurationError } from '../../../src/errors.js';
+import { createBatchProcessor, DynamoDBInboxStore } from '../../../src/index.js';
 
 const resolveOptions = (options: Parameters<typeof resolveWith>[0]) =>
   resolveWith(options, (url, client) => new DeadLetterPublisher(url, client));

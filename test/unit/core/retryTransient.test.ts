@@ -5,7 +5,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ConflictBackoff } from '../../../src/contention/ConflictBackoff.js';
 import { retryTransient } from '../../../src/core/retryTransient.js';
-import { TransientReason, TransientStoreError } from '../../../src/index.js';
+import { TransientReason } from '../../../src/errors.js';
+import { TransientStoreError } from '../../../src/index.js';
 
 /** A runtime whose sleep moves a fake clock at once, and records each wait. */
 function fakeRuntime() {

@@ -1,12 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import {
-  DynamoDBInboxStore,
-  EnvironmentError,
-  InboxEnvironment,
-  inboxConfigFromEnvironment,
-} from '../../../src/index.js';
+import { InboxEnvironment } from '../../../src/constants/index.js';
+import { EnvironmentError } from '../../../src/errors.js';
+import { DynamoDBInboxStore, inboxConfigFromEnvironment } from '../../../src/index.js';
 
 /** The environment the InboxConsumer construct sets, written out as the wire contract. */
 const deployed = {

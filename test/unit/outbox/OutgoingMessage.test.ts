@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OutgoingMessageError, outboxMessageId, parseDestination } from '../../../src/index.js';
+import { outboxMessageId } from '../../../src/constants/index.js';
+import { OutgoingMessageError } from '../../../src/errors.js';
+import { parseDestination } from '../../../src/index.js';
 import { toOutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 
 const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits';

@@ -1,7 +1,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { outboxWrites } from '../../../src/aws/outboxWrites.js';
-import { OUTBOX_LIMITS, OutgoingMessageError } from '../../../src/index.js';
+import { OUTBOX_LIMITS } from '../../../src/constants/index.js';
+import { OutgoingMessageError } from '../../../src/errors.js';
 import { checkPipeOutbox } from '../../../src/outbox/checkPipeOutbox.js';
 import type { OutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 import { outboxItem, outboxItemCommon } from '../../../src/outbox/outboxItem.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutgoingMessageError } from '../../../src/index.js';
+import { OutgoingMessageError } from '../../../src/errors.js';
 import type { OutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 import { groupItemPk, planOutboxItems } from '../../../src/outbox/planOutboxItems.js';
 

@@ -1,14 +1,14 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { outboxMessageId } from '../../../src/constants/index.js';
 import {
   DestinationRefusedError,
   DestinationUnavailableError,
   MalformedEventError,
   OutboxRecordError,
-  outboxMessageId,
   RecordDeadlineError,
-} from '../../../src/index.js';
+} from '../../../src/errors.js';
 import type { OutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 import { createOutboxRelay } from '../../../src/relay/createOutboxRelay.js';
 import type { OutboxDeadLetter } from '../../../src/relay/OutboxDeadLetter.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvironmentError } from '../../../src/index.js';
+import { EnvironmentError } from '../../../src/errors.js';
 import { outboxRelayFromEnvironment } from '../../../src/relay/outboxRelayFromEnvironment.js';
 
 describe('outboxRelayFromEnvironment', () => {

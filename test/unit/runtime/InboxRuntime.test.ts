@@ -1,15 +1,13 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { InvalidConfigurationError, RecordDeadlineError } from '../../../src/errors.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
-  InvalidConfigurationError,
-  RecordDeadlineError,
   RecordStatus,
   redriveUnsafeMessageIdKey,
-  systemRuntime,
 } from '../../../src/index.js';
-import { resolveRuntime } from '../../../src/runtime/InboxRuntime.js';
+import { resolveRuntime, systemRuntime } from '../../../src/runtime/InboxRuntime.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
 describe('resolveRuntime', () => {

@@ -12,7 +12,8 @@ import {
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { transientReasonOf, translate } from '../../../src/aws/dynamoDBErrors.js';
-import { TransientReason, TransientStoreError } from '../../../src/index.js';
+import { TransientReason } from '../../../src/errors.js';
+import { TransientStoreError } from '../../../src/index.js';
 import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 import { N, S, simWithTables, thrown } from './simFixture.js';
 

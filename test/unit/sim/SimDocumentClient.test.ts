@@ -13,12 +13,9 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  DynamoDBInboxStore,
-  InboxStatus,
-  TransientReason,
-  TransientStoreError,
-} from '../../../src/index.js';
+import { InboxStatus } from '../../../src/constants/index.js';
+import { TransientReason } from '../../../src/errors.js';
+import { DynamoDBInboxStore, TransientStoreError } from '../../../src/index.js';
 import {
   type DynamoOperation,
   SimDocumentClient,

@@ -9,7 +9,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../../src/aws/dynamoDBErrors.js';
-import { TransientReason, TransientStoreError } from '../../../src/index.js';
+import { TransientReason } from '../../../src/errors.js';
+import { TransientStoreError } from '../../../src/index.js';
 import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 import { N, S, simWithTables, thrown } from './simFixture.js';
 

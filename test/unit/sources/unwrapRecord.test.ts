@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EnvelopeMismatchError, MessageSource, PermanentError } from '../../../src/index.js';
+import { EnvelopeMismatchError } from '../../../src/errors.js';
+import { MessageSource, PermanentError } from '../../../src/index.js';
 import type { UnwrappedRecord } from '../../../src/sources/MessageSource.js';
 import { unwrapRecord } from '../../../src/sources/unwrapRecord.js';
 import {

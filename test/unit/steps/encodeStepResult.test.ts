@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { STEP_LIMITS, StepResultError } from '../../../src/index.js';
+import { STEP_LIMITS } from '../../../src/constants/index.js';
+import { StepResultError } from '../../../src/errors.js';
 import { decodeStepResult, encodeStepResult } from '../../../src/steps/encodeStepResult.js';
 
 describe('encodeStepResult', () => {

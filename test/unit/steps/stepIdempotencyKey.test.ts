@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepIdempotencyKey } from '../../../src/index.js';
+import { stepIdempotencyKey } from '../../../src/constants/index.js';
 
 describe('stepIdempotencyKey', () => {
   it('is 64 hex characters that depend on consumer, key and step name only', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type InboxEntry, InboxStatus } from '../../../src/index.js';
+import { InboxStatus } from '../../../src/constants/index.js';
+import type { InboxEntry } from '../../../src/types.js';
 import { describeEntry } from '../../../tools/local/describeEntry.js';
 
 const NOW = Date.UTC(2026, 10, 24, 10, 0, 0);

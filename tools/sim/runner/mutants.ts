@@ -252,7 +252,7 @@ export const MUTANTS = {
     invariant: 'fencing',
     description:
       "a lease's leaseUntil carries no allowance for clock skew, so a host whose clock runs ahead takes it over before it ran its length",
-    file: 'src/constants.ts',
+    file: 'src/constants/values.ts',
     find: '  clockSkewMillis: 5_000,',
     replace: '  clockSkewMillis: 0,',
   },

@@ -1,4 +1,4 @@
-import type { Precheck } from '../../../src/constants.js';
+import type { Precheck } from '../../../src/constants/values.js';
 import type { Prng } from '../kernel/Prng.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { OutboxMessageIdField } from '../../../src/index.js';
+import { OutboxMessageIdField } from '../../../src/constants/index.js';
 import { readOutboxRecord } from '../../../src/relay/readOutboxRecord.js';
 import type { ChangeRecord } from '../dynamo/ChangeLog.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { stepIdempotencyKey } from '../../../src/index.js';
+import { stepIdempotencyKey } from '../../../src/constants/index.js';
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import type { EffectCall } from '../effects/SimEffects.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';

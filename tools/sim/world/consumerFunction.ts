@@ -7,9 +7,11 @@ import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefin
 import { ENTRY_UPDATE } from '../../../src/aws/entryWrites.js';
 import {
   businessTableVariable,
-  createBatchProcessor,
   destinationVariable,
   InboxEnvironment,
+} from '../../../src/constants/index.js';
+import {
+  createBatchProcessor,
   type InboxLogger,
   inboxConfigFromEnvironment,
   type MessageHandler,

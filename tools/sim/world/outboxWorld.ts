@@ -2,12 +2,14 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { PaymentCaptured } from '../../../functions/ledger/paymentCaptured.js';
 import {
   businessTableVariable,
-  createBatchProcessor,
   InboxEnvironment,
+  OutboxMessageIdField,
+} from '../../../src/constants/index.js';
+import {
+  createBatchProcessor,
   inboxConfigFromEnvironment,
   type MessageHandler,
   MessageSource,
-  OutboxMessageIdField,
 } from '../../../src/index.js';
 import { createOutboxRelay } from '../../../src/relay/index.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';

@@ -1,0 +1,25 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
+import type { ProcessorOptions } from '../core/types.js';
+
+/**
+ * The options of {@link processSqsBatch} and {@link createBatchProcessor}. Behind the
+ * `InboxConsumer` construct, `inboxConfigFromEnvironment().options` gives the store, consumer,
+ * TTL and DLQ. The README's configuration table lists defaults and effects.
+ *
+ * @example
+ * ```ts
+ * const options: InboxOptions<typeof PaymentSchema> = {
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: (m) => m.body.eventId,
+ * };
+ * ```
+ * @public
+ */
+export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>
+  extends Omit<ProcessorOptions<TSchema>, 'store'> {
+  /**
+   * Where inbox entries live and where the transaction is committed:
+   * `new DynamoDBInboxStore({ tableName })`, one per container, shared by the processors.
+   */
+  readonly store: DynamoDBInboxStore;
+}
