@@ -1,6 +1,7 @@
-// `npm run build` (and `prepare`, so that installing from a git URL builds too): the library as
-// ES modules in dist/esm and as CommonJS in dist/cjs, each with its own declarations. The
-// package.json written into dist/cjs makes Node and TypeScript read that tree as CommonJS.
+// `npm run build` (and `prepack`, so that `npm pack` and an install from a git URL build too):
+// the library as ES modules in dist/esm and as CommonJS in dist/cjs, each with its own
+// declarations. The package.json written into dist/cjs makes Node and TypeScript read that
+// tree as CommonJS.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

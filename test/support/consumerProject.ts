@@ -64,7 +64,7 @@ export function consumerVersion(name: string, peers: PeerVersions): string {
   return floor ?? installedVersion(name);
 }
 
-/** `npm pack` of this repository (which builds it through `prepare`); the tarball's path. */
+/** `npm pack` of this repository (which builds it through `prepack`); the tarball's path. */
 export async function packLibrary(destination: string): Promise<string> {
   const output = await runOrThrow('npm', ['pack', '--json', '--pack-destination', destination], {
     cwd: projectRoot,

@@ -5,11 +5,13 @@
 // every exported name, its signature, its release tag (@public or @beta) and whether it has
 // TSDoc (a member without it is marked `// (undocumented)` in the report). An exported name
 // without TSDoc or without a release tag fails either way.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import { join } from 'node:path';
+import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
+import { runChild } from '../tools/cli/runChild.js';
+import { runCommand } from '../tools/cli/runCommand.js';
+import { projectRoot as root } from '../tools/emulator/paths.js';
 
 const USAGE =
   'usage: npm run api [-- --update]\n  checks etc/*.api.md against src (--update writes them)';
@@ -25,23 +27,12 @@ if (unknown.length > 0) {
 }
 const update = args.includes('--update');
 
-const root = resolve(import.meta.dirname, '..');
 const declarations = join(root, '.cache', 'api', 'dts');
 const packageJsonPath = join(root, 'package.json');
-const manifest = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
-
-rmSync(declarations, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const emitted = spawnSync(
-  process.execPath,
-  [
-    tsc,
-    ...['-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--declarationMap', 'false'],
-    ...['--sourceMap', 'false', '--outDir', declarations],
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-if (emitted.status !== 0) process.exit(emitted.status ?? 1);
+const manifest = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+  name: string;
+  exports: Record<string, { import: { types: string } }>;
+};
 
 /** Each entry point: its subpath and its declarations (import condition), from `exports`. */
 const entries = Object.entries(manifest.exports)
@@ -52,9 +43,11 @@ const entries = Object.entries(manifest.exports)
     dts: join(declarations, conditions.import.types.replace(/^\.\/dist\/esm\//, '')),
   }));
 
-const error = { logLevel: 'error', addToApiReportFile: false };
-let failed = 0;
-for (const entry of entries) {
+const error = { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false } as const;
+
+/** Checks (or with --update writes) one entry's report; whether it is clean. */
+function report(entry: (typeof entries)[number]): boolean {
+  let clean = true;
   const config = ExtractorConfig.prepare({
     configObject: {
       projectFolder: root,
@@ -84,14 +77,14 @@ for (const entry of entries) {
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
       messages: {
-        compilerMessageReporting: { default: { logLevel: 'warning' } },
+        compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
         extractorMessageReporting: {
-          default: { logLevel: 'warning' },
+          default: { logLevel: ExtractorLogLevel.Warning },
           'ae-missing-release-tag': error,
-          'ae-undocumented': { logLevel: 'none', addToApiReportFile: true },
-          'ae-forgotten-export': { logLevel: 'none', addToApiReportFile: true },
+          'ae-undocumented': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
+          'ae-forgotten-export': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
         },
-        tsdocMessageReporting: { default: { logLevel: 'none' } },
+        tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
       },
     },
     configObjectFullPath: join(root, 'api-extractor.json'),
@@ -103,11 +96,11 @@ for (const entry of entries) {
     join(root, '.cache', 'api', 'reports', `${entry.reportName}.api.md`),
   );
   if (bare.length > 0) {
-    failed++;
+    clean = false;
     console.error(`${entry.subpath}: exported without TSDoc: ${bare.join(', ')}`);
   }
   if (!result.succeeded) {
-    failed++;
+    clean = false;
     console.error(
       result.apiReportChanged && !update
         ? `${entry.subpath}: the public surface changed and ${where} was not updated: review the change, then run npm run api -- --update and commit ${where}`
@@ -116,11 +109,11 @@ for (const entry of entries) {
   } else {
     console.log(`${entry.subpath}: ${update ? `wrote ${where}` : `matches ${where}`}`);
   }
+  return clean;
 }
-process.exit(failed > 0 ? 1 : 0);
 
 /** The exported names a report marks undocumented (members are indented; names are not). */
-function undocumentedNames(reportPath) {
+function undocumentedNames(reportPath: string): string[] {
   const lines = readFileSync(reportPath, 'utf8').split('\n');
   return lines.flatMap((line, at) => {
     if (line !== '// @public (undocumented)' && line !== '// @beta (undocumented)') return [];
@@ -128,3 +121,21 @@ function undocumentedNames(reportPath) {
     return [/^export (?:declare )?(?:abstract )?\w+ (\w+)/.exec(declaration)?.[1] ?? declaration];
   });
 }
+
+await runCommand('npm run api', async () => {
+  rmSync(declarations, { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const emitted = await runChild(
+    process.execPath,
+    [
+      tsc,
+      ...['-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--declarationMap', 'false'],
+      ...['--sourceMap', 'false', '--outDir', declarations],
+    ],
+    { cwd: root },
+  );
+  if (emitted.code !== 0) return emitted.code;
+  let failed = 0;
+  for (const entry of entries) if (!report(entry)) failed++;
+  return failed > 0 ? 1 : 0;
+});

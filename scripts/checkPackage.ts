@@ -1,0 +1,65 @@
+// `npm run check:package` (in `npm test`): packs the package as `npm publish` would and checks
+// what a user installs — the manifest runs nothing at install (no `prepare`, no install
+// scripts), publint finds nothing (`--strict`), and @arethetypeswrong/cli resolves every entry
+// point to matching JavaScript and types under node10, node16 (ESM and CJS) and bundler.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { runChild } from '../tools/cli/runChild.js';
+import { CommandError, runCommand } from '../tools/cli/runCommand.js';
+import { onShutdown } from '../tools/cli/shutdown.js';
+import { projectRoot } from '../tools/emulator/paths.js';
+
+/** Scripts npm runs when it installs a package; a tarball must carry none of them. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
+
+new Command('npm run check:package')
+  .description('pack the package and check what a user would install (npm test runs it)')
+  .parse();
+
+await runCommand('npm run check:package', async () => {
+  const workDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-package-'));
+  onShutdown(() => rmSync(workDir, { recursive: true, force: true }));
+  const tarball = await pack(workDir);
+  const unpacked = join(workDir, 'unpacked');
+  mkdirSync(unpacked);
+  await must('tar', ['-xzf', tarball, '-C', unpacked]);
+  const packageDir = join(unpacked, 'package');
+  checkManifest(join(packageDir, 'package.json'));
+  await must(bin('publint'), ['run', packageDir, '--strict']);
+  await must(bin('attw'), [tarball, '--format', 'table-flipped']);
+  console.log('npm run check:package: the packed tarball is clean');
+  return 0;
+});
+
+async function pack(workDir: string): Promise<string> {
+  const { code, stdout } = await runChild(
+    'npm',
+    ['pack', '--json', '--pack-destination', workDir],
+    { cwd: projectRoot, capture: true },
+  );
+  if (code !== 0) throw new CommandError(`npm pack exited ${code}`);
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[];
+  if (packed === undefined) throw new CommandError('npm pack reported no tarball');
+  return join(workDir, packed.filename);
+}
+
+function checkManifest(path: string): void {
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { scripts?: Record<string, string> };
+  const found = INSTALL_SCRIPTS.filter((name) => manifest.scripts?.[name] !== undefined);
+  if (found.length > 0) {
+    throw new CommandError(
+      `the packed package.json carries ${found.join(', ')}: npm runs (or, under allowScripts, lists) it on every install; build on prepack instead`,
+    );
+  }
+}
+
+async function must(command: string, args: readonly string[]): Promise<void> {
+  const { code } = await runChild(command, args, { cwd: projectRoot });
+  if (code !== 0) throw new CommandError(`${command} ${args.join(' ')} exited ${code}`);
+}
+
+function bin(name: string): string {
+  return join(projectRoot, 'node_modules', '.bin', name);
+}
