@@ -1,7 +1,24 @@
 import { DestinationKind, OUTBOX_LIMITS, OutboxMessageIdField } from '../constants/values.js';
-import type { OutgoingMessage } from './OutgoingMessage.js';
 
 const encoder = new TextEncoder();
+
+/**
+ * What of an outgoing message (`OutgoingMessage`, which has these fields and more) its size at
+ * the destination depends on.
+ *
+ * @example
+ * ```ts
+ * const sized: SizedMessage = { id: 'm-1', kind: DestinationKind.Sqs, body: '{}' };
+ * ```
+ */
+export interface SizedMessage {
+  readonly id: string;
+  readonly kind: DestinationKind;
+  readonly body: string;
+  readonly attributes?: Readonly<Record<string, string>>;
+  readonly source?: string;
+  readonly detailType?: string;
+}
 
 /**
  * The UTF-8 size of a text, as AWS counts the strings of a request.
@@ -34,7 +51,7 @@ export const SENT_ATTRIBUTE_DATA_TYPE = 'String';
  * sentAttributes(message)['outbox.messageId'] === message.id; // => true
  * ```
  */
-export function sentAttributes(message: OutgoingMessage): Record<string, string> {
+export function sentAttributes(message: SizedMessage): Record<string, string> {
   return { ...message.attributes, [OutboxMessageIdField.Attribute]: message.id };
 }
 
@@ -69,7 +86,7 @@ export interface DestinationBytes {
  * destinationBytes(message).totalBytes <= OUTBOX_LIMITS.maxBytesByKind[message.kind];
  * ```
  */
-export function destinationBytes(message: OutgoingMessage): DestinationBytes {
+export function destinationBytes(message: SizedMessage): DestinationBytes {
   if (message.kind === DestinationKind.EventBus) {
     const bodyBytes =
       utf8Bytes(message.source ?? '') +

@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeadLetterAttribute, InboxEnvironment, keyHash } from '../../src/constants/index.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
+import { localClients } from '../../tools/local/localClients.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
-import { localClients } from '../../tools/local/referenceService.js';
 import { UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import {
   CONSUMER_PACKAGES,

@@ -29,9 +29,9 @@ import {
   stepIdempotencyKey,
 } from '../../src/constants/index.js';
 import { OUTBOX_DEAD_LETTER_KIND } from '../../src/relay/index.js';
+import { localClients } from '../../tools/local/localClients.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { readSentEmails } from '../../tools/local/readSentEmails.js';
-import { localClients } from '../../tools/local/referenceService.js';
 import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';

@@ -23,7 +23,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transientReasonOf } from '../../src/aws/dynamoDBErrors.js';
 import { TransientReason } from '../../src/errors.js';
-import { SimDocumentClient, SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../tools/sim/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
 import {
   type CaughtError,
   caught,

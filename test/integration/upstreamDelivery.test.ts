@@ -1,6 +1,6 @@
 import type { Message } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localClients } from '../../tools/local/referenceService.js';
+import { localClients } from '../../tools/local/localClients.js';
 import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import { testAws } from '../harness/aws.js';
 import { useUpstreams } from '../support/upstreams.js';

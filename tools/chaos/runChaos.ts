@@ -12,13 +12,12 @@ import { startEmulator } from '../emulator/emulator.js';
 import { projectRoot } from '../emulator/paths.js';
 import { checkInvariants, invariantTargetsOf } from '../local/checkInvariants.js';
 import { seededRandom } from '../local/demoTraffic.js';
+import { type LocalClients, localClients } from '../local/localClients.js';
 import { type LocalMapping, provisionFromTemplate } from '../local/provisionFromTemplate.js';
 import { queueDepth } from '../local/queueDepth.js';
 import { scanAll } from '../local/readRunState.js';
 import { readSentEmails } from '../local/readSentEmails.js';
 import {
-  type LocalClients,
-  localClients,
   mappingOf,
   REFERENCE_SERVICES,
   seedStock,

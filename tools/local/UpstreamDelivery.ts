@@ -19,7 +19,7 @@ import {
   ReceiveMessageCommand,
   SendMessageBatchCommand,
 } from '@aws-sdk/client-sqs';
-import type { LocalClients } from './referenceService.js';
+import type { LocalClients } from './localClients.js';
 
 /** A message of a local run, for one consumer; `direct` sends it to the queue whatever feeds it. */
 export interface UpstreamMessage<TConsumer extends string> {

@@ -5,7 +5,7 @@ import {
   type PaymentNotification,
   receiptKey,
 } from '../../functions/notifier/paymentNotification.js';
-import type { InvariantResult } from './checkInvariants.js';
+import type { InvariantResult } from './InvariantResult.js';
 import type { SentEmail } from './readSentEmails.js';
 
 /** What the notifier's invariants read besides the emails. */

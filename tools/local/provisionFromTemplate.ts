@@ -10,8 +10,8 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { CreateEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { InboxEnvironment } from 'sqs-inbox/constants';
+import type { LocalClients } from './localClients.js';
 import { provisionUpstreams } from './provisionUpstreams.js';
-import type { LocalClients } from './referenceService.js';
 import type { Template } from './referenceTemplate.js';
 import { isStream, type LocalStreamSpec, streamMappingsOf } from './streamMappingsOf.js';
 

@@ -15,17 +15,11 @@ import {
   planDemoTraffic,
 } from './demoTraffic.js';
 import { type OutcomeCounter, startLocalMapping } from './LocalEventSourceMapping.js';
+import { type LocalClients, localClients } from './localClients.js';
 import { type LocalMapping, provisionFromTemplate } from './provisionFromTemplate.js';
 import { queueDepth } from './queueDepth.js';
 import { readSentEmails } from './readSentEmails.js';
-import {
-  type LocalClients,
-  localClients,
-  mappingOf,
-  REFERENCE_SERVICES,
-  seedStock,
-  waitUntilEmpty,
-} from './referenceService.js';
+import { mappingOf, REFERENCE_SERVICES, seedStock, waitUntilEmpty } from './referenceService.js';
 import { synthesizeReferenceTemplate } from './referenceTemplate.js';
 import { LOCAL_RUN_FILE } from './runFile.js';
 import { startLocalRelay } from './startLocalRelay.js';

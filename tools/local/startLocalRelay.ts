@@ -3,7 +3,7 @@ import type { InboxLogger } from 'sqs-inbox';
 import { createOutboxRelay } from 'sqs-inbox/relay';
 import { OutcomeCounter } from './LocalEventSourceMapping.js';
 import { LocalStreamMapping } from './LocalStreamMapping.js';
-import type { LocalClients } from './referenceService.js';
+import type { LocalClients } from './localClients.js';
 import type { LocalStreamSpec } from './streamMappingsOf.js';
 
 const quiet: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -6,7 +6,8 @@ import {
   transactionConflict,
   transactionInProgress,
 } from '../../../tools/sim/dynamo/dynamoExceptions.js';
-import type { DynamoOperation, ServerTime } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import type { DynamoOperation } from '../../../tools/sim/dynamo/SimDocumentClient.js';
+import type { ServerTime } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 import { Kernel } from '../../../tools/sim/kernel/Kernel.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { REQUEST_TIMEOUT_MILLIS } from '../../../tools/sim/network/Network.js';

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { transientReasonOf, translate } from '../../../src/aws/dynamoDBErrors.js';
 import { TransientReason } from '../../../src/errors.js';
 import { TransientStoreError } from '../../../src/index.js';
-import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDocumentClient.js';
 import { N, S, simWithTables, thrown } from './simFixture.js';
 
 const put = (pk: string): TransactWriteItem => ({ Put: { TableName: 't', Item: { pk: S(pk) } } });

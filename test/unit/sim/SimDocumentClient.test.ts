@@ -19,8 +19,8 @@ import { DynamoDBInboxStore, TransientStoreError } from '../../../src/index.js';
 import {
   type DynamoOperation,
   SimDocumentClient,
-  SimDynamoDB,
-} from '../../../tools/sim/dynamo/SimDynamoDB.js';
+} from '../../../tools/sim/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 
 async function clientWithTable(
   transport?: ConstructorParameters<typeof SimDocumentClient>[0]['transport'],

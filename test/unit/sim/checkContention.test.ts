@@ -9,9 +9,9 @@ import {
   checkContention,
   checkSelfContention,
 } from '../../../tools/sim/world/checkContention.js';
-import type { WorldObservation } from '../../../tools/sim/world/checkWorld.js';
 import { FailureExplainer } from '../../../tools/sim/world/explainFailure.js';
 import { drawWorldConfig, type WorldConfig } from '../../../tools/sim/world/WorldConfig.js';
+import type { WorldObservation } from '../../../tools/sim/world/WorldObservation.js';
 
 /** A 10 s function: the batch's deadline is 9 s after the invocation starts (1 s of margin). */
 const config: WorldConfig = {

@@ -3,7 +3,6 @@ import type { ChangeRecord } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { checkEffects } from '../../../tools/sim/world/checkEffects.js';
-import type { WorldObservation } from '../../../tools/sim/world/checkWorld.js';
 import { WorldTables } from '../../../tools/sim/world/consumerFunction.js';
 import { openCounters } from '../../../tools/sim/world/guardedCounter.js';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../../tools/sim/world/paymentWorkload.js';
 import { drawWorldConfig, WorldConsumer } from '../../../tools/sim/world/WorldConfig.js';
 import type { EventCommits } from '../../../tools/sim/world/WorldEvents.js';
+import type { WorldObservation } from '../../../tools/sim/world/WorldObservation.js';
 
 const accounts = [{ accountId: 'acct-1', currency: 'EUR' }];
 

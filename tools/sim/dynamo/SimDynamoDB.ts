@@ -51,12 +51,6 @@ export {
   throttled,
 } from './dynamoExceptions.js';
 export type { ConflictRecord, ServerTime } from './ItemHolds.js';
-export {
-  applyAtOnce,
-  type DynamoOperation,
-  SimDocumentClient,
-  type Transport,
-} from './SimDocumentClient.js';
 
 /**
  * An in-process DynamoDB for deterministic simulations: the subset sqs-inbox and its

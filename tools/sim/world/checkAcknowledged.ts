@@ -1,6 +1,6 @@
 import type { QueuedMessage } from '../sqs/SimQueue.js';
-import type { EventOf, WorldObservation } from './checkWorld.js';
 import type { EventCommits } from './WorldEvents.js';
+import type { EventOf, WorldObservation } from './WorldObservation.js';
 
 /**
  * A message is deleted from the queue only once it is settled: every record an invocation

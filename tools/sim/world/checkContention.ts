@@ -1,10 +1,10 @@
 import type { FaultedRequest, Invocation } from '../lambda/SimLambda.js';
 import { FaultKind, RequestChannel } from '../network/Network.js';
 import { senderOf } from './checkDeadLetters.js';
-import type { EventOf, WorldObservation } from './checkWorld.js';
 import { BATCH_DEADLINE_MARGIN_MILLIS } from './consumerFunction.js';
 import { type FailureExplainer, permanentReason, slowedByFaults } from './explainFailure.js';
 import type { PlannedEvent } from './paymentWorkload.js';
+import type { EventOf, WorldObservation } from './WorldObservation.js';
 
 /**
  * How close to its batch's deadline a record may give up after a conflict: after its last

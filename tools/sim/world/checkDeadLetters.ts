@@ -1,6 +1,5 @@
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';
-import type { EventOf, WorldObservation } from './checkWorld.js';
 import {
   BUSINESS_CONDITION_FAILED,
   type FailureExplainer,
@@ -8,6 +7,7 @@ import {
 } from './explainFailure.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';
 import type { EventCommits } from './WorldEvents.js';
+import type { EventOf, WorldObservation } from './WorldObservation.js';
 
 /**
  * What {@link checkDeadLetters} reads besides the world.

@@ -1,11 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import { outboxMessagesOf } from './checkOutbox.js';
-import type { WorldObservation } from './checkWorld.js';
 import { WorldTables } from './consumerFunction.js';
 import { type PlannedEvent, Planted, UNKNOWN_COUNTER_ID } from './paymentWorkload.js';
 import { WorldConsumer } from './WorldConfig.js';
 import type { EventCommits } from './WorldEvents.js';
+import type { WorldObservation } from './WorldObservation.js';
 
 /** Planted events that may commit: one of two colliding payments, one of two events sharing an id. */
 const MAY_COMMIT: ReadonlySet<Planted> = new Set([

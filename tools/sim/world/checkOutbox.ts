@@ -4,10 +4,10 @@ import { readOutboxRecord } from '../../../src/relay/readOutboxRecord.js';
 import type { ChangeRecord } from '../dynamo/ChangeLog.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';
 import { toStreamRecord } from '../streams/SimStream.js';
-import type { WorldObservation } from './checkWorld.js';
 import { WorldTables } from './consumerFunction.js';
 import { DownstreamTables, type OutboxWorld } from './outboxWorld.js';
 import type { EventCommits } from './WorldEvents.js';
+import type { WorldObservation } from './WorldObservation.js';
 
 /** A message a commit published, as the outbox holds it. */
 interface Published {

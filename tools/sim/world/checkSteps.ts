@@ -3,10 +3,10 @@ import { stepIdempotencyKey } from '../../../src/constants/index.js';
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import type { EffectCall } from '../effects/SimEffects.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
-import type { WorldObservation } from './checkWorld.js';
 import { WorldTables } from './consumerFunction.js';
 import { WorldConsumer } from './WorldConfig.js';
 import type { EventCommits } from './WorldEvents.js';
+import type { WorldObservation } from './WorldObservation.js';
 
 type Image = Record<string, AttributeValue>;
 

@@ -8,13 +8,14 @@ import { SimLambda, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { ConflictRules } from './ConflictRules.js';
-import { checkWorld, type InboxRead, type WorldObservation } from './checkWorld.js';
+import { checkWorld } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
+import type { InboxRead, WorldObservation } from './WorldObservation.js';
 
 /**
  * How one world ended.

@@ -1,0 +1,66 @@
+import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import type { SimEffects } from '../effects/SimEffects.js';
+import type { RunEnd } from '../kernel/Kernel.js';
+import type { Invocation } from '../lambda/SimLambda.js';
+import type { SimQueue } from '../sqs/SimQueue.js';
+import type { OutboxWorld } from './outboxWorld.js';
+import type { PaymentWorkload, PlannedEvent } from './paymentWorkload.js';
+import type { WorldConfig } from './WorldConfig.js';
+
+/**
+ * What a world left behind, for the oracle.
+ *
+ * @example
+ * ```ts
+ * const failures = checkWorld(observation);
+ * ```
+ */
+export interface WorldObservation {
+  readonly config: WorldConfig;
+  readonly workload: PaymentWorkload;
+  readonly dynamo: SimDynamoDB;
+  /** Changes before this index set the world up (the accounts). */
+  readonly changesBefore: number;
+  readonly queue: SimQueue;
+  readonly deadLetterQueue: SimQueue;
+  readonly invocations: readonly Invocation[];
+  /** When each change was applied (world millis), by its sequence less one. */
+  readonly changeMillis: readonly number[];
+  /** Which invocation's request made each change (none: the TTL sweeper), by sequence less one. */
+  readonly changeInvocations: readonly (number | undefined)[];
+  /** When the request that made each change was sent (world millis), if a function sent it. */
+  readonly changeSentMillis: readonly (number | undefined)[];
+  /** The emails and receipts the notifier's steps made. */
+  readonly effects: SimEffects;
+  /** Each inbox read a function made, when DynamoDB applied it. */
+  readonly inboxReads: readonly InboxRead[];
+  readonly quiesced: boolean;
+  readonly end: RunEnd;
+  /** The second hop, in a world whose ledger publishes through its outbox. */
+  readonly outbox?: OutboxWorld;
+}
+
+/**
+ * An inbox read (`GetItem` of an entry) as DynamoDB applied it: by which invocation, of which
+ * key, when.
+ *
+ * @example
+ * ```ts
+ * const lastRead = world.inboxReads.filter((read) => read.invocationId === sender.id).at(-1);
+ * ```
+ */
+export interface InboxRead {
+  readonly invocationId: number;
+  readonly key: string;
+  readonly atMillis: number;
+}
+
+/**
+ * The planned event a record's body carries (in an SNS envelope or as is), if any.
+ *
+ * @example
+ * ```ts
+ * const event = eventOf(message.body);
+ * ```
+ */
+export type EventOf = (body: string) => PlannedEvent | undefined;
