@@ -1,141 +1,153 @@
-// `npm run api` checks the public surface against the committed API reports in etc/ (one per
-// entry point of package.json's `exports`), and fails when it changed and the report was not
-// updated; `npm run api -- --update` writes the reports again, to be reviewed and committed.
-// The reports come from @microsoft/api-extractor over declarations emitted into .cache/api:
-// every exported name, its signature, its release tag (@public or @beta) and whether it has
-// TSDoc (a member without it is marked `// (undocumented)` in the report). An exported name
-// without TSDoc or without a release tag fails either way.
-import { readFileSync, rmSync } from 'node:fs';
+// `npm run api` (in `npm test`) checks the public surface against the committed API reports in
+// etc/ (one per entry point of package.json's `exports`) and fails when it changed and the
+// report was not updated; `npm run api -- --update` writes the reports, to be reviewed and
+// committed. The reports come from @microsoft/api-extractor over the declarations the build
+// emits: every exported name, its signature, its release tag (@public or @beta), and which
+// members have no TSDoc (`// (undocumented)`). Either way it fails on an exported name without
+// TSDoc or release tag, on a type a public signature uses that no entry exports, and on
+// declarations that do not compile in a strict user's project (skipLibCheck off).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
+import {
+  Extractor,
+  ExtractorConfig,
+  ExtractorLogLevel,
+  type IConfigFile,
+} from '@microsoft/api-extractor';
+import { undocumentedNames, unexportedTypes } from '../tools/cli/apiReportChecks.js';
 import { runChild } from '../tools/cli/runChild.js';
 import { runCommand } from '../tools/cli/runCommand.js';
+import { onShutdown } from '../tools/cli/shutdown.js';
 import { projectRoot as root } from '../tools/emulator/paths.js';
 
 const USAGE =
   'usage: npm run api [-- --update]\n  checks etc/*.api.md against src (--update writes them)';
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const unknown = args.filter((arg) => arg !== '--update');
-if (unknown.length > 0) {
-  console.error(`npm run api: unknown option ${unknown[0]}\n${USAGE}`);
-  process.exit(2);
-}
-const update = args.includes('--update');
 
-const declarations = join(root, '.cache', 'api', 'dts');
-const packageJsonPath = join(root, 'package.json');
-const manifest = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+interface Entry {
+  readonly subpath: string;
+  readonly reportName: string;
+  readonly dts: string;
+}
+
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   name: string;
   exports: Record<string, { import: { types: string } }>;
 };
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-/** Each entry point: its subpath and its declarations (import condition), from `exports`. */
-const entries = Object.entries(manifest.exports)
-  .filter(([subpath]) => subpath !== './package.json')
-  .map(([subpath, conditions]) => ({
-    subpath,
-    reportName: subpath === '.' ? manifest.name : `${manifest.name}-${subpath.slice(2)}`,
-    dts: join(declarations, conditions.import.types.replace(/^\.\/dist\/esm\//, '')),
-  }));
+/** Each entry point: its subpath, its report's name and its declarations under `dir`. */
+function entriesIn(dir: string): Entry[] {
+  return Object.entries(manifest.exports)
+    .filter(([subpath]) => subpath !== './package.json')
+    .map(([subpath, conditions]) => ({
+      subpath,
+      reportName: subpath === '.' ? manifest.name : `${manifest.name}-${subpath.slice(2)}`,
+      dts: join(dir, conditions.import.types.replace(/^\.\/dist\/esm\//, '')),
+    }));
+}
 
-const error = { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false } as const;
-
-/** Checks (or with --update writes) one entry's report; whether it is clean. */
-function report(entry: (typeof entries)[number]): boolean {
-  let clean = true;
-  const config = ExtractorConfig.prepare({
-    configObject: {
-      projectFolder: root,
-      mainEntryPointFilePath: entry.dts,
-      compiler: {
-        overrideTsconfig: {
-          compilerOptions: {
-            target: 'ES2023',
-            lib: ['ES2023'],
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            types: ['node'],
-            strict: true,
-            skipLibCheck: true,
-          },
-          files: [entry.dts],
-        },
-      },
-      apiReport: {
-        enabled: true,
-        reportFileName: entry.reportName,
-        reportFolder: join(root, 'etc'),
-        reportTempFolder: join(root, '.cache', 'api', 'reports'),
-        includeForgottenExports: false,
-      },
-      docModel: { enabled: false },
-      dtsRollup: { enabled: false },
-      tsdocMetadata: { enabled: false },
-      messages: {
-        compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
-        extractorMessageReporting: {
-          default: { logLevel: ExtractorLogLevel.Warning },
-          'ae-missing-release-tag': error,
-          'ae-undocumented': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
-          'ae-forgotten-export': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
-        },
-        tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+function configFor(entry: Entry, tempDir: string): IConfigFile {
+  const error = { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false };
+  const quiet = { logLevel: ExtractorLogLevel.None, addToApiReportFile: false };
+  return {
+    projectFolder: root,
+    mainEntryPointFilePath: entry.dts,
+    newlineKind: 'lf',
+    compiler: {
+      overrideTsconfig: {
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'] },
+        files: [entry.dts],
       },
     },
+    apiReport: {
+      enabled: true,
+      reportFileName: entry.reportName,
+      reportFolder: join(root, 'etc'),
+      reportTempFolder: tempDir,
+    },
+    docModel: { enabled: false },
+    dtsRollup: { enabled: false },
+    tsdocMetadata: { enabled: false },
+    messages: {
+      compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
+      extractorMessageReporting: {
+        default: { logLevel: ExtractorLogLevel.Warning },
+        'ae-missing-release-tag': error,
+        'ae-undocumented': quiet,
+        'ae-forgotten-export': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
+      },
+      tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+    },
+  };
+}
+
+/** Checks (or with `update` writes) one entry's report; the problems found, one per line. */
+function report(entry: Entry, tempDir: string, update: boolean): string[] {
+  const config = ExtractorConfig.prepare({
+    configObject: configFor(entry, tempDir),
     configObjectFullPath: join(root, 'api-extractor.json'),
-    packageJsonFullPath: packageJsonPath,
+    packageJsonFullPath: join(root, 'package.json'),
   });
   const result = Extractor.invoke(config, { localBuild: update, showVerboseMessages: false });
   const where = `etc/${entry.reportName}.api.md`;
-  const bare = undocumentedNames(
-    join(root, '.cache', 'api', 'reports', `${entry.reportName}.api.md`),
+  const generated = readFileSync(join(tempDir, `${entry.reportName}.api.md`), 'utf8');
+  const problems = undocumentedNames(generated).map(
+    (name) => `${entry.subpath}: ${name} is exported without TSDoc`,
   );
-  if (bare.length > 0) {
-    clean = false;
-    console.error(`${entry.subpath}: exported without TSDoc: ${bare.join(', ')}`);
-  }
   if (!result.succeeded) {
-    clean = false;
-    console.error(
-      result.apiReportChanged && !update
+    problems.push(
+      result.apiReportChanged && !update && result.errorCount === 0
         ? `${entry.subpath}: the public surface changed and ${where} was not updated: review the change, then run npm run api -- --update and commit ${where}`
         : `${entry.subpath}: ${result.errorCount} error(s), ${result.warningCount} warning(s) (above)`,
     );
-  } else {
-    console.log(`${entry.subpath}: ${update ? `wrote ${where}` : `matches ${where}`}`);
   }
-  return clean;
-}
-
-/** The exported names a report marks undocumented (members are indented; names are not). */
-function undocumentedNames(reportPath: string): string[] {
-  const lines = readFileSync(reportPath, 'utf8').split('\n');
-  return lines.flatMap((line, at) => {
-    if (line !== '// @public (undocumented)' && line !== '// @beta (undocumented)') return [];
-    const declaration = lines[at + 1] ?? '';
-    return [/^export (?:declare )?(?:abstract )?\w+ (\w+)/.exec(declaration)?.[1] ?? declaration];
-  });
+  if (problems.length === 0)
+    console.log(`${entry.subpath}: ${update ? 'wrote' : 'matches'} ${where}`);
+  return problems;
 }
 
 await runCommand('npm run api', async () => {
-  rmSync(declarations, { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const unknown = args.find((arg) => arg !== '--update');
+  if (unknown !== undefined) {
+    console.error(`npm run api: unknown option ${unknown}\n${USAGE}`);
+    return 2;
+  }
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const work = mkdtempSync(join(root, '.cache', 'api-'));
+  onShutdown(() => rmSync(work, { recursive: true, force: true }));
+  const declarations = join(work, 'dts');
   const emitted = await runChild(
     process.execPath,
-    [
-      tsc,
-      ...['-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--declarationMap', 'false'],
-      ...['--sourceMap', 'false', '--outDir', declarations],
-    ],
+    [tsc, '-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--declarationMap', 'false'].concat(
+      ['--sourceMap', 'false', '--outDir', declarations],
+    ),
     { cwd: root },
   );
   if (emitted.code !== 0) return emitted.code;
-  let failed = 0;
-  for (const entry of entries) if (!report(entry)) failed++;
-  return failed > 0 ? 1 : 0;
+  const entries = entriesIn(declarations);
+  const strict = await runChild(
+    process.execPath,
+    [tsc, '--noEmit', '--strict', '--skipLibCheck', 'false', '--types', 'node']
+      .concat(['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2023'])
+      .concat(entries.map((entry) => entry.dts)),
+    { cwd: root },
+  );
+  if (strict.code !== 0) {
+    console.error('npm run api: the declarations do not compile with skipLibCheck off (above)');
+    return 1;
+  }
+  const update = args.includes('--update');
+  const problems = entries.flatMap((entry) => report(entry, join(work, 'reports'), update));
+  const reports = entries.map((entry) =>
+    readFileSync(join(work, 'reports', `${entry.reportName}.api.md`), 'utf8'),
+  );
+  problems.push(...unexportedTypes(reports));
+  for (const problem of problems) console.error(`npm run api: ${problem}`);
+  return problems.length > 0 ? 1 : 0;
 });

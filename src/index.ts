@@ -15,7 +15,12 @@ export {
   processSqsBatch,
 } from './batch/createBatchProcessor.js';
 export type { InboxOptions } from './batch/InboxOptions.js';
-export { DestinationKind, Precheck, RecordStatus } from './constants/values.js';
+export {
+  DestinationKind,
+  Precheck,
+  RecordStatus,
+  TransientReason,
+} from './constants/values.js';
 export { createConsoleLogger } from './core/consoleLogger.js';
 export { redriveUnsafeMessageIdKey } from './core/redriveUnsafeMessageIdKey.js';
 export { TransactionBuilder } from './core/TransactionBuilder.js';
@@ -25,6 +30,7 @@ export type {
   InboxMetrics,
   MessageHandler,
   ParsedMessage,
+  ProcessorSettings,
   RecordOutcome,
 } from './core/types.js';
 export {
@@ -36,6 +42,7 @@ export {
   BusinessConditionFailedError,
   InboxError,
   LeaseLostError,
+  LeaseOperation,
   PermanentError,
   TransientStoreError,
 } from './errors.js';

@@ -1,9 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
-import type { ProcessorOptions } from '../core/types.js';
+import type { ProcessorSettings } from '../core/types.js';
 
 /**
- * The options of {@link processSqsBatch} and {@link createBatchProcessor}. Behind the
+ * The options of {@link processSqsBatch} and {@link createBatchProcessor}: the
+ * {@link ProcessorSettings} and the store. Behind the
  * `InboxConsumer` construct, `inboxConfigFromEnvironment().options` gives the store, consumer,
  * TTL and DLQ. The README's configuration table lists defaults and effects.
  *
@@ -16,7 +17,7 @@ import type { ProcessorOptions } from '../core/types.js';
  * @public
  */
 export interface InboxOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>
-  extends Omit<ProcessorOptions<TSchema>, 'store'> {
+  extends ProcessorSettings<TSchema> {
   /**
    * Where inbox entries live and where the transaction is committed:
    * `new DynamoDBInboxStore({ tableName })`, one per container, shared by the processors.

@@ -1,9 +1,10 @@
 /**
  * `sqs-inbox/cdk`: the AWS CDK constructs of sqs-inbox. Needs `aws-cdk-lib` and `constructs`
- * (peer dependencies) and `esbuild` to bundle the function locally. A source's kind
- * (`MessageSource`) comes from `sqs-inbox`, the environment contract's names from
- * `sqs-inbox/constants`.
+ * (peer dependencies) and `esbuild` to bundle the function locally. `MessageSource` (a queue
+ * source's kind) is the one `sqs-inbox` exports, re-exported so that a CDK app loads no SDK
+ * module; the environment contract's names are in `sqs-inbox/constants`.
  */
+export { MessageSource } from '../sources/MessageSource.js';
 
 export type { InboxAlarms } from './createInboxMonitoring.js';
 export { DEFAULT_BUSINESS_TABLE_ACTIONS, InboxConsumer } from './InboxConsumer.js';

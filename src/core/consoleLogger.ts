@@ -1,6 +1,11 @@
 import type { InboxLogger } from './types.js';
 
-const LEVELS = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 } as const;
+const LEVELS: Readonly<Record<ConsoleLogLevel, number>> = {
+  DEBUG: 10,
+  INFO: 20,
+  WARN: 30,
+  ERROR: 40,
+};
 /**
  * A level of `createConsoleLogger`: what it writes and above.
  *
@@ -10,7 +15,7 @@ const LEVELS = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 } as const;
  * ```
  * @public
  */
-export type ConsoleLogLevel = keyof typeof LEVELS;
+export type ConsoleLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 type Level = ConsoleLogLevel;
 
 /**
@@ -26,7 +31,7 @@ type Level = ConsoleLogLevel;
  * ```
  * @public
  */
-export function createConsoleLogger(level?: Level): InboxLogger {
+export function createConsoleLogger(level?: ConsoleLogLevel): InboxLogger {
   const configured = level ?? parseLevel(process.env.AWS_LAMBDA_LOG_LEVEL ?? process.env.LOG_LEVEL);
   const threshold = LEVELS[configured];
   const write = (at: Level, message: string, extras: Array<Record<string, unknown>>) => {

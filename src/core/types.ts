@@ -116,17 +116,18 @@ export interface InboxMetrics {
 }
 
 /**
- * The options the per-record engine works with: the public `InboxOptions` (`batch/`), whose
- * `store` is a `DynamoDBInboxStore`, seen through the store port the engine needs. Internal.
+ * Every option of a processor but its store: what {@link InboxOptions} adds a
+ * `DynamoDBInboxStore` to. The README's configuration table lists defaults and effects.
  *
  * @example
  * ```ts
- * const resolved = resolveOptions(options as ProcessorOptions<typeof PaymentSchema>);
+ * const settings: ProcessorSettings<typeof PaymentSchema> = {
+ *   consumer: 'ledger', schema: PaymentSchema, key: (m) => m.body.eventId,
+ * };
  * ```
+ * @public
  */
-export interface ProcessorOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>> {
-  /** Where inbox entries live and where the transaction is committed. */
-  readonly store: InboxStore;
+export interface ProcessorSettings<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>> {
   /** The dedup scope: two consumers of one event each apply it once. `[A-Za-z0-9._:-]{1,128}`. */
   readonly consumer: string;
   /**
@@ -167,7 +168,7 @@ export interface ProcessorOptions<TSchema extends StandardSchemaV1 = StandardSch
   /** The client used for `deadLetterQueueUrl`; default built lazily from the environment. */
   readonly sqsClient?: SQSClient;
   /**
-   * How the batch reads the inbox so that known duplicates skip work (see {@link Precheck}):
+   * How the batch reads the inbox so that known duplicates skip work (see `Precheck`):
    * `'concurrent'` (default, also `true`): one read alongside the handlers, in series with
    * nothing; `'before'`: that read awaited before the handlers; `'off'` (also `false`): none.
    */
@@ -175,11 +176,11 @@ export interface ProcessorOptions<TSchema extends StandardSchemaV1 = StandardSch
   /**
    * Commit several messages of a batch in one `TransactWriteItems` (their items distinct,
    * within 100 items and 4 MB), each message's effects still all or nothing; default false.
-   * Needs a store that implements `prepareCommit` and `commitTogether` (`DynamoDBInboxStore`).
    * Either way, messages whose update of one item is an unconditional `ADD` of integers share
    * a transaction: the item is written once, adding their amounts, so a hot account takes many
    * messages per transaction, and its table's stream shows one change for them all, not one
    * per message (give an update a `ConditionExpression` to have it written on its own).
+   * @beta
    */
   readonly coalesce?: boolean;
   /**
@@ -242,4 +243,19 @@ export interface RecordOutcome {
   readonly status: RecordStatus;
   readonly key?: string;
   readonly error?: unknown;
+}
+
+/**
+ * The options the per-record engine works with: a processor's settings and the store port it
+ * commits through (a `DynamoDBInboxStore` behind the public `InboxOptions`). Internal.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveOptions(options as ProcessorOptions<typeof PaymentSchema>);
+ * ```
+ */
+export interface ProcessorOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>
+  extends ProcessorSettings<TSchema> {
+  /** Where inbox entries live and where the transaction is committed. */
+  readonly store: InboxStore;
 }
