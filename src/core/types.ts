@@ -26,8 +26,11 @@ export interface ParsedMessage<TBody> {
   readonly envelope: MessageEnvelope;
   /** The SQS message id (new on each upstream delivery retry and on a DLQ redrive). */
   readonly messageId: string;
+  /** SQS's attributes of the record (`ApproximateReceiveCount`, `SentTimestamp`, …). */
   readonly attributes: SQSRecordAttributes;
+  /** The message attributes the producer set, as SQS delivered them. */
   readonly messageAttributes: SQSMessageAttributes;
+  /** The SQS record itself, as the event carried it. */
   readonly record: SQSRecord;
 }
 
@@ -96,9 +99,13 @@ export type MessageHandler<TBody> = (
  * @public
  */
 export interface InboxLogger {
+  /** Detail for troubleshooting; off at the default level. */
   debug(message: string, ...extra: Array<Record<string, unknown>>): void;
+  /** A routine event worth a line. */
   info(message: string, ...extra: Array<Record<string, unknown>>): void;
+  /** Something an operator should look at; nothing was lost. */
   warn(message: string, ...extra: Array<Record<string, unknown>>): void;
+  /** A failure an operator must act on or know of. */
   error(message: string, ...extra: Array<Record<string, unknown>>): void;
 }
 
@@ -112,6 +119,7 @@ export interface InboxLogger {
  * @public
  */
 export interface InboxMetrics {
+  /** Adds one value to a metric (the names are in `InboxMetric`, `sqs-inbox/constants`). */
   addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void;
 }
 
@@ -239,9 +247,13 @@ export interface ProcessorSettings<TSchema extends StandardSchemaV1 = StandardSc
  * @public
  */
 export interface RecordOutcome {
+  /** The SQS message id of the record. */
   readonly messageId: string;
+  /** What happened to it: processed, a duplicate, dead-lettered, failed, skipped or ignored. */
   readonly status: RecordStatus;
+  /** Its dedup key, once derived. */
   readonly key?: string;
+  /** Why it failed or was dead-lettered. */
   readonly error?: unknown;
 }
 

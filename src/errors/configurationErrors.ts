@@ -13,6 +13,7 @@ import { InboxError } from './InboxError.js';
  * @public
  */
 export class InvalidConfigurationError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'InvalidConfigurationError';
   readonly option: string;
   readonly value: unknown;
@@ -36,6 +37,7 @@ export class InvalidConfigurationError extends InboxError {
  * @public
  */
 export class EnvironmentError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'EnvironmentError';
   /** The variables that are missing or invalid. */
   readonly variables: readonly string[];
@@ -60,6 +62,7 @@ export class EnvironmentError extends InboxError {
  * @public
  */
 export class MalformedEventError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'MalformedEventError';
   readonly path: string;
   constructor(path: string, value: unknown, expected: string, source = 'an SQS') {

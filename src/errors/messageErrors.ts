@@ -14,6 +14,7 @@ import { InboxError } from './InboxError.js';
  * @public
  */
 export class PermanentError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'PermanentError';
 }
 
@@ -29,6 +30,7 @@ export class PermanentError extends InboxError {
  * @public
  */
 export class MessageParseError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'MessageParseError';
   readonly messageId: string;
   /** Where in the body `JSON.parse` stopped, when it said. */
@@ -82,6 +84,7 @@ export interface SchemaIssue {
  * @public
  */
 export class SchemaValidationError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'SchemaValidationError';
   readonly messageId: string;
   readonly issues: readonly SchemaIssue[];
@@ -110,6 +113,7 @@ export class SchemaValidationError extends PermanentError {
  * @public
  */
 export class KeyDerivationError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'KeyDerivationError';
   readonly messageId: string;
   /** What the key function returned, by type and length only: `a string of 1100 bytes`. */
@@ -147,6 +151,7 @@ export class KeyDerivationError extends PermanentError {
  * @public
  */
 export class PayloadMismatchError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'PayloadMismatchError';
   readonly key: string;
   readonly payloadHash: string;
@@ -185,6 +190,7 @@ export class PayloadMismatchError extends PermanentError {
  * @public
  */
 export class TransactionLimitError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'TransactionLimitError';
   readonly limit: TransactionLimit;
   readonly actual: number | string;
@@ -216,6 +222,7 @@ export class TransactionLimitError extends PermanentError {
  * @public
  */
 export class EnvelopeMismatchError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'EnvelopeMismatchError';
   readonly messageId: string;
   /** The declared sources, e.g. `['sns']`. */

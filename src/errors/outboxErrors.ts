@@ -16,6 +16,7 @@ import { PermanentError } from './messageErrors.js';
  * @public
  */
 export class OutgoingMessageError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'OutgoingMessageError';
   /** The field of the published message to change (`destination`, `body`, `groupId`…). */
   readonly field: string;
@@ -41,6 +42,7 @@ export class OutgoingMessageError extends PermanentError {
  * @public
  */
 export class DestinationRefusedError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'DestinationRefusedError';
   readonly destination: string;
   readonly messageId: string;
@@ -70,6 +72,7 @@ export class DestinationRefusedError extends PermanentError {
  * @public
  */
 export class DestinationUnavailableError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'DestinationUnavailableError';
   readonly destination: string;
   readonly code: string;
@@ -94,6 +97,7 @@ export class DestinationUnavailableError extends InboxError {
  * @public
  */
 export class StreamBatchIncompleteError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'StreamBatchIncompleteError';
   readonly endSequenceNumber: string;
   readonly recordsRead: number;
@@ -119,6 +123,7 @@ export class StreamBatchIncompleteError extends InboxError {
  * @public
  */
 export class OutboxRecordError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'OutboxRecordError';
   readonly sequenceNumber: string;
   constructor(sequenceNumber: string, problem: string) {

@@ -13,10 +13,15 @@ import { InboxError } from './InboxError.js';
  * @public
  */
 export class BusinessConditionFailedError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'BusinessConditionFailedError';
+  /** The position of the refused operation among the handler's, from 0. */
   readonly operationIndex: number;
+  /** Its type: `Put`, `Update`, `Delete` or `ConditionCheck`. */
   readonly operationType: string;
+  /** The table of the refused operation. */
   readonly tableName: string;
+  /** The key of the item it names (a Put's key as far as it is known), without the item's other attributes. */
   readonly key: Record<string, unknown> | undefined;
   constructor(
     operation: { index: number; type: string; tableName: string; key?: Record<string, unknown> },
@@ -49,7 +54,9 @@ export class BusinessConditionFailedError extends InboxError {
  * @public
  */
 export class TransientStoreError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'TransientStoreError';
+  /** Why the store could not tell: a conflict, throttling, a 5xx or a timeout. */
   readonly reason: TransientReason;
   constructor(reason: TransientReason, cause: unknown) {
     super(`DynamoDB transient failure (${reason}): ${errorMessage(cause)}`, { cause });
@@ -71,6 +78,7 @@ export class TransientStoreError extends InboxError {
  * @public
  */
 export class RecordDeadlineError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'RecordDeadlineError';
   /** Milliseconds from the start of the batch to the deadline. */
   readonly deadlineMillis: number;
@@ -97,7 +105,9 @@ export class RecordDeadlineError extends InboxError {
  * @public
  */
 export class InboxTableSchemaError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'InboxTableSchemaError';
+  /** The inbox table whose key schema does not fit. */
   readonly tableName: string;
   constructor(tableName: string, cause: unknown) {
     super(
@@ -123,6 +133,7 @@ export class InboxTableSchemaError extends InboxError {
  * @public
  */
 export class TransactionClosedError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'TransactionClosedError';
   readonly messageId: string;
   constructor(messageId: string, operationType: string) {
@@ -146,6 +157,7 @@ export class TransactionClosedError extends InboxError {
  * @public
  */
 export class DeadLetterSendError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'DeadLetterSendError';
   readonly queueUrl: string;
   constructor(queueUrl: string, cause: unknown) {

@@ -14,6 +14,7 @@ import { PermanentError } from './messageErrors.js';
  * @public
  */
 export class LeaseHeldError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'LeaseHeldError';
   /** When the holder's lease ends, in epoch milliseconds, unless it renews it. */
   readonly leaseUntilMillis: number;
@@ -65,7 +66,9 @@ export type LeaseOperation = (typeof LeaseOperation)[keyof typeof LeaseOperation
  * @public
  */
 export class LeaseLostError extends InboxError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'LeaseLostError';
+  /** The lease write that found the lease gone. */
   readonly operation: LeaseOperation;
   /** The step being journaled, when the journal write was refused. */
   readonly stepName: string | undefined;
@@ -94,6 +97,7 @@ export class LeaseLostError extends InboxError {
  * @public
  */
 export class StepNameError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'StepNameError';
   readonly stepName: string;
   readonly reason: 'invalid' | 'repeated';
@@ -122,6 +126,7 @@ export class StepNameError extends PermanentError {
  * @public
  */
 export class StepResultError extends PermanentError {
+  /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'StepResultError';
   readonly stepName: string;
   /** Where in the result the problem is (`result.createdAt`), or the size that was too large. */

@@ -11,7 +11,9 @@ import { DestinationKind } from '../constants/values.js';
  * @public
  */
 export interface Destination {
+  /** Which service receives the message: a queue (FIFO or not), a topic or an event bus. */
   readonly kind: DestinationKind;
+  /** The queue URL, the topic ARN or the event bus's name or ARN, as given. */
   readonly address: string;
 }
 

@@ -11,6 +11,7 @@
  * @public
  */
 export interface StepContext {
+  /** The name the step was given. */
   readonly stepName: string;
   /** SHA-256 (hex) of consumer, key and step name: stable across attempts, 64 characters. */
   readonly idempotencyKey: string;
