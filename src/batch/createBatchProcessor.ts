@@ -196,7 +196,8 @@ function coalescerFor(
   conflictsUntilMillis: number,
 ): CommitCoalescer | undefined {
   const { store } = options;
-  if (store.prepareCommit === undefined || store.commitTogether === undefined) return undefined;
+  const { prepareCommit, commitPrepared, commitTogether } = store;
+  if (!prepareCommit || !commitPrepared || !commitTogether) return undefined;
   return new CommitCoalescer(store as CoalescingStore, {
     runtime: options.runtime,
     logger: options.logger,

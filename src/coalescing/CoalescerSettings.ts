@@ -44,4 +44,4 @@ export interface CoalescerSettings {
  * ```
  */
 export type CoalescingStore = InboxStore &
-  Required<Pick<InboxStore, 'prepareCommit' | 'commitTogether'>>;
+  Required<Pick<InboxStore, 'prepareCommit' | 'commitPrepared' | 'commitTogether'>>;

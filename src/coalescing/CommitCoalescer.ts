@@ -1,10 +1,5 @@
 import { ConflictBackoff } from '../contention/ConflictBackoff.js';
-import type {
-  CommitRequest,
-  CommitResult,
-  MemberVerdict,
-  PreparedCommit,
-} from '../core/InboxStore.js';
+import type { CommitRequest, CommitResult, MemberVerdict } from '../core/InboxStore.js';
 import { type InboxEntry, isCommitted } from '../core/inboxEntry.js';
 import { reportedConflict } from '../core/retryTransient.js';
 import { TransientStoreError } from '../errors.js';
@@ -215,7 +210,7 @@ export class CommitCoalescer {
   async #send(members: readonly Member[]): Promise<void> {
     const [only] = members;
     if (members.length === 1 && only !== undefined) {
-      await this.#timed(() => this.#commitAlone(only.prepared)).then((result) => {
+      await this.#timed(() => this.#store.commitPrepared(only.prepared)).then((result) => {
         if (result.committed) this.#adapt(1, [{ result }]);
         this.#settle(only, result);
       }, only.reject);
@@ -265,12 +260,6 @@ export class CommitCoalescer {
     const { entry } = member.prepared.request;
     if (result.committed) this.#committed.set(entry.pk, entry);
     member.resolve(result);
-  }
-
-  /** A commit alone, sending the items `prepareCommit` built where the store can. */
-  #commitAlone(prepared: PreparedCommit): Promise<CommitResult> {
-    const store = this.#store;
-    return store.commitPrepared ? store.commitPrepared(prepared) : store.commit(prepared.request);
   }
 
   /**

@@ -192,14 +192,14 @@ export interface InboxStore {
   commit(request: CommitRequest): Promise<CommitResult>;
   /**
    * Checks a commit as `commit` does and resolves the identity of each item it writes, for
-   * `commitTogether`; throws what `commit` would throw before sending. Optional: a store
-   * without it and `commitTogether` cannot coalesce, and has a batch's commits sent as they
+   * `commitPrepared` and `commitTogether`; throws what `commit` would throw before sending.
+   * Optional: a store without the three cannot coalesce, and has a batch's commits sent as they
    * come, two that share an item at once too (DynamoDB then cancels one for a conflict).
    */
   prepareCommit?(request: CommitRequest): Promise<PreparedCommit>;
   /**
    * Commits alone, as `commit` would, a commit `prepareCommit` checked, sending the items it
-   * prepared. Optional: without it the coalescer sends a commit alone through `commit`.
+   * prepared. Optional, with `prepareCommit`.
    */
   commitPrepared?(prepared: PreparedCommit): Promise<CommitResult>;
   /**

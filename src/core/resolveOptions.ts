@@ -226,11 +226,12 @@ function checkCoalesce<TSchema extends StandardSchemaV1>(options: ProcessorOptio
   checkBoolean('coalesce', options.coalesce);
   if (options.coalesce !== true) return;
   const store = options.store as Partial<InboxStore>;
-  if (typeof store.prepareCommit !== 'function' || typeof store.commitTogether !== 'function') {
+  const sharing = [store.prepareCommit, store.commitPrepared, store.commitTogether];
+  if (sharing.some((method) => typeof method !== 'function')) {
     throw new InvalidConfigurationError(
       'coalesce',
       true,
-      'false, or a store that implements prepareCommit and commitTogether (DynamoDBInboxStore)',
+      'false, or a DynamoDBInboxStore as store',
     );
   }
 }

@@ -49,6 +49,7 @@ export function refusingStore() {
         'a number',
       );
     },
+    commitPrepared: (prepared) => store.commit(prepared.request),
     commit: async () => {
       mostInFlight = Math.max(mostInFlight, ++inFlight);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -115,6 +116,7 @@ export function gatedStore() {
       mergeableIds: new Set([account(request)]),
       bytes: 100,
     }),
+    commitPrepared: (prepared) => store.commit(prepared.request),
     commit: async (request) => {
       sent.push([request.entry.key]);
       await answer();

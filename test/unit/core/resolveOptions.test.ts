@@ -85,6 +85,15 @@ describe('resolveOptions', () => {
     },
   );
 
+  it('refuses coalesce with a store that cannot share a transaction, naming the store it needs', () => {
+    const sharesNothing = Object.assign(Object.create(store), { commitPrepared: undefined });
+
+    expect(() => resolveOptions({ ...valid, store: sharesNothing, coalesce: true })).toThrow(
+      /coalesce.*false, or a DynamoDBInboxStore as store/s,
+    );
+    expect(resolveOptions({ ...valid, coalesce: true }).coalesce).toBe(true);
+  });
+
   it('rejects an sqsClient given without a deadLetterQueueUrl', () => {
     expect(() => resolveOptions({ ...valid, sqsClient: new SQSClient({}) })).toThrow(
       /only together with deadLetterQueueUrl/,
