@@ -16,7 +16,6 @@ const LEVELS: Readonly<Record<ConsoleLogLevel, number>> = {
  * @public
  */
 export type ConsoleLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-type Level = ConsoleLogLevel;
 
 /**
  * The default logger: one JSON object per line on the console, which Lambda ships to
@@ -34,7 +33,7 @@ type Level = ConsoleLogLevel;
 export function createConsoleLogger(level?: ConsoleLogLevel): InboxLogger {
   const configured = level ?? parseLevel(process.env.AWS_LAMBDA_LOG_LEVEL ?? process.env.LOG_LEVEL);
   const threshold = LEVELS[configured];
-  const write = (at: Level, message: string, extras: Array<Record<string, unknown>>) => {
+  const write = (at: ConsoleLogLevel, message: string, extras: Array<Record<string, unknown>>) => {
     if (LEVELS[at] < threshold) return;
     const entry = Object.assign(
       { level: at, message, timestamp: new Date().toISOString() },
@@ -52,9 +51,9 @@ export function createConsoleLogger(level?: ConsoleLogLevel): InboxLogger {
   };
 }
 
-function parseLevel(value: string | undefined): Level {
+function parseLevel(value: string | undefined): ConsoleLogLevel {
   const upper = value?.toUpperCase();
-  return upper !== undefined && upper in LEVELS ? (upper as Level) : 'INFO';
+  return upper !== undefined && upper in LEVELS ? (upper as ConsoleLogLevel) : 'INFO';
 }
 
 function serialize(entry: Record<string, unknown>): string {
