@@ -206,14 +206,6 @@ afterAll(() => {
   for (const dir of [project, tempDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the packed tarball', () => {
-  it('resolves to matching JavaScript and types under node10, node16 (CJS and ESM) and bundler', async () => {
-    const attw = join(projectRoot, 'node_modules', '.bin', 'attw');
-
-    await runOrThrow(attw, [tarball, '--format', 'table-flipped'], { cwd: tempDir });
-  });
-});
-
 describe(`a fresh project that installs the packed tarball (peers: ${peers})`, () => {
   it('typechecks the README handler as ESM and as CommonJS, and the README app', async () => {
     await runOrThrow(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
