@@ -13,10 +13,10 @@ import {
   createBatchProcessor,
   DynamoDBInboxStore,
   type InboxLogger,
-  type InboxOptions,
   Precheck,
   type TransactionBuilder,
 } from '../src/index.js';
+import type { PerformanceSettings } from '../src/types.js';
 import type { BenchTables, Payment } from './workload.js';
 
 /** A Lambda handler of one SQS batch, as a variant builds it for one run. */
@@ -105,7 +105,7 @@ interface InboxShape {
 function inbox(
   name: string,
   label: string,
-  overrides: Pick<InboxOptions, 'precheck' | 'coalesce'> = {},
+  performance: PerformanceSettings = {},
   shape: InboxShape = {},
 ): Variant {
   return {
@@ -125,8 +125,8 @@ function inbox(
           store,
           consumer: 'bench',
           key: ({ body }) => (body as Payment).eventId,
-          logger: silent,
-          ...overrides,
+          performance,
+          observability: { logger: silent },
         },
       );
       instrument(store.client);

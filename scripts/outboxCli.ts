@@ -9,7 +9,7 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Command, InvalidArgumentError } from 'commander';
-import { type RedriveOutcome, redriveOutbox } from 'sqs-inbox/relay';
+import { AwsOutboxSender, type RedriveOutcome, redriveOutbox } from 'sqs-inbox/relay';
 import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
 
 // The machines run Node 20 while Lambda runs 22: the SDK's reminder about that is noise here.
@@ -48,10 +48,14 @@ function clientsFor(endpoint: string | undefined) {
         credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
       }
     : {};
+  const sqsClient = new SQSClient(config);
   return {
-    sqsClient: new SQSClient(config),
-    snsClient: new SNSClient(config),
-    eventBridgeClient: new EventBridgeClient(config),
+    sqsClient,
+    sender: new AwsOutboxSender({
+      sqsClient,
+      snsClient: new SNSClient(config),
+      eventBridgeClient: new EventBridgeClient(config),
+    }),
     streamsClient: new DynamoDBStreamsClient(config),
   };
 }
@@ -71,11 +75,13 @@ async function redrive(options: RedriveOptions): Promise<number> {
     throw new Error(
       "no queue: give the relay's dead-letter queue with --queue <url> (the stack output LedgerOutboxDeadLetterQueueUrl), or start a local service with `npm start -- --keep-running`",
     );
+  const { sqsClient, sender, streamsClient } = clientsFor(endpoint);
   const outcomes = await redriveOutbox({
-    deadLetterQueueUrl: queue,
+    deadLetter: { queueUrl: queue, client: sqsClient },
     dryRun: options.dryRun,
     ...(options.max === undefined ? {} : { maxMessages: options.max }),
-    ...clientsFor(endpoint),
+    sender,
+    streamsClient,
   });
   for (const outcome of outcomes) console.log(describeOutcome(outcome));
   const count = (status: RedriveOutcome['status']) =>

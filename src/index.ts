@@ -30,7 +30,6 @@ export type {
   InboxMetrics,
   MessageHandler,
   ParsedMessage,
-  ProcessorSettings,
   RecordOutcome,
 } from './core/types.js';
 export {

@@ -1,11 +1,18 @@
 /**
  * `sqs-inbox/types`: the types a handler meets but rarely names — the operations it gives the
  * transaction builder (`tx.put`, `tx.update`, …), what `tx.publish` takes, the envelopes a
- * declared source arrives in, and the inbox entry as tooling reads it. Types only: importing
- * this entry loads no code.
+ * declared source arrives in, the groups of the processor's options, and the inbox entry as
+ * tooling reads it. Types only: importing this entry loads no code.
  */
 export type { ConsoleLogLevel } from './core/consoleLogger.js';
 export type { InboxEntry } from './core/inboxEntry.js';
+export type {
+  DeadLetterSettings,
+  ObservabilitySettings,
+  PerformanceSettings,
+  ProcessorSettings,
+  ReliabilitySettings,
+} from './core/ProcessorSettings.js';
 export type {
   PublishContext,
   TransactConditionCheckInput,

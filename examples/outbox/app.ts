@@ -16,8 +16,8 @@ const notices = table('Notices', 'paymentId');
 
 // Consumes what the ledger's outbox relays: keyed by each message's outbox id.
 const notifier = new InboxConsumer(stack, 'Notifier', {
-  consumerName: 'notifier',
-  entry: 'src/notifier.ts',
+  consumer: 'notifier',
+  function: { entry: 'src/notifier.ts' },
   sources: [QueueSource.outbox()],
   businessTables: { notices },
 });
@@ -25,9 +25,9 @@ const notifier = new InboxConsumer(stack, 'Notifier', {
 // The outbox table, the relay on its stream (dead-letter queue, alarms), and the one grant:
 // the relay may send to the notifier's queue.
 const ledger = new InboxConsumer(stack, 'Ledger', {
-  consumerName: 'ledger',
-  entry: 'src/ledgerOutbox.ts',
-  fifo: true,
+  consumer: 'ledger',
+  function: { entry: 'src/ledgerOutbox.ts' },
+  queue: { fifo: true },
   businessTables: { accounts },
   outbox: { destinations: { credited: notifier.queue } },
 });

@@ -13,9 +13,9 @@ const accounts = new Table(stack, 'Accounts', {
 
 // Queue + DLQ, inbox table, the bundled function, its event source mapping, grants and alarms.
 const ledger = new InboxConsumer(stack, 'Ledger', {
-  consumerName: 'ledger',
-  entry: 'src/ledger.ts',
-  fifo: true,
+  consumer: 'ledger',
+  function: { entry: 'src/ledger.ts' },
+  queue: { fifo: true },
   businessTables: { accounts },
 });
 new CfnOutput(stack, 'QueueUrl', { value: ledger.queue.queueUrl });

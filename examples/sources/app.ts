@@ -23,8 +23,8 @@ const bus = new EventBus(stack, 'ShopBus');
 // The subscription, the rule and its target (retries, dead-letter queue), one queue policy
 // statement per source limited by aws:SourceArn, and INBOX_SOURCES for the function.
 const reservations = new InboxConsumer(stack, 'Reservations', {
-  consumerName: 'reservations',
-  entry: 'src/reservations.ts',
+  consumer: 'reservations',
+  function: { entry: 'src/reservations.ts' },
   sources: [
     QueueSource.snsTopic(orders),
     QueueSource.eventPattern(

@@ -36,8 +36,7 @@ export function createInboxHandler<TSchema extends StandardSchemaV1>(
     ...inbox.options,
     schema: definition.schema,
     key: definition.key,
-    logger,
-    metrics,
+    observability: { logger: logger, metrics: metrics },
   });
   return middy(processor.process).use(injectLambdaContext(logger)).use(logMetrics(metrics));
 }

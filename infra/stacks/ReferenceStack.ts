@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   CfnOutput,
   type CfnResource,
+  type Duration,
   RemovalPolicy,
   Stack,
   type StackProps,
@@ -15,7 +16,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { InboxConsumer, type InboxConsumerProps, InboxTable, QueueSource } from 'sqs-inbox/cdk';
+import { InboxConsumer, InboxTable, QueueSource } from 'sqs-inbox/cdk';
 import { InventoryTable, OrderPlacedEvent } from '../../functions/inventory/orderPlaced.js';
 import { LedgerDestination, LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
@@ -40,7 +41,10 @@ export interface ReferenceStackProps extends StackProps {
    * Settings applied to every consumer, e.g. short timeouts for a local end-to-end run.
    * @default the construct's defaults
    */
-  readonly consumerOverrides?: Pick<InboxConsumerProps, 'functionTimeout' | 'maxReceiveCount'>;
+  readonly consumerOverrides?: {
+    readonly functionTimeout?: Duration;
+    readonly maxReceiveCount?: number;
+  };
 }
 
 /**
@@ -92,10 +96,13 @@ export class ReferenceStack extends Stack {
     });
     this.ordersBus = new EventBus(this, 'OrdersBus');
 
+    const { functionTimeout, maxReceiveCount } = props.consumerOverrides ?? {};
+    const timeout = functionTimeout ? { timeout: functionTimeout } : {};
+    const deadLetter = maxReceiveCount ? { deadLetter: { maxReceiveCount } } : {};
     this.inventory = new InboxConsumer(this, 'Inventory', {
-      ...props.consumerOverrides,
-      consumerName: 'inventory',
-      entry: `${functionsDir}inventory/handler.ts`,
+      consumer: 'inventory',
+      function: { entry: `${functionsDir}inventory/handler.ts`, ...timeout },
+      ...deadLetter,
       sources: [
         QueueSource.eventPattern(
           { source: [OrderPlacedEvent.source], detailType: [OrderPlacedEvent.detailType] },
@@ -120,25 +127,28 @@ export class ReferenceStack extends Stack {
       identity: Identity.email(sender),
     });
     this.notifier = new InboxConsumer(this, 'Notifier', {
-      ...props.consumerOverrides,
-      consumerName: 'notifier',
-      entry: `${functionsDir}notifier/handler.ts`,
+      consumer: 'notifier',
+      ...deadLetter,
       // The ledger's outbox relay sends it the credited payments.
       sources: [QueueSource.outbox()],
       inboxTable,
       businessTables: {
         [NotifierTable.Notifications]: { table: notifications, actions: ['dynamodb:PutItem'] },
       },
-      environment: {
-        [NotifierEnvironment.ReceiptsBucket]: this.receiptsBucket.bucketName,
-        [NotifierEnvironment.Sender]: sender,
+      function: {
+        entry: `${functionsDir}notifier/handler.ts`,
+        ...timeout,
+        environment: {
+          [NotifierEnvironment.ReceiptsBucket]: this.receiptsBucket.bucketName,
+          [NotifierEnvironment.Sender]: sender,
+        },
       },
     });
     this.ledger = new InboxConsumer(this, 'Ledger', {
-      ...props.consumerOverrides,
-      consumerName: 'ledger',
-      entry: `${functionsDir}ledger/handler.ts`,
-      fifo: true,
+      consumer: 'ledger',
+      function: { entry: `${functionsDir}ledger/handler.ts`, ...timeout },
+      queue: { fifo: true },
+      ...deadLetter,
       sources: [QueueSource.snsTopic(this.paymentsTopic)],
       inboxTable,
       businessTables: { [LedgerTable.Accounts]: accounts, [LedgerTable.Entries]: entries },

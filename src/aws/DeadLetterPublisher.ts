@@ -43,7 +43,7 @@ export class DeadLetterPublisher implements DeadLetterSink {
       throw new DeadLetterSendError(
         this.queueUrl,
         new InvalidConfigurationError(
-          'deadLetterQueueUrl',
+          'deadLetter.queueUrl',
           this.queueUrl,
           `a queue other than the source queue ${record.eventSourceARN}`,
         ),

@@ -1,10 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
-import type { ProcessorSettings } from '../core/types.js';
+import type { ProcessorSettings } from '../core/ProcessorSettings.js';
 
 /**
  * The options of {@link processSqsBatch} and {@link createBatchProcessor}: the
- * {@link ProcessorSettings} and the store. Behind the
+ * `ProcessorSettings` (`sqs-inbox/types`) and the store. Behind the
  * `InboxConsumer` construct, `inboxConfigFromEnvironment().options` gives the store, consumer,
  * TTL and DLQ. The README's configuration table lists defaults and effects.
  *

@@ -1,29 +1,23 @@
 import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  businessTableVariable,
-  INBOX_ENVIRONMENT_PREFIX,
-  InboxEnvironment,
-} from '../constants/values.js';
-import { bundlingFor } from './bundlingFor.js';
 import { checkInboxTableUse } from './checkInboxTableUse.js';
+import { createConsumerFunction, toGrant } from './createConsumerFunction.js';
 import {
   createInboxAlarms,
   createInboxDashboard,
   type InboxAlarms,
   type MonitoredQueues,
 } from './createInboxMonitoring.js';
-import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
+import type { InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxTable } from './InboxTable.js';
 import { OutboxRelay } from './OutboxRelay.js';
-import { createFunctionRole, createStandardDeadLetterQueue } from './ownResources.js';
+import { createStandardDeadLetterQueue } from './ownResources.js';
 import {
   type InboxConsumerSettings,
   resolveInboxConsumerProps,
@@ -46,18 +40,6 @@ export const DEFAULT_BUSINESS_TABLE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
-/** Variables the construct sets besides the `INBOX_` ones; `environment` may not override them. */
-const RESERVED_ENVIRONMENT: readonly string[] = [
-  'POWERTOOLS_SERVICE_NAME',
-  'POWERTOOLS_METRICS_NAMESPACE',
-  'NODE_OPTIONS',
-];
-
-/** The grant of one `businessTables` entry, whether given as a table or as `{ table, actions }`. */
-function toGrant(entry: ITable | BusinessTableGrant): BusinessTableGrant {
-  return 'table' in entry && !('tableName' in entry) ? entry : { table: entry as ITable };
-}
-
 /** Item-level actions on a table, and use of its customer-managed key if it has one. */
 function grantTable(table: ITable, grantee: IGrantable, actions: readonly string[]): void {
   table.grant(grantee, ...actions);
@@ -75,23 +57,22 @@ function grantTable(table: ITable, grantee: IGrantable, actions: readonly string
  * ```ts
  * import { InboxConsumer } from 'sqs-inbox/cdk';
  * const ledger = new InboxConsumer(stack, 'Ledger', {
- *   consumerName: 'ledger', entry: 'src/ledger.ts', fifo: true,
+ *   consumer: 'ledger', function: { entry: 'src/ledger.ts' }, queue: { fifo: true },
  *   businessTables: { accounts },
  * });
  * ```
  * @public
  */
 export class InboxConsumer extends Construct {
-  /** The source queue (FIFO when `fifo`), encrypted, TLS only, with the redrive policy. */
+  /** The source queue (FIFO when `queue.fifo`), encrypted, TLS only, with the redrive policy. */
   readonly queue: Queue;
-  /** Where SQS moves a message after `maxReceiveCount` receives, and the library dead-letters permanent failures. */
+  /** Where SQS moves a message after `deadLetter.maxReceiveCount` receives, and the library dead-letters permanent failures. */
   readonly deadLetterQueue: Queue;
   /** The inbox table: the one given as `inboxTable`, or the one the construct created. */
   readonly inboxTable: ITable;
-  /** The consumer function. */
-  readonly function: NodejsFunction;
-  /** The function's log group (one month). */
-  readonly logGroup: LogGroup;
+  /** The consumer function: the one the construct created from `function`, or `existingFunction`. */
+  readonly function: LambdaFunction;
+
   /** The event source mapping from `queue` to `function`, with `ReportBatchItemFailures`. */
   readonly eventSource: SqsEventSource;
   /**
@@ -100,17 +81,27 @@ export class InboxConsumer extends Construct {
    * redrive); on a FIFO consumer a standard queue of its own (EventBridge's DLQs are standard).
    */
   readonly deliveryDeadLetterQueue: Queue | undefined;
-  /** DLQ depth above zero, the oldest message older than `queueAgeAlarmThreshold`, delivery DLQ depth above zero. */
+  /** DLQ depth above zero, the oldest message older than `monitoring.queueAgeAlarmThreshold`, delivery DLQ depth above zero. */
   readonly alarms: InboxAlarms;
   /** The library's metrics and the queues' depth and age. */
   readonly dashboard: Dashboard;
   /** The outbox and its relay, when `outbox` is given. */
   readonly outbox: OutboxRelay | undefined;
 
+  readonly #logGroup: ILogGroup | undefined;
+
+  /**
+   * The function's log group: the one the construct created for its function (kept a month), or
+   * the existing function's own.
+   */
+  get logGroup(): ILogGroup {
+    return this.#logGroup ?? this.function.logGroup;
+  }
+
   constructor(scope: Construct, id: string, props: InboxConsumerProps) {
     super(scope, id);
-    const settings = resolveInboxConsumerProps(props);
-    const sources = resolveQueueSources(settings.consumerName, props.sources, props.messageKey);
+    const settings = resolveInboxConsumerProps(this, props);
+    const sources = resolveQueueSources(this, props.sources, props.key);
     this.deadLetterQueue = this.#createDeadLetterQueue(settings);
     this.queue = this.#createQueue(settings);
     this.deliveryDeadLetterQueue = this.#bindSources(sources, settings);
@@ -118,13 +109,21 @@ export class InboxConsumer extends Construct {
     checkInboxTableUse(
       this,
       this.inboxTable,
-      settings.consumerName,
+      settings.consumer,
       Object.values(props.businessTables ?? {}).map((entry) => toGrant(entry).table),
     );
-    this.logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
     this.outbox = props.outbox && this.#createOutbox(props, settings);
-    this.function = this.#createFunction(props, settings, sources);
-    this.#grant(props);
+    const parts = {
+      scope: this,
+      inboxTable: this.inboxTable,
+      deadLetterQueue: this.deadLetterQueue,
+      sources,
+      outbox: this.outbox,
+    };
+    const { fn, logGroup } = createConsumerFunction(parts, props, settings);
+    this.function = fn;
+    this.#logGroup = logGroup;
+    this.#grant(props, settings);
     this.outbox?.grantPublish(this.function);
     this.eventSource = new SqsEventSource(this.queue, {
       batchSize: settings.batchSize,
@@ -138,7 +137,7 @@ export class InboxConsumer extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       deliveryDeadLetterQueue: this.deliveryDeadLetterQueue,
     };
-    this.alarms = createInboxAlarms(this, queues, settings, props.alarmTopic);
+    this.alarms = createInboxAlarms(this, queues, settings, props.monitoring?.alarmTopic);
     this.dashboard = createInboxDashboard(this, queues, settings);
   }
 
@@ -147,7 +146,7 @@ export class InboxConsumer extends Construct {
     let deliveryDeadLetterQueue: Queue | undefined;
     const context = {
       scope: this,
-      consumerName: s.consumerName,
+      consumer: s.consumer,
       queue: this.queue,
       fifo: s.fifo,
       contentBasedDeduplication: s.contentBasedDeduplication,
@@ -198,76 +197,24 @@ export class InboxConsumer extends Construct {
   }
 
   #createInboxTable(s: InboxConsumerSettings): InboxTable {
-    return new InboxTable(this, 'InboxTable', { removalPolicy: s.inboxTableRemovalPolicy });
+    return new InboxTable(this, 'InboxTable', { removalPolicy: s.removalPolicy });
   }
 
   #createOutbox(props: InboxConsumerProps, s: InboxConsumerSettings): OutboxRelay {
     return new OutboxRelay(this, 'Outbox', {
-      removalPolicy: s.inboxTableRemovalPolicy,
-      ...(props.alarmTopic ? { alarmTopic: props.alarmTopic } : {}),
-      ...(props.runtime ? { runtime: props.runtime } : {}),
-      ...(props.architecture ? { architecture: props.architecture } : {}),
+      removalPolicy: s.removalPolicy,
+      ...(props.monitoring?.alarmTopic ? { alarmTopic: props.monitoring.alarmTopic } : {}),
+      runtime: props.function?.runtime ?? props.existingFunction?.runtime ?? Runtime.NODEJS_24_X,
+      ...(props.function?.architecture ? { architecture: props.function.architecture } : {}),
+      ...(props.existingFunction ? { architecture: props.existingFunction.architecture } : {}),
       ...props.outbox,
-      name: s.consumerName,
+      name: s.consumer,
       destinations: props.outbox?.destinations ?? {},
     });
   }
 
-  #createFunction(
-    props: InboxConsumerProps,
-    s: InboxConsumerSettings,
-    sources: ResolvedQueueSources,
-  ): NodejsFunction {
-    const overridden = Object.keys(props.environment ?? {}).filter(
-      (name) => name.startsWith(INBOX_ENVIRONMENT_PREFIX) || RESERVED_ENVIRONMENT.includes(name),
-    );
-    if (overridden.length > 0) {
-      throw new Error(
-        `InboxConsumer ${s.consumerName}: environment may not set ${overridden.join(', ')}; the construct sets them from its props.`,
-      );
-    }
-    const businessEnvironment = Object.fromEntries(
-      Object.entries(props.businessTables ?? {}).map(([name, entry]) => [
-        businessTableVariable(name),
-        toGrant(entry).table.tableName,
-      ]),
-    );
-    // An own role and log group instead of AWSLambdaBasicExecutionRole, whose logs:* actions
-    // apply to every log group of the account.
-    const logGroup = this.logGroup;
-    const role = createFunctionRole(this, `sqs-inbox consumer ${s.consumerName}`, logGroup);
-    const runtime = props.runtime ?? Runtime.NODEJS_24_X;
-    return new NodejsFunction(this, 'Function', {
-      role,
-      entry: props.entry,
-      handler: props.handler ?? 'handler',
-      runtime,
-      architecture: props.architecture ?? Architecture.ARM_64,
-      timeout: s.functionTimeout,
-      memorySize: s.memorySize,
-      logGroup,
-      environment: {
-        [InboxEnvironment.TableName]: this.inboxTable.tableName,
-        [InboxEnvironment.Consumer]: s.consumerName,
-        [InboxEnvironment.TtlSeconds]: String(s.inboxTtl.toSeconds()),
-        [InboxEnvironment.DeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
-        [InboxEnvironment.MaxReceiveCount]: String(s.maxReceiveCount),
-        [InboxEnvironment.Sources]: sources.kinds.join(','),
-        ...(sources.keyVariable ? { [InboxEnvironment.Key]: sources.keyVariable } : {}),
-        POWERTOOLS_SERVICE_NAME: s.consumerName,
-        POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
-        // Stack traces through the minified bundle point at the TypeScript sources.
-        NODE_OPTIONS: '--enable-source-maps',
-        ...businessEnvironment,
-        ...this.outbox?.publisherEnvironment(),
-        ...props.environment,
-      },
-      bundling: bundlingFor(runtime, props.bundling),
-    });
-  }
-
-  #grant(props: InboxConsumerProps): void {
-    this.#grantOwnInboxEntries(props.consumerName);
+  #grant(props: InboxConsumerProps, s: InboxConsumerSettings): void {
+    this.#grantOwnInboxEntries(s.consumer);
     this.deadLetterQueue.grantSendMessages(this.function);
     for (const { table, actions } of Object.values(props.businessTables ?? {}).map(toGrant)) {
       // DescribeTable is how the library finds a table's key to refuse two operations on one item.
@@ -283,7 +230,7 @@ export class InboxConsumer extends Construct {
    * `UpdateItem` is the steps' lease: their claim, journal, heartbeat, release and commit;
    * `BatchGetItem` the batch's pre-check read.
    */
-  #grantOwnInboxEntries(consumerName: string): void {
+  #grantOwnInboxEntries(consumer: string): void {
     this.function.addToRolePolicy(
       new PolicyStatement({
         actions: [
@@ -294,7 +241,7 @@ export class InboxConsumer extends Construct {
         ],
         resources: [this.inboxTable.tableArn],
         conditions: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumerName}#*`] },
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${consumer}#*`] },
         },
       }),
     );

@@ -1,8 +1,8 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { InboxFunctionProps } from './InboxFunctionProps.js';
 import type { MessageKey } from './MessageKey.js';
 import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import type { QueueSource } from './QueueSource.js';
@@ -29,54 +29,125 @@ export interface BusinessTableGrant {
 }
 
 /**
- * Properties of {@link InboxConsumer}. Durations are `Duration`s; each prop says its range,
- * default and the AWS documentation it follows.
+ * Properties of {@link InboxConsumer}. At the top, what every consumer sets: who it is, how a
+ * message is keyed and how long a key is remembered, where messages come from, the function and
+ * the tables it writes. In groups, what a reader looks for later: `queue`, `deadLetter`,
+ * `eventSource` and `monitoring`. Durations are `Duration`s; each prop says its range, default
+ * and the AWS documentation it follows. The names are the library's where they mean the same
+ * thing (`consumer`, `key`, `sources`, `deadLetter.maxReceiveCount`; `ttl` is `ttlSeconds`).
  *
  * @example
  * ```ts
- * const props: InboxConsumerProps = { consumerName: 'ledger', entry: 'src/ledger.ts', fifo: true };
+ * const props: InboxConsumerProps = {
+ *   consumer: 'ledger', function: { entry: 'src/ledger.ts' }, queue: { fifo: true },
+ * };
  * ```
  * @public
  */
 export interface InboxConsumerProps {
   /**
-   * Name of the consumer: the inbox dedup scope (`INBOX_CONSUMER`), the metrics `service`
-   * dimension and the prefix of the alarms. 1-128 characters from `A-Z a-z 0-9 . _ : -`, the
-   * library's own rule (`CONSUMER_NAME_PATTERN`).
+   * Name of the consumer: the inbox dedup scope (`INBOX_CONSUMER`, the library's `consumer`),
+   * the metrics `service` dimension and the prefix of the alarms. 1-128 characters from
+   * `A-Z a-z 0-9 . _ : -`, the library's own rule (`CONSUMER_NAME_PATTERN`).
    */
-  readonly consumerName: string;
+  readonly consumer: string;
 
   /**
-   * Path of the function's entry file (TypeScript or JavaScript), bundled locally with esbuild.
-   * A relative path is resolved from the directory `cdk` runs in (your project's root), like
-   * `NodejsFunction`'s own `entry`.
+   * Where the dedup key comes from, when the sources' own ids are not to be used or there are
+   * none: SNS raw delivery requires it. `MessageKey.attribute(name)` and `MessageKey.field(path)`
+   * reach the function as `INBOX_KEY`; `MessageKey.inHandler()` says the function passes the
+   * library's `key`.
+   * @default the sources' ids; the handler's `key` for direct producers
    */
-  readonly entry: string;
+  readonly key?: MessageKey;
 
   /**
-   * Exported handler name in `entry`.
-   * @default 'handler'
+   * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`, the library's `ttlSeconds`): at least the
+   * time a message can still come back with one DLQ redrive,
+   * `queue.retentionPeriod + deadLetter.retentionPeriod + queue.retentionPeriod` (a message the
+   * library dead-letters, like any in a FIFO DLQ, starts the DLQ's retention afresh; a redrive
+   * restarts it), and at most 366 days. A key redriven later than that horizon is applied again.
+   * @default that horizon plus a day: 23 days with the default retention periods
+   * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
    */
-  readonly handler?: string;
+  readonly ttl?: Duration;
 
   /**
    * Where the queue's messages come from: SNS topics, EventBridge rules or patterns, S3
    * buckets, producers sending directly. Each is wired to the queue with its own queue policy
    * statement (limited by `aws:SourceArn`), and the function's library reads its messages
    * accordingly (`INBOX_SOURCES`): the handler gets the payload, and SNS, EventBridge and S3
-   * ids key the inbox unless `messageKey` or the handler's `key` says otherwise.
+   * ids key the inbox unless `key` or the handler's `key` says otherwise.
    * @default [QueueSource.direct()]
    */
   readonly sources?: readonly QueueSource[];
 
-  /**
-   * Where the dedup key comes from, when the sources' own ids are not to be used or there are
-   * none: SNS raw delivery requires it. `MessageKey.attribute(name)` and `MessageKey.field(path)`
-   * reach the function as `INBOX_KEY`; `MessageKey.inHandler()` says the function passes `key`.
-   * @default the sources' ids; the handler's `key` for direct producers
-   */
-  readonly messageKey?: MessageKey;
+  /** The function the construct creates and bundles. Give it, or `existingFunction`. */
+  readonly function?: InboxFunctionProps;
 
+  /**
+   * A function of your own (a `NodejsFunction` or any `lambda.Function` running Node.js 20 or
+   * later), instead of `function`: the construct adds the environment contract (`INBOX_*`,
+   * `POWERTOOLS_SERVICE_NAME`, `POWERTOOLS_METRICS_NAMESPACE`), the grants and the event source
+   * mapping to it, and sizes the queue's visibility timeout from its timeout.
+   */
+  readonly existingFunction?: LambdaFunction;
+
+  /**
+   * Business tables the consumer writes through the inbox transaction, by logical name
+   * (`[A-Za-z][A-Za-z0-9_]{0,63}`). Each name reaches the function as the variable
+   * `INBOX_BUSINESS_TABLE_<name>`, read back with `inboxConfigFromEnvironment().table(name)`.
+   * A table alone gets the default actions; `{ table, actions }` chooses them.
+   * @default none
+   */
+  readonly businessTables?: Readonly<Record<string, ITable | BusinessTableGrant>>;
+
+  /**
+   * An existing inbox table (partition key `pk` string, TTL on `expiresAt`). Several consumers
+   * may share one. When absent, the construct creates one.
+   */
+  readonly inboxTable?: ITable;
+
+  /**
+   * What happens to the tables the construct creates (the inbox table, and the outbox's unless
+   * `outbox.removalPolicy` says otherwise) when the stack is deleted.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+
+  /**
+   * A transactional outbox for the handler's `tx.publish`: the construct creates an
+   * {@link OutboxRelay} (table, relay function and mapping, dead-letter queue, alarms), lets the
+   * function write the table, and gives it `INBOX_OUTBOX_TABLE_NAME`, the retention and each
+   * destination as `INBOX_DESTINATION_<name>` (`inbox.destination(name)`). Its alarm topic,
+   * runtime, architecture and removal policy default to the consumer's.
+   * @default no outbox (`tx.publish` is refused)
+   */
+  readonly outbox?: InboxOutboxProps;
+
+  /** The source queue. */
+  readonly queue?: InboxQueueProps;
+
+  /** The dead-letter queue and the redrive policy that feeds it. */
+  readonly deadLetter?: InboxDeadLetterProps;
+
+  /** The event source mapping from the queue to the function. */
+  readonly eventSource?: InboxEventSourceProps;
+
+  /** Alarms, their topic and the metrics namespace. */
+  readonly monitoring?: InboxMonitoringProps;
+}
+
+/**
+ * The `queue` of {@link InboxConsumerProps}: the source queue.
+ *
+ * @example
+ * ```ts
+ * const queue: InboxQueueProps = { fifo: true, retentionPeriod: Duration.days(7) };
+ * ```
+ * @public
+ */
+export interface InboxQueueProps {
   /**
    * A FIFO queue (name ends in `.fifo`, order per message group) instead of a standard one.
    * @default false
@@ -92,107 +163,58 @@ export interface InboxConsumerProps {
   readonly contentBasedDeduplication?: boolean;
 
   /**
-   * Receives before SQS moves a message to the DLQ. At least 2, so one crash is retried.
-   * @default 5
-   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
-   */
-  readonly maxReceiveCount?: number;
-
-  /**
-   * How long the source queue keeps a message: 60 seconds to 14 days. It is the redelivery
-   * horizon, so the inbox TTL must be at least this long.
+   * How long the queue keeps a message: 60 seconds to 14 days. It is the redelivery horizon, so
+   * the inbox `ttl` must be at least this long.
    * @default Duration.days(4)
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html
    */
   readonly retentionPeriod?: Duration;
 
   /**
-   * How long the DLQ keeps a message; longer than `retentionPeriod` (for a standard queue the
-   * DLQ clock starts at the original enqueue), at most 14 days.
-   * @default Duration.days(14)
-   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
-   */
-  readonly deadLetterRetentionPeriod?: Duration;
-
-  /**
-   * Function timeout, 1 second to 15 minutes.
-   * @default Duration.seconds(30)
-   * @see https://docs.aws.amazon.com/lambda/latest/dg/configuration-timeout.html
-   */
-  readonly functionTimeout?: Duration;
-
-  /**
-   * Queue visibility timeout; at least 6× the function timeout, as AWS recommends for Lambda.
-   * @default 6 × functionTimeout
+   * Visibility timeout; at least 6× the function timeout, as AWS recommends for Lambda.
+   * @default 6 × the function's timeout (+ `eventSource.maxBatchingWindow`)
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html
    */
   readonly visibilityTimeout?: Duration;
+}
+
+/**
+ * The `deadLetter` of {@link InboxConsumerProps}: the dead-letter queue and its redrive policy.
+ *
+ * @example
+ * ```ts
+ * const deadLetter: InboxDeadLetterProps = { maxReceiveCount: 10 };
+ * ```
+ * @public
+ */
+export interface InboxDeadLetterProps {
+  /**
+   * Receives before SQS moves a message to the DLQ (the library's `deadLetter.maxReceiveCount`,
+   * `INBOX_MAX_RECEIVE_COUNT`). At least 2, so one crash is retried.
+   * @default 5
+   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+   */
+  readonly maxReceiveCount?: number;
 
   /**
-   * Function memory in MB, 128 to 10,240.
-   * @default 512
-   * @see https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html
+   * How long the DLQ keeps a message; longer than `queue.retentionPeriod` (for a standard queue
+   * the DLQ clock starts at the original enqueue), at most 14 days.
+   * @default Duration.days(14)
+   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
    */
-  readonly memorySize?: number;
+  readonly retentionPeriod?: Duration;
+}
 
-  /**
-   * Lambda runtime of the function. Node.js 24 is the newest LTS that Lambda runs, supported
-   * the longest; the library itself needs Node.js 20 or later.
-   * @default Runtime.NODEJS_24_X
-   * @see https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html
-   */
-  readonly runtime?: Runtime;
-
-  /**
-   * Instruction set of the function. Graviton (ARM64) costs about 20 % less per GB-second than
-   * x86_64; choose `X86_64` if the handler bundles native modules built for x86.
-   * @default Architecture.ARM_64
-   * @see https://docs.aws.amazon.com/lambda/latest/dg/foundation-arch.html
-   */
-  readonly architecture?: Architecture;
-
-  /**
-   * esbuild settings, merged over the construct's: ESM output with a `createRequire` banner (so
-   * bundled CommonJS code can still `require` Node built-ins), minified, source maps, a target
-   * matching `runtime`, and the AWS SDK bundled (`externalModules: []`) so the function runs the
-   * SDK version your lock file pins. Set `externalModules: ['@aws-sdk/*']` to use the SDK of the
-   * Lambda runtime instead; the README compares both.
-   * @default the settings above
-   * @see https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_lambda_nodejs.BundlingOptions.html
-   */
-  readonly bundling?: BundlingOptions;
-
-  /**
-   * Extra environment variables of the function. Names starting with `INBOX_` and the ones the
-   * construct sets (`POWERTOOLS_SERVICE_NAME`, `POWERTOOLS_METRICS_NAMESPACE`, `NODE_OPTIONS`)
-   * are refused.
-   * @default none
-   */
-  readonly environment?: Readonly<Record<string, string>>;
-
-  /**
-   * An existing inbox table (partition key `pk` string, TTL on `expiresAt`). Several consumers
-   * may share one. When absent, the construct creates one.
-   */
-  readonly inboxTable?: ITable;
-
-  /**
-   * What happens to a created inbox table when the stack is deleted.
-   * @default RemovalPolicy.RETAIN
-   */
-  readonly inboxTableRemovalPolicy?: RemovalPolicy;
-
-  /**
-   * Lifetime of an inbox entry (`INBOX_TTL_SECONDS`): at least the time a message can still come
-   * back with one DLQ redrive, `retentionPeriod + deadLetterRetentionPeriod + retentionPeriod`
-   * (a message the library dead-letters, like any in a FIFO DLQ, starts the DLQ's retention
-   * afresh; a redrive restarts it), and at most 366 days (the library's `ttlSeconds` limit). A
-   * key redriven later than that horizon is applied again.
-   * @default that horizon plus a day: 23 days with the default retention periods
-   * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
-   */
-  readonly inboxTtl?: Duration;
-
+/**
+ * The `eventSource` of {@link InboxConsumerProps}: the event source mapping.
+ *
+ * @example
+ * ```ts
+ * const eventSource: InboxEventSourceProps = { batchSize: 100, maxBatchingWindow: Duration.seconds(1) };
+ * ```
+ * @public
+ */
+export interface InboxEventSourceProps {
   /**
    * Records per invocation: 1 to 10 for FIFO, 1 to 10,000 for standard (above 10 needs a
    * `maxBatchingWindow` of at least 1 second).
@@ -213,15 +235,23 @@ export interface InboxConsumerProps {
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html
    */
   readonly maxConcurrency?: number;
+}
 
+/**
+ * The `monitoring` of {@link InboxConsumerProps}.
+ *
+ * @example
+ * ```ts
+ * const monitoring: InboxMonitoringProps = { alarmTopic: pager, queueAgeAlarmThreshold: Duration.minutes(5) };
+ * ```
+ * @public
+ */
+export interface InboxMonitoringProps {
   /**
-   * Business tables the consumer writes through the inbox transaction, by logical name
-   * (`[A-Za-z][A-Za-z0-9_]{0,63}`). Each name reaches the function as the variable
-   * `INBOX_BUSINESS_TABLE_<name>`, read back with `inboxConfigFromEnvironment().table(name)`.
-   * A table alone gets the default actions; `{ table, actions }` chooses them.
-   * @default none
+   * Where alarm notifications go.
+   * @default none (alarms only change state)
    */
-  readonly businessTables?: Readonly<Record<string, ITable | BusinessTableGrant>>;
+  readonly alarmTopic?: ITopic;
 
   /**
    * Age of the oldest message above which the queue-age alarm fires.
@@ -230,26 +260,10 @@ export interface InboxConsumerProps {
   readonly queueAgeAlarmThreshold?: Duration;
 
   /**
-   * Where alarm notifications go.
-   * @default none (alarms only change state)
-   */
-  readonly alarmTopic?: ITopic;
-
-  /**
    * CloudWatch namespace of the metrics the function emits (Powertools `POWERTOOLS_METRICS_NAMESPACE`).
    * @default 'SqsInbox'
    */
   readonly metricsNamespace?: string;
-
-  /**
-   * A transactional outbox for the handler's `tx.publish`: the construct creates an
-   * {@link OutboxRelay} (table, relay function and mapping, dead-letter queue, alarms), lets the
-   * function write the table, and gives it `INBOX_OUTBOX_TABLE_NAME`, the retention and each
-   * destination as `INBOX_DESTINATION_<name>` (`inbox.destination(name)`). Its alarm topic,
-   * runtime, architecture and removal policy default to the consumer's.
-   * @default no outbox (`tx.publish` is refused)
-   */
-  readonly outbox?: InboxOutboxProps;
 }
 
 /**

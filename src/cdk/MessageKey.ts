@@ -5,6 +5,7 @@ import {
   parseDeclaredKey,
 } from '../sources/declaredKey.js';
 
+import { InboxValidationError } from './InboxValidationError.js';
 /**
  * Where an `InboxConsumer`'s dedup key comes from, when the sources alone do not say: SNS raw
  * delivery and direct producers carry no upstream id. The construct passes a declared key to
@@ -12,9 +13,9 @@ import {
  *
  * @example
  * ```ts
- * new InboxConsumer(stack, 'Stock', { consumerName: 'stock', entry: 'src/stock.ts',
+ * new InboxConsumer(stack, 'Stock', { consumer: 'stock', function: { entry: 'src/stock.ts' },
  *   sources: [QueueSource.snsTopic(orders, { rawMessageDelivery: true })],
- *   messageKey: MessageKey.attribute('eventId') });
+ *   key: MessageKey.attribute('eventId') });
  * ```
  * @public
  */
@@ -43,7 +44,8 @@ export class MessageKey {
       this.environmentValue !== undefined &&
       parseDeclaredKey(this.environmentValue) === undefined
     ) {
-      throw new Error(
+      throw new InboxValidationError(
+        undefined,
         `MessageKey ${JSON.stringify(this.environmentValue)} is not ${DECLARED_KEY_RULE}.`,
       );
     }

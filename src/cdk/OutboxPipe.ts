@@ -6,7 +6,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import {
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   InboxEnvironment,
@@ -125,7 +125,7 @@ export class OutboxPipe extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxPipeProps) {
     super(scope, id);
-    const settings = resolveOutboxPipeProps(props);
+    const settings = resolveOutboxPipeProps(this, props);
     this.#destination = props.destination;
     this.retentionSeconds = settings.retention.toSeconds();
     this.table = new OutboxTable(this, 'Table', { removalPolicy: props.removalPolicy });
@@ -257,17 +257,16 @@ interface OutboxPipeSettings {
   readonly retention: Duration;
 }
 
-function resolveOutboxPipeProps(props: OutboxPipeProps): OutboxPipeSettings {
-  const where = `OutboxPipe ${props.name}`;
+function resolveOutboxPipeProps(scope: IConstruct, props: OutboxPipeProps): OutboxPipeSettings {
   const settings = {
     batchSize: props.batchSize ?? 10,
     retryAttempts: props.retryAttempts ?? 10,
-    maxRecordAge: resolveMaxRecordAge(where, props.maxRecordAge),
+    maxRecordAge: resolveMaxRecordAge(scope, props.maxRecordAge),
     retention: props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS),
   };
-  inRange(where, 'batchSize', settings.batchSize, 1, 10);
-  inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
+  inRange(scope, 'batchSize', settings.batchSize, 1, 10);
+  inRange(scope, 'retryAttempts', settings.retryAttempts, 0, 10_000);
   const { min, max } = OUTBOX_RETENTION_RANGE;
-  inRange(where, 'retention (seconds)', settings.retention.toSeconds(), min, max);
+  inRange(scope, 'retention (seconds)', settings.retention.toSeconds(), min, max);
   return settings;
 }

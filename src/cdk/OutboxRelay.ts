@@ -75,7 +75,7 @@ export class OutboxRelay extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxRelayProps) {
     super(scope, id);
-    const settings = resolveOutboxRelayProps(props);
+    const settings = resolveOutboxRelayProps(this, props);
     this.retentionSeconds = settings.retention.toSeconds();
     this.destinations = Object.fromEntries(
       Object.entries(props.destinations).map(([name, target]) => [
@@ -144,7 +144,7 @@ export class OutboxRelay extends Construct {
     const runtime = props.runtime ?? Runtime.NODEJS_24_X;
     return new NodejsFunction(this, 'Function', {
       role,
-      entry: props.relayEntry ?? relayEntry(),
+      entry: props.relayEntry ?? relayEntry(this),
       handler: 'handler',
       runtime,
       architecture: props.architecture ?? Architecture.ARM_64,

@@ -14,6 +14,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { MessageSource } from '../sources/MessageSource.js';
 import { checkEventBridgeSource } from './checkEventBridgeSource.js';
+import { InboxValidationError } from './InboxValidationError.js';
 
 /**
  * What a {@link QueueSource} is wired with: the consumer's queue and the queue that keeps what
@@ -21,13 +22,13 @@ import { checkEventBridgeSource } from './checkEventBridgeSource.js';
  *
  * @example
  * ```ts
- * source.bind({ scope: consumer, consumerName: 'stock', queue, fifo: false, deliveryDeadLetterQueue });
+ * source.bind({ scope: consumer, consumer: 'stock', queue, fifo: false, deliveryDeadLetterQueue });
  * ```
  * @public
  */
 export interface QueueSourceContext {
   readonly scope: Construct;
-  readonly consumerName: string;
+  readonly consumer: string;
   readonly queue: Queue;
   readonly fifo: boolean;
   readonly contentBasedDeduplication: boolean;
@@ -48,7 +49,7 @@ export interface QueueSourceContext {
 export interface SnsTopicSourceOptions {
   /**
    * SNS strips its envelope, and with it the SNS `MessageId`: the consumer then needs a
-   * `messageKey` (or a `key` in the handler, declared with `MessageKey.inHandler()`).
+   * construct `key` (or a `key` in the handler, declared with `MessageKey.inHandler()`).
    * @default false
    * @see https://docs.aws.amazon.com/sns/latest/dg/sns-large-payload-raw-message-delivery.html
    */
@@ -129,7 +130,7 @@ export interface S3BucketSourceOptions {
  *
  * @example
  * ```ts
- * new InboxConsumer(stack, 'Ledger', { consumerName: 'ledger', entry: 'src/ledger.ts',
+ * new InboxConsumer(stack, 'Ledger', { consumer: 'ledger', function: { entry: 'src/ledger.ts' },
  *   sources: [QueueSource.snsTopic(payments), QueueSource.eventPattern({ source: ['shop.orders'] }, { eventBus })] });
  * ```
  * @public
@@ -163,7 +164,7 @@ export abstract class QueueSource {
       return new Rule(context.scope, `EventRule${index}`, {
         eventPattern: pattern,
         eventBus: options.eventBus,
-        description: options.description ?? `sqs-inbox consumer ${context.consumerName}`,
+        description: options.description ?? `sqs-inbox consumer ${context.consumer}`,
       });
     }, options);
   }
@@ -213,9 +214,10 @@ class SnsTopicSource extends QueueSource {
 
   bind(context: QueueSourceContext): void {
     if (context.fifo && !this.topic.fifo) {
-      throw new Error(
-        `InboxConsumer ${context.consumerName}: a FIFO queue can subscribe to FIFO topics only, ` +
-          `and ${this.topic.node.path} is a standard topic. Subscribe a standard consumer (fifo: false), or publish to a FIFO topic.`,
+      throw new InboxValidationError(
+        context.scope,
+        'a FIFO queue can subscribe to FIFO topics only, ' +
+          `and ${this.topic.node.path} is a standard topic. Subscribe a standard consumer (queue.fifo: false), or publish to a FIFO topic.`,
       );
     }
     this.topic.addSubscription(
@@ -257,7 +259,7 @@ class EventBridgeSource extends QueueSource {
 
 function checkEventBridge(context: QueueSourceContext, options: EventBridgeSourceOptions): void {
   checkEventBridgeSource({
-    consumerName: context.consumerName,
+    scope: context.scope,
     fifo: context.fifo,
     contentBasedDeduplication: context.contentBasedDeduplication,
     ...options,
@@ -275,8 +277,9 @@ class S3BucketSource extends QueueSource {
 
   bind(context: QueueSourceContext): void {
     if (context.fifo) {
-      throw new Error(
-        `InboxConsumer ${context.consumerName}: S3 cannot send event notifications to a FIFO queue; declare the bucket on a standard consumer.`,
+      throw new InboxValidationError(
+        context.scope,
+        `S3 cannot send event notifications to a FIFO queue; declare the bucket on a standard consumer.`,
       );
     }
     const queue = context.queue;

@@ -1,9 +1,11 @@
 import type { Duration } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import { InboxValidationError } from './InboxValidationError.js';
 import { inRange } from './inRange.js';
 
 /** What {@link checkEventBridgeSource} reads of the consumer and of the source's options. */
 interface EventBridgeSourceCheck {
-  readonly consumerName: string;
+  readonly scope: IConstruct;
   readonly fifo: boolean;
   readonly contentBasedDeduplication: boolean;
   readonly retryAttempts?: number;
@@ -19,11 +21,11 @@ interface EventBridgeSourceCheck {
  *
  * @example
  * ```ts
- * checkEventBridgeSource({ consumerName: 'stock', fifo: false, contentBasedDeduplication: false, retryAttempts: 200 }); // throws
+ * checkEventBridgeSource({ scope: consumer, fifo: false, contentBasedDeduplication: false, retryAttempts: 200 }); // throws
  * ```
  */
 export function checkEventBridgeSource(check: EventBridgeSourceCheck): void {
-  const where = `InboxConsumer ${check.consumerName}`;
+  const where = check.scope;
   if (check.retryAttempts !== undefined)
     inRange(where, 'retryAttempts of an EventBridge source', check.retryAttempts, 0, 185);
   if (check.maxEventAge !== undefined && !check.maxEventAge.isUnresolved()) {
@@ -32,13 +34,15 @@ export function checkEventBridgeSource(check: EventBridgeSourceCheck): void {
   }
   if (!check.fifo) return;
   if (check.messageGroupId === undefined) {
-    throw new Error(
-      `${where}: an EventBridge target on a FIFO queue needs a messageGroupId (every event of the rule goes to that group).`,
+    throw new InboxValidationError(
+      where,
+      `an EventBridge source of a FIFO queue needs a messageGroupId (every event of the rule goes to that group).`,
     );
   }
   if (!check.contentBasedDeduplication) {
-    throw new Error(
-      `${where}: a FIFO queue fed by EventBridge needs contentBasedDeduplication: true — EventBridge sends no deduplication id, and SQS refuses a FIFO message without one.`,
+    throw new InboxValidationError(
+      where,
+      `a FIFO queue fed by EventBridge needs queue.contentBasedDeduplication: true — EventBridge sends no deduplication id, and SQS refuses a FIFO message without one.`,
     );
   }
 }

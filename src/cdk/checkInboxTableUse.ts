@@ -1,13 +1,14 @@
 import { Token } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IConstruct } from 'constructs';
+import { InboxValidationError } from './InboxValidationError.js';
 
 /** Per app: which consumer names already use which inbox table. */
 const claimsByApp = new WeakMap<IConstruct, Map<string, string>>();
 
 /**
  * Refuses, at synth time, the two ways an inbox table can be shared wrongly: two consumers
- * with one `consumerName` on it (an event both consume would be applied for one of them
+ * with one `consumer` name on it (an event both consume would be applied for one of them
  * only), and the inbox table listed among a consumer's business tables (the handler could
  * then write inbox entries). Tables are told apart by name when it is known, else by construct.
  *
@@ -24,8 +25,9 @@ export function checkInboxTableUse(
 ): void {
   const inbox = tableIdentity(inboxTable);
   if (businessTables.some((table) => tableIdentity(table) === inbox)) {
-    throw new Error(
-      `InboxConsumer ${consumerName}: the inbox table is also listed in businessTables; only the ` +
+    throw new InboxValidationError(
+      consumer,
+      'the inbox table is also listed in businessTables; only the ' +
         'library writes inbox entries. Keep business data in its own table.',
     );
   }
@@ -35,10 +37,11 @@ export function checkInboxTableUse(
   const claim = `${inbox}\u0000${consumerName}`;
   const previous = claims.get(claim);
   if (previous !== undefined) {
-    throw new Error(
-      `InboxConsumer ${consumerName}: ${previous} already uses consumerName "${consumerName}" ` +
+    throw new InboxValidationError(
+      consumer,
+      `${previous} already uses consumer "${consumerName}" ` +
         'on this inbox table, so an event both consume would be applied for one of them only. ' +
-        'Give each consumer its own consumerName.',
+        'Give each consumer its own name.',
     );
   }
   claims.set(claim, consumer.node.path);

@@ -74,14 +74,14 @@ export function createInboxAlarms(
   alarmTopic: ITopic | undefined,
 ): InboxAlarms {
   const depthAbove0 = (id: string, queue: Queue, description: string) =>
-    depthAboveZeroAlarm(scope, id, queue, `${s.consumerName}: ${description}`);
+    depthAboveZeroAlarm(scope, id, queue, `${s.consumer}: ${description}`);
   const deadLetters = depthAbove0(
     'DeadLettersAlarm',
     queues.deadLetterQueue,
     'messages in the dead-letter queue. Read their inbox.error attributes (ERROR_CODE for events EventBridge could not deliver), fix the cause, then redrive.',
   );
   const queueAge = new Alarm(scope, 'QueueAgeAlarm', {
-    alarmDescription: `${s.consumerName}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
+    alarmDescription: `${s.consumer}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
     metric: queues.queue.metricApproximateAgeOfOldestMessage({
       period: Duration.minutes(1),
       statistic: 'Maximum',
@@ -129,7 +129,7 @@ export function createInboxDashboard(
     new Metric({
       namespace: s.metricsNamespace,
       metricName,
-      dimensionsMap: { service: s.consumerName },
+      dimensionsMap: { service: s.consumer },
       statistic: 'Sum',
       period: Duration.minutes(1),
     });
@@ -147,13 +147,13 @@ export function createInboxDashboard(
   ];
   dashboard.addWidgets(
     new GraphWidget({
-      title: `${s.consumerName}: messages`,
+      title: `${s.consumer}: messages`,
       left: INBOX_COUNTS.map(inboxMetric),
       right: [latency],
       width: 12,
     }),
     new GraphWidget({
-      title: `${s.consumerName}: queues`,
+      title: `${s.consumer}: queues`,
       left: depths,
       right: [queues.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
       width: 12,

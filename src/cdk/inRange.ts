@@ -1,5 +1,7 @@
 import { Token } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 
+import { InboxValidationError } from './InboxValidationError.js';
 /**
  * Throws, naming the construct, the property, the range and the value given (and `why`, when
  * the range is narrower than AWS's), unless `value` is a whole number from `min` to `max`. A
@@ -7,11 +9,11 @@ import { Token } from 'aws-cdk-lib';
  *
  * @example
  * ```ts
- * inRange('OutboxPipe ledger', 'batchSize', props.batchSize ?? 10, 1, 10);
+ * inRange(this, 'batchSize', props.batchSize ?? 10, 1, 10);
  * ```
  */
 export function inRange(
-  where: string,
+  scope: IConstruct,
   prop: string,
   value: number,
   min: number,
@@ -20,7 +22,8 @@ export function inRange(
 ): void {
   if (Token.isUnresolved(value)) return;
   if (Number.isInteger(value) && value >= min && value <= max) return;
-  throw new Error(
-    `${where}: ${prop} must be an integer from ${min} to ${max} inclusive (given ${value})${why ? `: ${why}` : '.'}`,
+  throw new InboxValidationError(
+    scope,
+    `${prop} must be an integer from ${min} to ${max} inclusive (given ${value})${why ? `: ${why}` : '.'}`,
   );
 }

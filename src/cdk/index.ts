@@ -11,9 +11,15 @@ export { DEFAULT_BUSINESS_TABLE_ACTIONS, InboxConsumer } from './InboxConsumer.j
 export type {
   BusinessTableGrant,
   InboxConsumerProps,
+  InboxDeadLetterProps,
+  InboxEventSourceProps,
+  InboxMonitoringProps,
   InboxOutboxProps,
+  InboxQueueProps,
 } from './InboxConsumerProps.js';
+export type { InboxFunctionProps } from './InboxFunctionProps.js';
 export { InboxTable, type InboxTableProps } from './InboxTable.js';
+export { InboxValidationError } from './InboxValidationError.js';
 export { MessageKey } from './MessageKey.js';
 export { OutboxPipe, type OutboxPipeAlarms, type OutboxPipeProps } from './OutboxPipe.js';
 export { type OutboxAlarms, OutboxRelay } from './OutboxRelay.js';

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { IConstruct } from 'constructs';
+import { InboxValidationError } from './InboxValidationError.js';
 
 /**
  * The relay function's entry: the installed package's `src/relay/handler.ts`, found from the
@@ -8,18 +10,19 @@ import { dirname, join } from 'node:path';
  *
  * @example
  * ```ts
- * new NodejsFunction(this, 'Relay', { entry: relayEntry(), runtime });
+ * new NodejsFunction(this, 'Relay', { entry: relayEntry(this), runtime });
  * ```
  */
-export function relayEntry(): string {
+export function relayEntry(scope: IConstruct): string {
   const fromProject = createRequire(join(process.cwd(), 'package.json'));
   let manifest: string;
   try {
     manifest = fromProject.resolve('sqs-inbox/package.json');
   } catch (cause) {
-    throw new Error(
-      `sqs-inbox outbox: cannot find the sqs-inbox package from ${process.cwd()} to bundle the ` +
-        'relay. Run cdk from your project root, or give the outbox a relayEntry.',
+    throw new InboxValidationError(
+      scope,
+      `cannot find the sqs-inbox package from ${process.cwd()} to bundle the relay. Run cdk ` +
+        'from your project root, or give the outbox a relayEntry.',
       { cause },
     );
   }
@@ -34,8 +37,9 @@ export function relayEntry(): string {
     }
   });
   if (missing.length > 0) {
-    throw new Error(
-      `sqs-inbox outbox: the relay sends to SNS and EventBridge too and is bundled with their ` +
+    throw new InboxValidationError(
+      scope,
+      `the relay sends to SNS and EventBridge too and is bundled with their ` +
         `clients; install ${missing.join(' and ')} (npm install -D ${missing.join(' ')}).`,
     );
   }

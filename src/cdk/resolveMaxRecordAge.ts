@@ -1,4 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import { InboxValidationError } from './InboxValidationError.js';
 import { inRange } from './inRange.js';
 
 /**
@@ -41,18 +43,19 @@ const DEFAULT_MAX_RECORD_AGE_SECONDS = 21_600;
  * resolveMaxRecordAge('OutboxRelay ledger', Duration.hours(25)); // throws: 60 to 43200 (given 90000)
  * ```
  */
-export function resolveMaxRecordAge(where: string, given: Duration | undefined): Duration {
+export function resolveMaxRecordAge(scope: IConstruct, given: Duration | undefined): Duration {
   const maxRecordAge = given ?? Duration.seconds(DEFAULT_MAX_RECORD_AGE_SECONDS);
   const { minSeconds, maxSeconds } = MAX_RECORD_AGE_RANGE;
   const why =
     `a batch given up at that age must leave time, within the stream's ${STREAM_RETENTION_SECONDS / 3_600} hours, ` +
     'to read it back and redrive it (the runbook). Set it from 1 minute to 12 hours.';
   if (maxRecordAge.isUnresolved()) {
-    throw new Error(
-      `${where}: maxRecordAge must be a literal duration from ${minSeconds} to ${maxSeconds} seconds, not a token resolved at deploy time: ${why}`,
+    throw new InboxValidationError(
+      scope,
+      `maxRecordAge must be a literal duration from ${minSeconds} to ${maxSeconds} seconds, not a token resolved at deploy time: ${why}`,
     );
   }
   const seconds = maxRecordAge.toSeconds({ integral: false });
-  inRange(where, 'maxRecordAge (seconds)', seconds, minSeconds, maxSeconds, why);
+  inRange(scope, 'maxRecordAge (seconds)', seconds, minSeconds, maxSeconds, why);
   return maxRecordAge;
 }

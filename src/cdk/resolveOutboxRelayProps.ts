@@ -3,11 +3,13 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
 import {
   BUSINESS_TABLE_NAME_PATTERN,
   DEFAULT_OUTBOX_RETENTION_SECONDS,
   OUTBOX_RETENTION_RANGE,
 } from '../constants/values.js';
+import { InboxValidationError } from './InboxValidationError.js';
 import { inRange } from './inRange.js';
 import type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
 import { resolveMaxRecordAge } from './resolveMaxRecordAge.js';
@@ -38,22 +40,28 @@ export interface OutboxRelaySettings {
  * resolveOutboxRelayProps({ name: 'ledger', destinations: {}, batchSize: 0 }); // throws
  * ```
  */
-export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySettings {
-  const where = `OutboxRelay ${props.name}`;
+export function resolveOutboxRelayProps(
+  scope: IConstruct,
+  props: OutboxRelayProps,
+): OutboxRelaySettings {
   const names = Object.keys(props.destinations ?? {});
   if (names.length === 0)
-    throw new Error(`${where}: destinations must name at least one queue, topic or event bus.`);
+    throw new InboxValidationError(
+      scope,
+      'destinations must name at least one queue, topic or event bus.',
+    );
   const badName = names.find((name) => !BUSINESS_TABLE_NAME_PATTERN.test(name));
   if (badName !== undefined) {
-    throw new Error(
-      `${where}: destination name "${badName}" must be a letter then up to 63 letters, digits or _ (it becomes an environment variable name).`,
+    throw new InboxValidationError(
+      scope,
+      `destination name "${badName}" must be a letter then up to 63 letters, digits or _ (it becomes an environment variable name).`,
     );
   }
   for (const [name, target] of Object.entries(props.destinations))
-    destinationAddress(target, `${where}: destination ${name}`);
+    destinationAddress(target, scope, `destination ${name}`);
   const retention = props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS);
   inRange(
-    where,
+    scope,
     'retention (seconds)',
     retention.toSeconds(),
     OUTBOX_RETENTION_RANGE.min,
@@ -63,13 +71,13 @@ export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySet
     retention,
     batchSize: props.batchSize ?? 100,
     retryAttempts: props.retryAttempts ?? 10,
-    maxRecordAge: resolveMaxRecordAge(where, props.maxRecordAge),
+    maxRecordAge: resolveMaxRecordAge(scope, props.maxRecordAge),
     parallelizationFactor: props.parallelizationFactor ?? 1,
     iteratorAgeAlarmThreshold: props.iteratorAgeAlarmThreshold ?? Duration.minutes(5),
   };
-  inRange(where, 'batchSize', settings.batchSize, 1, 10_000);
-  inRange(where, 'retryAttempts', settings.retryAttempts, 0, 10_000);
-  inRange(where, 'parallelizationFactor', settings.parallelizationFactor, 1, 10);
+  inRange(scope, 'batchSize', settings.batchSize, 1, 10_000);
+  inRange(scope, 'retryAttempts', settings.retryAttempts, 0, 10_000);
+  inRange(scope, 'parallelizationFactor', settings.parallelizationFactor, 1, 10);
   return settings;
 }
 
@@ -83,12 +91,16 @@ export function resolveOutboxRelayProps(props: OutboxRelayProps): OutboxRelaySet
  */
 export function destinationAddress(
   target: OutboxDestination,
-  where = 'outbox destination',
+  scope?: IConstruct,
+  what = 'outbox destination',
 ): string {
   if ('queueUrl' in target) return target.queueUrl;
   if ('topicArn' in target) return target.topicArn;
   if ('eventBusArn' in target) return target.eventBusArn;
-  throw new Error(`${where} must be an SQS queue, an SNS topic or an EventBridge event bus.`);
+  throw new InboxValidationError(
+    scope,
+    `${what} must be an SQS queue, an SNS topic or an EventBridge event bus.`,
+  );
 }
 
 /**

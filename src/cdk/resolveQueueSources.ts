@@ -1,4 +1,6 @@
+import type { IConstruct } from 'constructs';
 import { MessageSource } from '../sources/MessageSource.js';
+import { InboxValidationError } from './InboxValidationError.js';
 import type { MessageKey } from './MessageKey.js';
 import { QueueSource } from './QueueSource.js';
 
@@ -7,7 +9,7 @@ import { QueueSource } from './QueueSource.js';
  *
  * @example
  * ```ts
- * const { kinds }: ResolvedQueueSources = resolveQueueSources('stock', [QueueSource.snsTopic(topic)], undefined);
+ * const { kinds }: ResolvedQueueSources = resolveQueueSources(consumer, [QueueSource.snsTopic(topic)], undefined);
  * ```
  */
 export interface ResolvedQueueSources {
@@ -19,22 +21,22 @@ export interface ResolvedQueueSources {
 }
 
 /**
- * Checks the `sources` and `messageKey` props: no sources means direct producers, keyed by the
+ * Checks the `sources` and `key` props: no sources means direct producers, keyed by the
  * handler's `key`; a declared source without an upstream id (SNS raw delivery, direct
- * producers among other sources) needs a `messageKey`.
+ * producers among other sources) needs a `key`.
  *
  * @example
  * ```ts
- * resolveQueueSources('stock', [QueueSource.snsTopic(topic, { rawMessageDelivery: true })], undefined); // throws: needs messageKey
+ * resolveQueueSources(consumer, [QueueSource.snsTopic(topic, { rawMessageDelivery: true })], undefined); // throws: needs key
  * ```
  */
 export function resolveQueueSources(
-  consumerName: string,
+  scope: IConstruct,
   sources: readonly QueueSource[] | undefined,
-  messageKey: MessageKey | undefined,
+  key: MessageKey | undefined,
 ): ResolvedQueueSources {
   const fail = (message: string): never => {
-    throw new Error(`InboxConsumer ${consumerName}: ${message}`);
+    throw new InboxValidationError(scope, message);
   };
   if (sources !== undefined && sources.length === 0) {
     fail(
@@ -43,23 +45,23 @@ export function resolveQueueSources(
   }
   const declared = sources ?? [QueueSource.direct()];
   const kinds = [...new Set(declared.map((source) => source.kind))];
-  if (messageKey === undefined && kinds.includes(MessageSource.SnsRaw)) {
+  if (key === undefined && kinds.includes(MessageSource.SnsRaw)) {
     fail(
       'SNS raw message delivery strips the SNS MessageId, so nothing upstream keys its messages. ' +
-        "Declare the key: messageKey: MessageKey.attribute('eventId') (a message attribute the " +
+        "Declare the key: key: MessageKey.attribute('eventId') (a message attribute the " +
         "publisher sets), MessageKey.field('orderId') (a field of the payload), or " +
         'MessageKey.inHandler() when the function passes `key` itself. Or turn raw delivery off.',
     );
   }
   // Declared among other sources, direct producers need the key declared too; a consumer
   // without `sources` keeps the handler's `key`, as before sources existed.
-  if (messageKey === undefined && sources !== undefined && kinds.includes(MessageSource.Sqs)) {
+  if (key === undefined && sources !== undefined && kinds.includes(MessageSource.Sqs)) {
     fail(
       'direct producers (QueueSource.direct()) send no upstream id to key their messages by. ' +
-        "Declare the key: messageKey: MessageKey.field('orderId') (a field of the payload), " +
+        "Declare the key: key: MessageKey.field('orderId') (a field of the payload), " +
         "MessageKey.attribute('eventId') (a message attribute the producer sets), or " +
         'MessageKey.inHandler() when the function passes `key` itself.',
     );
   }
-  return { sources: declared, kinds, keyVariable: messageKey?.environmentValue };
+  return { sources: declared, kinds, keyVariable: key?.environmentValue };
 }

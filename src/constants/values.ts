@@ -117,7 +117,7 @@ export type Precheck = (typeof Precheck)[keyof typeof Precheck];
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'c', key, transactionAttempts: DEFAULT_TRANSACTION_ATTEMPTS + 2 });
+ * createBatchProcessor(handler, { store, consumer: 'c', key, reliability: { transactionAttempts: DEFAULT_TRANSACTION_ATTEMPTS + 2 } });
  * ```
  */
 export const DEFAULT_TRANSACTION_ATTEMPTS = 3;
@@ -150,7 +150,7 @@ export const STEP_LIMITS = {
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'mailer', key, leaseMillis: 60_000 });
+ * createBatchProcessor(handler, { store, consumer: 'mailer', key, reliability: { leaseMillis: 60_000 } });
  * ```
  * @public
  */
@@ -341,7 +341,7 @@ export const DeadLetterAttribute = {
   Consumer: 'inbox.consumer',
   OriginalMessageId: 'inbox.originalMessageId',
   SourceQueueArn: 'inbox.sourceQueueArn',
-  /** The dedup key, with `logKeys: true`. */
+  /** The dedup key, with `observability.logKeys: true`. */
   Key: 'inbox.key',
   /** The dedup key's `keyHash`, without `logKeys`. */
   KeyHash: 'inbox.keyHash',
@@ -434,7 +434,7 @@ export const CONSUMER_NAME_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
  *
  * @example
  * ```ts
- * throw new Error(`consumerName must be ${CONSUMER_NAME_RULE}`);
+ * throw new Error(`consumer must be ${CONSUMER_NAME_RULE}`);
  * ```
  */
 export const CONSUMER_NAME_RULE = '1-128 characters from A-Z a-z 0-9 . _ : - (no "#")';

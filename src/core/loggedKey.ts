@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * How a dedup key appears in log lines and dead-letter attributes: the key itself with
- * `logKeys: true`, otherwise its {@link keyHash}, since a key can be personal data (an email).
+ * `observability.logKeys: true`, otherwise its {@link keyHash}, since a key can be personal data (an email).
  *
  * @example
  * ```ts

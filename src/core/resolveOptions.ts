@@ -1,28 +1,34 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import {
   CONSUMER_NAME_PATTERN,
   CONSUMER_NAME_RULE,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_TRANSACTION_ATTEMPTS,
   DEFAULT_TTL_SECONDS,
-  LEASE_LIMITS,
-  MAX_RECEIVE_COUNT_RANGE,
   type Precheck,
   TTL_SECONDS_RANGE,
 } from '../constants/values.js';
 import { ConflictBackoff } from '../contention/ConflictBackoff.js';
 import { InvalidConfigurationError } from '../errors.js';
-import { resolvePrecheck } from '../precheck/resolvePrecheck.js';
 import { type InboxRuntime, resolveRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageSource } from '../sources/MessageSource.js';
 import { resolveSources, sourcesWithoutUpstreamId } from '../sources/resolveSources.js';
-import { checkOptionsObject } from './checkOptionsObject.js';
+import { checkOptionsObject, type MovedOptions } from './checkOptionsObject.js';
 import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
 import { guardLogger, guardMetrics } from './guardSinks.js';
 import type { InboxStore } from './InboxStore.js';
-import type { InboxLogger, InboxMetrics, ParsedMessage, ProcessorOptions } from './types.js';
+
+import { checkBoolean, checkFunction, checkMethods, integerIn } from './optionChecks.js';
+import type { ProcessorOptions } from './ProcessorSettings.js';
+import {
+  type DeadLetterSinkFactory,
+  optionGroup,
+  resolveDeadLetter,
+  resolvePerformance,
+  resolveReliability,
+} from './resolveOptionGroups.js';
+import type { InboxLogger, InboxMetrics, ParsedMessage } from './types.js';
+
+export type { DeadLetterSinkFactory };
 
 /**
  * Options with every default filled in, as the processing core uses them.
@@ -52,7 +58,7 @@ export interface ResolvedOptions {
   readonly deadlineMarginMillis: number;
   /** Undefined: a step's lease lasts the invocation's remaining time (60 s without a context). */
   readonly leaseMillis: number | undefined;
-  /** The clock, waiting, randomness and timers: the system's unless `runtime` or `now` is given. */
+  /** The clock, waiting, randomness and timers: the system's unless `runtime` is given. */
   readonly runtime: InboxRuntime;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
@@ -62,47 +68,36 @@ export interface ResolvedOptions {
   readonly conflictBackoff: ConflictBackoff;
 }
 
-const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
-const DEFAULT_DEADLINE_MARGIN_MILLIS = 1_000;
-const DEADLINE_MARGIN_RANGE = { min: 0, max: 900_000 } as const;
-const ATTEMPTS_RANGE = { min: 1, max: 10 } as const;
-const LEASE_MILLIS_RANGE = { min: LEASE_LIMITS.minMillis, max: 43_200_000 } as const;
 const KNOWN_OPTIONS = [
   'store',
   'consumer',
-  'sources',
   'key',
+  'ttlSeconds',
+  'sources',
   'schema',
   'parser',
-  'ttlSeconds',
-  'concurrency',
-  'deadLetterQueueUrl',
-  'sqsClient',
-  'precheck',
-  'coalesce',
-  'logKeys',
-  'transactionAttempts',
-  'maxReceiveCount',
-  'deadlineMarginMillis',
-  'leaseMillis',
-  'now',
+  'deadLetter',
+  'reliability',
+  'observability',
+  'performance',
   'runtime',
-  'logger',
-  'metrics',
 ];
-
-/**
- * Builds the dead-letter sink of a validated `deadLetterQueueUrl`.
- *
- * @example
- * ```ts
- * const create: DeadLetterSinkFactory = (url, client) => new DeadLetterPublisher(url, client);
- * ```
- */
-export type DeadLetterSinkFactory = (
-  queueUrl: string,
-  client: SQSClient | undefined,
-) => DeadLetterSink;
+/** The flat options of 0.1.0, by where each went. */
+const MOVED_OPTIONS: MovedOptions = {
+  deadLetterQueueUrl: 'deadLetter.queueUrl',
+  maxReceiveCount: 'deadLetter.maxReceiveCount',
+  sqsClient: 'deadLetter.client',
+  transactionAttempts: 'reliability.transactionAttempts',
+  leaseMillis: 'reliability.leaseMillis',
+  deadlineMarginMillis: 'reliability.deadlineMarginMillis',
+  logger: 'observability.logger',
+  metrics: 'observability.metrics',
+  logKeys: 'observability.logKeys',
+  concurrency: 'performance.concurrency',
+  precheck: 'performance.precheck',
+  coalesce: 'performance.coalesce',
+  now: 'runtime.now',
+};
 
 /**
  * Validates options once, at creation, and fills in defaults. Unknown keys are rejected so a
@@ -121,6 +116,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
   checkShapes(options);
   const sources = resolveSources(options.sources);
   checkKey(options.key, sources);
+  const observability = optionGroup(options, 'observability');
   return {
     store: options.store,
     consumer: options.consumer,
@@ -129,43 +125,22 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     schema: options.schema,
     parser: options.parser,
     ttlSeconds: integerIn('ttlSeconds', options.ttlSeconds, DEFAULT_TTL_SECONDS, TTL_SECONDS_RANGE),
-    concurrency: integerIn(
-      'concurrency',
-      options.concurrency,
-      defaultConcurrency(options.store),
-      CONCURRENCY_RANGE,
-    ),
-    deadLetter: deadLetterSink(options.deadLetterQueueUrl, options.sqsClient, createDeadLetterSink),
-    precheck: resolvePrecheck(options.precheck),
-    coalesce: options.coalesce ?? false,
-    logKeys: options.logKeys ?? false,
-    transactionAttempts: integerIn(
-      'transactionAttempts',
-      options.transactionAttempts,
-      DEFAULT_TRANSACTION_ATTEMPTS,
-      ATTEMPTS_RANGE,
-    ),
-    maxReceiveCount: maxReceiveCount(options),
-    deadlineMarginMillis: integerIn(
-      'deadlineMarginMillis',
-      options.deadlineMarginMillis,
-      DEFAULT_DEADLINE_MARGIN_MILLIS,
-      DEADLINE_MARGIN_RANGE,
-    ),
-    leaseMillis:
-      options.leaseMillis === undefined
-        ? undefined
-        : integerIn('leaseMillis', options.leaseMillis, 0, LEASE_MILLIS_RANGE),
-    runtime: resolveRuntime(options.runtime, options.now),
-    logger: guardLogger(options.logger ?? createConsoleLogger()),
-    metrics: options.metrics === undefined ? undefined : guardMetrics(options.metrics),
+    ...resolveDeadLetter(optionGroup(options, 'deadLetter'), createDeadLetterSink),
+    ...resolveReliability(optionGroup(options, 'reliability')),
+    ...resolvePerformance(optionGroup(options, 'performance'), options.store),
+    logKeys: observability.logKeys ?? false,
+    runtime: resolveRuntime(options.runtime),
+    logger: guardLogger(observability.logger ?? createConsoleLogger()),
+    metrics: observability.metrics === undefined ? undefined : guardMetrics(observability.metrics),
     warned: new Set(),
     conflictBackoff: new ConflictBackoff(),
   };
 }
 
 function checkShapes<TSchema extends StandardSchemaV1>(options: ProcessorOptions<TSchema>): void {
-  checkOptionsObject(options, KNOWN_OPTIONS, "{ store, consumer: 'ledger', key }");
+  checkOptionsObject(options, KNOWN_OPTIONS, "{ store, consumer: 'ledger', key }", {
+    moved: MOVED_OPTIONS,
+  });
   checkStore(options.store);
   if (typeof options.consumer !== 'string' || !CONSUMER_NAME_PATTERN.test(options.consumer)) {
     throw new InvalidConfigurationError(
@@ -175,73 +150,11 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: ProcessorOptions
     );
   }
   checkFunction('parser', options.parser);
-  checkFunction('now', options.now);
   checkSchema(options.schema);
-  checkBoolean('logKeys', options.logKeys);
-  checkCoalesce(options);
-  checkMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
-  checkMethods('metrics', options.metrics, ['addMetric']);
-  checkMethods('sqsClient', options.sqsClient, ['send']);
-}
-
-function deadLetterSink(
-  url: unknown,
-  sqsClient: SQSClient | undefined,
-  create: DeadLetterSinkFactory,
-): DeadLetterSink | undefined {
-  if (url === undefined) {
-    if (sqsClient !== undefined) {
-      throw new InvalidConfigurationError(
-        'sqsClient',
-        sqsClient,
-        'to be given only together with deadLetterQueueUrl',
-      );
-    }
-    return undefined;
-  }
-  if (typeof url !== 'string' || !isQueueUrl(url)) {
-    throw new InvalidConfigurationError(
-      'deadLetterQueueUrl',
-      url,
-      'an SQS queue URL such as https://sqs.eu-west-1.amazonaws.com/123456789012/orders-dlq',
-    );
-  }
-  return create(url, sqsClient);
-}
-
-/**
- * Whether `text` can be an SQS queue URL: an absolute http(s) URL.
- *
- * @example
- * ```ts
- * isQueueUrl('https://sqs.eu-west-1.amazonaws.com/123456789012/orders-dlq'); // => true
- * ```
- */
-export function isQueueUrl(text: string): boolean {
-  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
-}
-
-/** Coalescing needs a store that can share a transaction between messages. */
-function checkCoalesce<TSchema extends StandardSchemaV1>(options: ProcessorOptions<TSchema>): void {
-  checkBoolean('coalesce', options.coalesce);
-  if (options.coalesce !== true) return;
-  const store = options.store as Partial<InboxStore>;
-  const sharing = [store.prepareCommit, store.commitPrepared, store.commitTogether];
-  if (sharing.some((method) => typeof method !== 'function')) {
-    throw new InvalidConfigurationError(
-      'coalesce',
-      true,
-      'false, or a DynamoDBInboxStore as store',
-    );
-  }
-}
-
-/**
- * A whole batch at once, up to {@link DEFAULT_CONCURRENCY}, and within the socket pool of a
- * client the store was given.
- */
-function defaultConcurrency(store: InboxStore): number {
-  return Math.min(DEFAULT_CONCURRENCY, store.socketLimit?.() ?? DEFAULT_CONCURRENCY);
+  const observability = optionGroup(options, 'observability');
+  checkBoolean('observability.logKeys', observability.logKeys);
+  checkMethods('observability.logger', observability.logger, ['debug', 'info', 'warn', 'error']);
+  checkMethods('observability.metrics', observability.metrics, ['addMetric']);
 }
 
 function checkStore(store: unknown): void {
@@ -253,21 +166,6 @@ function checkStore(store: unknown): void {
       "an inbox store, e.g. new DynamoDBInboxStore({ tableName: 'inbox' })",
     );
   }
-}
-
-function maxReceiveCount<TSchema extends StandardSchemaV1>(
-  options: ProcessorOptions<TSchema>,
-): number | undefined {
-  if (options.maxReceiveCount === undefined) return undefined;
-  const count = integerIn('maxReceiveCount', options.maxReceiveCount, 0, MAX_RECEIVE_COUNT_RANGE);
-  if (options.deadLetterQueueUrl === undefined) {
-    throw new InvalidConfigurationError(
-      'maxReceiveCount',
-      count,
-      'to be given together with deadLetterQueueUrl, where a message on its last receive is sent',
-    );
-  }
-  return count;
 }
 
 function checkKey(key: unknown, sources: readonly MessageSource[]): void {
@@ -300,51 +198,4 @@ function checkSchema(schema: unknown): void {
       'a Standard Schema v1 validator (zod 3.24+, valibot 1, arktype 2…)',
     );
   }
-}
-
-function checkFunction(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') {
-    throw new InvalidConfigurationError(name, value, 'a function');
-  }
-}
-
-function checkBoolean(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'boolean') {
-    throw new InvalidConfigurationError(name, value, 'true or false');
-  }
-}
-
-function checkMethods(name: string, value: unknown, methods: readonly string[]): void {
-  if (value === undefined) return;
-  const target = value as Record<string, unknown> | null;
-  const missing = methods.filter((method) => typeof target?.[method] !== 'function');
-  if (typeof value !== 'object' || value === null || missing.length > 0) {
-    throw new InvalidConfigurationError(
-      name,
-      value,
-      `an object with the methods ${methods.join(', ')}`,
-    );
-  }
-}
-
-function integerIn(
-  name: string,
-  value: unknown,
-  fallback: number,
-  range: { readonly min: number; readonly max: number },
-): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isInteger(value) ||
-    value < range.min ||
-    value > range.max
-  ) {
-    throw new InvalidConfigurationError(
-      name,
-      value,
-      `an integer from ${range.min} to ${range.max}`,
-    );
-  }
-  return value;
 }

@@ -12,7 +12,7 @@ import {
   OUTBOX_RETENTION_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants/values.js';
-import { isQueueUrl } from '../core/resolveOptions.js';
+import { isQueueUrl } from '../core/optionChecks.js';
 import type { ParsedMessage } from '../core/types.js';
 import { EnvironmentError, InvalidConfigurationError } from '../errors.js';
 import { DECLARED_KEY_RULE, keyFromDeclaration, parseDeclaredKey } from '../sources/declaredKey.js';
@@ -51,9 +51,10 @@ export interface InboxEnvironmentOptions {
  */
 export interface InboxEnvironmentConfig {
   /**
-   * The inbox options the environment fixes: store, consumer, the declared sources, TTL, DLQ
-   * (and its client), the source queue's maxReceiveCount, and the key when the construct
-   * declares one (`messageKey`).
+   * The inbox options the environment fixes: store, consumer, the declared sources, TTL, the
+   * `deadLetter` group (the DLQ, its client and the source queue's maxReceiveCount), and the key
+   * when the construct declares one (its `key`). Spread it first, then add your own options:
+   * none of them is in a group it fills.
    */
   readonly options: {
     readonly store: DynamoDBInboxStore;
@@ -61,9 +62,11 @@ export interface InboxEnvironmentConfig {
     readonly sources: readonly MessageSource[];
     readonly key?: (message: ParsedMessage<unknown>) => string;
     readonly ttlSeconds: number;
-    readonly deadLetterQueueUrl: string;
-    readonly maxReceiveCount: number;
-    readonly sqsClient?: SQSClient;
+    readonly deadLetter: {
+      readonly queueUrl: string;
+      readonly maxReceiveCount: number;
+      readonly client?: SQSClient;
+    };
   };
   /** The business tables by logical name (the keys of the construct's `businessTables`). */
   readonly tables: Readonly<Record<string, string>>;
@@ -123,9 +126,11 @@ export function inboxConfigFromEnvironment(
       sources: parseSources(env[InboxEnvironment.Sources] || MessageSource.Sqs),
       ...(key ? { key: parseKey(key) } : {}),
       ttlSeconds: parseTtlSeconds(read(InboxEnvironment.TtlSeconds)),
-      deadLetterQueueUrl: parseQueueUrl(read(InboxEnvironment.DeadLetterQueueUrl)),
-      maxReceiveCount: parseMaxReceiveCount(read(InboxEnvironment.MaxReceiveCount)),
-      ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
+      deadLetter: {
+        queueUrl: parseQueueUrl(read(InboxEnvironment.DeadLetterQueueUrl)),
+        maxReceiveCount: parseMaxReceiveCount(read(InboxEnvironment.MaxReceiveCount)),
+        ...(options.sqsClient ? { client: options.sqsClient } : {}),
+      },
     },
     tables,
     table: (name) => tableNamed(tables, name),

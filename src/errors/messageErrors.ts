@@ -4,7 +4,7 @@ import { InboxError } from './InboxError.js';
 
 /**
  * A failure that retrying cannot fix. Throw it (or a subclass) from your handler for a
- * message that must not be retried: it goes to `deadLetterQueueUrl` when one is set,
+ * message that must not be retried: it goes to `deadLetter.queueUrl` when one is set,
  * otherwise it is reported as failed and the queue's redrive policy takes over.
  *
  * @example

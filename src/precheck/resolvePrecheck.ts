@@ -4,21 +4,20 @@ import { InvalidConfigurationError } from '../errors.js';
 const MODES: readonly unknown[] = Object.values(Precheck);
 
 /**
- * The `precheck` option as a {@link Precheck} mode: unset or `true` is `concurrent`, `false`
- * is `off`. Anything else is refused, naming the accepted values.
+ * The `performance.precheck` option as a {@link Precheck} mode: unset is `concurrent`.
+ * Anything else is refused, naming the accepted values.
  *
  * @example
  * ```ts
- * resolvePrecheck(false); // => 'off'
+ * resolvePrecheck(Precheck.Off); // => 'off'
  * ```
  */
 export function resolvePrecheck(value: unknown): Precheck {
-  if (value === undefined || value === true) return Precheck.Concurrent;
-  if (value === false) return Precheck.Off;
+  if (value === undefined) return Precheck.Concurrent;
   if (MODES.includes(value)) return value as Precheck;
   throw new InvalidConfigurationError(
-    'precheck',
+    'performance.precheck',
     value,
-    `one of ${MODES.map((mode) => `'${mode}'`).join(', ')}, true or false`,
+    `one of ${MODES.map((mode) => `'${mode}'`).join(', ')} (Precheck in sqs-inbox)`,
   );
 }

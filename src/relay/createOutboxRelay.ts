@@ -1,48 +1,69 @@
-import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { AwsOutboxSender } from '../aws/AwsOutboxSender.js';
 import { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
 import { mapConcurrently } from '../batch/mapConcurrently.js';
-import { checkOptionsObject } from '../core/checkOptionsObject.js';
+import { checkOptionsObject, type MovedOptions } from '../core/checkOptionsObject.js';
 import { createConsoleLogger } from '../core/consoleLogger.js';
 import { guardLogger, guardMetrics } from '../core/guardSinks.js';
-import { isQueueUrl } from '../core/resolveOptions.js';
-import type { InboxLogger, InboxMetrics } from '../core/types.js';
+import { checkFunction, checkMethods, integerIn, isQueueUrl } from '../core/optionChecks.js';
+import type { ObservabilitySettings, ReliabilitySettings } from '../core/ProcessorSettings.js';
 import { InvalidConfigurationError, MalformedEventError, RecordDeadlineError } from '../errors.js';
+import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import type { OutboxDeadLetterSink } from './OutboxDeadLetter.js';
 import type { OutboxSender } from './OutboxSender.js';
 import { type RelayDependencies, type RelayOutcome, relayRecord } from './relayRecord.js';
 
 /**
- * Options of {@link createOutboxRelay}. Behind the construct, `outboxRelayFromEnvironment()`
- * gives the dead-letter queue.
+ * Options of {@link createOutboxRelay}, grouped as the processor's are. Behind the construct,
+ * `outboxRelayFromEnvironment()` gives the dead-letter queue.
  *
  * @example
  * ```ts
- * const options: OutboxRelayOptions = { deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' };
+ * const options: OutboxRelayOptions = {
+ *   deadLetter: { queueUrl: process.env.RELAY_DLQ_URL ?? '' },
+ *   performance: { concurrency: 20 },
+ * };
  * ```
  * @public
  */
 export interface OutboxRelayOptions {
-  /** Where messages a destination refuses go, in full, with the reason: a standard SQS queue. */
-  readonly deadLetterQueueUrl: string;
-  /** Sends each message; default an `AwsOutboxSender` over the clients below. */
+  /** Where messages a destination refuses for good go, in full, with the reason. */
+  readonly deadLetter: OutboxRelayDeadLetterSettings;
+  /**
+   * Sends each message; default an `AwsOutboxSender` with clients built lazily. Pass
+   * `new AwsOutboxSender({ sqsClient, snsClient, eventBridgeClient })` to choose the clients.
+   */
   readonly sender?: OutboxSender;
-  /** Where dead letters go; default `deadLetterQueueUrl` through `sqsClient`. */
-  readonly deadLetters?: OutboxDeadLetterSink;
-  readonly sqsClient?: SQSClient;
-  readonly snsClient?: SNSClient;
-  readonly eventBridgeClient?: EventBridgeClient;
-  /** Outbox items (groups, messages) relayed at once; one item's records always in order. Default 10. */
-  readonly concurrency?: number;
-  /** Time kept before the Lambda timeout: records not started by then are reported failed. Default 1,000 ms. */
-  readonly deadlineMarginMillis?: number;
-  readonly logger?: InboxLogger;
-  readonly metrics?: InboxMetrics;
-  /** Clock in epoch milliseconds; default `Date.now`. */
-  readonly now?: () => number;
+  /** The batch's deadline. */
+  readonly reliability?: Pick<ReliabilitySettings, 'deadlineMarginMillis'>;
+  /** Logs and metrics. */
+  readonly observability?: Pick<ObservabilitySettings, 'logger' | 'metrics'>;
+  /** How much of a batch is relayed at once. */
+  readonly performance?: {
+    /** Outbox items (groups, messages) relayed at once, 1 to 100; one item's records always in order. Default 10. */
+    readonly concurrency?: number;
+  };
+  /** The clock the deadline is measured with; default the system's. */
+  readonly runtime?: Pick<Partial<InboxRuntime>, 'now'>;
+}
+
+/**
+ * The `deadLetter` group of {@link OutboxRelayOptions}.
+ *
+ * @example
+ * ```ts
+ * const deadLetter: OutboxRelayDeadLetterSettings = { queueUrl: relayDlqUrl };
+ * ```
+ * @public
+ */
+export interface OutboxRelayDeadLetterSettings {
+  /** A standard SQS queue: refused messages are sent there in full, with the reason. */
+  readonly queueUrl: string;
+  /** The client that sends to it; default the default sender's SQS client, built lazily. */
+  readonly client?: SQSClient;
+  /** Where dead letters go instead of the queue (a test's recorder, another transport). */
+  readonly sink?: OutboxDeadLetterSink;
 }
 
 /**
@@ -50,7 +71,7 @@ export interface OutboxRelayOptions {
  *
  * @example
  * ```ts
- * const relay = createOutboxRelay({ deadLetterQueueUrl });
+ * const relay = createOutboxRelay({ deadLetter: { queueUrl: relayDlqUrl } });
  * export const handler = relay.process;
  * ```
  * @public
@@ -63,18 +84,33 @@ export interface OutboxRelayProcessor {
 }
 
 const RELAY_OPTIONS = [
-  'deadLetterQueueUrl',
+  'deadLetter',
   'sender',
-  'deadLetters',
-  'sqsClient',
-  'snsClient',
-  'eventBridgeClient',
-  'concurrency',
-  'deadlineMarginMillis',
-  'logger',
-  'metrics',
-  'now',
+  'reliability',
+  'observability',
+  'performance',
+  'runtime',
 ];
+const GROUPS = {
+  deadLetter: ['queueUrl', 'client', 'sink'],
+  reliability: ['deadlineMarginMillis'],
+  observability: ['logger', 'metrics'],
+  performance: ['concurrency'],
+  runtime: ['now'],
+} as const;
+/** The flat options of 0.1.0, by where each went. */
+const MOVED_OPTIONS: MovedOptions = {
+  deadLetterQueueUrl: 'deadLetter.queueUrl',
+  deadLetters: 'deadLetter.sink',
+  sqsClient: 'sender: new AwsOutboxSender({ sqsClient })',
+  snsClient: 'sender: new AwsOutboxSender({ snsClient })',
+  eventBridgeClient: 'sender: new AwsOutboxSender({ eventBridgeClient })',
+  concurrency: 'performance.concurrency',
+  deadlineMarginMillis: 'reliability.deadlineMarginMillis',
+  logger: 'observability.logger',
+  metrics: 'observability.metrics',
+  now: 'runtime.now',
+};
 
 /**
  * Creates the relay that sends what `tx.publish` committed. Records of one outbox item (one
@@ -86,31 +122,24 @@ const RELAY_OPTIONS = [
  *
  * @example
  * ```ts
- * export const handler = createOutboxRelay({ deadLetterQueueUrl: process.env.DLQ_URL ?? '' }).process;
+ * export const handler = createOutboxRelay({ deadLetter: { queueUrl: process.env.DLQ_URL ?? '' } }).process;
  * ```
  * @public
  */
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelayProcessor {
-  checkOptionsObject(options, RELAY_OPTIONS, '{ deadLetterQueueUrl }');
-  if (!isQueueUrl(options.deadLetterQueueUrl)) {
-    throw new InvalidConfigurationError(
-      'deadLetterQueueUrl',
-      options.deadLetterQueueUrl,
-      'an SQS queue URL',
-    );
-  }
-  const concurrency = options.concurrency ?? 10;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
-    throw new InvalidConfigurationError('concurrency', concurrency, 'an integer from 1 to 100');
-  }
-  const marginMillis = options.deadlineMarginMillis ?? 1_000;
-  if (!Number.isFinite(marginMillis) || marginMillis < 0) {
-    throw new InvalidConfigurationError(
-      'deadlineMarginMillis',
-      marginMillis,
-      'a number of milliseconds ≥ 0',
-    );
-  }
+  checkShapes(options);
+  const concurrency = integerIn(
+    'performance.concurrency',
+    options.performance?.concurrency,
+    10,
+    CONCURRENCY_RANGE,
+  );
+  const marginMillis = integerIn(
+    'reliability.deadlineMarginMillis',
+    options.reliability?.deadlineMarginMillis,
+    1_000,
+    DEADLINE_MARGIN_RANGE,
+  );
   const deps = dependencies(options);
   const relayRecords = (event: unknown, context?: Context) =>
     relayEvent(readRecords(event), context, { deps, concurrency, marginMillis });
@@ -124,20 +153,50 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelayProce
   return { process, relayRecords };
 }
 
-function dependencies(options: OutboxRelayOptions): RelayDependencies {
-  const aws = new AwsOutboxSender({
-    ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
-    ...(options.snsClient ? { snsClient: options.snsClient } : {}),
-    ...(options.eventBridgeClient ? { eventBridgeClient: options.eventBridgeClient } : {}),
+const CONCURRENCY_RANGE = { min: 1, max: 100 } as const;
+const DEADLINE_MARGIN_RANGE = { min: 0, max: 900_000 } as const;
+
+function checkShapes(options: OutboxRelayOptions): void {
+  checkOptionsObject(options, RELAY_OPTIONS, '{ deadLetter: { queueUrl } }', {
+    moved: MOVED_OPTIONS,
   });
+  for (const [name, keys] of Object.entries(GROUPS)) {
+    const group = (options as unknown as Record<string, unknown>)[name];
+    if (group !== undefined)
+      checkOptionsObject(group, keys, `{ ${keys[0]} }`, { path: `${name}.` });
+  }
+  const deadLetter = options.deadLetter as Partial<OutboxRelayDeadLetterSettings> | undefined;
+  if (typeof deadLetter?.queueUrl !== 'string' || !isQueueUrl(deadLetter.queueUrl)) {
+    throw new InvalidConfigurationError(
+      'deadLetter.queueUrl',
+      deadLetter?.queueUrl,
+      "the SQS queue URL of the relay's dead-letter queue (a standard queue)",
+    );
+  }
+  checkMethods('deadLetter.client', deadLetter.client, ['send']);
+  checkMethods('deadLetter.sink', deadLetter.sink, ['send']);
+  checkMethods('sender', options.sender, ['send']);
+  checkMethods('observability.logger', options.observability?.logger, [
+    'debug',
+    'info',
+    'warn',
+    'error',
+  ]);
+  checkMethods('observability.metrics', options.observability?.metrics, ['addMetric']);
+  checkFunction('runtime.now', options.runtime?.now);
+}
+
+function dependencies(options: OutboxRelayOptions): RelayDependencies {
+  const sender = options.sender ?? new AwsOutboxSender();
+  const { queueUrl, client, sink } = options.deadLetter;
+  const clients = sender instanceof AwsOutboxSender ? sender : new AwsOutboxSender();
+  const now = options.runtime?.now;
   return {
-    sender: options.sender ?? aws,
-    deadLetters:
-      options.deadLetters ??
-      new OutboxDeadLetterPublisher(options.deadLetterQueueUrl, () => aws.sqsClient),
-    logger: guardLogger(options.logger ?? createConsoleLogger()),
-    metrics: options.metrics && guardMetrics(options.metrics),
-    now: options.now ?? Date.now,
+    sender,
+    deadLetters: sink ?? new OutboxDeadLetterPublisher(queueUrl, () => client ?? clients.sqsClient),
+    logger: guardLogger(options.observability?.logger ?? createConsoleLogger()),
+    metrics: options.observability?.metrics && guardMetrics(options.observability.metrics),
+    now: now === undefined ? Date.now : () => now(),
   };
 }
 

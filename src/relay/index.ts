@@ -8,6 +8,7 @@ export { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
 export { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
 export {
   createOutboxRelay,
+  type OutboxRelayDeadLetterSettings,
   type OutboxRelayOptions,
   type OutboxRelayProcessor,
 } from './createOutboxRelay.js';

@@ -1,5 +1,5 @@
 import { InboxEnvironment } from '../constants/values.js';
-import { isQueueUrl } from '../core/resolveOptions.js';
+import { isQueueUrl } from '../core/optionChecks.js';
 import { EnvironmentError } from '../errors.js';
 import type { OutboxRelayOptions } from './createOutboxRelay.js';
 
@@ -10,13 +10,13 @@ import type { OutboxRelayOptions } from './createOutboxRelay.js';
  *
  * @example
  * ```ts
- * const relay = createOutboxRelay({ ...outboxRelayFromEnvironment(), metrics });
+ * const relay = createOutboxRelay({ ...outboxRelayFromEnvironment(), observability: { metrics } });
  * ```
  * @public
  */
 export function outboxRelayFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Pick<OutboxRelayOptions, 'deadLetterQueueUrl'> {
+): Pick<OutboxRelayOptions, 'deadLetter'> {
   const name = InboxEnvironment.RelayDeadLetterQueueUrl;
   const deadLetterQueueUrl = env[name] ?? '';
   if (!isQueueUrl(deadLetterQueueUrl)) {
@@ -27,5 +27,5 @@ export function outboxRelayFromEnvironment(
         "or set it to the SQS URL of the relay's dead-letter queue.",
     );
   }
-  return { deadLetterQueueUrl };
+  return { deadLetter: { queueUrl: deadLetterQueueUrl } };
 }

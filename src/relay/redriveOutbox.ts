@@ -1,18 +1,19 @@
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { SNSClient } from '@aws-sdk/client-sns';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import { AwsOutboxSender } from '../aws/AwsOutboxSender.js';
 import { OutboxDeadLetterQueue, type QueuedDeadLetter } from '../aws/OutboxDeadLetterQueue.js';
 import { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
 import { OutboxAttribute } from '../constants/values.js';
-import { checkOptionsObject } from '../core/checkOptionsObject.js';
-import { isQueueUrl } from '../core/resolveOptions.js';
+import { checkOptionsObject, type MovedOptions } from '../core/checkOptionsObject.js';
+import { isQueueUrl } from '../core/optionChecks.js';
 import { errorMessage } from '../errors/errorText.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
-import { createOutboxRelay, type OutboxRelayProcessor } from './createOutboxRelay.js';
+import {
+  createOutboxRelay,
+  type OutboxRelayDeadLetterSettings,
+  type OutboxRelayProcessor,
+} from './createOutboxRelay.js';
 import { OUTBOX_DEAD_LETTER_KIND, type OutboxDeadLetter } from './OutboxDeadLetter.js';
 import type { OutboxSender } from './OutboxSender.js';
 
@@ -21,24 +22,27 @@ import type { OutboxSender } from './OutboxSender.js';
  *
  * @example
  * ```ts
- * const options: RedriveOutboxOptions = { deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' };
+ * const options: RedriveOutboxOptions = { deadLetter: { queueUrl: process.env.RELAY_DLQ_URL ?? '' } };
  * ```
  * @public
  */
 export interface RedriveOutboxOptions {
-  /** The relay's dead-letter queue (also its mapping's on-failure destination). */
-  readonly deadLetterQueueUrl: string;
+  /**
+   * The relay's dead-letter queue (also its mapping's on-failure destination), and the client
+   * that reads it; default the default sender's SQS client.
+   */
+  readonly deadLetter: Omit<OutboxRelayDeadLetterSettings, 'sink'>;
   /** Classify only: nothing is sent, nothing deleted. */
   readonly dryRun?: boolean;
   /** Dead letters to handle at most in this run. Default: all the queue shows. */
   readonly maxMessages?: number;
-  /** Sends refused messages again; default an `AwsOutboxSender` over the clients below. */
+  /**
+   * Sends refused messages again; default an `AwsOutboxSender` with clients built lazily. Pass
+   * `new AwsOutboxSender({ sqsClient, snsClient, eventBridgeClient })` to choose the clients.
+   */
   readonly sender?: OutboxSender;
-  /** Relays a batch read back from the stream; default the library's relay, same queue and clients. */
+  /** Relays a batch read back from the stream; default the library's relay, same queue and sender. */
   readonly relay?: OutboxRelayProcessor;
-  readonly sqsClient?: SQSClient;
-  readonly snsClient?: SNSClient;
-  readonly eventBridgeClient?: EventBridgeClient;
   /** Reads given-up batches back (`@aws-sdk/client-dynamodb-streams`, loaded when needed). */
   readonly streamsClient?: DynamoDBStreamsClient;
 }
@@ -59,17 +63,14 @@ export interface RedriveOutcome {
   readonly reason?: string;
 }
 
-const OPTIONS = [
-  'deadLetterQueueUrl',
-  'dryRun',
-  'maxMessages',
-  'sender',
-  'relay',
-  'sqsClient',
-  'snsClient',
-  'eventBridgeClient',
-  'streamsClient',
-];
+const OPTIONS = ['deadLetter', 'dryRun', 'maxMessages', 'sender', 'relay', 'streamsClient'];
+/** The flat options of 0.1.0, by where each went. */
+const MOVED_OPTIONS: MovedOptions = {
+  deadLetterQueueUrl: 'deadLetter.queueUrl',
+  sqsClient: 'deadLetter.client, and sender: new AwsOutboxSender({ sqsClient })',
+  snsClient: 'sender: new AwsOutboxSender({ snsClient })',
+  eventBridgeClient: 'sender: new AwsOutboxSender({ eventBridgeClient })',
+};
 // Long enough to send a letter's message or relay a batch before another reader sees it.
 const VISIBILITY_SECONDS = 120;
 // Pages in a row with nothing new to handle (letters seen already in this run).
@@ -86,7 +87,7 @@ const MAX_IDLE_PAGES = 3;
  *
  * @example
  * ```ts
- * const outcomes = await redriveOutbox({ deadLetterQueueUrl: process.env.RELAY_DLQ_URL ?? '' });
+ * const outcomes = await redriveOutbox({ deadLetter: { queueUrl: process.env.RELAY_DLQ_URL ?? '' } });
  * for (const o of outcomes.filter((o) => o.status === 'left')) console.log(o.messageId, o.reason);
  * ```
  * @public
@@ -137,11 +138,15 @@ interface RedriveSettings {
 }
 
 function resolve(options: RedriveOutboxOptions): RedriveSettings {
-  checkOptionsObject(options, OPTIONS, '{ deadLetterQueueUrl }');
-  if (!isQueueUrl(options.deadLetterQueueUrl)) {
+  checkOptionsObject(options, OPTIONS, '{ deadLetter: { queueUrl } }', { moved: MOVED_OPTIONS });
+  checkOptionsObject(options.deadLetter, ['queueUrl', 'client'], '{ queueUrl }', {
+    path: 'deadLetter.',
+  });
+  const { queueUrl, client } = options.deadLetter;
+  if (typeof queueUrl !== 'string' || !isQueueUrl(queueUrl)) {
     throw new InvalidConfigurationError(
-      'deadLetterQueueUrl',
-      options.deadLetterQueueUrl,
+      'deadLetter.queueUrl',
+      queueUrl,
       "an SQS queue URL (the relay's dead-letter queue)",
     );
   }
@@ -154,19 +159,14 @@ function resolve(options: RedriveOutboxOptions): RedriveSettings {
   ) {
     throw new InvalidConfigurationError('maxMessages', maxMessages, 'a whole number above 0');
   }
-  const clients = {
-    ...(options.sqsClient ? { sqsClient: options.sqsClient } : {}),
-    ...(options.snsClient ? { snsClient: options.snsClient } : {}),
-    ...(options.eventBridgeClient ? { eventBridgeClient: options.eventBridgeClient } : {}),
-  };
-  const aws = new AwsOutboxSender(clients);
-  const sender = options.sender ?? aws;
+  const sender = options.sender ?? new AwsOutboxSender();
+  const queueClient =
+    client ?? (sender instanceof AwsOutboxSender ? sender : new AwsOutboxSender()).sqsClient;
   return {
-    queue: new OutboxDeadLetterQueue(aws.sqsClient, options.deadLetterQueueUrl, VISIBILITY_SECONDS),
+    queue: new OutboxDeadLetterQueue(queueClient, queueUrl, VISIBILITY_SECONDS),
     sender,
     relay:
-      options.relay ??
-      createOutboxRelay({ deadLetterQueueUrl: options.deadLetterQueueUrl, sender, ...clients }),
+      options.relay ?? createOutboxRelay({ deadLetter: { queueUrl, client: queueClient }, sender }),
     streamsClient: options.streamsClient,
     dryRun: options.dryRun === true,
     maxMessages,

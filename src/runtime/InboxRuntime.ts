@@ -74,33 +74,22 @@ const RUNTIME_METHODS = ['now', 'sleep', 'random', 'startTimer'] as const;
 
 /**
  * The runtime a processor uses: the given one, method by method, over {@link systemRuntime}.
- * `now` may also be given on its own (the older `now` option); giving it twice is an error.
  *
  * @example
  * ```ts
- * resolveRuntime({ random: () => 0.5 }, undefined).now === systemRuntime.now; // => true
+ * resolveRuntime({ random: () => 0.5 }).now === systemRuntime.now; // => true
  * ```
  */
-export function resolveRuntime(
-  runtime: Partial<InboxRuntime> | undefined,
-  now: (() => number) | undefined,
-): InboxRuntime {
-  if (runtime === undefined) return now === undefined ? systemRuntime : { ...systemRuntime, now };
+export function resolveRuntime(runtime: Partial<InboxRuntime> | undefined): InboxRuntime {
+  if (runtime === undefined) return systemRuntime;
   checkRuntime(runtime);
-  if (now !== undefined && runtime.now !== undefined) {
-    throw new InvalidConfigurationError(
-      'now',
-      now,
-      'to be left out when runtime.now is given (one clock, not two)',
-    );
-  }
   const given = Object.fromEntries(
     RUNTIME_METHODS.flatMap((name) => {
       const method = runtime[name];
       return method === undefined ? [] : [[name, method.bind(runtime)]];
     }),
   ) as Partial<InboxRuntime>;
-  return { ...systemRuntime, ...(now === undefined ? {} : { now }), ...given };
+  return { ...systemRuntime, ...given };
 }
 
 function checkRuntime(runtime: unknown): void {

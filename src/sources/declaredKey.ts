@@ -23,7 +23,7 @@ const FIELD_PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
  *
  * @example
  * ```ts
- * throw new Error(`messageKey: ${DECLARED_KEY_RULE}`);
+ * throw new Error(`key: ${DECLARED_KEY_RULE}`);
  * ```
  */
 export const DECLARED_KEY_RULE =

@@ -60,11 +60,11 @@ const OUTBOX_APP = 'npx tsx outbox.ts';
 const STREAM_BATCH = `{ streamArn: 'arn:aws:dynamodb:eu-west-1:123456789012:table/outbox/stream/x', shardId: 'shardId-1', startSequenceNumber: '1', endSequenceNumber: '2' }`;
 const LOAD_RELAY_ESM = `import { createOutboxRelay, readStreamBatch } from 'sqs-inbox/relay';
 console.log(await readStreamBatch(${STREAM_BATCH}).catch((error) => \`\${error.name}: \${error.message}\`));
-const relay = createOutboxRelay({ deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' });
+const relay = createOutboxRelay({ deadLetter: { queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' } });
 console.log(JSON.stringify(await relay.process({ Records: [] })));
 `;
 const LOAD_RELAY_CJS = `import { createOutboxRelay, readStreamBatch } from 'sqs-inbox/relay';
-const relay = createOutboxRelay({ deadLetterQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' });
+const relay = createOutboxRelay({ deadLetter: { queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq' } });
 readStreamBatch(${STREAM_BATCH})
   .catch((error) => console.log(\`\${error.name}: \${error.message}\`))
   .then(() => relay.process({ Records: [] }))

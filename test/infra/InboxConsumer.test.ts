@@ -10,7 +10,7 @@ import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { InboxConsumer, type InboxConsumerProps } from '../../src/cdk/index.js';
+import { InboxConsumer, type InboxFunctionProps } from '../../src/cdk/index.js';
 import {
   consumerTemplate,
   consumerWithAccounts,
@@ -20,7 +20,7 @@ import {
 
 describe('InboxConsumer', () => {
   it('maps the queue to the function with ReportBatchItemFailures', () => {
-    const { template } = consumerTemplate({ batchSize: 7, maxConcurrency: 5 });
+    const { template } = consumerTemplate({ eventSource: { batchSize: 7, maxConcurrency: 5 } });
 
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -83,7 +83,7 @@ describe('InboxConsumer', () => {
   });
 
   it('deletes the inbox table with the stack when told to', () => {
-    const { template } = consumerTemplate({ inboxTableRemovalPolicy: RemovalPolicy.DESTROY });
+    const { template } = consumerTemplate({ removalPolicy: RemovalPolicy.DESTROY });
 
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
   });
@@ -94,9 +94,9 @@ describe('InboxConsumer', () => {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
     });
     new InboxConsumer(stack, 'Consumer', {
-      consumerName: 'orders',
-      entry: fixtureEntry,
       inboxTable: shared,
+      consumer: 'orders',
+      function: { entry: fixtureEntry },
     });
     const template = Template.fromStack(stack);
     const sharedId = stack.getLogicalId(shared.node.defaultChild as CfnTable);
@@ -129,9 +129,9 @@ describe('InboxConsumer', () => {
     });
     for (const consumerName of ['orders', 'billing']) {
       new InboxConsumer(stack, consumerName, {
-        consumerName,
-        entry: fixtureEntry,
         inboxTable: shared,
+        consumer: consumerName,
+        function: { entry: fixtureEntry },
       });
     }
     const template = Template.fromStack(stack);
@@ -201,9 +201,9 @@ describe('InboxConsumer', () => {
 
   it('runs the function on Node.js 24, ARM64 by default, with the environment contract the library reads', () => {
     const { stack, accounts, template } = consumerWithAccounts((accounts) => ({
-      inboxTtl: Duration.days(30),
-      maxReceiveCount: 7,
       businessTables: { accounts },
+      ttl: Duration.days(30),
+      deadLetter: { maxReceiveCount: 7 },
     }));
 
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -228,8 +228,7 @@ describe('InboxConsumer', () => {
 
   it('takes runtime and architecture as props', () => {
     const { template } = consumerTemplate({
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.X86_64,
+      function: { runtime: Runtime.NODEJS_22_X, architecture: Architecture.X86_64 },
     });
 
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -239,7 +238,9 @@ describe('InboxConsumer', () => {
   });
 
   it('makes a FIFO queue and a FIFO DLQ', () => {
-    const { template } = consumerTemplate({ fifo: true, contentBasedDeduplication: true });
+    const { template } = consumerTemplate({
+      queue: { fifo: true, contentBasedDeduplication: true },
+    });
 
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { FifoQueue: true }, 2);
     template.hasResourceProperties('AWS::SQS::Queue', {
@@ -306,10 +307,9 @@ describe('InboxConsumer', () => {
     const stack = freshStack();
     const topic = new Topic(stack, 'Alarms');
     const consumer = new InboxConsumer(stack, 'Consumer', {
-      consumerName: 'orders',
-      entry: fixtureEntry,
-      alarmTopic: topic,
-      queueAgeAlarmThreshold: Duration.minutes(10),
+      consumer: 'orders',
+      function: { entry: fixtureEntry },
+      monitoring: { alarmTopic: topic, queueAgeAlarmThreshold: Duration.minutes(10) },
     });
     const template = Template.fromStack(stack);
     const queueName = (queue: typeof consumer.queue) => ({
@@ -337,7 +337,10 @@ describe('InboxConsumer', () => {
     const ledgerEntry = fileURLToPath(
       new URL('../../functions/ledger/handler.ts', import.meta.url),
     );
-    const { stack, template } = consumerTemplate({ entry: ledgerEntry }, { bundle: true });
+    const { stack, template } = consumerTemplate(
+      { function: { entry: ledgerEntry } },
+      { bundle: true },
+    );
     const [fn] = Object.values(template.findResources('AWS::Lambda::Function'));
     const assetHash = String(fn?.Properties.Code.S3Key).replace(/\.zip$/, '');
     const assetDir = join((stack.node.root as App).outdir, `asset.${assetHash}`);
@@ -352,8 +355,8 @@ describe('InboxConsumer', () => {
   });
 
   it('keeps the require banner to ESM output and adds a banner of the user’s own after it', () => {
-    const bannerOf = (bundling: Partial<InboxConsumerProps['bundling']>) => {
-      const { stack, template } = consumerTemplate({ bundling }, { bundle: true });
+    const bannerOf = (bundling: Partial<InboxFunctionProps['bundling']>) => {
+      const { stack, template } = consumerTemplate({ function: { bundling } }, { bundle: true });
       const [fn] = Object.values(template.findResources('AWS::Lambda::Function'));
       const assetDir = join(
         (stack.node.root as App).outdir,

@@ -26,9 +26,9 @@ function asDeployed(
 describe('the environment contract between InboxConsumer and inboxConfigFromEnvironment', () => {
   it('gives the library every variable it reads, and the business tables by their names', () => {
     const { stack, accounts, template } = consumerWithAccounts((accounts) => ({
-      consumerName: 'ledger',
-      fifo: true,
       businessTables: { accounts },
+      consumer: 'ledger',
+      queue: { fifo: true },
     }));
     const [fn] = Object.values(
       template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler' } }),
@@ -41,9 +41,9 @@ describe('the environment contract between InboxConsumer and inboxConfigFromEnvi
 
     expect(inbox.options.consumer).toBe('ledger');
     expect(inbox.options.ttlSeconds).toBe(23 * 86_400);
-    expect(inbox.options.maxReceiveCount).toBe(5);
+    expect(inbox.options.deadLetter.maxReceiveCount).toBe(5);
     expect(inbox.options.store.tableName).toBe('deployed-INBOX_TABLE_NAME');
-    expect(inbox.options.deadLetterQueueUrl).toMatch(/deployed-INBOX_DEAD_LETTER_QUEUE_URL$/);
+    expect(inbox.options.deadLetter.queueUrl).toMatch(/deployed-INBOX_DEAD_LETTER_QUEUE_URL$/);
     expect(inbox.table('accounts')).toBe('deployed-INBOX_BUSINESS_TABLE_accounts');
     expect(variables.INBOX_BUSINESS_TABLE_accounts).toEqual({
       Ref: stack.getLogicalId(accounts.node.defaultChild as CfnTable),

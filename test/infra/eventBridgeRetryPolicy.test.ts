@@ -30,9 +30,9 @@ const DECLARATIONS: ReadonlyArray<{ readonly how: string; readonly declare: Decl
 function retryPolicyOf(declare: Declare, options: EventBridgeSourceOptions): unknown {
   const stack = freshStack();
   new InboxConsumer(stack, 'Consumer', {
-    consumerName: 'stock',
-    entry: fixtureEntry,
     sources: [declare(stack, options)],
+    consumer: 'stock',
+    function: { entry: fixtureEntry },
   });
   const [rule] = Object.values(Template.fromStack(stack).findResources('AWS::Events::Rule'));
   return rule?.Properties.Targets[0].RetryPolicy;
@@ -44,7 +44,7 @@ describe("an EventBridge source's retry policy stays within EventBridge's (0–1
     ({ declare }) => {
       expect(retryPolicyOf(declare, { retryAttempts: 185 })).toEqual({ MaximumRetryAttempts: 185 });
       expect(() => retryPolicyOf(declare, { retryAttempts: 186 })).toThrow(
-        /^InboxConsumer stock: retryAttempts of an EventBridge source must be an integer from 0 to 185 inclusive \(given 186\)\.$/,
+        /^TestStack\/Consumer: retryAttempts of an EventBridge source must be an integer from 0 to 185 inclusive \(given 186\)\.$/,
       );
     },
   );
@@ -66,7 +66,7 @@ describe("an EventBridge source's retry policy stays within EventBridge's (0–1
         MaximumEventAgeInSeconds: 86_400,
       });
       expect(() => retryPolicyOf(declare, { maxEventAge: Duration.seconds(86_401) })).toThrow(
-        /^InboxConsumer stock: maxEventAge of an EventBridge source \(seconds\) must be an integer from 60 to 86400 inclusive \(given 86401\)\.$/,
+        /^TestStack\/Consumer: maxEventAge of an EventBridge source \(seconds\) must be an integer from 60 to 86400 inclusive \(given 86401\)\.$/,
       );
     },
   );

@@ -41,9 +41,9 @@ function buildConsumerWithOutbox(outbox: Partial<InboxOutboxProps> = {}) {
   });
   const bus = new EventBus(stack, 'Bus');
   const consumer = new InboxConsumer(stack, 'Consumer', {
-    consumerName: 'ledger',
-    entry: fixtureEntry,
     outbox: { destinations: { credits, events: topic, bus }, ...outbox },
+    consumer: 'ledger',
+    function: { entry: fixtureEntry },
   });
   return { stack, consumer, credits, topic, bus };
 }

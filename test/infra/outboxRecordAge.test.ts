@@ -46,12 +46,10 @@ const RELAYS = [
 describe('a given-up batch leaves at least 12 of the stream’s 24 hours to read it back and redrive it', () => {
   it.each(RELAYS)(
     '$construct takes a maxRecordAge of 12 hours and refuses one second more, naming the construct, the prop, the range and the value',
-    ({ construct, build }) => {
+    ({ build }) => {
       expect(build(() => Duration.hours(12))).toBe(43_200);
       expect(() => build(() => Duration.seconds(43_201))).toThrow(
-        new RegExp(
-          `^${construct} ledger: maxRecordAge \\(seconds\\) must be an integer from 60 to 43200 inclusive \\(given 43201\\): a batch given up at that age must leave time, within the stream's 24 hours, to read it back and redrive it`,
-        ),
+        /^TestStack\/Outbox: maxRecordAge \(seconds\) must be an integer from 60 to 43200 inclusive \(given 43201\): a batch given up at that age must leave time, within the stream's 24 hours, to read it back and redrive it/,
       );
     },
   );
@@ -77,14 +75,12 @@ describe('a given-up batch leaves at least 12 of the stream’s 24 hours to read
 
   it.each(RELAYS)(
     '$construct refuses a token, whose deploy-time value (7 days, infinite) it could not check',
-    ({ construct, build }) => {
+    ({ build }) => {
       const fromParameter = (stack: Stack) =>
         Duration.seconds(new CfnParameter(stack, 'MaxRecordAge', { type: 'Number' }).valueAsNumber);
 
       expect(() => build(fromParameter)).toThrow(
-        new RegExp(
-          `^${construct} ledger: maxRecordAge must be a literal duration from 60 to 43200 seconds, not a token`,
-        ),
+        /^TestStack\/Outbox: maxRecordAge must be a literal duration from 60 to 43200 seconds, not a token/,
       );
     },
   );

@@ -17,9 +17,9 @@ type Sources = (
 function consumerWith(props: Sources) {
   const stack = freshStack();
   const consumer = new InboxConsumer(stack, 'Consumer', {
-    consumerName: 'stock',
-    entry: fixtureEntry,
     ...props(stack),
+    consumer: 'stock',
+    function: { entry: fixtureEntry },
   });
   return { stack, consumer, template: Template.fromStack(stack) };
 }
@@ -100,14 +100,14 @@ describe('InboxConsumer sources', () => {
         sources: [QueueSource.snsTopic(new Topic(stack, 'Orders'), { rawMessageDelivery: true })],
       })),
     ).toThrow(
-      /InboxConsumer stock: SNS raw message delivery strips the SNS MessageId.*messageKey: MessageKey\.attribute\('eventId'\)/,
+      /^TestStack\/Consumer: SNS raw message delivery strips the SNS MessageId.*key: MessageKey\.attribute\('eventId'\)/,
     );
   });
 
   it('passes a declared key of a raw subscription to the function', () => {
     const { template } = consumerWith((stack) => ({
       sources: [QueueSource.snsTopic(new Topic(stack, 'Orders'), { rawMessageDelivery: true })],
-      messageKey: MessageKey.attribute('eventId'),
+      key: MessageKey.attribute('eventId'),
     }));
 
     template.hasResourceProperties('AWS::SNS::Subscription', { RawMessageDelivery: true });
@@ -120,7 +120,7 @@ describe('InboxConsumer sources', () => {
   it('accepts a raw subscription whose handler passes its own key, and sets no INBOX_KEY', () => {
     const { template } = consumerWith((stack) => ({
       sources: [QueueSource.snsTopic(new Topic(stack, 'Orders'), { rawMessageDelivery: true })],
-      messageKey: MessageKey.inHandler(),
+      key: MessageKey.inHandler(),
     }));
 
     expect(functionVariables(template)).not.toHaveProperty('INBOX_KEY');
@@ -235,7 +235,7 @@ describe('InboxConsumer sources', () => {
         QueueSource.eventPattern({ source: ['shop'] }),
         QueueSource.direct(),
       ],
-      messageKey: MessageKey.field('eventId'),
+      key: MessageKey.field('eventId'),
     }));
 
     expect(sendStatements(template, stack, consumer)).toHaveLength(3);
@@ -263,19 +263,18 @@ describe('InboxConsumer sources', () => {
       message: /S3 cannot send event notifications to a FIFO queue/,
     },
   ])('refuses $case at synth', ({ sources, message }) => {
-    expect(() => consumerWith((stack) => ({ fifo: true, sources: sources(stack) }))).toThrow(
-      message,
-    );
+    expect(() =>
+      consumerWith((stack) => ({ sources: sources(stack), queue: { fifo: true } })),
+    ).toThrow(message);
   });
 
   it('subscribes a FIFO queue to a FIFO topic (its DLQ the consumer’s), and gives EventBridge events on a FIFO queue their group and a standard dead-letter queue with an alarm', () => {
     const { stack, consumer, template } = consumerWith((stack) => ({
-      fifo: true,
-      contentBasedDeduplication: true,
       sources: [
         QueueSource.snsTopic(new Topic(stack, 'T', { fifo: true })),
         QueueSource.eventPattern({ source: ['shop'] }, { messageGroupId: 'orders' }),
       ],
+      queue: { fifo: true, contentBasedDeduplication: true },
     }));
 
     template.resourceCountIs('AWS::SNS::Subscription', 1);
@@ -317,14 +316,13 @@ describe('InboxConsumer sources', () => {
         masterKey: Alias.fromAliasName(stack, 'SnsKey', 'alias/aws/sns'),
       });
       new InboxConsumer(stack, 'Consumer', {
-        consumerName: 'stock',
-        entry: fixtureEntry,
-        fifo,
-        contentBasedDeduplication: fifo || undefined,
         sources: [
           QueueSource.snsTopic(topic),
           QueueSource.eventPattern({ source: ['shop'] }, fifo ? { messageGroupId: 'shop' } : {}),
         ],
+        consumer: 'stock',
+        function: { entry: fixtureEntry },
+        queue: { fifo: fifo, contentBasedDeduplication: fifo || undefined },
       });
       Validations.of(stack).addPlugins(new AwsSolutionsChecks(stack));
 
@@ -335,10 +333,10 @@ describe('InboxConsumer sources', () => {
   it('refuses EventBridge on a FIFO queue without content-based deduplication: EventBridge sends no deduplication id', () => {
     expect(() =>
       consumerWith(() => ({
-        fifo: true,
         sources: [QueueSource.eventPattern({ source: ['shop'] }, { messageGroupId: 'shop' })],
+        queue: { fifo: true },
       })),
-    ).toThrow(/needs contentBasedDeduplication: true/);
+    ).toThrow(/needs queue.contentBasedDeduplication: true/);
   });
 
   it('refuses direct producers declared among sources without a messageKey, naming the fix', () => {
@@ -359,7 +357,7 @@ describe('InboxConsumer sources', () => {
         QueueSource.snsTopic(new Topic(stack, 'Orders'), { rawMessageDelivery: true }),
         QueueSource.eventPattern({ source: ['shop'] }),
       ],
-      messageKey: MessageKey.field('orderId'),
+      key: MessageKey.field('orderId'),
     }));
     const variables = Object.fromEntries(
       Object.entries(functionVariables(template)).map(([name, value]) => [

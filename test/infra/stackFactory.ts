@@ -7,7 +7,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { expect } from 'vitest';
-import type { InboxConsumerProps } from '../../src/cdk/index.js';
+import type { InboxConsumerProps, InboxFunctionProps } from '../../src/cdk/index.js';
 import { InboxConsumer } from '../../src/cdk/index.js';
 
 export const fixtureEntry = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
@@ -24,17 +24,32 @@ export function freshStack(options: { bundle?: boolean } = {}): Stack {
   });
 }
 
+/** A test's consumer props: any of the construct's, the function's `entry` optional. */
+export type TestConsumerProps = Omit<Partial<InboxConsumerProps>, 'function'> & {
+  readonly function?: Partial<InboxFunctionProps>;
+};
+
+/**
+ * The props of the test consumer `orders`, bundling the fixture's handler, with `props` over
+ * them (and over its function's props; none with an existing function, unless `props` gives
+ * `function` too).
+ */
+export function withFixture(props: TestConsumerProps): InboxConsumerProps {
+  const { function: fn, ...rest } = props;
+  return {
+    consumer: 'orders',
+    ...rest,
+    ...(rest.existingFunction && !fn ? {} : { function: { entry: fixtureEntry, ...fn } }),
+  };
+}
+
 /** A fresh stack holding one InboxConsumer with the given props, and its template. */
 export function consumerTemplate(
-  props: Partial<InboxConsumerProps> = {},
+  props: TestConsumerProps = {},
   options: { bundle?: boolean } = {},
 ) {
   const stack = freshStack(options);
-  const consumer = new InboxConsumer(stack, 'Consumer', {
-    consumerName: 'orders',
-    entry: fixtureEntry,
-    ...props,
-  });
+  const consumer = new InboxConsumer(stack, 'Consumer', withFixture(props));
   return { stack, consumer, template: Template.fromStack(stack) };
 }
 
@@ -43,7 +58,7 @@ export function consumerTemplate(
  * built in that stack) and one InboxConsumer whose props `props` builds from it.
  */
 export function consumerWithAccounts(
-  props: (accounts: Table) => Partial<InboxConsumerProps>,
+  props: (accounts: Table) => TestConsumerProps,
   tableProps: (stack: Stack) => Partial<TableProps> = () => ({}),
 ) {
   const stack = freshStack();
@@ -51,11 +66,7 @@ export function consumerWithAccounts(
     partitionKey: { name: 'accountId', type: AttributeType.STRING },
     ...tableProps(stack),
   });
-  const consumer = new InboxConsumer(stack, 'Consumer', {
-    consumerName: 'orders',
-    entry: fixtureEntry,
-    ...props(accounts),
-  });
+  const consumer = new InboxConsumer(stack, 'Consumer', withFixture(props(accounts)));
   return { stack, accounts, consumer, template: Template.fromStack(stack) };
 }
 

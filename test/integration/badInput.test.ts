@@ -49,9 +49,8 @@ function processor(handler: MessageHandler<PaymentCaptured> = record) {
     consumer: 'bad-input',
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
-    deadLetterQueueUrl: dlq,
-    sqsClient: aws.sqs,
-    logger: recordingLogger(),
+    deadLetter: { queueUrl: dlq, client: aws.sqs },
+    observability: { logger: recordingLogger() },
   });
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../support/ledgerFixture.js';
 import { takeMessages } from '../support/receiveMessages.js';
 import { countingMetrics, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { withOptions } from '../support/withOptions.js';
 
 const { aws, ledger } = useLedger();
 const CONSUMER = 'coalesced';
@@ -48,13 +49,13 @@ function processor(
   handler: MessageHandler<PaymentCaptured> = ledger.applyPayment,
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
 ) {
-  return ledgerProcessor(handler, {
-    store,
-    consumer: CONSUMER,
-    coalesce: true,
-    precheck: Precheck.Before,
-    ...overrides,
-  });
+  return ledgerProcessor(
+    handler,
+    withOptions(
+      { store, consumer: CONSUMER, performance: { coalesce: true, precheck: Precheck.Before } },
+      overrides,
+    ),
+  );
 }
 
 const unique = (label: string) => `acc-${label}-${Math.random().toString(36).slice(2)}`;
@@ -123,7 +124,7 @@ describe('coalesced commits (coalesce: true)', () => {
     const before = transactions().length;
 
     const outcomes = await processor(store, ledger.applyPayment, {
-      precheck: Precheck.Concurrent,
+      performance: { precheck: Precheck.Concurrent },
     }).processRecords(sqsEvent(...[known, ...fresh].map((event) => sqsRecord(event))));
 
     expect(outcomes.map(({ status }) => status)).toEqual([
@@ -142,9 +143,9 @@ describe('coalesced commits (coalesce: true)', () => {
       payment({ accountId: hot, amountCents: 101 + i }),
     );
 
-    const outcomes = await processor(store, ledger.applyPayment, { metrics }).processRecords(
-      sqsEvent(...events.map((event) => sqsRecord(event))),
-    );
+    const outcomes = await processor(store, ledger.applyPayment, {
+      observability: { metrics: metrics },
+    }).processRecords(sqsEvent(...events.map((event) => sqsRecord(event))));
 
     expect(outcomes.map(({ status }) => status)).toEqual(events.map(() => RecordStatus.Processed));
     expect(transactions().length).toBeLessThanOrEqual(2);
@@ -177,7 +178,7 @@ describe('coalesced commits (coalesce: true)', () => {
     const before = transactions().length;
 
     const outcomes = await processor(store, ledger.applyPayment, {
-      precheck: Precheck.Off,
+      performance: { precheck: Precheck.Off },
     }).processRecords(sqsEvent(...batch.map((event) => sqsRecord(event))));
 
     expect(outcomes.map(({ status }) => status)).toEqual(
@@ -355,9 +356,8 @@ describe('coalesced commits (coalesce: true)', () => {
     const records = [known, missing, poison, ...good].map((event) => sqsRecord(event));
 
     const outcomes = await processor(store, handler, {
-      precheck: Precheck.Off,
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
+      performance: { precheck: Precheck.Off },
+      deadLetter: { queueUrl: dlq.url, client: aws.sqs },
     }).processRecords(sqsEvent(...records));
 
     expect(outcomes.map(({ status }) => status)).toEqual([

@@ -105,7 +105,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
         await ledger.applyPayment(message, tx);
         if (message.body.eventId === late.eventId) handled();
       },
-      { store, consumer: 'late', precheck: false },
+      { store, consumer: 'late', performance: { precheck: 'off' } },
     ).processRecords(sqsEvent(sqsRecord(early), sqsRecord(late)));
 
     expect(outcomes.map(({ status }) => status)).toEqual([
@@ -129,7 +129,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
       async ({ body }, tx) => {
         tx.put({ TableName: ledger.tables.stock, Item: { sku, lastPaymentId: body.paymentId } });
       },
-      { store, consumer: 'puts', precheck: false },
+      { store, consumer: 'puts', performance: { precheck: 'off' } },
     ).processRecords(sqsEvent(...events.map((event) => sqsRecord(event))));
 
     expect(outcomes.every(({ status }) => status === RecordStatus.Processed)).toBe(true);
@@ -160,7 +160,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
     const outcomes = await ledgerProcessor(ledger.applyPayment, {
       store,
       consumer: 'cold',
-      precheck: false,
+      performance: { precheck: 'off' },
     }).processRecords(sqsEvent(...events.map((event) => sqsRecord(event))));
 
     expect(outcomes.every(({ status }) => status === RecordStatus.Processed)).toBe(true);
@@ -175,7 +175,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
     const outcomes = await ledgerProcessor(ledger.applyPayment, {
       store,
       consumer: 'copies',
-      precheck: false,
+      performance: { precheck: 'off' },
     }).processRecords(sqsEvent(sqsRecord(event), sqsRecord(event)));
 
     expect(outcomes.map(({ status }) => status)).toEqual([
@@ -195,7 +195,7 @@ describe('a batch on a hot item (DynamoDB’s conflict rules modelled: no emulat
     const processor = ledgerProcessor(ledger.applyPayment, {
       store,
       consumer: 'lone',
-      precheck: false,
+      performance: { precheck: 'off' },
     });
 
     const first = await processor.processRecords(sqsEvent(sqsRecord(event)));

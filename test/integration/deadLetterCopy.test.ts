@@ -58,7 +58,10 @@ function attributeKeyedConsumer(dlqUrl: string, handler: MessageHandler<unknown>
     dynamoDBClient: aws.dynamodb,
     sqsClient: aws.sqs,
   });
-  return createBatchProcessor(handler, { ...options, logger: recordingLogger() });
+  return createBatchProcessor(handler, {
+    ...options,
+    observability: { logger: recordingLogger() },
+  });
 }
 
 describe('a dead letter stays redrivable: the attributes its key and source need come first', () => {
@@ -151,9 +154,8 @@ describe('a dead letter stays redrivable: the attributes its key and source need
         store: ledger.store,
         consumer: CONSUMER,
         key,
-        deadLetterQueueUrl: dlq.url,
-        sqsClient: aws.sqs,
-        logger: recordingLogger(),
+        deadLetter: { queueUrl: dlq.url, client: aws.sqs },
+        observability: { logger: recordingLogger() },
       },
     );
 

@@ -6,6 +6,7 @@ import { RecordDeadlineError } from '../../src/errors.js';
 import {
   createBatchProcessor,
   DynamoDBInboxStore,
+  type InboxOptions,
   type InboxRuntime,
   type MessageHandler,
   RecordStatus,
@@ -23,6 +24,7 @@ import {
 } from '../support/manualRuntime.js';
 import { letRedrivePolicyMove, queueWithRedrivePolicy, receiveOne } from '../support/redrive.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { withOptions } from '../support/withOptions.js';
 
 const { aws, ledger } = useLedger();
 const lambdaContext = (remainingMillis: number) =>
@@ -42,9 +44,9 @@ function ledgerProcessor(
     consumer: 'deadline',
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
-    deadlineMarginMillis,
-    logger: recordingLogger(),
     ...(given.runtime ? { runtime: given.runtime } : {}),
+    reliability: { deadlineMarginMillis: deadlineMarginMillis },
+    observability: { logger: recordingLogger() },
   });
 }
 
@@ -91,24 +93,22 @@ const logged = (logger: ReturnType<typeof recordingLogger>, text: string) =>
 function lastReceiveProcessor(
   deadLetterQueueUrl: string,
   handler: MessageHandler<unknown>,
-  overrides: {
-    store?: DynamoDBInboxStore;
-    precheck?: boolean;
-    logger?: ReturnType<typeof recordingLogger>;
-    runtime?: Partial<InboxRuntime>;
-  } = {},
+  overrides: Partial<InboxOptions> = {},
 ) {
-  return createBatchProcessor(handler, {
-    store: ledger.store,
-    consumer: 'deadline',
-    key: ({ messageId }) => messageId,
-    maxReceiveCount: 3,
-    deadLetterQueueUrl,
-    sqsClient: aws.sqs,
-    deadlineMarginMillis: 0,
-    logger: recordingLogger(),
-    ...overrides,
-  });
+  return createBatchProcessor(
+    handler,
+    withOptions<InboxOptions>(
+      {
+        store: ledger.store,
+        consumer: 'deadline',
+        key: ({ messageId }) => messageId,
+        deadLetter: { maxReceiveCount: 3, queueUrl: deadLetterQueueUrl, client: aws.sqs },
+        reliability: { deadlineMarginMillis: 0 },
+        observability: { logger: recordingLogger() },
+      },
+      overrides,
+    ),
+  );
 }
 
 /**
@@ -235,9 +235,9 @@ describe('a record whose commit lands after the deadline', () => {
         consumer: 'deadline',
         schema: PaymentCaptured,
         key: ({ body }) => body.eventId,
-        deadlineMarginMillis: 1_000,
-        logger,
         runtime: clock.runtime,
+        reliability: { deadlineMarginMillis: 1_000 },
+        observability: { logger: logger },
       },
     );
 
@@ -262,7 +262,7 @@ describe('a record whose commit lands after the deadline', () => {
     });
     const processor = lastReceiveProcessor(dlq.url, handler.run, {
       runtime: clock.runtime,
-      logger,
+      observability: { logger },
     });
 
     const answer = processor.processRecords(
@@ -291,12 +291,10 @@ describe('a record whose commit lands after the deadline', () => {
       store: ledger.store,
       consumer: 'deadline',
       key: ({ messageId }) => messageId,
-      maxReceiveCount: 1,
-      deadLetterQueueUrl: queues.dlq.url,
-      sqsClient: aws.sqs,
-      deadlineMarginMillis: 0,
-      logger,
       runtime: clock.runtime,
+      deadLetter: { maxReceiveCount: 1, queueUrl: queues.dlq.url, client: aws.sqs },
+      reliability: { deadlineMarginMillis: 0 },
+      observability: { logger: logger },
     });
 
     const answer = processor.processRecords(
@@ -333,8 +331,8 @@ describe('a record whose commit lands after the deadline', () => {
       },
       {
         store: new DynamoDBInboxStore({ tableName: ledger.store.tableName, client: late.client }),
-        precheck: false,
-        logger,
+        performance: { precheck: 'off' },
+        observability: { logger },
         runtime: clock.runtime,
       },
     );

@@ -40,10 +40,9 @@ describe('an inbox table with the wrong key schema (a deploy mistake)', () => {
         consumer: 'ledger',
         schema: PaymentCaptured,
         key: ({ body }) => body.eventId,
-        precheck,
-        deadLetterQueueUrl: dlq.url,
-        sqsClient: aws.sqs,
-        logger,
+        performance: { precheck: precheck },
+        deadLetter: { queueUrl: dlq.url, client: aws.sqs },
+        observability: { logger: logger },
       });
       const event = payment({ accountId: `acc-wrong-inbox-${Math.random()}` });
 
@@ -77,7 +76,7 @@ describe('an inbox table with the wrong key schema (a deploy mistake)', () => {
           store: ledger.store,
           consumer: 'ledger',
           key: ({ messageId }) => messageId,
-          logger: recordingLogger(),
+          observability: { logger: recordingLogger() },
         },
       );
 
@@ -102,7 +101,7 @@ describe('a value lib-dynamodb cannot convert (a Date in an item)', () => {
         consumer: 'ledger-dates',
         schema: PaymentCaptured,
         key: ({ body }) => body.eventId,
-        logger: recordingLogger(),
+        observability: { logger: recordingLogger() },
       },
     );
 

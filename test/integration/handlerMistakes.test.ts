@@ -62,7 +62,7 @@ describe('one record’s throw, value or logger failure never fails the invocati
         consumer: 'mistakes',
         schema: PaymentCaptured,
         key: ({ body }) => body.eventId,
-        logger: createConsoleLogger('WARN'),
+        observability: { logger: createConsoleLogger('WARN') },
       },
     );
     const badRecord = sqsRecord(bad);
@@ -85,8 +85,7 @@ describe('one record’s throw, value or logger failure never fails the invocati
       consumer: 'mistakes',
       schema: PaymentCaptured,
       key: ({ body }) => body.eventId,
-      logger: throwingLogger,
-      metrics: throwingMetrics,
+      observability: { logger: throwingLogger, metrics: throwingMetrics },
     });
 
     const response = await processor.process(sqsEvent(...events.map((event) => sqsRecord(event))));
@@ -114,7 +113,7 @@ describe('an async parser', () => {
         if (raw === 'reject') throw new SyntaxError('bad input');
         return JSON.parse(raw);
       },
-      logger: createConsoleLogger('ERROR'),
+      observability: { logger: createConsoleLogger('ERROR') },
     });
     const rejected = sqsRecord('reject');
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -18,7 +18,7 @@ function consumer(name: string, handler: MessageHandler<PaymentCaptured>) {
     consumer: name,
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   });
 }
 

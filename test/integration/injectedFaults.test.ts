@@ -37,7 +37,12 @@ describe('transient DynamoDB failures (injected: no emulator produces them)', ()
         handlerRuns++;
         await ledger.applyPayment(message as never, tx);
       },
-      { store, consumer: 'faults', key: () => event.eventId, logger: recordingLogger(), metrics },
+      {
+        store,
+        consumer: 'faults',
+        key: () => event.eventId,
+        observability: { logger: recordingLogger(), metrics: metrics },
+      },
     );
 
     const [outcome] = await processor.processRecords(sqsEvent(sqsRecord(event)));
@@ -69,10 +74,9 @@ describe('a commit whose answer was lost (injected: no emulator produces it)', (
         store,
         consumer: 'own-commit',
         key: () => event.eventId,
-        precheck: false,
-        deadLetterQueueUrl: dlq.url,
-        sqsClient: aws.sqs,
-        logger: recordingLogger(),
+        performance: { precheck: 'off' },
+        deadLetter: { queueUrl: dlq.url, client: aws.sqs },
+        observability: { logger: recordingLogger() },
       },
     );
 

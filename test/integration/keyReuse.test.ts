@@ -61,8 +61,7 @@ describe('no write of any path takes over an entry that holds another payload ha
           ledgerProcessor(handler, {
             store: ledger.store,
             consumer: CONSUMER,
-            precheck,
-            coalesce,
+            performance: { precheck: precheck, coalesce: coalesce },
           }).processRecords(sqsEvent(sqsRecord(body)));
 
         const [x] = await deliver(first);
@@ -100,7 +99,7 @@ describe('no write of any path takes over an entry that holds another payload ha
     const [x] = await ledgerProcessor(withStep, {
       store: ledger.store,
       consumer: CONSUMER,
-      precheck: Precheck.Off,
+      performance: { precheck: Precheck.Off },
     }).processRecords(sqsEvent(sqsRecord(event)));
     expect(x?.status).toBe(RecordStatus.Failed);
 
@@ -109,7 +108,7 @@ describe('no write of any path takes over an entry that holds another payload ha
     const [copy] = await ledgerProcessor(stepLess, {
       store: ledger.store,
       consumer: CONSUMER,
-      precheck: Precheck.Off,
+      performance: { precheck: Precheck.Off },
     }).processRecords(sqsEvent(sqsRecord(event)));
 
     expect(copy?.status).toBe(RecordStatus.Processed);

@@ -14,7 +14,7 @@ function processorOf(handler: MessageHandler<PaymentCaptured>) {
     consumer: 'late-writes',
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   });
 }
 

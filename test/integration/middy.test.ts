@@ -16,7 +16,7 @@ function ledgerProcessor(handler: MessageHandler<PaymentCaptured> = ledger.apply
     consumer: 'ledger-middy',
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   });
 }
 

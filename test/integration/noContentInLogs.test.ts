@@ -85,10 +85,8 @@ async function runLeaky(logger: InboxLogger, logKeys?: boolean) {
       consumer: 'content',
       schema: quotingSchema,
       key: ({ body }) => (body.id ?? body) as string,
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
-      logger,
-      ...(logKeys === undefined ? {} : { logKeys }),
+      deadLetter: { queueUrl: dlq.url, client: aws.sqs },
+      observability: { logger, ...(logKeys === undefined ? {} : { logKeys }) },
     },
   );
   const { first, records, mismatchKey } = leakyRecords();
@@ -154,7 +152,7 @@ describe('no body content and no key value reach logs, error messages or DLQ att
       key: ({ body }) => {
         throw new TypeError(`no id in ${JSON.stringify(body)}`);
       },
-      logger,
+      observability: { logger: logger },
     });
     let outcomes: Awaited<ReturnType<typeof processor.processRecords>> = [];
 

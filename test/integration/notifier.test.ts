@@ -90,9 +90,9 @@ function notifier(client?: DynamoDBClient, runtime?: { now: () => number }) {
       consumer: 'notifier',
       schema: definition.schema,
       key: definition.key,
-      transactionAttempts: 1,
-      logger: recordingLogger(),
       ...(runtime === undefined ? {} : { runtime }),
+      reliability: { transactionAttempts: 1 },
+      observability: { logger: recordingLogger() },
     },
   );
 }
@@ -152,7 +152,7 @@ describe('the notifier: an email through SES and a receipt in S3, in steps', () 
         consumer: 'notifier',
         schema: failing.schema,
         key: failing.key,
-        logger: recordingLogger(),
+        observability: { logger: recordingLogger() },
       },
     );
 

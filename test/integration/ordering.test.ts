@@ -46,9 +46,9 @@ const options = (concurrency: number) => ({
   store: ledger.store,
   consumer: 'ordering',
   schema: PaymentCaptured,
-  concurrency,
   key: ({ body }: { body: PaymentCaptured }) => body.eventId,
-  logger: recordingLogger(),
+  performance: { concurrency },
+  observability: { logger: recordingLogger() },
 });
 
 describe('FIFO queues', () => {

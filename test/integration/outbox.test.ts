@@ -16,6 +16,7 @@ import { loseResponse } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
 import { readStream } from '../support/streamRecords.js';
+import { withOptions } from '../support/withOptions.js';
 
 const { aws, ledger } = useLedger();
 const CONSUMER = 'ledger';
@@ -39,14 +40,19 @@ function processor(
   handler: MessageHandler<PaymentCaptured>,
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
 ) {
-  return createBatchProcessor(handler, {
-    store: storeWith(),
-    consumer: CONSUMER,
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
-    ...overrides,
-  });
+  return createBatchProcessor(
+    handler,
+    withOptions<InboxOptions<typeof PaymentCaptured>>(
+      {
+        store: storeWith(),
+        consumer: CONSUMER,
+        schema: PaymentCaptured,
+        key: ({ body }) => body.eventId,
+        observability: { logger: recordingLogger() },
+      },
+      overrides,
+    ),
+  );
 }
 
 /** Credits the account and publishes PaymentCredited to its group, and an audit line. */

@@ -69,7 +69,7 @@ async function publishThroughPipe({ fifo }: PipeCase) {
       }),
       consumer: 'ledger-upstream',
       key: ({ body }) => (body as { eventId: string }).eventId,
-      logger: recordingLogger(),
+      observability: { logger: recordingLogger() },
     },
   );
   const [outcome] = await upstream.processRecords(sqsEvent(sqsRecord(payment())));
@@ -123,9 +123,8 @@ function downstreamConsumer(applied: Map<string, string[]>) {
       consumer: 'notifier',
       sources: [MessageSource.Outbox],
       parser: (text) => text,
-      // One record at a time: a copy then meets its first's commit before its handler runs.
-      concurrency: 1,
-      logger: recordingLogger(),
+      performance: { concurrency: 1 },
+      observability: { logger: recordingLogger() },
     },
   );
 }

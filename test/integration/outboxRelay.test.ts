@@ -52,7 +52,7 @@ function processor(handler: MessageHandler<PaymentCaptured>) {
     consumer: CONSUMER,
     schema: PaymentCaptured,
     key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   });
 }
 
@@ -198,7 +198,7 @@ describe('the outbox relay, fed by the stream', () => {
         consumer: 'ledger-upstream',
         schema: PaymentCaptured,
         key: ({ body }) => body.eventId,
-        logger: recordingLogger(),
+        observability: { logger: recordingLogger() },
       },
     );
     await upstream.process(sqsEvent(sqsRecord(event)));
@@ -224,7 +224,7 @@ describe('the outbox relay, fed by the stream', () => {
         schema: z.object({ accountId: z.string(), amountCents: z.number() }),
         // No key function: a relayed message is keyed by its outbox id.
         sources: [MessageSource.Outbox],
-        logger: recordingLogger(),
+        observability: { logger: recordingLogger() },
       },
     );
     const outcomes = await downstream.processRecords(

@@ -11,6 +11,7 @@ import {
 } from '../../src/index.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { withOptions } from '../support/withOptions.js';
 
 const { aws, ledger } = useLedger();
 let dlq: { url: string; arn: string };
@@ -24,16 +25,17 @@ beforeAll(async () => {
 function options(
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
 ): InboxOptions<typeof PaymentCaptured> {
-  return {
-    store: ledger.store,
-    consumer: 'ledger',
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
-    deadLetterQueueUrl: dlq.url,
-    sqsClient: aws.sqs,
-    ...overrides,
-  };
+  return withOptions<InboxOptions<typeof PaymentCaptured>>(
+    {
+      store: ledger.store,
+      consumer: 'ledger',
+      schema: PaymentCaptured,
+      key: ({ body }) => body.eventId,
+      observability: { logger: recordingLogger() },
+      deadLetter: { queueUrl: dlq.url, client: aws.sqs },
+    },
+    overrides,
+  );
 }
 
 /** Receives and deletes what the queue holds, so each test sees only its own messages. */
@@ -135,7 +137,7 @@ describe('permanent failures with a dead-letter queue', () => {
     await processSqsBatch(
       sqsEvent(record),
       rejectingHandler,
-      options({ deadLetterQueueUrl: fifoDlq.url }),
+      options({ deadLetter: { queueUrl: fifoDlq.url } }),
     );
 
     const { Messages = [] } = await aws.sqs.send(
@@ -153,7 +155,7 @@ describe('permanent failures with a dead-letter queue', () => {
     const missingQueue = dlq.url.replace(/[^/]+$/, 'no-such-queue-for-sqs-inbox');
     const processor = createBatchProcessor(
       rejectingHandler,
-      options({ deadLetterQueueUrl: missingQueue }),
+      options({ deadLetter: { queueUrl: missingQueue } }),
     );
 
     const [outcome] = await processor.processRecords(sqsEvent(sqsRecord(payment())));
@@ -175,7 +177,7 @@ describe('the dead-letter queue is only for permanent failures', () => {
         handlerRuns++;
         throw new Error('downstream timeout');
       },
-      options({ deadLetterQueueUrl: quietDlq.url }),
+      options({ deadLetter: { queueUrl: quietDlq.url } }),
     );
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
@@ -212,7 +214,7 @@ describe('the dead-letter queue is only for permanent failures', () => {
         if (message.body.paymentId === first) throw new PermanentError('rejected');
         await ledger.applyPayment(message, tx);
       },
-      options({ deadLetterQueueUrl: fifoDlq.url }),
+      options({ deadLetter: { queueUrl: fifoDlq.url } }),
     ).processRecords(sqsEvent(...records));
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
@@ -260,7 +262,10 @@ describe('permanent failures without a dead-letter queue', () => {
     const response = await processSqsBatch(
       sqsEvent(record),
       rejectingHandler,
-      options({ deadLetterQueueUrl: undefined, sqsClient: undefined, logger }),
+      options({
+        deadLetter: undefined,
+        observability: { logger: logger },
+      }),
     );
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);

@@ -116,9 +116,9 @@ describe('the batch pre-check read (default: concurrent)', () => {
       await ledger.applyPayment(message, tx);
     };
 
-    const outcomes = await processor(store, handler, { concurrency: 1 }).processRecords(
-      sqsEvent(sqsRecord(fresh), sqsRecord(known)),
-    );
+    const outcomes = await processor(store, handler, {
+      performance: { concurrency: 1 },
+    }).processRecords(sqsEvent(sqsRecord(fresh), sqsRecord(known)));
 
     expect(outcomes.map(({ status }) => status)).toEqual([
       RecordStatus.Processed,
@@ -172,7 +172,7 @@ describe('the batch pre-check read (default: concurrent)', () => {
     const { store, named } = connect();
 
     const outcomes = await processor(store, ledger.applyPayment, {
-      precheck: Precheck.Before,
+      performance: { precheck: Precheck.Before },
     }).processRecords(sqsEvent(...[...events, known].map((event) => sqsRecord(event))));
 
     const reads = named('BatchGetItem').map(
@@ -199,9 +199,9 @@ describe('the pre-check read awaited before the handlers (precheck: before)', ()
       await ledger.applyPayment(message, tx);
     };
 
-    const outcomes = await processor(store, handler, { precheck: Precheck.Before }).processRecords(
-      sqsEvent(sqsRecord(known), sqsRecord(fresh)),
-    );
+    const outcomes = await processor(store, handler, {
+      performance: { precheck: Precheck.Before },
+    }).processRecords(sqsEvent(sqsRecord(known), sqsRecord(fresh)));
 
     expect(outcomes.map(({ status }) => status)).toEqual([
       RecordStatus.Duplicate,
@@ -225,7 +225,7 @@ describe('a pre-check read that fails (injected: no emulator throttles or denies
     const fault = injectFault(client, 'BatchGetItemCommand', throttled);
 
     const outcomes = await processor(store, ledger.applyPayment, {
-      precheck: Precheck.Before,
+      performance: { precheck: Precheck.Before },
     }).processRecords(sqsEvent(sqsRecord(known), sqsRecord(fresh)));
 
     expect(fault.injected()).toBeGreaterThan(0);
@@ -245,7 +245,10 @@ describe('a pre-check read that fails (injected: no emulator throttles or denies
       });
     injectFault(client, 'BatchGetItemCommand', denied);
     const logger = recordingLogger();
-    const run = processor(store, ledger.applyPayment, { logger, precheck: Precheck.Before });
+    const run = processor(store, ledger.applyPayment, {
+      observability: { logger: logger },
+      performance: { precheck: Precheck.Before },
+    });
 
     for (let batch = 0; batch < 2; batch++) {
       const events = [payment(), payment()].map((event) => sqsRecord(event));

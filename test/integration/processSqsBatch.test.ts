@@ -8,6 +8,7 @@ import {
   createBatchProcessor,
   DynamoDBInboxStore,
   type InboxOptions,
+  Precheck,
   processSqsBatch,
   RecordStatus,
   redriveUnsafeMessageIdKey,
@@ -15,6 +16,7 @@ import {
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { withOptions } from '../support/withOptions.js';
 
 const { aws, ledger } = useLedger();
 const sent = recordCommands(aws.dynamodb);
@@ -22,15 +24,16 @@ const sent = recordCommands(aws.dynamodb);
 function ledgerOptions(overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {}) {
   const logger = recordingLogger();
   const metrics = countingMetrics();
-  const options: InboxOptions<typeof PaymentCaptured> = {
-    store: ledger.store,
-    consumer: 'ledger',
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
-    logger,
-    metrics,
-    ...overrides,
-  };
+  const options = withOptions<InboxOptions<typeof PaymentCaptured>>(
+    {
+      store: ledger.store,
+      consumer: 'ledger',
+      schema: PaymentCaptured,
+      key: ({ body }) => body.eventId,
+      observability: { logger, metrics },
+    },
+    overrides,
+  );
   return { options, logger, metrics };
 }
 
@@ -39,7 +42,7 @@ describe('first delivery', () => {
     const event = payment({ accountId: 'acc-first' });
     const record = sqsRecord(event);
     const nowMillis = Math.floor(Date.now() / 1000) * 1000 + 500;
-    const { options } = ledgerOptions({ now: () => nowMillis, ttlSeconds: 3600 });
+    const { options } = ledgerOptions({ ttlSeconds: 3600, runtime: { now: () => nowMillis } });
     sent.length = 0;
 
     const response = await processSqsBatch(sqsEvent(record), ledger.applyPayment, options);
@@ -133,14 +136,14 @@ describe('duplicates', () => {
   });
 
   it.each([
-    { precheck: true, seenBy: 'the pre-check read' },
-    { precheck: false, seenBy: 'the transaction condition' },
+    { precheck: Precheck.Concurrent, seenBy: 'the pre-check read' },
+    { precheck: Precheck.Off, seenBy: 'the transaction condition' },
   ])(
     'applies a redelivered event once and acknowledges the copy, seen by $seenBy',
     async ({ precheck }) => {
       const accountId = `acc-dup-${precheck}`;
       const event = payment({ accountId });
-      const { options, logger, metrics } = ledgerOptions({ precheck });
+      const { options, logger, metrics } = ledgerOptions({ performance: { precheck: precheck } });
 
       await processSqsBatch(sqsEvent(sqsRecord(event)), ledger.applyPayment, options);
       const copy = sqsRecord(event);
@@ -173,12 +176,12 @@ describe('duplicates', () => {
     expect(metrics.count(InboxMetric.Duplicates)).toBe(9);
   });
 
-  it.each([true, false])(
+  it.each([Precheck.Concurrent, Precheck.Off])(
     'fails the same key with a different body as a payload mismatch and applies nothing (precheck %s)',
     async (precheck) => {
       const accountId = `acc-mismatch-${precheck}`;
       const event = payment({ accountId });
-      const { options } = ledgerOptions({ precheck });
+      const { options } = ledgerOptions({ performance: { precheck: precheck } });
       const processor = createBatchProcessor(ledger.applyPayment, options);
       await processor.process(sqsEvent(sqsRecord(event)));
 
@@ -225,11 +228,14 @@ describe('expiry', () => {
     await processSqsBatch(
       sqsEvent(first),
       ledger.applyPayment,
-      ledgerOptions({ now: () => firstMillis, ttlSeconds: 60 }).options,
+      ledgerOptions({ ttlSeconds: 60, runtime: { now: () => firstMillis } }).options,
     );
 
     const later = sqsRecord({ ...event, paymentId: `${event.paymentId}-again` });
-    const laterOptions = ledgerOptions({ now: () => firstMillis + 61_000 + 1000, ttlSeconds: 60 });
+    const laterOptions = ledgerOptions({
+      ttlSeconds: 60,
+      runtime: { now: () => firstMillis + 61_000 + 1000 },
+    });
     const response = await processSqsBatch(
       sqsEvent(later),
       ledger.applyPayment,
@@ -250,13 +256,13 @@ describe('expiry', () => {
     await processSqsBatch(
       sqsEvent(sqsRecord(event)),
       ledger.applyPayment,
-      ledgerOptions({ now: () => startMillis, ttlSeconds: 60 }).options,
+      ledgerOptions({ ttlSeconds: 60, runtime: { now: () => startMillis } }).options,
     );
 
     const atExpiry = ledgerOptions({
-      now: () => startMillis + 60_000,
       ttlSeconds: 60,
-      precheck: false,
+      runtime: { now: () => startMillis + 60_000 },
+      performance: { precheck: 'off' },
     });
     await processSqsBatch(sqsEvent(sqsRecord(event)), ledger.applyPayment, atExpiry.options);
 
@@ -315,7 +321,7 @@ describe('failures', () => {
         store: ledger.store,
         consumer: 'inventory',
         key: ({ body }) => (body as typeof order).eventId,
-        logger: recordingLogger(),
+        observability: { logger: recordingLogger() },
       },
     );
 

@@ -40,7 +40,7 @@ async function commitThenRedrive(fifo: boolean, key: Key) {
     consumer: 'ledger',
     schema: PaymentCaptured,
     key,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   });
   const first = await receiveOne(aws.sqs, queues.source.url);
   if (!first) throw new Error('the message did not arrive');

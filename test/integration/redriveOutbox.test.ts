@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxMessageIdField, outboxMessageId } from '../../src/constants/index.js';
 import { InvalidConfigurationError } from '../../src/errors.js';
 import { createBatchProcessor, DynamoDBInboxStore, type MessageHandler } from '../../src/index.js';
-import { redriveOutbox } from '../../src/relay/index.js';
+import { AwsOutboxSender, redriveOutbox } from '../../src/relay/index.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { eventually } from '../support/eventually.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
@@ -51,7 +51,7 @@ async function outboxWithRelay(
       consumer: CONSUMER,
       schema: PaymentCaptured,
       key: ({ body }) => body.eventId,
-      logger: recordingLogger(),
+      observability: { logger: recordingLogger() },
     });
   return { table, dlq, relay, publish };
 }
@@ -145,7 +145,10 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     expect((await take(audit.url, 1))[0]?.Body).toBe('after the refusal');
 
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: letter?.Body }));
-    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+    const outcomes = await redriveOutbox({
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
+    });
     expect(outcomes).toEqual([
       expect.objectContaining({ kind: 'message', status: 'left', outboxIds: [id] }),
     ]);
@@ -177,7 +180,10 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     expect(body).not.toHaveProperty('image');
 
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: letter?.Body }));
-    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+    const outcomes = await redriveOutbox({
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
+    });
     expect(outcomes).toEqual([expect.objectContaining({ kind: 'record', status: 'left' })]);
     expect(outcomes[0]?.reason).toContain(
       `its image did not fit in the letter; read the outbox item ${pk}`,
@@ -188,7 +194,10 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     const { dlq, name, event } = await refusedMessages(['credited']);
     const created = await aws.createQueue(name);
 
-    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+    const outcomes = await redriveOutbox({
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
+    });
 
     const id = outboxMessageId(CONSUMER, event.eventId, { index: 0 });
     expect(outcomes).toEqual([
@@ -222,9 +231,9 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     }
 
     const outcomes = await redriveOutbox({
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
       streamsClient: streams,
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
     });
 
     const ids = events.map((event) => outboxMessageId(CONSUMER, event.eventId, { index: 0 }));
@@ -242,7 +251,10 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     const { dlq } = await refusedMessages(['still refused']);
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: 'not json' }));
 
-    const outcomes = await redriveOutbox({ deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs });
+    const outcomes = await redriveOutbox({
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
+    });
 
     expect(outcomes).toHaveLength(2);
     expect(outcomes).toEqual(
@@ -270,9 +282,9 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     down = false;
 
     const outcomes = await redriveOutbox({
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
       streamsClient: streams,
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
     });
 
     expect(outcomes[0]).toMatchObject({
@@ -309,9 +321,9 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     );
 
     const outcomes = await redriveOutbox({
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
       streamsClient: streams,
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
     });
 
     expect(outcomes).toEqual([
@@ -330,9 +342,9 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     const created = await aws.createQueue(name);
 
     const outcomes = await redriveOutbox({
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
       maxMessages: 1,
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
     });
 
     expect(outcomes).toEqual([expect.objectContaining({ kind: 'message', status: 'redriven' })]);
@@ -345,9 +357,9 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
     const created = await aws.createQueue(name);
 
     const outcomes = await redriveOutbox({
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
       dryRun: true,
+      deadLetter: { queueUrl: dlq.url },
+      sender: new AwsOutboxSender({ sqsClient: aws.sqs }),
     });
 
     expect(outcomes).toEqual([
@@ -358,11 +370,11 @@ describe('redriveOutbox: the runbook of the relay dead-letter queue', () => {
   });
 
   it('refuses an option that is not a queue URL, naming it', async () => {
-    await expect(redriveOutbox({ deadLetterQueueUrl: 'relay-dlq' })).rejects.toThrow(
+    await expect(redriveOutbox({ deadLetter: { queueUrl: 'relay-dlq' } })).rejects.toThrow(
       InvalidConfigurationError,
     );
-    await expect(redriveOutbox({ deadLetterQueueUrl: 'relay-dlq' })).rejects.toThrow(
-      /deadLetterQueueUrl/,
+    await expect(redriveOutbox({ deadLetter: { queueUrl: 'relay-dlq' } })).rejects.toThrow(
+      /"deadLetter.queueUrl"/,
     );
   });
 });

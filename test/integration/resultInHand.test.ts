@@ -65,7 +65,7 @@ describe('a result in hand is journaled before anything can run its step again',
     const [outcome] = await ledgerProcessor(chargingHandler(charges), {
       store,
       consumer: CONSUMER,
-      transactionAttempts: 3,
+      reliability: { transactionAttempts: 3 },
     }).processRecords(sqsEvent(sqsRecord(event)));
 
     expect(fault.injected()).toBe(3);
@@ -87,7 +87,7 @@ describe('a result in hand is journaled before anything can run its step again',
     const [failed] = await ledgerProcessor(chargingHandler(charges), {
       store,
       consumer: CONSUMER,
-      transactionAttempts: 2,
+      reliability: { transactionAttempts: 2 },
     }).processRecords(sqsEvent(sqsRecord(event)));
 
     expect(failed?.status).toBe(RecordStatus.Failed);
@@ -127,7 +127,7 @@ describe('a result in hand is journaled before anything can run its step again',
     const [outcome] = await ledgerProcessor(handler, {
       store,
       consumer: CONSUMER,
-      transactionAttempts: 3,
+      reliability: { transactionAttempts: 3 },
     }).processRecords(sqsEvent(sqsRecord(event)));
 
     expect(fault.injected()).toBe(3);
@@ -148,7 +148,7 @@ describe('a result in hand is journaled before anything can run its step again',
     const [failed] = await ledgerProcessor(chargingHandler(charges), {
       store,
       consumer: CONSUMER,
-      transactionAttempts: 2,
+      reliability: { transactionAttempts: 2 },
     }).processRecords(sqsEvent(sqsRecord(event)));
 
     expect(failed?.status).toBe(RecordStatus.Failed);

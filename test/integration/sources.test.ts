@@ -8,6 +8,7 @@ import { InvalidConfigurationError } from '../../src/errors.js';
 import {
   createBatchProcessor,
   type InboxMessage,
+  type InboxOptions,
   type MessageHandler,
   MessageSource,
   PermanentError,
@@ -30,7 +31,10 @@ const upstreams = useUpstreams(aws);
 const { Sns, SnsRaw, EventBridge, S3 } = MessageSource;
 
 /** A ledger processor for the declared sources, keeping what its handler saw. */
-function ledgerProcessor(sources: MessageSource[], overrides: Record<string, unknown> = {}) {
+function ledgerProcessor(
+  sources: MessageSource[],
+  overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
+) {
   const logger = recordingLogger();
   const seen: Array<InboxMessage<PaymentCaptured>> = [];
   const handler: MessageHandler<PaymentCaptured> = (message, tx) => {
@@ -42,7 +46,7 @@ function ledgerProcessor(sources: MessageSource[], overrides: Record<string, unk
     consumer: 'ledger',
     schema: PaymentCaptured,
     sources,
-    logger,
+    observability: { logger },
     ...overrides,
   });
   return { processor, logger, seen };
@@ -174,10 +178,9 @@ describe('an SNS topic in front of the queue', () => {
         store: ledger.store,
         consumer: 'ledger',
         sources: [Sns],
-        precheck: false,
-        deadLetterQueueUrl: dlq.url,
-        sqsClient: aws.sqs,
-        logger: recordingLogger(),
+        performance: { precheck: 'off' },
+        deadLetter: { queueUrl: dlq.url, client: aws.sqs },
+        observability: { logger: recordingLogger() },
       },
     );
 
@@ -194,8 +197,7 @@ describe('an SNS topic in front of the queue', () => {
     await processOne(ledgerProcessor([Sns]).processor, record);
     const stricter = ledgerProcessor([Sns], {
       schema: PaymentCaptured.extend({ currency: z.string() }),
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
+      deadLetter: { queueUrl: dlq.url, client: aws.sqs },
     });
 
     const outcome = await processOne(stricter.processor, await deliverAgain(queue, record));
@@ -216,7 +218,7 @@ describe('an SNS topic in front of the queue', () => {
         consumer: 'ledger',
         schema: z.object({ Message: z.string() }),
         key: ({ body }) => JSON.parse(body.Message).eventId,
-        logger: recordingLogger(),
+        observability: { logger: recordingLogger() },
       },
     );
     const after = ledgerProcessor([Sns], {
@@ -250,8 +252,7 @@ describe('an SNS topic in front of the queue', () => {
     const dlq = await aws.createQueue(aws.uniqueName('sns-wrong-dlq'));
     const { queue, event } = await paymentPublished('sns-wrong');
     const { processor, seen } = ledgerProcessor([EventBridge], {
-      deadLetterQueueUrl: dlq.url,
-      sqsClient: aws.sqs,
+      deadLetter: { queueUrl: dlq.url, client: aws.sqs },
     });
     const record = await nextRecord(queue);
 
@@ -293,8 +294,8 @@ describe('SNS raw delivery in front of the queue', () => {
     await topic.publish({ Message: JSON.stringify(event), MessageAttributes: attributes });
     await topic.publish({ Message: JSON.stringify(event), MessageAttributes: attributes });
     const { processor, seen } = ledgerProcessor([SnsRaw], {
-      key: (message: InboxMessage<PaymentCaptured>) =>
-        message.messageAttributes.eventId?.stringValue,
+      key: ((message: InboxMessage<PaymentCaptured>) =>
+        message.messageAttributes.eventId?.stringValue) as never,
     });
 
     const outcomes = [
@@ -354,7 +355,12 @@ describe('S3 notifications in front of the queue', () => {
           });
         }
       },
-      { store: ledger.store, consumer: 'uploads', sources: [S3], logger: recordingLogger() },
+      {
+        store: ledger.store,
+        consumer: 'uploads',
+        sources: [S3],
+        observability: { logger: recordingLogger() },
+      },
     );
     return { processor, handled };
   }
@@ -412,7 +418,7 @@ describe('a FIFO topic in front of a FIFO queue', () => {
         MessageDeduplicationId: event.eventId,
       });
     }
-    const { processor, seen } = ledgerProcessor([Sns], { concurrency: 2 });
+    const { processor, seen } = ledgerProcessor([Sns], { performance: { concurrency: 2 } });
     // One receive, as Lambda's poller does: a FIFO queue hands out a group's next message only
     // once the one before is deleted, or together with it.
     const records = (await aws.receive(queue.url)).map((message) => toRecord(message, queue.arn));

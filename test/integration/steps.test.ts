@@ -31,6 +31,7 @@ import { latch } from '../support/latch.js';
 import { PaymentCaptured, payment, useLedger } from '../support/ledgerFixture.js';
 import { manualRuntime, settlesWithin } from '../support/manualRuntime.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../support/sqsRecords.js';
+import { withOptions } from '../support/withOptions.js';
 
 const { aws, ledger } = useLedger();
 const CONSUMER = 'mailer';
@@ -57,14 +58,19 @@ function processor(
   handler: MessageHandler<PaymentCaptured>,
   overrides: Partial<InboxOptions<typeof PaymentCaptured>> = {},
 ) {
-  return createBatchProcessor(handler, {
-    store: ledger.store,
-    consumer: CONSUMER,
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
-    ...overrides,
-  });
+  return createBatchProcessor(
+    handler,
+    withOptions<InboxOptions<typeof PaymentCaptured>>(
+      {
+        store: ledger.store,
+        consumer: CONSUMER,
+        schema: PaymentCaptured,
+        key: ({ body }) => body.eventId,
+        observability: { logger: recordingLogger() },
+      },
+      overrides,
+    ),
+  );
 }
 
 /** A handler that charges (a step), emails (a step) and credits the account (in `tx`). */
@@ -191,7 +197,7 @@ describe('steps', () => {
     );
     await inStep;
 
-    const [copy] = await processor(handler, { metrics }).processRecords(
+    const [copy] = await processor(handler, { observability: { metrics: metrics } }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'copy' })),
     );
     release();
@@ -220,7 +226,7 @@ describe('steps', () => {
     );
     await settlesWithin('the holder in its step', holder.entered);
 
-    const [copy] = await processor(handler, { precheck: false }).processRecords(
+    const [copy] = await processor(handler, { performance: { precheck: 'off' } }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'copy' })),
     );
     holder.release();
@@ -238,17 +244,18 @@ describe('steps', () => {
     };
     // The holder's heartbeat never fires: the lease it claimed is all there is.
     const clock = manualRuntime();
-    const first = processor(handler, { leaseMillis: 1_000, runtime: clock.runtime }).processRecords(
-      sqsEvent(sqsRecord(event, { messageId: 'holder' })),
-    );
+    const first = processor(handler, {
+      runtime: clock.runtime,
+      reliability: { leaseMillis: 1_000 },
+    }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })));
     await settlesWithin('the holder in its step', holder.entered);
     // 800 ms into the holder's 1-second lease, a host whose clock runs ahead by almost the
     // allowance: by that clock the lease has long lapsed, but not its allowance.
     const aheadMillis = 800 + LEASE_LIMITS.clockSkewMillis - 100;
     const ahead = { now: () => clock.now() + aheadMillis };
     const [copy] = await processor(handler, {
-      precheck: false,
       runtime: ahead,
+      performance: { precheck: 'off' },
     }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'ahead' })));
     holder.release();
     const [outcome] = await first;
@@ -303,7 +310,7 @@ describe('steps', () => {
     const [holder] = await processor(handler, {
       store: new DynamoDBInboxStore({ tableName: ledger.tables.inbox, client }),
       runtime: clock.runtime,
-      leaseMillis: 3_000,
+      reliability: { leaseMillis: 3_000 },
     }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })), context);
 
     expect(lost).toBe(1);
@@ -324,8 +331,8 @@ describe('steps', () => {
     const claimedAtMillis = clock.now();
     const first = processor(handler, {
       store,
-      leaseMillis: 1_000,
       runtime: clock.runtime,
+      reliability: { leaseMillis: 1_000 },
     }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'holder' })));
     await settlesWithin('the holder in its step', holder.entered);
     // Each beat a third of the lease later, each fired once the last one settled (its next timer
@@ -401,16 +408,18 @@ describe('steps', () => {
         ExpressionAttributeValues: { ':a': body.amountCents },
       });
     };
-    const stale = processor(handler, { runtime, leaseMillis: 30_000 }).processRecords(
-      sqsEvent(sqsRecord(event, { messageId: 'stale' })),
-    );
+    const stale = processor(handler, {
+      runtime,
+      reliability: { leaseMillis: 30_000 },
+    }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'stale' })));
     await staleReady;
     // The stale attempt's lease lapses, its skew allowance too.
     clock.advance(30_000 + LEASE_LIMITS.clockSkewMillis + 1_000);
 
-    const [owner] = await processor(handler, { runtime, leaseMillis: 30_000 }).processRecords(
-      sqsEvent(sqsRecord(event, { messageId: 'owner' })),
-    );
+    const [owner] = await processor(handler, {
+      runtime,
+      reliability: { leaseMillis: 30_000 },
+    }).processRecords(sqsEvent(sqsRecord(event, { messageId: 'owner' })));
     resumeStale();
     const [staleOutcome] = await stale;
 
@@ -437,7 +446,7 @@ describe('steps', () => {
       });
       if (refuse) throw new PermanentError('the account is closed');
     };
-    const options = { deadLetterQueueUrl: dlq.url, sqsClient: aws.sqs };
+    const options = { deadLetter: { queueUrl: dlq.url, client: aws.sqs } };
 
     const [first] = await processor(handler, options).processRecords(sqsEvent(sqsRecord(event)));
     expect(first?.status).toBe(RecordStatus.DeadLettered);
@@ -495,9 +504,10 @@ describe('steps', () => {
       });
     };
 
-    const [outcome] = await processor(handler, { store, transactionAttempts: 2 }).processRecords(
-      sqsEvent(sqsRecord(event)),
-    );
+    const [outcome] = await processor(handler, {
+      store,
+      reliability: { transactionAttempts: 2 },
+    }).processRecords(sqsEvent(sqsRecord(event)));
 
     expect(answersLeftToLose).toBe(0);
     expect(outcome?.status).toBe(RecordStatus.Processed);
@@ -625,7 +635,7 @@ describe('steps', () => {
     };
     await processor(handler).processRecords(sqsEvent(sqsRecord(event, { messageId: 'first' })));
 
-    const [again] = await processor(handler, { precheck: false }).processRecords(
+    const [again] = await processor(handler, { performance: { precheck: 'off' } }).processRecords(
       sqsEvent(sqsRecord(event, { messageId: 'again' })),
     );
 

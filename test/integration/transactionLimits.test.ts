@@ -20,7 +20,7 @@ async function runOne(handler: MessageHandler<unknown>) {
     store: ledger.store,
     consumer: 'limits',
     key: redriveUnsafeMessageIdKey,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   });
   const record = sqsRecord({ n: 1 });
   sent.length = 0;

@@ -15,6 +15,7 @@ import type { InboxEntry } from '../../src/types.js';
 import { recordCommands } from '../../tools/sdk/clientSpy.js';
 import { type TestAws, testAws } from '../harness/aws.js';
 import { recordingLogger } from './sqsRecords.js';
+import { withOptions } from './withOptions.js';
 
 /** The payment event of the test ledger. */
 export const PaymentCaptured = z.object({
@@ -50,12 +51,18 @@ export function ledgerProcessor(
   options: Pick<InboxOptions<typeof PaymentCaptured>, 'store' | 'consumer'> &
     Partial<InboxOptions<typeof PaymentCaptured>>,
 ) {
-  return createBatchProcessor(handler, {
-    schema: PaymentCaptured,
-    key: ({ body }) => body.eventId,
-    logger: recordingLogger(),
-    ...options,
-  });
+  return createBatchProcessor(
+    handler,
+    withOptions<InboxOptions<typeof PaymentCaptured>>(
+      {
+        ...options,
+        schema: PaymentCaptured,
+        key: ({ body }) => body.eventId,
+        observability: { logger: recordingLogger() },
+      },
+      options,
+    ),
+  );
 }
 
 export function useLedger(aws: TestAws = testAws()) {

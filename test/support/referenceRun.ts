@@ -26,7 +26,7 @@ export async function ledgerAndInventoryRun(
   const options = {
     store,
     key: ({ body }: { body: { eventId: string } }) => body.eventId,
-    logger: recordingLogger(),
+    observability: { logger: recordingLogger() },
   };
   const ledger = createBatchProcessor(applyPayment(tables, client), {
     ...options,

@@ -2,6 +2,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SNSClient } from '@aws-sdk/client-sns';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { AwsOutboxSender } from '../../src/aws/AwsOutboxSender.js';
 import { createOutboxRelay, type OutboxRelayProcessor } from '../../src/relay/createOutboxRelay.js';
 import { LocalStreamMapping } from '../../tools/local/LocalStreamMapping.js';
 import type { StreamRetryPolicy } from '../../tools/local/settleStreamBatch.js';
@@ -41,11 +42,13 @@ export async function startRelay(
   });
   const logger = recordingLogger();
   const relay = createOutboxRelay({
-    deadLetterQueueUrl,
-    sqsClient: aws.sqs,
-    snsClient: sns,
-    eventBridgeClient: eventBridge,
-    logger,
+    deadLetter: { queueUrl: deadLetterQueueUrl },
+    sender: new AwsOutboxSender({
+      sqsClient: aws.sqs,
+      snsClient: sns,
+      eventBridgeClient: eventBridge,
+    }),
+    observability: { logger: logger },
   });
   const mapping = new LocalStreamMapping({
     tableName,

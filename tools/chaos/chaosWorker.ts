@@ -16,7 +16,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import type { MessageHandler } from 'sqs-inbox';
+import { type MessageHandler, Precheck } from 'sqs-inbox';
 import { InboxEnvironment, InboxMetric, inboxPk, OutboxMessageIdField } from 'sqs-inbox/constants';
 import { inventoryConsumer } from '../../functions/inventory/orderPlaced.js';
 import { ledgerConsumer } from '../../functions/ledger/paymentCaptured.js';
@@ -121,7 +121,7 @@ const processorOptions = {
     },
   },
   wrapHandler: withCrashSwitch,
-  precheck: config.precheck,
+  precheck: config.precheck ? Precheck.Concurrent : Precheck.Off,
   coalesce: config.coalesce,
 };
 const stepWatch =

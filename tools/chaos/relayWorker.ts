@@ -12,7 +12,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import type { InboxLogger } from 'sqs-inbox';
 import { OutboxAttribute } from 'sqs-inbox/constants';
-import { createOutboxRelay } from 'sqs-inbox/relay';
+import { AwsOutboxSender, createOutboxRelay } from 'sqs-inbox/relay';
 import { seededRandom } from '../local/demoTraffic.js';
 import { CrashSwitch } from './CrashSwitch.js';
 import { injectFaults } from './injectFaults.js';
@@ -63,14 +63,18 @@ injectFaults(sqs, {
   onFault: (fault) => report({ type: 'fault', fault }),
 });
 const relay = createOutboxRelay({
-  deadLetterQueueUrl: config.deadLetterQueueUrl,
-  sqsClient: sqs,
-  snsClient: new SNSClient(clientConfig),
-  eventBridgeClient: new EventBridgeClient(clientConfig),
-  logger: quiet,
-  metrics: {
-    addMetric: (name: string, unit: string, value: number) => {
-      if (unit === 'Count') report({ type: 'metric', name, value });
+  deadLetter: { queueUrl: config.deadLetterQueueUrl },
+  sender: new AwsOutboxSender({
+    sqsClient: sqs,
+    snsClient: new SNSClient(clientConfig),
+    eventBridgeClient: new EventBridgeClient(clientConfig),
+  }),
+  observability: {
+    logger: quiet,
+    metrics: {
+      addMetric: (name: string, unit: string, value: number) => {
+        if (unit === 'Count') report({ type: 'metric', name, value });
+      },
     },
   },
 });

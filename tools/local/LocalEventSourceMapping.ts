@@ -11,6 +11,7 @@ import {
   type InboxMetrics,
   inboxConfigFromEnvironment,
   type MessageHandler,
+  Precheck,
 } from 'sqs-inbox';
 import type { Body, ConsumerDefinition } from '../../functions/shared/ConsumerDefinition.js';
 import type { LocalMapping } from './provisionFromTemplate.js';
@@ -87,9 +88,9 @@ export interface LocalProcessorOptions<TBody> {
   readonly metrics: InboxMetrics;
   readonly logger?: InboxLogger;
   readonly wrapHandler?: (handler: MessageHandler<TBody>) => MessageHandler<TBody>;
-  /** The library's pre-check read (default on, as in the functions). */
-  readonly precheck?: boolean;
-  /** The processor's `coalesce` option. */
+  /** The library's pre-check read (default concurrent, as in the functions). */
+  readonly precheck?: Precheck;
+  /** The processor's `performance.coalesce` option. */
   readonly coalesce?: boolean;
   /** The steps' lease length (default: the invocation's remaining time, or 60 s without one). */
   readonly leaseMillis?: number;
@@ -126,11 +127,14 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
     ...inbox.options,
     schema: definition.schema,
     key: definition.key,
-    metrics: options.metrics,
-    logger: options.logger ?? quiet,
-    precheck: options.precheck ?? true,
-    coalesce: options.coalesce ?? false,
-    ...(options.leaseMillis === undefined ? {} : { leaseMillis: options.leaseMillis }),
+    ...(options.leaseMillis === undefined
+      ? {}
+      : { reliability: { leaseMillis: options.leaseMillis } }),
+    observability: { metrics: options.metrics, logger: options.logger ?? quiet },
+    performance: {
+      precheck: options.precheck ?? Precheck.Concurrent,
+      coalesce: options.coalesce ?? false,
+    },
   });
 }
 

@@ -1,6 +1,6 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { InboxLogger } from 'sqs-inbox';
-import { createOutboxRelay } from 'sqs-inbox/relay';
+import { AwsOutboxSender, createOutboxRelay } from 'sqs-inbox/relay';
 import { OutcomeCounter } from './LocalEventSourceMapping.js';
 import { LocalStreamMapping } from './LocalStreamMapping.js';
 import type { LocalClients } from './localClients.js';
@@ -25,12 +25,13 @@ export async function startLocalRelay(
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });
   const relay = createOutboxRelay({
-    deadLetterQueueUrl: spec.deadLetterQueueUrl,
-    sqsClient: clients.sqs,
-    snsClient: clients.sns,
-    eventBridgeClient: clients.events,
-    logger: quiet,
-    metrics: counter,
+    deadLetter: { queueUrl: spec.deadLetterQueueUrl },
+    sender: new AwsOutboxSender({
+      sqsClient: clients.sqs,
+      snsClient: clients.sns,
+      eventBridgeClient: clients.events,
+    }),
+    observability: { logger: quiet, metrics: counter },
   });
   const mapping = new LocalStreamMapping({
     ...spec,

@@ -20,6 +20,7 @@ import {
 } from '../../../src/index.js';
 import { injectFault } from '../../../tools/sdk/clientSpy.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
+import { withOptions } from '../../support/withOptions.js';
 
 /** A client pointed at a closed port: every fault below is thrown before any request leaves. */
 function offlineClient() {
@@ -57,14 +58,19 @@ const entry = {
 
 /** A processor whose handler writes nothing, keyed by messageId, without the pre-check read. */
 function silentProcessor(store: DynamoDBInboxStore, options: Partial<InboxOptions> = {}) {
-  return createBatchProcessor(async () => {}, {
-    store,
-    consumer: 'unit',
-    key: redriveUnsafeMessageIdKey,
-    precheck: false,
-    logger: recordingLogger(),
-    ...options,
-  });
+  return createBatchProcessor(
+    async () => {},
+    withOptions<InboxOptions>(
+      {
+        store,
+        consumer: 'unit',
+        key: redriveUnsafeMessageIdKey,
+        performance: { precheck: 'off' },
+        observability: { logger: recordingLogger() },
+      },
+      options,
+    ),
+  );
 }
 
 const faults: Array<{ name: string; reason: TransientReason; error: () => Error }> = [
@@ -204,8 +210,8 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     );
     const store = new DynamoDBInboxStore({ tableName: 'inbox', client });
     const processor = silentProcessor(store, {
-      transactionAttempts: 4,
       runtime: { sleep: async () => {} },
+      reliability: { transactionAttempts: 4 },
     });
     const record = sqsRecord({ id: 1 });
 
@@ -221,7 +227,6 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     injectFault(client, 'TransactWriteItemsCommand', faults[1]?.error ?? (() => new Error()));
     const sleptMillis: number[] = [];
     const processor = silentProcessor(new DynamoDBInboxStore({ tableName: 'inbox', client }), {
-      transactionAttempts: 5,
       runtime: {
         now: () => 1_700_000_000_000,
         random: () => 0.5,
@@ -229,6 +234,7 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
           sleptMillis.push(millis);
         },
       },
+      reliability: { transactionAttempts: 5 },
     });
 
     await processor.processRecords(sqsEvent(sqsRecord({ id: 1 })));
@@ -249,7 +255,6 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
     });
     const sleptMillis: number[] = [];
     const processor = silentProcessor(new DynamoDBInboxStore({ tableName: 'inbox', client }), {
-      transactionAttempts: 3,
       runtime: {
         now: () => nowMillis,
         random: () => 0.5,
@@ -258,6 +263,7 @@ describe('DynamoDBInboxStore fault translation (injected: no emulator produces t
           nowMillis += millis;
         },
       },
+      reliability: { transactionAttempts: 3 },
     });
 
     const [outcome] = await processor.processRecords(sqsEvent(sqsRecord({ id: 1 })));
@@ -318,7 +324,7 @@ describe('the client the store builds', { timeout: 2 * CONNECTIONS_BOUND_MILLIS 
     const { port } = server.address() as AddressInfo;
     const store = storeAt(port);
     const processor = silentProcessor(store, {
-      concurrency: 200,
+      performance: { concurrency: 200 },
     });
     const records = Array.from({ length: 200 }, (_, n) => sqsRecord({ n }));
 

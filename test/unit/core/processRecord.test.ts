@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DeadLetterPublisher } from '../../../src/aws/DeadLetterPublisher.js';
+import type { ProcessorOptions } from '../../../src/core/ProcessorSettings.js';
 import { processRecord } from '../../../src/core/processRecord.js';
 import { resolveOptions } from '../../../src/core/resolveOptions.js';
 import {
@@ -10,6 +11,7 @@ import {
 } from '../../../src/errors.js';
 import { DynamoDBInboxStore, PermanentError, RecordStatus } from '../../../src/index.js';
 import { countingMetrics, recordingLogger, sqsRecord } from '../../support/sqsRecords.js';
+import { withOptions } from '../../support/withOptions.js';
 
 // These records fail before any DynamoDB call, so the store's client is never built.
 const store = new DynamoDBInboxStore({ tableName: 'inbox', clientConfig: { region: 'us-east-1' } });
@@ -19,7 +21,10 @@ const neverCalled = async () => {
 
 function options(overrides: Record<string, unknown> = {}) {
   return resolveOptions(
-    { store, consumer: 'unit', key: () => 'k', logger: recordingLogger(), ...overrides },
+    withOptions<ProcessorOptions>(
+      { store, consumer: 'unit', key: () => 'k', observability: { logger: recordingLogger() } },
+      overrides as Partial<ProcessorOptions>,
+    ),
     (url, client) => new DeadLetterPublisher(url, client),
   );
 }
@@ -71,7 +76,7 @@ describe('processRecord before the transaction', () => {
       sqsRecord({ order: { quantity: -1 } }),
       undefined,
       neverCalled,
-      options({ schema, metrics }),
+      options({ schema, observability: { metrics } }),
     );
 
     expect(outcome.error).toBeInstanceOf(SchemaValidationError);

@@ -21,7 +21,7 @@ const record = {
 
 async function keyAttributesOf(key: (message: ParsedMessage<unknown>) => string) {
   const options = resolveOptions(
-    { store, consumer: 'unit', key, logger: recordingLogger() },
+    { store, consumer: 'unit', key, observability: { logger: recordingLogger() } },
     (url, client) => new DeadLetterPublisher(url, client),
   );
   const read = await readRecord(record, options);

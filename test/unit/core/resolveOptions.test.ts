@@ -14,6 +14,15 @@ const resolveOptions = (options: Parameters<typeof resolveWith>[0]) =>
 const store = new DynamoDBInboxStore({ tableName: 'inbox' });
 const valid = { store, consumer: 'ledger', key: () => 'k' };
 
+/** The valid options with `value` at `path` (`performance.concurrency`). */
+function withOption(path: string, value: unknown): never {
+  const [group, name] = path.split('.') as [string, string | undefined];
+  if (name === undefined) return { ...valid, [group]: value } as never;
+  const queueUrl =
+    group === 'deadLetter' ? { queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/dlq' } : {};
+  return { ...valid, [group]: { ...queueUrl, [name]: value } } as never;
+}
+
 describe('resolveOptions', () => {
   it('fills in the documented defaults', () => {
     const resolved = resolveOptions(valid);
@@ -34,35 +43,89 @@ describe('resolveOptions', () => {
     const given = new DynamoDBInboxStore({ tableName: 'inbox', client: new DynamoDBClient({}) });
 
     expect(resolveOptions({ ...valid, store: given }).concurrency).toBe(50);
-    expect(resolveOptions({ ...valid, store: given, concurrency: 200 }).concurrency).toBe(200);
+    expect(
+      resolveOptions({ ...valid, store: given, performance: { concurrency: 200 } }).concurrency,
+    ).toBe(200);
   });
 
   it.each([
     { precheck: undefined, mode: 'concurrent' },
-    { precheck: true, mode: 'concurrent' },
-    { precheck: false, mode: 'off' },
+    { precheck: 'concurrent', mode: 'concurrent' },
     { precheck: 'before', mode: 'before' },
     { precheck: 'off', mode: 'off' },
   ] as const)('reads precheck $precheck as the $mode mode', ({ precheck, mode }) => {
-    expect(resolveOptions({ ...valid, precheck }).precheck).toBe(mode);
+    expect(resolveOptions({ ...valid, performance: { precheck } }).precheck).toBe(mode);
+  });
+
+  it('reads each group into the setting the engine uses', () => {
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const resolved = resolveOptions({
+      ...valid,
+      ttlSeconds: 3_600,
+      deadLetter: { queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/dlq', maxReceiveCount: 4 },
+      reliability: { transactionAttempts: 5, leaseMillis: 2_000, deadlineMarginMillis: 300 },
+      observability: { logger, logKeys: true },
+      performance: { concurrency: 7, precheck: 'before', coalesce: true },
+      runtime: { now: () => 42 },
+    });
+
+    expect(resolved).toMatchObject({
+      ttlSeconds: 3_600,
+      maxReceiveCount: 4,
+      transactionAttempts: 5,
+      leaseMillis: 2_000,
+      deadlineMarginMillis: 300,
+      logKeys: true,
+      concurrency: 7,
+      precheck: 'before',
+      coalesce: true,
+    });
+    expect(resolved.deadLetter).toBeInstanceOf(DeadLetterPublisher);
+    expect(resolved.runtime.now()).toBe(42);
   });
 
   it.each([
-    { option: 'ttlSecond', value: 60, fix: /known options/ },
+    ['deadLetterQueueUrl', 'deadLetter.queueUrl'],
+    ['maxReceiveCount', 'deadLetter.maxReceiveCount'],
+    ['sqsClient', 'deadLetter.client'],
+    ['transactionAttempts', 'reliability.transactionAttempts'],
+    ['leaseMillis', 'reliability.leaseMillis'],
+    ['deadlineMarginMillis', 'reliability.deadlineMarginMillis'],
+    ['logger', 'observability.logger'],
+    ['metrics', 'observability.metrics'],
+    ['logKeys', 'observability.logKeys'],
+    ['concurrency', 'performance.concurrency'],
+    ['precheck', 'performance.precheck'],
+    ['coalesce', 'performance.coalesce'],
+    ['now', 'runtime.now'],
+  ])('refuses the 0.1.0 option %s, naming where it went (%s)', (old, now) => {
+    const attempt = () => resolveOptions({ ...valid, [old]: 1 } as never);
+
+    expect(attempt).toThrow(InvalidConfigurationError);
+    expect(attempt).toThrow(`"${old}"`);
+    expect(attempt).toThrow(`under its new name, ${now}`);
+  });
+
+  it.each([
+    { option: 'ttlSecond', value: 60, fix: /known options: store, consumer, key, ttlSeconds/ },
     { option: 'consumer', value: 'led#ger', fix: /no "#"/ },
     { option: 'consumer', value: '', fix: /1-128 characters/ },
     { option: 'ttlSeconds', value: 59, fix: /integer from 60 to/ },
     { option: 'ttlSeconds', value: 3600.5, fix: /integer/ },
-    { option: 'concurrency', value: 0, fix: /integer from 1 to 1000/ },
-    { option: 'transactionAttempts', value: 11, fix: /integer from 1 to 10/ },
-    { option: 'leaseMillis', value: 999, fix: /integer from 1000 to 43200000/ },
-    { option: 'leaseMillis', value: 1500.5, fix: /integer/ },
-    { option: 'deadLetterQueueUrl', value: 'orders-dlq', fix: /SQS queue URL/ },
+    { option: 'performance', value: 5, fix: /an object such as \{ concurrency \}/ },
+    { option: 'performance.concurrency', value: 0, fix: /integer from 1 to 1000/ },
+    { option: 'performance.concurrencey', value: 4, fix: /concurrency, precheck, coalesce/ },
+    { option: 'reliability.transactionAttempts', value: 11, fix: /integer from 1 to 10/ },
+    { option: 'reliability.leaseMillis', value: 999, fix: /integer from 1000 to 43200000/ },
+    { option: 'reliability.leaseMillis', value: 1500.5, fix: /integer/ },
+    { option: 'deadLetter.queueUrl', value: 'orders-dlq', fix: /SQS queue URL/ },
+    { option: 'deadLetter.maxReceiveCount', value: 0, fix: /integer from/ },
     { option: 'schema', value: { parse: () => 1 }, fix: /Standard Schema v1/ },
     { option: 'key', value: 'eventId', fix: /a function/ },
-    { option: 'precheck', value: 'yes', fix: /'concurrent', 'before', 'off', true or false/ },
-    { option: 'logger', value: { info: () => {} }, fix: /debug, info, warn, error/ },
-    { option: 'metrics', value: {}, fix: /addMetric/ },
+    { option: 'performance.precheck', value: 'yes', fix: /'concurrent', 'before', 'off'/ },
+    { option: 'performance.precheck', value: false, fix: /'concurrent', 'before', 'off'/ },
+    { option: 'observability.logger', value: { info: () => {} }, fix: /debug, info, warn, error/ },
+    { option: 'observability.metrics', value: {}, fix: /addMetric/ },
     {
       option: 'store',
       value: { tableName: 'inbox' },
@@ -72,7 +135,7 @@ describe('resolveOptions', () => {
   ])(
     'rejects $option = $value with an error naming the value and the fix',
     ({ option, value, fix }) => {
-      const attempt = () => resolveOptions({ ...valid, [option]: value } as never);
+      const attempt = () => resolveOptions(withOption(option, value));
 
       expect(attempt).toThrow(InvalidConfigurationError);
       expect(attempt).toThrow(fix);
@@ -88,16 +151,19 @@ describe('resolveOptions', () => {
   it('refuses coalesce with a store that cannot share a transaction, naming the store it needs', () => {
     const sharesNothing = Object.assign(Object.create(store), { commitPrepared: undefined });
 
-    expect(() => resolveOptions({ ...valid, store: sharesNothing, coalesce: true })).toThrow(
-      /coalesce.*false, or a DynamoDBInboxStore as store/s,
-    );
-    expect(resolveOptions({ ...valid, coalesce: true }).coalesce).toBe(true);
+    expect(() =>
+      resolveOptions({ ...valid, store: sharesNothing, performance: { coalesce: true } }),
+    ).toThrow(/coalesce.*false, or a DynamoDBInboxStore as store/s);
+    expect(resolveOptions({ ...valid, performance: { coalesce: true } }).coalesce).toBe(true);
   });
 
-  it('rejects an sqsClient given without a deadLetterQueueUrl', () => {
-    expect(() => resolveOptions({ ...valid, sqsClient: new SQSClient({}) })).toThrow(
-      /only together with deadLetterQueueUrl/,
-    );
+  it('rejects a dead-letter client or maxReceiveCount given without the queue URL', () => {
+    const withoutUrl = [{ client: new SQSClient({}) }, { maxReceiveCount: 5 }];
+    for (const deadLetter of withoutUrl) {
+      expect(() => resolveOptions({ ...valid, deadLetter } as never)).toThrow(
+        /"deadLetter.queueUrl".*SQS queue URL/,
+      );
+    }
   });
 
   it('refuses a missing key when a declared source carries no upstream id, naming the source and the fix', () => {
@@ -137,9 +203,9 @@ describe('resolveOptions', () => {
   });
 
   it('validates at creation: createBatchProcessor throws before any event', () => {
-    expect(() => createBatchProcessor(async () => {}, { ...valid, concurrency: -1 })).toThrow(
-      InvalidConfigurationError,
-    );
+    expect(() =>
+      createBatchProcessor(async () => {}, { ...valid, performance: { concurrency: -1 } }),
+    ).toThrow(InvalidConfigurationError);
     expect(() => createBatchProcessor('handler' as never, valid)).toThrow(/"handler"/);
   });
 });

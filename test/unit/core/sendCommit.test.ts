@@ -35,7 +35,7 @@ function fakeStore(commit: () => Promise<never> | Promise<{ committed: true }>):
 
 function batchWith(store: InboxStore) {
   const options = resolveOptions(
-    { store, consumer: 'unit', key: () => 'k', logger: recordingLogger() },
+    { store, consumer: 'unit', key: () => 'k', observability: { logger: recordingLogger() } },
     () => {
       throw new Error('no dead-letter queue here');
     },

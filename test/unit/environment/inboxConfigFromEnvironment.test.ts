@@ -25,8 +25,7 @@ describe('inboxConfigFromEnvironment', () => {
     expect(inbox.options).toMatchObject({
       consumer: 'ledger',
       ttlSeconds: 1_641_600,
-      deadLetterQueueUrl: deployed.INBOX_DEAD_LETTER_QUEUE_URL,
-      maxReceiveCount: 5,
+      deadLetter: { queueUrl: deployed.INBOX_DEAD_LETTER_QUEUE_URL, maxReceiveCount: 5 },
       sources: ['sns', 'eventbridge'],
     });
     expect(inbox.options.key).toBeUndefined();
@@ -170,7 +169,7 @@ describe('inboxConfigFromEnvironment', () => {
     const inbox = inboxConfigFromEnvironment({ env: deployed, dynamoDBClient, sqsClient });
 
     expect((inbox.options.store as DynamoDBInboxStore).client.config).toBe(dynamoDBClient.config);
-    expect(inbox.options.sqsClient).toBe(sqsClient);
+    expect(inbox.options.deadLetter.client).toBe(sqsClient);
   });
 
   it('uses the names of the exported contract', () => {

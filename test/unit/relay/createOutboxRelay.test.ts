@@ -55,16 +55,18 @@ function relayWith(
   failLetters = false,
 ) {
   return createOutboxRelay({
-    deadLetterQueueUrl: DLQ,
     sender,
-    deadLetters: {
-      send: async (letter) => {
-        if (failLetters) throw new Error('the queue is gone');
-        letters.push(letter);
+    deadLetter: {
+      queueUrl: DLQ,
+      sink: {
+        send: async (letter) => {
+          if (failLetters) throw new Error('the queue is gone');
+          letters.push(letter);
+        },
       },
     },
-    logger: recordingLogger(),
-    now: () => Date.parse('2026-11-24T12:00:00Z'),
+    observability: { logger: recordingLogger() },
+    runtime: { now: () => Date.parse('2026-11-24T12:00:00Z') },
   });
 }
 
@@ -194,8 +196,29 @@ describe('createOutboxRelay', () => {
   });
 
   it('refuses a dead-letter queue that is no queue URL', () => {
-    expect(() => createOutboxRelay({ deadLetterQueueUrl: 'relay-dlq' })).toThrow(
-      /deadLetterQueueUrl/,
+    expect(() => createOutboxRelay({ deadLetter: { queueUrl: 'relay-dlq' } })).toThrow(
+      /"deadLetter.queueUrl"/,
     );
+  });
+
+  it.each([
+    ['deadLetterQueueUrl', 'deadLetter.queueUrl'],
+    ['deadLetters', 'deadLetter.sink'],
+    ['sqsClient', 'sender: new AwsOutboxSender({ sqsClient })'],
+    ['concurrency', 'performance.concurrency'],
+    ['deadlineMarginMillis', 'reliability.deadlineMarginMillis'],
+    ['logger', 'observability.logger'],
+    ['now', 'runtime.now'],
+  ])('refuses the 0.1.0 option %s, naming where it went (%s)', (old, now) => {
+    const attempt = () => createOutboxRelay({ deadLetter: { queueUrl: DLQ }, [old]: 1 } as never);
+
+    expect(attempt).toThrow(`"${old}"`);
+    expect(attempt).toThrow(`under its new name, ${now}`);
+  });
+
+  it('refuses an option a group does not have, naming the ones it has', () => {
+    expect(() =>
+      createOutboxRelay({ deadLetter: { queueUrl: DLQ }, performance: { concurency: 2 } } as never),
+    ).toThrow(/"performance.concurency".*known options: concurrency/);
   });
 });

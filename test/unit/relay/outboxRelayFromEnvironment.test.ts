@@ -6,7 +6,7 @@ describe('outboxRelayFromEnvironment', () => {
   it("reads the relay's dead-letter queue", () => {
     const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq';
     expect(outboxRelayFromEnvironment({ INBOX_RELAY_DEAD_LETTER_QUEUE_URL: url })).toEqual({
-      deadLetterQueueUrl: url,
+      deadLetter: { queueUrl: url },
     });
   });
 

@@ -12,12 +12,12 @@ import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.j
 
 describe('resolveRuntime', () => {
   it('is the system’s runtime when nothing is given', () => {
-    expect(resolveRuntime(undefined, undefined)).toBe(systemRuntime);
+    expect(resolveRuntime(undefined)).toBe(systemRuntime);
   });
 
-  it('takes the given methods over the system’s, and the older now option as the clock', () => {
+  it('takes the given methods over the system’s', () => {
     const random = () => 0.25;
-    const runtime = resolveRuntime({ random }, () => 42);
+    const runtime = resolveRuntime({ random, now: () => 42 });
 
     expect(runtime.random()).toBe(0.25);
     expect(runtime.now()).toBe(42);
@@ -25,12 +25,11 @@ describe('resolveRuntime', () => {
   });
 
   it.each([
-    { runtime: { now: () => 1 }, now: () => 2, fix: /left out when runtime.now is given/ },
-    { runtime: { clock: () => 1 }, now: undefined, fix: /one of now, sleep, random, startTimer/ },
-    { runtime: { sleep: 10 }, now: undefined, fix: /runtime.sleep.*a function/ },
-    { runtime: 'fake', now: undefined, fix: /an object with now, sleep, random or startTimer/ },
-  ])('rejects $runtime with an error naming the fix', ({ runtime, now, fix }) => {
-    const attempt = () => resolveRuntime(runtime as never, now);
+    { runtime: { clock: () => 1 }, fix: /one of now, sleep, random, startTimer/ },
+    { runtime: { sleep: 10 }, fix: /runtime.sleep.*a function/ },
+    { runtime: 'fake', fix: /an object with now, sleep, random or startTimer/ },
+  ])('rejects $runtime with an error naming the fix', ({ runtime, fix }) => {
+    const attempt = () => resolveRuntime(runtime as never);
 
     expect(attempt).toThrow(InvalidConfigurationError);
     expect(attempt).toThrow(fix);
@@ -50,14 +49,14 @@ describe('a processor with its own runtime', () => {
         }),
         consumer: 'unit',
         key: redriveUnsafeMessageIdKey,
-        precheck: false,
-        logger: recordingLogger(),
         runtime: {
           startTimer: (millis, fire) => {
             timers.push({ millis, fire });
             return () => {};
           },
         },
+        performance: { precheck: 'off' },
+        observability: { logger: recordingLogger() },
       },
     );
     const context = { getRemainingTimeInMillis: () => 900_000 } as unknown as Context;

@@ -1,4 +1,4 @@
-import type { Precheck } from '../../../src/constants/values.js';
+import { Precheck } from '../../../src/constants/values.js';
 import type { Prng } from '../kernel/Prng.js';
 
 /**
@@ -56,8 +56,8 @@ export interface WorldConfig {
   readonly pollers: number;
   /** The processor's `concurrency` option. */
   readonly recordConcurrency: number;
-  /** The processor's `precheck` option: `true` is its default, `concurrent`. */
-  readonly precheck: boolean | Precheck;
+  /** The processor's `performance.precheck` option. */
+  readonly precheck: Precheck;
   /** The processor's `coalesce` option: several messages' commits in one transaction. */
   readonly coalesce?: boolean;
   /** Events are sent over this long from the start (default 20 s); short: full batches. */
@@ -216,7 +216,7 @@ export function drawWorldConfig(random: Prng): WorldConfig {
     batchSize,
     pollers: random.int(1, 3),
     recordConcurrency: random.pick([1, 2, 10]),
-    precheck: random.chance(0.7),
+    precheck: random.chance(0.7) ? Precheck.Concurrent : Precheck.Off,
     maxReceiveCount: random.int(2, 5),
     functionTimeoutMillis,
     // The construct's 6× the function timeout, or (a fault) shorter than processing takes.

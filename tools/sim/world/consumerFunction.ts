@@ -165,14 +165,20 @@ export function consumerFunction(world: {
       ...inbox.options,
       schema: definition.schema,
       key: definition.key,
-      transactionAttempts: config.transactionAttempts,
-      concurrency: config.recordConcurrency,
-      precheck: config.precheck,
-      coalesce: config.coalesce ?? false,
-      deadlineMarginMillis: BATCH_DEADLINE_MARGIN_MILLIS,
-      ...(config.leaseMillis === undefined ? {} : { leaseMillis: config.leaseMillis }),
-      logger: traceLogger(kernel, actor),
+      ...(config.leaseMillis === undefined
+        ? {}
+        : { reliability: { leaseMillis: config.leaseMillis } }),
       runtime,
+      reliability: {
+        transactionAttempts: config.transactionAttempts,
+        deadlineMarginMillis: BATCH_DEADLINE_MARGIN_MILLIS,
+      },
+      performance: {
+        concurrency: config.recordConcurrency,
+        precheck: config.precheck,
+        coalesce: config.coalesce ?? false,
+      },
+      observability: { logger: traceLogger(kernel, actor) },
     });
     return processor.process;
   };

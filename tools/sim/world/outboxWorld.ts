@@ -11,7 +11,7 @@ import {
   type MessageHandler,
   MessageSource,
 } from '../../../src/index.js';
-import { createOutboxRelay } from '../../../src/relay/index.js';
+import { AwsOutboxSender, createOutboxRelay } from '../../../src/relay/index.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
 import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
@@ -127,21 +127,23 @@ export function buildOutboxWorld(parts: OutboxWorldParts): OutboxWorld {
   );
   const relayFunction: FunctionFactory<DynamoDBStreamEvent> = ({ actor, runtime, caller }) =>
     createOutboxRelay({
-      deadLetterQueueUrl: relayDeadLetterQueue.url,
-      sqsClient: simSqsClient(
-        [creditedQueue, relayDeadLetterQueue],
-        network,
-        caller,
-        () => kernel.nowMillis,
-        (input) => {
-          const id = input.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;
-          const refused = input.QueueUrl === creditedQueue.url && id !== undefined && refuses(id);
-          return refused ? refusal() : undefined;
-        },
-      ),
-      concurrency: outbox.relayConcurrency,
-      logger: traceLogger(kernel, actor),
-      now: runtime.now,
+      deadLetter: { queueUrl: relayDeadLetterQueue.url },
+      sender: new AwsOutboxSender({
+        sqsClient: simSqsClient(
+          [creditedQueue, relayDeadLetterQueue],
+          network,
+          caller,
+          () => kernel.nowMillis,
+          (input) => {
+            const id = input.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue;
+            const refused = input.QueueUrl === creditedQueue.url && id !== undefined && refuses(id);
+            return refused ? refusal() : undefined;
+          },
+        ),
+      }),
+      performance: { concurrency: outbox.relayConcurrency },
+      observability: { logger: traceLogger(kernel, actor) },
+      runtime: { now: runtime.now },
     }).process;
   const relay = new SimLambda(kernel, random.derive('relay'), config, relayFunction, 'relay');
   const mapping = new StreamEventSourceMapping(kernel, random.derive('stream'), {
@@ -252,12 +254,14 @@ function downstreamFunction(world: {
     return createBatchProcessor(applyCredit, {
       ...inbox.options,
       schema: PaymentCaptured,
-      transactionAttempts: config.transactionAttempts,
-      concurrency: config.recordConcurrency,
-      precheck: config.precheck,
-      coalesce: config.coalesce ?? false,
-      logger: traceLogger(kernel, actor),
       runtime,
+      reliability: { transactionAttempts: config.transactionAttempts },
+      performance: {
+        concurrency: config.recordConcurrency,
+        precheck: config.precheck,
+        coalesce: config.coalesce ?? false,
+      },
+      observability: { logger: traceLogger(kernel, actor) },
     }).process;
   };
 }

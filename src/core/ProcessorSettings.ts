@@ -1,0 +1,201 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { Precheck } from '../constants/values.js';
+import type { InboxRuntime } from '../runtime/InboxRuntime.js';
+import type { MessageSource } from '../sources/MessageSource.js';
+import type { InboxStore } from './InboxStore.js';
+import type { InboxLogger, InboxMetrics, ParsedMessage } from './types.js';
+
+/**
+ * Every option of a processor but its store: what `InboxOptions` adds a `DynamoDBInboxStore`
+ * to. At the top, what every consumer sets: who it is and how a message is keyed, parsed and
+ * unwrapped. In groups, what a reader looks for later: `deadLetter`, `reliability`,
+ * `observability`, `performance`, and the `runtime` seam for tests and simulations.
+ *
+ * @example
+ * ```ts
+ * const settings: ProcessorSettings<typeof PaymentSchema> = {
+ *   consumer: 'ledger', schema: PaymentSchema, key: (m) => m.body.eventId,
+ *   deadLetter: { queueUrl: dlqUrl, maxReceiveCount: 5 },
+ * };
+ * ```
+ * @public
+ */
+export interface ProcessorSettings<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>> {
+  /** The dedup scope: two consumers of one event each apply it once. `[A-Za-z0-9._:-]{1,128}`. */
+  readonly consumer: string;
+  /**
+   * Derives the dedup key: the message's own id, e.g. `({ body }) => body.paymentId`.
+   * Required when a source without an upstream id is declared (`sqs`, the default, and
+   * `sns-raw`): an SQS-assigned id changes when a DLQ is redriven, so no default can be safe;
+   * to accept that risk knowingly, pass `redriveUnsafeMessageIdKey`. Otherwise default: the
+   * upstream id (SNS `MessageId`, EventBridge `id`, S3 bucket, object key and `sequencer`).
+   */
+  readonly key?: (message: ParsedMessage<StandardSchemaV1.InferOutput<TSchema>>) => string;
+  /**
+   * How long the inbox remembers a key (the entry's TTL), in seconds, 1 to 366 days; default
+   * 23 days (one DLQ redrive with SQS's default retention periods). A copy that comes back
+   * later is applied again. Behind the construct (its `ttl`), `inboxConfigFromEnvironment()`
+   * sets it.
+   */
+  readonly ttlSeconds?: number;
+  /**
+   * Where the messages come from; default `['sqs']` (producers call `SendMessage`). With `sns`,
+   * `eventbridge` or `s3` the body is unwrapped: the parser and schema get the payload, the
+   * handler also the `envelope`, the payload hash covers the payload only, and the upstream's
+   * id is the default key. A body that none of the declared sources sends is dead-lettered
+   * with an `EnvelopeMismatchError`. Behind the construct, `inboxConfigFromEnvironment()` sets it.
+   */
+  readonly sources?: readonly MessageSource[];
+  /** A Standard Schema v1 validator (zod, valibot, arktype…) applied to the parsed body. */
+  readonly schema?: TSchema;
+  /**
+   * Turns the payload text (the body; for SNS the `Message`) into the value the schema sees;
+   * default `JSON.parse`, and for SNS JSON where the text is JSON, the text otherwise. It may
+   * be async; a throw or a rejection is the record's `MessageParseError`. EventBridge and S3
+   * payloads are JSON already and do not pass through it.
+   */
+  readonly parser?: (rawBody: string) => unknown;
+  /**
+   * Where a message that must not be retried goes, with its reason; unset: such a message is
+   * reported failed and the queue's redrive policy decides. Behind the construct,
+   * `inboxConfigFromEnvironment()` sets it.
+   */
+  readonly deadLetter?: DeadLetterSettings;
+  /** Retries of DynamoDB, step leases and the batch's deadline. */
+  readonly reliability?: ReliabilitySettings;
+  /** Logs and metrics. */
+  readonly observability?: ObservabilitySettings;
+  /** How much of a batch runs at once and how it reaches DynamoDB. */
+  readonly performance?: PerformanceSettings;
+  /**
+   * The clock, the retry backoff's sleep and randomness, and the deadline's timer, method by
+   * method; default the system's. A test or a simulation passes its own so that no global is
+   * read while records are processed.
+   */
+  readonly runtime?: Partial<InboxRuntime>;
+}
+
+/**
+ * The `deadLetter` group of {@link ProcessorSettings}: the library's own dead-letter queue.
+ *
+ * @example
+ * ```ts
+ * const deadLetter: DeadLetterSettings = { queueUrl: dlqUrl, maxReceiveCount: 5 };
+ * ```
+ * @public
+ */
+export interface DeadLetterSettings {
+  /** The queue's URL: a permanently failing message is sent there with its reason. */
+  readonly queueUrl: string;
+  /**
+   * The source queue's redrive `maxReceiveCount`. A record that fails on its last receive is
+   * then dead-lettered by the library with its last error as the reason, instead of moved by
+   * SQS without one, and the rest of its FIFO group goes on; default unset.
+   */
+  readonly maxReceiveCount?: number;
+  /** The client that sends to the queue; default built lazily from the environment. */
+  readonly client?: SQSClient;
+}
+
+/**
+ * The `reliability` group of {@link ProcessorSettings}.
+ *
+ * @example
+ * ```ts
+ * const reliability: ReliabilitySettings = { transactionAttempts: 5, leaseMillis: 120_000 };
+ * ```
+ * @public
+ */
+export interface ReliabilitySettings {
+  /**
+   * Attempts per record when DynamoDB answers with throttling, a 5xx or a timeout, 1 to 10;
+   * default 3. A `TransactionConflict` does not use them up: it is retried after a wait on the
+   * scale of one transaction for as long as the batch has time (30 s without a Lambda context).
+   */
+  readonly transactionAttempts?: number;
+  /**
+   * How long a step's lease lasts before a heartbeat renews it, in milliseconds (1,000 to
+   * 43,200,000). Default: the invocation's remaining time, so no heartbeat is needed (60,000
+   * with a heartbeat when called without a Lambda context). A lease never outlasts the
+   * invocation; keep the queue's visibility timeout above it, so a copy redelivered after a
+   * timeout finds the lease lapsed.
+   */
+  readonly leaseMillis?: number;
+  /**
+   * How long before the Lambda timeout the batch stops waiting for unsettled records and
+   * answers, reporting them failed, 0 to 900,000 ms; default 1,000 (at most half the remaining
+   * time). Only with a Lambda `context`.
+   */
+  readonly deadlineMarginMillis?: number;
+}
+
+/**
+ * The `observability` group of {@link ProcessorSettings}.
+ *
+ * @example
+ * ```ts
+ * const observability: ObservabilitySettings = { logger: new Logger(), metrics: new Metrics() };
+ * ```
+ * @public
+ */
+export interface ObservabilitySettings {
+  /** Structured logger; default JSON lines on the console. A logger that throws fails nothing. */
+  readonly logger?: InboxLogger;
+  /** Metrics sink; default none. */
+  readonly metrics?: InboxMetrics;
+  /**
+   * Write dedup keys into log lines and the `inbox.key` DLQ attribute; default false: a key can
+   * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.
+   */
+  readonly logKeys?: boolean;
+}
+
+/**
+ * The `performance` group of {@link ProcessorSettings}.
+ *
+ * @example
+ * ```ts
+ * const performance: PerformanceSettings = { concurrency: 20, precheck: Precheck.Before };
+ * ```
+ * @public
+ */
+export interface PerformanceSettings {
+  /**
+   * Records (standard queue) or message groups (FIFO) processed at once, 1 to 1,000. Default:
+   * the whole batch, up to 100; with a client of your own given to the store, up to 50, the
+   * SDK's default socket pool (set it to match a larger pool).
+   */
+  readonly concurrency?: number;
+  /**
+   * How the batch reads the inbox so that known duplicates skip work (see `Precheck`):
+   * `'concurrent'` (default): one read alongside the handlers, in series with nothing;
+   * `'before'`: that read awaited before the handlers; `'off'`: none.
+   */
+  readonly precheck?: Precheck;
+  /**
+   * Commit several messages of a batch in one `TransactWriteItems` (their items distinct,
+   * within 100 items and 4 MB), each message's effects still all or nothing; default false.
+   * Either way, messages whose update of one item is an unconditional `ADD` of integers share
+   * a transaction: the item is written once, adding their amounts, so a hot account takes many
+   * messages per transaction, and its table's stream shows one change for them all, not one
+   * per message (give an update a `ConditionExpression` to have it written on its own).
+   * @beta
+   */
+  readonly coalesce?: boolean;
+}
+
+/**
+ * The options the per-record engine works with: a processor's settings and the store port it
+ * commits through (a `DynamoDBInboxStore` behind the public `InboxOptions`). Internal.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveOptions(options as ProcessorOptions<typeof PaymentSchema>, createSink);
+ * ```
+ */
+export interface ProcessorOptions<TSchema extends StandardSchemaV1 = StandardSchemaV1<unknown>>
+  extends ProcessorSettings<TSchema> {
+  /** Where inbox entries live and where the transaction is committed. */
+  readonly store: InboxStore;
+}
