@@ -1,23 +1,69 @@
 /**
- * The layering rules of ../shared/STYLE.md, checked by `npm run lint:deps` (in `npm test`).
+ * The rooms of src/, lowest first. A room imports only rooms of lower layers, never one of its
+ * own layer or above, so dependencies between rooms point one way. Entry files (`src/*.ts` but
+ * `errors.ts`, the errors room's own entry, and each room's `index.ts` that a package entry
+ * names) only re-export, and no room imports them.
+ */
+const LAYERS = [
+  ['constants'],
+  ['errors'],
+  ['runtime', 'sources', 'outbox', 'contention'],
+  ['core'],
+  ['steps', 'precheck'],
+  ['coalescing'],
+  ['record'],
+  ['aws'],
+  ['batch', 'environment'],
+  ['relay'],
+];
+const roomPath = (rooms) =>
+  `^src/(${rooms.map((room) => (room === 'errors' ? 'errors(/|\\.ts$)' : `${room}/`)).join('|')})`;
+const ENTRIES = '^src/(index|types)\\.ts$|^src/(constants|relay|cdk)/index\\.ts$';
+
+const layerRules = LAYERS.flatMap((rooms, index) =>
+  rooms.flatMap((room) => {
+    const above = LAYERS.slice(index)
+      .flat()
+      .filter((other) => other !== room);
+    if (above.length === 0) return [];
+    return {
+      name: `layer-${room}`,
+      comment: `${room} may import only ${LAYERS.slice(0, index).flat().join(', ') || 'no other room'}.`,
+      severity: 'error',
+      from: { path: roomPath([room]), pathNot: ENTRIES },
+      to: { path: roomPath(above) },
+    };
+  }),
+);
+
+/**
+ * The layering rules of ../shared/STYLE.md, checked by `npm run lint` (in `npm test`).
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'no-import-of-entries',
+      comment: 'A package entry only re-exports: no module of the library imports one.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ENTRIES },
+      to: { path: ENTRIES },
+    },
+    {
+      name: 'cdk-above-the-library',
+      comment:
+        'The constructs use the library only for its names and rules (constants, errors, sources), never its runtime rooms.',
+      severity: 'error',
+      from: { path: '^src/cdk/' },
+      to: { path: '^src/(?!cdk/|constants/|errors|sources/)' },
+    },
     {
       name: 'no-circular',
       comment: 'No import cycle in src/ or tools/, type-only imports included.',
       severity: 'error',
       from: { path: '^(src|tools)/' },
       to: { circular: true },
-    },
-    {
-      name: 'core-knows-no-adapter',
-      comment:
-        'The per-record engine (core/) depends on no adapter room: not on aws/ (the DynamoDB and SQS I/O), cdk/, relay/, batch/ or environment/.',
-      severity: 'error',
-      from: { path: '^src/core/' },
-      to: { path: '^src/(aws|cdk|relay|batch|environment)/' },
     },
     {
       name: 'sdk-only-in-aws',

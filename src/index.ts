@@ -23,6 +23,7 @@ export {
 } from './constants/values.js';
 export { createConsoleLogger } from './core/consoleLogger.js';
 export { redriveUnsafeMessageIdKey } from './core/redriveUnsafeMessageIdKey.js';
+export type { StepContext, StepFunction } from './core/StepFunction.js';
 export { TransactionBuilder } from './core/TransactionBuilder.js';
 export type {
   InboxLogger,
@@ -48,4 +49,3 @@ export {
 export { type Destination, parseDestination } from './outbox/Destination.js';
 export { type InboxRuntime, TimerPurpose } from './runtime/InboxRuntime.js';
 export { MessageSource } from './sources/MessageSource.js';
-export type { StepContext, StepFunction } from './steps/StepFunction.js';

@@ -4,8 +4,8 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DestinationKind } from '../constants/values.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
 import { SENT_ATTRIBUTE_DATA_TYPE, sentAttributes } from '../outbox/messageSize.js';
+import type { OutboxSender } from '../outbox/OutboxSender.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
-import type { OutboxSender } from '../relay/OutboxSender.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 import { entryFailure, sendFailure, serviceOf } from './sendFailure.js';
 

@@ -10,7 +10,7 @@ import {
   type OutboxDeadLetter,
   type OutboxDeadLetterSink,
   withoutContent,
-} from '../relay/OutboxDeadLetter.js';
+} from '../outbox/OutboxDeadLetter.js';
 import { attributeText } from './attributeText.js';
 import { isSqsTooLarge } from './sendFailure.js';
 

@@ -1,10 +1,10 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
+import { estimateItemBytes } from '../constants/itemSize.js';
 import { InboxAttribute, TRANSACTION_LIMITS, TransactionLimit } from '../constants/values.js';
 import type { CommitRequest } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
 import { TransactionLimitError } from '../errors.js';
-import { estimateItemBytes } from './itemSize.js';
 
 /** The key attribute names of a table (partition key first); undefined when they may not be read. */
 type KeyAttributeNames = (tableName: string) => Promise<readonly string[] | undefined>;

@@ -4,17 +4,17 @@ import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
 import { type CoalescingStore, CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, RecordStatus } from '../constants/values.js';
 import { inboxPk } from '../core/inboxEntry.js';
-import {
-  NO_DEADLINE_CONFLICT_MILLIS,
-  processRecord,
-  type RecordInBatch,
-} from '../core/processRecord.js';
 import { type RecordRead, readRecord } from '../core/readMessage.js';
 import { type ResolvedOptions, resolveOptions } from '../core/resolveOptions.js';
 import { settleFailure } from '../core/settleFailure.js';
 import type { MessageHandler, RecordOutcome } from '../core/types.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { BatchPrecheck } from '../precheck/BatchPrecheck.js';
+import {
+  NO_DEADLINE_CONFLICT_MILLIS,
+  processRecord,
+  type RecordInBatch,
+} from '../record/processRecord.js';
 import type { InboxOptions } from './InboxOptions.js';
 import { mapConcurrently } from './mapConcurrently.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';

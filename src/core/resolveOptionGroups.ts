@@ -7,7 +7,6 @@ import {
   type Precheck,
 } from '../constants/values.js';
 import { InvalidConfigurationError } from '../errors.js';
-import { resolvePrecheck } from '../precheck/resolvePrecheck.js';
 import { checkOptionsObject } from './checkOptionsObject.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
 import type { InboxStore } from './InboxStore.js';
@@ -18,6 +17,7 @@ import type {
   ProcessorSettings,
   ReliabilitySettings,
 } from './ProcessorSettings.js';
+import { resolvePrecheck } from './resolvePrecheck.js';
 
 const CONCURRENCY_RANGE = { min: 1, max: 1000 } as const;
 const DEFAULT_DEADLINE_MARGIN_MILLIS = 1_000;

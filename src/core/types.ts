@@ -1,7 +1,7 @@
 import type { Context, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { RecordStatus } from '../constants/values.js';
 import type { MessageEnvelope } from '../sources/MessageSource.js';
-import type { StepFunction } from '../steps/StepFunction.js';
+import type { StepFunction } from './StepFunction.js';
 import type { TransactionBuilder } from './TransactionBuilder.js';
 
 /**

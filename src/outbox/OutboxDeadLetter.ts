@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import type { OutgoingMessage } from './OutgoingMessage.js';
 
 /**
  * The `kind` of the body of a message the relay dead-letters, so that the runbook (and

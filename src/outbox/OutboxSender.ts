@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import type { OutgoingMessage } from './OutgoingMessage.js';
 
 /**
  * Sends one outgoing message to its destination. `AwsOutboxSender` is the implementation; the

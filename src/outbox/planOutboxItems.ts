@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { estimateValueBytes } from '../aws/itemSize.js';
+import { estimateValueBytes } from '../constants/itemSize.js';
 import { TRANSACTION_LIMITS } from '../constants/values.js';
 import { OutgoingMessageError } from '../errors/outboxErrors.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';

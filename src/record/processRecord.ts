@@ -1,10 +1,6 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants/values.js';
-import { PayloadMismatchError, TransientStoreError } from '../errors.js';
-import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
-import type { SourceNotice } from '../sources/MessageSource.js';
-import { MessageSteps } from '../steps/MessageSteps.js';
 import {
   buildEntry,
   holdsPayload,
@@ -14,15 +10,19 @@ import {
   isLive,
   leaseHeld,
   toEpochSeconds,
-} from './inboxEntry.js';
-import { loggedKey } from './loggedKey.js';
-import { type ReadMessage, type RecordRead, readRecord } from './readMessage.js';
-import type { ResolvedOptions } from './resolveOptions.js';
-import { type ConflictRetry, reportedConflict, retryTransient } from './retryTransient.js';
+} from '../core/inboxEntry.js';
+import { loggedKey } from '../core/loggedKey.js';
+import { type ReadMessage, type RecordRead, readRecord } from '../core/readMessage.js';
+import type { ResolvedOptions } from '../core/resolveOptions.js';
+import { type ConflictRetry, reportedConflict, retryTransient } from '../core/retryTransient.js';
+import { loggableError, type MessageIdentity, settleFailure } from '../core/settleFailure.js';
+import { TransactionBuilder } from '../core/TransactionBuilder.js';
+import type { InboxMessage, MessageHandler, RecordOutcome } from '../core/types.js';
+import { PayloadMismatchError, TransientStoreError } from '../errors.js';
+import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
+import type { SourceNotice } from '../sources/MessageSource.js';
+import { MessageSteps } from '../steps/MessageSteps.js';
 import { sendCommit } from './sendCommit.js';
-import { loggableError, type MessageIdentity, settleFailure } from './settleFailure.js';
-import { TransactionBuilder } from './TransactionBuilder.js';
-import type { InboxMessage, MessageHandler, RecordOutcome } from './types.js';
 
 /**
  * What the batch gives each of its records: the signal aborted at its deadline, the record

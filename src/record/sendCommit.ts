@@ -1,7 +1,7 @@
 import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
-import type { CommitRequest, CommitResult } from './InboxStore.js';
-import type { ResolvedOptions } from './resolveOptions.js';
-import { reportedConflict } from './retryTransient.js';
+import type { CommitRequest, CommitResult } from '../core/InboxStore.js';
+import type { ResolvedOptions } from '../core/resolveOptions.js';
+import { reportedConflict } from '../core/retryTransient.js';
 
 /**
  * Sends a commit through the batch's coalescer (which never sends two that share an item at

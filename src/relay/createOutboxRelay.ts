@@ -9,9 +9,9 @@ import { guardLogger, guardMetrics } from '../core/guardSinks.js';
 import { checkFunction, checkMethods, integerIn, isQueueUrl } from '../core/optionChecks.js';
 import type { ObservabilitySettings, ReliabilitySettings } from '../core/ProcessorSettings.js';
 import { InvalidConfigurationError, MalformedEventError, RecordDeadlineError } from '../errors.js';
+import type { OutboxDeadLetterSink } from '../outbox/OutboxDeadLetter.js';
+import type { OutboxSender } from '../outbox/OutboxSender.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
-import type { OutboxDeadLetterSink } from './OutboxDeadLetter.js';
-import type { OutboxSender } from './OutboxSender.js';
 import { type RelayDependencies, type RelayOutcome, relayRecord } from './relayRecord.js';
 
 /**

@@ -7,18 +7,18 @@ export { AwsOutboxSender, type AwsOutboxSenderOptions } from '../aws/AwsOutboxSe
 export { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
 export { readStreamBatch, type StreamBatchInfo } from '../aws/readStreamBatch.js';
 export {
+  OUTBOX_DEAD_LETTER_KIND,
+  type OutboxDeadLetter,
+  type OutboxDeadLetterSink,
+  type OutboxMessageEnvelope,
+} from '../outbox/OutboxDeadLetter.js';
+export type { OutboxSender } from '../outbox/OutboxSender.js';
+export {
   createOutboxRelay,
   type OutboxRelayDeadLetterSettings,
   type OutboxRelayOptions,
   type OutboxRelayProcessor,
 } from './createOutboxRelay.js';
-export {
-  OUTBOX_DEAD_LETTER_KIND,
-  type OutboxDeadLetter,
-  type OutboxDeadLetterSink,
-  type OutboxMessageEnvelope,
-} from './OutboxDeadLetter.js';
-export type { OutboxSender } from './OutboxSender.js';
 export { outboxRelayFromEnvironment } from './outboxRelayFromEnvironment.js';
 export {
   type RedriveOutboxOptions,

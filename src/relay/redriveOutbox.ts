@@ -8,14 +8,14 @@ import { isQueueUrl } from '../core/optionChecks.js';
 import { errorMessage } from '../errors/errorText.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
+import { OUTBOX_DEAD_LETTER_KIND, type OutboxDeadLetter } from '../outbox/OutboxDeadLetter.js';
+import type { OutboxSender } from '../outbox/OutboxSender.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import {
   createOutboxRelay,
   type OutboxRelayDeadLetterSettings,
   type OutboxRelayProcessor,
 } from './createOutboxRelay.js';
-import { OUTBOX_DEAD_LETTER_KIND, type OutboxDeadLetter } from './OutboxDeadLetter.js';
-import type { OutboxSender } from './OutboxSender.js';
 
 /**
  * Options of {@link redriveOutbox}.

@@ -3,13 +3,13 @@ import { InboxMetric } from '../constants/values.js';
 import type { InboxLogger, InboxMetrics } from '../core/types.js';
 import { errorMessage } from '../errors/errorText.js';
 import { DestinationRefusedError } from '../errors.js';
-import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import {
   OUTBOX_DEAD_LETTER_KIND,
   type OutboxDeadLetter,
   type OutboxDeadLetterSink,
-} from './OutboxDeadLetter.js';
-import type { OutboxSender } from './OutboxSender.js';
+} from '../outbox/OutboxDeadLetter.js';
+import type { OutboxSender } from '../outbox/OutboxSender.js';
+import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import { readOutboxRecord } from './readOutboxRecord.js';
 
 /**

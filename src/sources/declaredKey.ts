@@ -1,5 +1,5 @@
-import type { ParsedMessage } from '../core/types.js';
-import { MessageSource } from './MessageSource.js';
+import type { SQSMessageAttributes } from 'aws-lambda';
+import { type MessageEnvelope, MessageSource } from './MessageSource.js';
 
 /**
  * A key declared as data rather than code, so the construct can declare it and the function
@@ -59,6 +59,21 @@ export function parseDeclaredKey(text: string): DeclaredKey | undefined {
 }
 
 /**
+ * What a declared key reads of a message: the payload, the SQS message attributes and the
+ * envelope (a parsed message has them all).
+ *
+ * @example
+ * ```ts
+ * const key = keyFromDeclaration(declared)(parsedMessage satisfies DeclaredKeySource);
+ * ```
+ */
+export interface DeclaredKeySource {
+  readonly body: unknown;
+  readonly messageAttributes: SQSMessageAttributes;
+  readonly envelope: MessageEnvelope;
+}
+
+/**
  * The key function of a declared key. An attribute is read from the SQS message attributes,
  * then from the SNS notification's; a field from the validated payload, a string or a safe
  * integer (a larger number was rounded by `JSON.parse`). A message without it gets a
@@ -69,7 +84,7 @@ export function parseDeclaredKey(text: string): DeclaredKey | undefined {
  * const key = keyFromDeclaration({ from: 'field', path: 'orderId' }); // ({ body }) => body.orderId
  * ```
  */
-export function keyFromDeclaration(key: DeclaredKey): (message: ParsedMessage<unknown>) => string {
+export function keyFromDeclaration(key: DeclaredKey): (message: DeclaredKeySource) => string {
   if (key.from === 'attribute') {
     return (message) => {
       const sqs = message.messageAttributes[key.name]?.stringValue;

@@ -12,6 +12,7 @@ import {
 import { loggedKey } from '../core/loggedKey.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, retryTransient } from '../core/retryTransient.js';
+import type { StepContext, StepFunction } from '../core/StepFunction.js';
 import { describe } from '../errors/errorText.js';
 import {
   InboxError,
@@ -24,7 +25,6 @@ import {
 } from '../errors.js';
 import { decodeStepResult, encodeStepResult } from './encodeStepResult.js';
 import { LeaseHeartbeat } from './LeaseHeartbeat.js';
-import type { StepContext, StepFunction } from './StepFunction.js';
 import { stepIdempotencyKey } from './stepIdempotencyKey.js';
 
 /** Without a Lambda context nothing bounds the handler: the lease is this long, renewed. */

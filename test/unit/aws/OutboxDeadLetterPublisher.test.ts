@@ -5,7 +5,7 @@ import { DeadLetterSendError } from '../../../src/errors.js';
 import {
   OUTBOX_DEAD_LETTER_KIND,
   type OutboxDeadLetter,
-} from '../../../src/relay/OutboxDeadLetter.js';
+} from '../../../src/outbox/OutboxDeadLetter.js';
 import { answering, CONFIG, sqsError, sqsSent, type WireAnswer } from '../../support/awsWire.js';
 
 const DLQ = 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateItemBytes, estimateValueBytes } from '../../../src/aws/itemSize.js';
+import { estimateItemBytes, estimateValueBytes } from '../../../src/constants/itemSize.js';
 
 describe('item size estimate (DynamoDB item-size rules)', () => {
   it.each([

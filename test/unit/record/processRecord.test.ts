@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DeadLetterPublisher } from '../../../src/aws/DeadLetterPublisher.js';
 import type { ProcessorOptions } from '../../../src/core/ProcessorSettings.js';
-import { processRecord } from '../../../src/core/processRecord.js';
 import { resolveOptions } from '../../../src/core/resolveOptions.js';
 import {
   KeyDerivationError,
@@ -10,6 +9,7 @@ import {
   SchemaValidationError,
 } from '../../../src/errors.js';
 import { DynamoDBInboxStore, PermanentError, RecordStatus } from '../../../src/index.js';
+import { processRecord } from '../../../src/record/processRecord.js';
 import { countingMetrics, recordingLogger, sqsRecord } from '../../support/sqsRecords.js';
 import { withOptions } from '../../support/withOptions.js';
 

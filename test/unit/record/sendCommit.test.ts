@@ -3,7 +3,7 @@ import type { ConflictBackoff } from '../../../src/contention/ConflictBackoff.js
 import type { CommitRequest, InboxStore } from '../../../src/core/InboxStore.js';
 import { buildEntry } from '../../../src/core/inboxEntry.js';
 import { resolveOptions } from '../../../src/core/resolveOptions.js';
-import { sendCommit } from '../../../src/core/sendCommit.js';
+import { sendCommit } from '../../../src/record/sendCommit.js';
 import { recordingLogger } from '../../support/sqsRecords.js';
 
 const request: CommitRequest = {

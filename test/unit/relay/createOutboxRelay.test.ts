@@ -9,9 +9,9 @@ import {
   OutboxRecordError,
   RecordDeadlineError,
 } from '../../../src/errors.js';
+import type { OutboxDeadLetter } from '../../../src/outbox/OutboxDeadLetter.js';
 import type { OutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 import { createOutboxRelay } from '../../../src/relay/createOutboxRelay.js';
-import type { OutboxDeadLetter } from '../../../src/relay/OutboxDeadLetter.js';
 import { recordingLogger } from '../../support/sqsRecords.js';
 
 const QUEUE = 'http://localhost:4566/000000000000/credits';

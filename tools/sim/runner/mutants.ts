@@ -93,7 +93,7 @@ export const MUTANTS = {
     invariant: 'explained failures',
     description:
       'a transient store error fails the record at once, whatever transactionAttempts says',
-    file: 'src/core/processRecord.ts',
+    file: 'src/record/processRecord.ts',
     find: 'attempts: options.transactionAttempts,',
     replace: 'attempts: 1,',
   },
@@ -140,7 +140,7 @@ export const MUTANTS = {
     invariant: 'nothing lost',
     description:
       'a key committed with another body is acknowledged as a duplicate, not refused as PayloadMismatchError',
-    file: 'src/core/processRecord.ts',
+    file: 'src/record/processRecord.ts',
     find: '  if (!holdsPayload(existing, hashes)) {\n    throw new PayloadMismatchError',
     replace:
       '  if (!holdsPayload(existing, hashes) && false) {\n    throw new PayloadMismatchError',
@@ -295,7 +295,7 @@ export const MUTANTS = {
     invariant: 'nothing lost',
     description:
       'a record whose batch read found any entry of its key (a released or leased one too) is acknowledged as a duplicate without running',
-    file: 'src/core/processRecord.ts',
+    file: 'src/record/processRecord.ts',
     find: 'if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
     replace:
       'if (existing) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
