@@ -23,9 +23,12 @@ export interface OutboxTable {
   readonly pipeDestination?: string;
 }
 
+// Every attribute of the item but its key, so that the item is all of the version it is stamped
+// with (an item-level attribute a later version added is left, and ignored at this version).
 const GROUP_UPDATE =
   'SET #messages = :messages, #origin = :origin, #committedAt = :committedAt, ' +
-  '#expiresAt = :expiresAt, #destination = :destination, #groupId = :groupId ADD #seq :one';
+  '#expiresAt = :expiresAt, #formatVersion = :formatVersion, #destination = :destination, ' +
+  '#groupId = :groupId ADD #seq :one';
 
 /**
  * The outbox writes of a commit, to append to its `TransactWriteItems`: a Put of a message's own

@@ -233,6 +233,7 @@ function countedAtPublish(record: _Record, tableName: string) {
     origin: OutboxItem;
     committedAt: string;
     expiresAt: number;
+    formatVersion: number;
   };
   const [message] = image.messages;
   if (message === undefined) throw new Error('the record holds no message');
@@ -240,6 +241,7 @@ function countedAtPublish(record: _Record, tableName: string) {
     origin: image.origin,
     committedAt: image.committedAt,
     expiresAt: image.expiresAt,
+    formatVersion: image.formatVersion,
   };
   return pipedRecordBytes(outboxItem(itemPlanOf(message), common), tableName);
 }

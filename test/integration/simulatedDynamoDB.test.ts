@@ -878,6 +878,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
         payloadHash: 'hash',
         processedAt: '2026-11-24T00:00:00.000Z',
         expiresAt: NOW_EPOCH_SECONDS + 3600,
+        formatVersion: 1,
         ...overrides,
       };
     };

@@ -195,9 +195,9 @@ export const MUTANTS = {
     invariant: 'fencing',
     description: "a claim takes over another attempt's live lease",
     file: 'src/aws/entryWrites.ts',
-    find: "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',",
+    find: "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) ' +",
     replace:
-      "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis OR #leaseUntil >= :nowMillis))',",
+      "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis OR #leaseUntil >= :nowMillis) ' +",
   },
   noReplay: {
     name: 'noReplay',
