@@ -1,4 +1,6 @@
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   InboxStatus,
@@ -12,7 +14,11 @@ import { type MessageHandler, Precheck, RecordStatus } from '../../src/index.js'
 import type { OutgoingMessage } from '../../src/outbox/OutgoingMessage.js';
 import { outboxItem, outboxItemCommon } from '../../src/outbox/outboxItem.js';
 import { itemPlanOf } from '../../src/outbox/planOutboxItems.js';
-import type { OutboxDeadLetter } from '../../src/relay/OutboxDeadLetter.js';
+import { redriveOutbox } from '../../src/relay/index.js';
+import {
+  OUTBOX_DEAD_LETTER_KIND,
+  type OutboxDeadLetter,
+} from '../../src/relay/OutboxDeadLetter.js';
 import {
   ledgerProcessor,
   type PaymentCaptured,
@@ -226,5 +232,45 @@ describe('the relay, reading outbox items written by older and newer consumers',
     expect(dead.image).toMatchObject({ formatVersion: { N: '2' }, bodyEncoding: { S: 'gzip' } });
     expect(dead.message).toBeUndefined();
     expect(await takeMessages(aws.sqs, queues.audit.url, 1, 1_000)).toEqual([]);
+
+    await aws.sqs.send(
+      new SendMessageCommand({ QueueUrl: queues.dlq.url, MessageBody: letter?.Body }),
+    );
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: queues.dlq.url,
+      sqsClient: aws.sqs,
+    });
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'record', status: 'left' })]);
+    expect(outcomes[0]?.reason).toMatch(/format version 2.*Upgrade the relay/);
+    expect(await takeMessages(aws.sqs, queues.dlq.url, 1)).toHaveLength(1);
+  });
+
+  it("redrives a record's letter once the relay reads its item's format version: its messages sent with their ids, the letter deleted", async () => {
+    const { message, item } = itemOf('upgraded', 'audit');
+    const letter: OutboxDeadLetter = {
+      kind: OUTBOX_DEAD_LETTER_KIND,
+      reason: {
+        error: 'FormatVersionError',
+        message: 'dead-lettered by a relay that did not read it',
+      },
+      image: marshall(item),
+      record: { sequenceNumber: '100000000000000000001', pk: String(item.pk) },
+      failedAt: new Date().toISOString(),
+    };
+    const body = JSON.stringify(letter);
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: queues.dlq.url, MessageBody: body }));
+
+    const outcomes = await redriveOutbox({
+      deadLetterQueueUrl: queues.dlq.url,
+      sqsClient: aws.sqs,
+    });
+
+    expect(outcomes).toEqual([
+      expect.objectContaining({ kind: 'record', status: 'redriven', outboxIds: [message.id] }),
+    ]);
+    const [sent] = await takeMessages(aws.sqs, queues.audit.url, 1);
+    expect(sent?.Body).toBe(message.body);
+    expect(sent?.MessageAttributes?.[OutboxMessageIdField.Attribute]?.StringValue).toBe(message.id);
+    expect(await takeMessages(aws.sqs, queues.dlq.url, 1, 2_000)).toEqual([]);
   });
 });
