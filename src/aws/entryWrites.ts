@@ -4,6 +4,28 @@ import type { CommitRequest } from '../core/InboxStore.js';
 import { namesIn } from './inboxItem.js';
 
 /**
+ * Of a format version the writer reads: an entry stored without one (0.1.0's), or of at most
+ * `:formatVersion`, the version the writer writes (see `FORMAT_VERSIONS`).
+ *
+ * @example
+ * ```ts
+ * const condition = `${ENTRY_CONDITION.absent} OR ${READABLE_FORMAT}`;
+ * ```
+ */
+export const READABLE_FORMAT =
+  '(attribute_not_exists(#formatVersion) OR #formatVersion <= :formatVersion)';
+
+/**
+ * The assignment that stamps an item with the format version its writer writes.
+ *
+ * @example
+ * ```ts
+ * const update = `SET #status = :inProgress, ${FORMAT_STAMP}`;
+ * ```
+ */
+export const FORMAT_STAMP = '#formatVersion = :formatVersion';
+
+/**
  * The conditions and updates the store (the only module that sends them) writes inbox entries with, in one place so that each
  * rule of the lease reads as one line. Placeholders are those of `ITEM_ATTRIBUTES`.
  *
@@ -27,15 +49,15 @@ export const ENTRY_CONDITION = {
   resumable:
     '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND #payloadHash IN (:payloadHash, :bodyHash) ' +
     'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) ' +
-    'AND (attribute_not_exists(#formatVersion) OR #formatVersion <= :formatVersion))',
+    `AND ${READABLE_FORMAT})`,
   /** Owned by the attempt: its owner token and its fencing counter. */
   fenced: '#owner = :owner AND #epoch = :epoch',
 } as const;
 
 const CLAIMED =
   '#status = :inProgress, #owner = :owner, #leaseUntil = :leaseUntil, #consumer = :consumer, ' +
-  '#key = :key, #messageId = :messageId, #payloadHash = :payloadHash, #expiresAt = :expiresAt, ' +
-  '#formatVersion = :formatVersion';
+  '#key = :key, #messageId = :messageId, #payloadHash = :payloadHash, ' +
+  `#expiresAt = :expiresAt, ${FORMAT_STAMP}`;
 
 /**
  * The updates of the entry: a claim that keeps the journal, one that starts afresh (the entry
