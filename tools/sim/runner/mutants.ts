@@ -349,6 +349,34 @@ export const MUTANTS = {
     find: "  'ExpressionAttributeValues',\n]);",
     replace: "  'ExpressionAttributeValues',\n  'ConditionExpression',\n]);",
   },
+  unversionedOutboxItemDropped: {
+    name: 'unversionedOutboxItemDropped',
+    invariant: 'outbox nothing lost',
+    description:
+      'the relay reads an outbox item without a format version (the previous release wrote it) as one of an unknown version, and dead-letters it unsent',
+    file: 'src/relay/readOutboxRecord.ts',
+    find: 'const version = formatVersionOf(value);',
+    replace: "const version = formatVersionOf(value ?? 'absent');",
+  },
+  unversionedEntryUnread: {
+    name: 'unversionedEntryUnread',
+    invariant: 'explained failures',
+    description:
+      'the store reads an inbox entry without a format version (the previous release wrote it) as one of an unknown version, and refuses it',
+    file: 'src/aws/inboxItem.ts',
+    find: "const version = formatVersionOf(item[ITEM_ATTRIBUTES['#formatVersion']]);",
+    replace:
+      "const version = formatVersionOf(item[ITEM_ATTRIBUTES['#formatVersion']] ?? 'absent');",
+  },
+  claimStampsNoVersion: {
+    name: 'claimStampsNoVersion',
+    invariant: 'formats',
+    description: 'a claim leaves the entry without the format version this release writes',
+    file: 'src/aws/entryWrites.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    find: '`#expiresAt = :expiresAt, ${FORMAT_STAMP}`;',
+    replace: "'#expiresAt = :expiresAt';",
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */
