@@ -142,6 +142,29 @@ describe('inbox entries of a newer format version', () => {
     },
   );
 
+  it('dead-letters the message on its last receive with FormatVersionError as its reason, the entry left as it is', async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('dlq'));
+    const event = payment({ accountId: 'acc-newer-last' });
+    const { entry } = previousRelease(event, InboxStatus.Completed);
+    const newer = { ...entry, formatVersion: 2 };
+    await store(newer);
+    const record = sqsRecord(event, { receiveCount: 3 });
+
+    const [outcome] = await ledgerProcessor(ledger.applyPayment, {
+      store: ledger.store,
+      consumer: CONSUMER,
+      maxReceiveCount: 3,
+      deadLetterQueueUrl: dlq.url,
+      sqsClient: aws.sqs,
+    }).processRecords(sqsEvent(record));
+
+    expect(outcome?.status).toBe(RecordStatus.DeadLettered);
+    const [letter] = await takeMessages(aws.sqs, dlq.url, 1);
+    expect(letter?.Body).toBe(record.body);
+    expect(letter?.MessageAttributes?.['inbox.error']?.StringValue).toBe('FormatVersionError');
+    expect(await stored(entry.pk)).toEqual(newer);
+  });
+
   it("leaves an entry of a newer format version out of the batch's read, which still spares the batch's other duplicates their handler", async () => {
     const newerEvent = payment({ accountId: 'acc-newer-batch' });
     const newer = previousRelease(newerEvent, InboxStatus.Completed);
