@@ -4,9 +4,10 @@
  * `LeaseOperation`); the five a handler throws or catches are also exported by `sqs-inbox`.
  * `InboxError` is the base; the classes live in `errors/` by when they arise: configuration and event shape
  * (`configurationErrors.ts`), a message that can never succeed (`messageErrors.ts`, all
- * `PermanentError`s), processing (`processingErrors.ts`), and steps and their lease
- * (`stepErrors.ts`), and the outbox (`outboxErrors.ts`). `errorText.ts` (internal) renders
- * values for their messages without quoting message content.
+ * `PermanentError`s), processing (`processingErrors.ts`), steps and their lease
+ * (`stepErrors.ts`), the outbox (`outboxErrors.ts`), and a stored item of a newer format
+ * (`FormatVersionError.ts`). `errorText.ts` (internal) renders values for their messages
+ * without quoting message content.
  */
 
 export { TransactionLimit, TransientReason } from './constants/values.js';
@@ -15,6 +16,7 @@ export {
   InvalidConfigurationError,
   MalformedEventError,
 } from './errors/configurationErrors.js';
+export { FormatVersionError } from './errors/FormatVersionError.js';
 export { InboxError } from './errors/InboxError.js';
 export {
   EnvelopeMismatchError,

@@ -21,7 +21,7 @@ import type {
 } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
-import { InboxTableSchemaError, InvalidConfigurationError } from '../errors.js';
+import { FormatVersionError, InboxTableSchemaError, InvalidConfigurationError } from '../errors.js';
 import { type CheckedTransaction, checkTransaction } from './checkTransaction.js';
 import {
   type DynamoDBInboxStoreOptions,
@@ -125,7 +125,8 @@ export class DynamoDBInboxStore {
 
   /**
    * Reads many entries with consistent `BatchGetItem`s of up to 100 keys, sent at once. Keys
-   * DynamoDB left unprocessed are left out, as absent ones are.
+   * DynamoDB left unprocessed are left out, as absent ones are, and so are entries of a newer
+   * format version.
    * @internal
    */
   async findMany(pks: readonly string[]): Promise<ReadonlyMap<string, InboxEntry>> {
@@ -154,12 +155,25 @@ export class DynamoDBInboxStore {
             }),
         );
         for (const item of Responses?.[this.tableName] ?? []) {
-          const entry = toEntry(item, this.tableName);
-          found.set(entry.pk, entry);
+          const entry = this.#readableEntry(item);
+          if (entry !== undefined) found.set(entry.pk, entry);
         }
       }),
     );
     return found;
+  }
+
+  /**
+   * An item as an entry, left out when it is of a newer format version: the batch's read is a
+   * hint, and the commit's condition and its judging refuse that entry for its record alone.
+   */
+  #readableEntry(item: Record<string, unknown>): InboxEntry | undefined {
+    try {
+      return toEntry(item, this.tableName);
+    } catch (error) {
+      if (error instanceof FormatVersionError) return undefined;
+      throw error;
+    }
   }
 
   /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
-import { InboxStatus, TransientReason } from '../constants/values.js';
+import { FORMAT_VERSIONS, InboxStatus, TransientReason } from '../constants/values.js';
 import type { ClaimRequest, ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import { toEpochSeconds } from '../core/inboxEntry.js';
 import { LeaseLostError, LeaseOperation, TransientStoreError } from '../errors.js';
@@ -109,6 +109,7 @@ export class InboxLeases {
       ':payloadHash': entry.payloadHash,
       ':bodyHash': bodyHash,
       ':expiresAt': entry.expiresAt,
+      ':formatVersion': FORMAT_VERSIONS.inboxEntry,
       ':noSteps': {},
       ':one': 1,
       ':nowEpochSeconds': toEpochSeconds(request.nowMillis),

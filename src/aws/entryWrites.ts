@@ -4,6 +4,28 @@ import type { CommitRequest } from '../core/InboxStore.js';
 import { namesIn } from './inboxItem.js';
 
 /**
+ * Of a format version the writer reads: an entry stored without one (0.1.0's), or of at most
+ * `:formatVersion`, the version the writer writes (see `FORMAT_VERSIONS`).
+ *
+ * @example
+ * ```ts
+ * const condition = `${ENTRY_CONDITION.absent} OR ${READABLE_FORMAT}`;
+ * ```
+ */
+export const READABLE_FORMAT =
+  '(attribute_not_exists(#formatVersion) OR #formatVersion <= :formatVersion)';
+
+/**
+ * The assignment that stamps an item with the format version its writer writes.
+ *
+ * @example
+ * ```ts
+ * const update = `SET #status = :inProgress, ${FORMAT_STAMP}`;
+ * ```
+ */
+export const FORMAT_STAMP = '#formatVersion = :formatVersion';
+
+/**
  * The conditions and updates the store (the only module that sends them) writes inbox entries with, in one place so that each
  * rule of the lease reads as one line. Placeholders are those of `ITEM_ATTRIBUTES`.
  *
@@ -19,23 +41,29 @@ export const ENTRY_CONDITION = {
   expired: '#expiresAt < :nowEpochSeconds',
   /**
    * Resumable by a claim or a step-less commit: not completed, held by no live lease (released,
-   * or its lease lapsed), live, and holding this payload's hash. Another payload's unfinished
-   * entry is never taken over: its journal may hold an effect that already happened.
+   * or its lease lapsed), live, holding this payload's hash, and of a format version the writer
+   * reads (`:formatVersion`, the one it writes; absent on 0.1.0's entries). Another payload's
+   * unfinished entry is never taken over: its journal may hold an effect that already happened;
+   * nor is a newer release's, whose journal this one may misread.
    */
   resumable:
     '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND #payloadHash IN (:payloadHash, :bodyHash) ' +
-    'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
+    'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) ' +
+    `AND ${READABLE_FORMAT})`,
   /** Owned by the attempt: its owner token and its fencing counter. */
   fenced: '#owner = :owner AND #epoch = :epoch',
 } as const;
 
 const CLAIMED =
   '#status = :inProgress, #owner = :owner, #leaseUntil = :leaseUntil, #consumer = :consumer, ' +
-  '#key = :key, #messageId = :messageId, #payloadHash = :payloadHash, #expiresAt = :expiresAt';
+  '#key = :key, #messageId = :messageId, #payloadHash = :payloadHash, ' +
+  `#expiresAt = :expiresAt, ${FORMAT_STAMP}`;
 
 /**
  * The updates of the entry: a claim that keeps the journal, one that starts afresh (the entry
- * had expired), a journal write, a heartbeat, a release and a commit.
+ * had expired), a journal write, a heartbeat, a release and a commit. A claim stamps the entry
+ * with the format version it writes (a journal it keeps is of a version it reads, so the entry
+ * is then of its version); the writes after it are the claiming attempt's own, on its entry.
  *
  * @example
  * ```ts
@@ -112,6 +140,7 @@ export function entryWrite(tableName: string, request: CommitRequest) {
         ':nowMillis': request.nowMillis ?? request.nowEpochSeconds * 1000,
         ':payloadHash': entry.payloadHash,
         ':bodyHash': otherHash(request),
+        ':formatVersion': entry.formatVersion,
       },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },

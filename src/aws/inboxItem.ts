@@ -1,7 +1,8 @@
-import { InboxStatus, TransientReason } from '../constants/values.js';
+import { FORMAT_VERSIONS, InboxStatus, TransientReason } from '../constants/values.js';
+import { formatVersionOf } from '../constants/formatVersion.js';
 import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
-import { InboxError, TransientStoreError } from '../errors.js';
+import { FormatVersionError, InboxError, TransientStoreError } from '../errors.js';
 
 /**
  * The attribute names of an inbox item behind the placeholders the store's expressions use.
@@ -28,6 +29,7 @@ export const ITEM_ATTRIBUTES = {
   '#attempts': 'attempts',
   '#lastError': 'lastError',
   '#steps': 'steps',
+  '#formatVersion': 'formatVersion',
 } as const;
 
 /**
@@ -51,8 +53,9 @@ export function namesIn(
 }
 
 /**
- * An inbox item as an entry. Throws {@link InboxError} for an item that is no sqs-inbox entry
- * (another application's item in the table).
+ * An inbox item as an entry. Throws {@link FormatVersionError} for an entry of a format version
+ * newer than this release reads (before reading anything else of it), and {@link InboxError}
+ * for an item that is no sqs-inbox entry (another application's item in the table).
  *
  * @example
  * ```ts
@@ -60,9 +63,11 @@ export function namesIn(
  * ```
  */
 export function toEntry(item: Record<string, unknown>, tableName: string): InboxEntry {
+  const formatVersion = readableVersion(item, tableName);
   const { pk, consumer, key, messageId, status, payloadHash, processedAt } = item;
   const expiresAt = toNumber(item.expiresAt);
   if (
+    formatVersion === undefined ||
     typeof pk !== 'string' ||
     typeof payloadHash !== 'string' ||
     !Number.isFinite(expiresAt) ||
@@ -70,8 +75,8 @@ export function toEntry(item: Record<string, unknown>, tableName: string): Inbox
   ) {
     throw new InboxError(
       `An item in ${tableName} is not an sqs-inbox entry (needs string pk and payloadHash, ` +
-        `numeric expiresAt, status one of ${Object.values(InboxStatus).join(', ')}); give the ` +
-        'inbox its own table.',
+        `numeric expiresAt, status one of ${Object.values(InboxStatus).join(', ')}, ` +
+        'formatVersion absent or a whole number from 1); give the inbox its own table.',
     );
   }
   return {
@@ -83,8 +88,22 @@ export function toEntry(item: Record<string, unknown>, tableName: string): Inbox
     payloadHash,
     ...(processedAt === undefined ? {} : { processedAt: String(processedAt) }),
     expiresAt,
+    formatVersion,
     ...leaseFields(item),
   };
+}
+
+/**
+ * The entry's format version when this release reads it; undefined when it is no version.
+ * The entry's key is not named: it is message content.
+ */
+function readableVersion(item: Record<string, unknown>, tableName: string): number | undefined {
+  const version = formatVersionOf(item[ITEM_ATTRIBUTES['#formatVersion']]);
+  if (version === undefined || version <= FORMAT_VERSIONS.inboxEntry) return version;
+  throw new FormatVersionError('inboxEntry', version, {
+    what: `An inbox entry in ${tableName}`,
+    fix: 'Upgrade sqs-inbox in every function that uses this inbox table; the message is retried meanwhile, and the entry is left as it is.',
+  });
 }
 
 function leaseFields(item: Record<string, unknown>): Partial<InboxEntry> {

@@ -7,6 +7,7 @@ import { checkPipeOutbox } from '../outbox/checkPipeOutbox.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import { type OutboxItem, outboxItem, outboxItemCommon } from '../outbox/outboxItem.js';
 import { type OutboxItemPlan, planOutboxItems } from '../outbox/planOutboxItems.js';
+import { FORMAT_STAMP } from './entryWrites.js';
 
 /**
  * Where the store writes outgoing messages: the outbox table and how long its items live.
@@ -23,9 +24,12 @@ export interface OutboxTable {
   readonly pipeDestination?: string;
 }
 
+// Every attribute of the item but its key, so that the item is all of the version it is stamped
+// with (an item-level attribute a later version added is left, and ignored at this version).
 const GROUP_UPDATE =
   'SET #messages = :messages, #origin = :origin, #committedAt = :committedAt, ' +
-  '#expiresAt = :expiresAt, #destination = :destination, #groupId = :groupId ADD #seq :one';
+  `#expiresAt = :expiresAt, ${FORMAT_STAMP}, #destination = :destination, ` +
+  '#groupId = :groupId ADD #seq :one';
 
 /**
  * The outbox writes of a commit, to append to its `TransactWriteItems`: a Put of a message's own

@@ -148,7 +148,9 @@ export class OutboxPipe extends Construct {
           onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
           deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
         },
-        // New and changed items only: TTL deletions (REMOVE) are never relayed.
+        // New and changed items only: TTL deletions (REMOVE) are never relayed. Every format
+        // version passes: a record a filter leaves out is dropped silently, so the consumer reads
+        // the item's `formatVersion` and refuses a newer one (FormatVersionError, retried).
         filterCriteria: { filters: [{ pattern: JSON.stringify(NEW_OR_CHANGED) }] },
       },
       target: props.destination.queueArn,

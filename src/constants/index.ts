@@ -19,6 +19,7 @@ export {
   DEAD_LETTER_ATTRIBUTE_PREFIX,
   DeadLetterAttribute,
   destinationVariable,
+  FORMAT_VERSIONS,
   INBOX_ENVIRONMENT_PREFIX,
   InboxAttribute,
   InboxEnvironment,

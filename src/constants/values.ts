@@ -353,8 +353,9 @@ export const DeadLetterAttribute = {
 export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof DeadLetterAttribute];
 
 /**
- * Attribute names of an inbox entry that the table's definition depends on: the partition key
- * and the TTL attribute. The store writes them and the `InboxTable` construct declares them.
+ * Attribute names of an inbox entry that the table's definition or tooling depends on: the
+ * partition key and the TTL attribute, which the store writes and the `InboxTable` construct
+ * declares, and the entry's format version (see {@link FORMAT_VERSIONS}).
  *
  * @example
  * ```ts
@@ -365,6 +366,39 @@ export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof Dead
 export const InboxAttribute = {
   PartitionKey: 'pk',
   ExpiresAt: 'expiresAt',
+  /** The entry's format version, a number; absent on entries 0.1.0 wrote (version 1). */
+  FormatVersion: 'formatVersion',
+} as const;
+
+/**
+ * The format version of what the library stores: each inbox entry and each outbox item carries
+ * its own in the attribute `formatVersion` (`InboxAttribute.FormatVersion`,
+ * `OutboxAttribute.FormatVersion`). An item without one was written before items carried it
+ * (by 0.1.0) and is of version 1, which is what this release writes. A release writes the version
+ * given here and reads every version from 1 up to it.
+ *
+ * The compatibility rule: the version goes up only for a change that a reader of the previous
+ * version would misread — an attribute it reads removed, renamed, given another type or another
+ * meaning, or a new attribute that changes what the others mean (a body stored compressed, say).
+ * An attribute added that older readers may ignore keeps the version. A reader interprets an
+ * item by its version alone and never guesses at a newer one: the store refuses an inbox entry
+ * of a newer version with `FormatVersionError` (the message is retried, and the entry is neither
+ * overwritten nor taken over: the conditions that let a commit or a claim resume an entry
+ * require `formatVersion` absent or at most the writer's), and the relay dead-letters an outbox
+ * item of a newer version whole, with its image and `FormatVersionError`, for `redriveOutbox` to
+ * relay once the relay is upgraded. So upgrade the relay before (or with) the consumers that
+ * publish, and do not roll a consumer back across a version change.
+ *
+ * @example
+ * ```ts
+ * const version = item[OutboxAttribute.FormatVersion] ?? 1;
+ * if (version > FORMAT_VERSIONS.outboxItem) console.log('written by a newer sqs-inbox');
+ * ```
+ * @public
+ */
+export const FORMAT_VERSIONS = {
+  inboxEntry: 1,
+  outboxItem: 1,
 } as const;
 
 /**
@@ -515,6 +549,8 @@ export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationK
 export const OutboxAttribute = {
   PartitionKey: 'pk',
   ExpiresAt: 'expiresAt',
+  /** The item's format version, a number; absent on items 0.1.0 wrote (version 1). */
+  FormatVersion: 'formatVersion',
   Messages: 'messages',
   Sequence: 'seq',
   Origin: 'origin',

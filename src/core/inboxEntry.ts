@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { InboxStatus } from '../constants/values.js';
+import { FORMAT_VERSIONS, InboxStatus } from '../constants/values.js';
 import { LeaseHeldError } from '../errors.js';
 
 /**
@@ -29,6 +29,11 @@ export interface InboxEntry {
   readonly processedAt?: string;
   /** Epoch seconds after which the entry counts as absent; the table's TTL attribute. */
   readonly expiresAt: number;
+  /**
+   * The entry's format version (`FORMAT_VERSIONS.inboxEntry` when written by this release); 1
+   * for an entry stored without one (written by 0.1.0).
+   */
+  readonly formatVersion: number;
   /** Attempts that claimed the entry's lease (handlers with steps only). */
   readonly attempts?: number;
   /** Epoch milliseconds until which an `IN_PROGRESS` entry's lease holds. */
@@ -130,7 +135,7 @@ export function leaseHeld(entry: InboxEntry, nowMillis: number): LeaseHeldError 
 }
 
 /**
- * Builds the entry written when a message commits.
+ * Builds the entry written when a message commits, of the format version this release writes.
  *
  * @example
  * ```ts
@@ -155,6 +160,7 @@ export function buildEntry(input: {
     payloadHash: input.payloadHash,
     processedAt: new Date(input.nowMillis).toISOString(),
     expiresAt: toEpochSeconds(input.nowMillis) + input.ttlSeconds,
+    formatVersion: FORMAT_VERSIONS.inboxEntry,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { InboxMetric, RecordStatus } from '../constants/values.js';
-import { InboxTableSchemaError, PermanentError } from '../errors.js';
+import { FormatVersionError, InboxTableSchemaError, PermanentError } from '../errors.js';
 import type { DeadLetterSink, KeyAttributes } from './DeadLetterSink.js';
 import { inboxPk, isCommitted, toEpochSeconds } from './inboxEntry.js';
 import { type LoggedKey, loggedKey } from './loggedKey.js';
@@ -101,7 +101,8 @@ export async function settleFailure(
 
 /**
  * The outcome when the message must not be dead-lettered after all: its key committed with
- * this body (a duplicate), or the inbox could not be read (reported failed, tried again later).
+ * this body (a duplicate), or the inbox could not be read (reported failed, tried again later);
+ * an entry of a newer format version is read as no commit this release knows of.
  */
 async function committedAlready(
   record: SQSRecord,
@@ -118,6 +119,9 @@ async function committedAlready(
     const live = existing && isCommitted(existing, toEpochSeconds(options.runtime.now()));
     if (!live || !payloadHashes.includes(existing.payloadHash)) return undefined;
   } catch (findError) {
+    // An entry of a newer format: whether it committed this release cannot tell. Dead-lettered
+    // with its reason, the message is a duplicate when redriven to an upgraded consumer.
+    if (findError instanceof FormatVersionError) return undefined;
     options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
     options.logger.warn(
       `message ${report.why}; the inbox could not be read, so it is not dead-lettered but reported failed`,

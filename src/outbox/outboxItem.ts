@@ -1,4 +1,4 @@
-import { OutboxAttribute } from '../constants/values.js';
+import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
 import type { OutgoingMessage } from './OutgoingMessage.js';
 import type { OutboxItemPlan } from './planOutboxItems.js';
 
@@ -21,7 +21,8 @@ export type OutboxItem = Readonly<Record<string, OutboxItemValue>>;
 
 /**
  * What every item of one commit holds besides its key and messages: where it came from (the
- * publishing consumer and its key's hash), when it committed, and when it expires.
+ * publishing consumer and its key's hash), when it committed, when it expires, and the format
+ * version this release writes.
  *
  * @example
  * ```ts
@@ -37,6 +38,7 @@ export function outboxItemCommon(
     [OutboxAttribute.Origin]: { consumer: origin.consumer, keyHash: origin.keyHash },
     [OutboxAttribute.CommittedAt]: new Date(nowMillis).toISOString(),
     [OutboxAttribute.ExpiresAt]: Math.floor(nowMillis / 1000) + retentionSeconds,
+    [OutboxAttribute.FormatVersion]: FORMAT_VERSIONS.outboxItem,
   };
 }
 

@@ -1,7 +1,8 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { OutboxAttribute } from '../constants/values.js';
-import { MalformedEventError, OutboxRecordError } from '../errors.js';
+import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
+import { formatVersionOf } from '../constants/formatVersion.js';
+import { FormatVersionError, MalformedEventError, OutboxRecordError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 
@@ -26,7 +27,7 @@ export type OutboxRecord =
   | {
       readonly kind: 'unreadable';
       readonly sequenceNumber: string;
-      readonly error: OutboxRecordError;
+      readonly error: OutboxRecordError | FormatVersionError;
       readonly image: unknown;
       readonly retry: boolean;
     };
@@ -37,7 +38,9 @@ const ID = /^[0-9a-f]{64}$/;
  * Reads an outbox stream record. An INSERT or MODIFY carries the item's messages; any other
  * event (REMOVE by TTL, which the mapping's filter normally drops) is passed over. A record
  * without a new image fails until the stream's view type is fixed (`retry`); an item whose
- * messages are not what `tx.publish` writes is dead-lettered with its image.
+ * messages are not what `tx.publish` writes is dead-lettered with its image, and so is an item
+ * of a format version newer than this release reads (`FormatVersionError`), none of it read:
+ * 0.1.0's items, without a version, are of version 1 (see `FORMAT_VERSIONS`).
  *
  * @example
  * ```ts
@@ -71,20 +74,30 @@ export function readOutboxRecord(record: DynamoDBRecord): OutboxRecord {
   }
   try {
     const item = unmarshall(image as never);
+    const pk = String(item[OutboxAttribute.PartitionKey]);
+    checkFormatVersion(item[OutboxAttribute.FormatVersion], pk, sequenceNumber);
     const messages = readMessages(item[OutboxAttribute.Messages], sequenceNumber);
-    return {
-      kind: 'messages',
-      sequenceNumber,
-      pk: String(item[OutboxAttribute.PartitionKey]),
-      messages,
-    };
+    return { kind: 'messages', sequenceNumber, pk, messages };
   } catch (error) {
     const readError =
-      error instanceof OutboxRecordError
+      error instanceof OutboxRecordError || error instanceof FormatVersionError
         ? error
         : new OutboxRecordError(sequenceNumber, 'its image is no DynamoDB item');
     return { kind: 'unreadable', sequenceNumber, error: readError, image, retry: false };
   }
+}
+
+/** Throws unless the item is of a format version this release reads. */
+function checkFormatVersion(value: unknown, pk: string, sequenceNumber: string): void {
+  const version = formatVersionOf(value);
+  if (version === undefined) {
+    throw new OutboxRecordError(sequenceNumber, 'its formatVersion is no whole number from 1');
+  }
+  if (version <= FORMAT_VERSIONS.outboxItem) return;
+  throw new FormatVersionError('outboxItem', version, {
+    what: `The outbox item ${pk} (stream record ${sequenceNumber})`,
+    fix: "Upgrade the relay's sqs-inbox to the publishers' release, then redrive its dead-letter queue (redriveOutbox): the letter holds the item's image.",
+  });
 }
 
 function readMessages(value: unknown, sequenceNumber: string): OutgoingMessage[] {

@@ -16,6 +16,7 @@ import {
   type OutboxRelayDeadLetterSettings,
   type OutboxRelayProcessor,
 } from './createOutboxRelay.js';
+import { redriveWithoutMessage } from './redriveWithoutMessage.js';
 
 /**
  * Options of {@link redriveOutbox}.
@@ -80,10 +81,12 @@ const MAX_IDLE_PAGES = 3;
  * The relay's runbook as code: reads the relay's dead-letter queue and, for each letter, sends
  * a refused message again to its destination with its outbox id (so a downstream inbox that
  * already has it acknowledges it), or reads a batch Lambda gave up on back from the stream
- * (within its 24 hours) and relays it with the library's relay. A letter redriven is deleted;
- * one that fails again, an unreadable record (no message to send) or a body that is no relay
- * dead letter stays in the queue, visible at once, with its reason in the outcome. Fix the
- * cause first: a destination still refusing refuses again.
+ * (within its 24 hours) and relays it with the library's relay, or relays again the image of
+ * a record the relay could not read then and this release reads now (an outbox item of a newer
+ * format version, once the relay is upgraded). A letter redriven is deleted; one that fails
+ * again, a record still unreadable or a body that is no relay dead letter stays in the queue,
+ * visible at once, with its reason in the outcome. Fix the cause first: a destination still
+ * refusing refuses again.
  *
  * @example
  * ```ts
@@ -182,7 +185,9 @@ async function redriveOne(
   if (body?.kind === OUTBOX_DEAD_LETTER_KIND) {
     const letter = body as unknown as OutboxDeadLetter;
     const { message } = letter;
-    if (message === undefined) return withoutMessage(letter, base);
+    if (message === undefined) {
+      return { ...base, ...(await redriveWithoutMessage(letter, settings.relay, settings.dryRun)) };
+    }
     if (!isSendable(message)) {
       const reason =
         "its message lacks a string id, destination or body, or its kind is not its destination's";
@@ -203,25 +208,6 @@ async function redriveOne(
     return { ...base, kind: 'unknown', status: 'left', outboxIds: [], reason };
   }
   return redriveBatch(letter, info, settings);
-}
-
-/** A letter with no message to send: an unreadable record, or a message sent without content. */
-function withoutMessage(letter: OutboxDeadLetter, base: { messageId: string }): RedriveOutcome {
-  const { messageEnvelope, omitted, record } = letter;
-  const where =
-    `the outbox item ${record?.pk ?? '(no key)'} (until its TTL; a group's item until the ` +
-    `group's next commit) or the stream record ${record?.sequenceNumber ?? '?'} (24 hours)`;
-  if (messageEnvelope !== undefined) {
-    const id = typeof messageEnvelope.id === 'string' ? [messageEnvelope.id] : [];
-    const reason =
-      `the letter in full (${omitted?.letterBytes ?? '?'} bytes) did not fit in the dead-letter ` +
-      `queue and carries no body or attributes: send the message again from ${where}, with its outbox id`;
-    return { ...base, kind: 'message', status: 'left', outboxIds: id, reason };
-  }
-  const image =
-    omitted === undefined ? 'see its image' : `its image did not fit in the letter; read ${where}`;
-  const reason = `an unreadable stream record, not an outbox message: nothing to send (${image}; fix what wrote the item)`;
-  return { ...base, kind: 'record', status: 'left', outboxIds: [], reason };
 }
 
 async function redriveBatch(

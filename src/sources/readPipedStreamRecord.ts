@@ -1,6 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { OutboxAttribute } from '../constants/values.js';
-import { EnvelopeMismatchError } from '../errors.js';
+import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
+import { formatVersionOf } from '../constants/formatVersion.js';
+import { EnvelopeMismatchError, FormatVersionError } from '../errors.js';
 import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
 import { outboxIdOf, outboxKey } from './readOutboxId.js';
 
@@ -28,7 +29,9 @@ export function isDynamoDBStreamRecord(body: Json): boolean {
  * payload text (`body.S`). Refuses with {@link EnvelopeMismatchError} a record without such a
  * message, and an item a pipe may not relay whole — more than one message, or a message with
  * attributes — which only a publisher whose store does not know the pipe writes: the pipe
- * would have left the rest out silently.
+ * would have left the rest out silently. An item of a format version newer than this release
+ * reads is refused with {@link FormatVersionError}, none of it read (the record is retried, and
+ * dead-lettered on its last receive); 0.1.0's items, without a version, are of version 1.
  *
  * @example
  * ```ts
@@ -41,7 +44,14 @@ export function readPipedStreamRecord(
   declared: readonly string[],
 ): UnwrappedRecord {
   const item = itemOf(record.dynamodb);
-  const messages = item?.[OutboxAttribute.Messages];
+  const version = formatVersionOf(item?.[OutboxAttribute.FormatVersion]);
+  if (version !== undefined && version > FORMAT_VERSIONS.outboxItem) {
+    throw new FormatVersionError('outboxItem', version, {
+      what: `Message ${messageId}, the stream record of an outbox item an EventBridge pipe sent,`,
+      fix: "Upgrade sqs-inbox in this consumer to the publishers' release; the message is retried meanwhile.",
+    });
+  }
+  const messages = version === undefined ? undefined : item?.[OutboxAttribute.Messages];
   const message: unknown = Array.isArray(messages) ? messages[0] : undefined;
   const id = outboxIdOf(isObject(message) ? message.id : undefined);
   const text = isObject(message) ? message.body : undefined;

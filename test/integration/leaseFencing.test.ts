@@ -55,6 +55,7 @@ function entryOf(key: string, nowMillis: number, lease: LeaseToken) {
       payloadHash: hashPayloadForTests('p1'),
       processedAt: new Date(nowMillis).toISOString(),
       expiresAt: Math.floor(nowMillis / 1000) + TTL_SECONDS,
+      formatVersion: 1,
     },
     nowEpochSeconds: Math.floor(nowMillis / 1000),
     lease,

@@ -232,6 +232,7 @@ function countedAtPublish(record: _Record, tableName: string) {
     origin: OutboxItem;
     committedAt: string;
     expiresAt: number;
+    formatVersion: number;
   };
   const [message] = image.messages;
   if (message === undefined) throw new Error('the record holds no message');
@@ -239,6 +240,7 @@ function countedAtPublish(record: _Record, tableName: string) {
     origin: image.origin,
     committedAt: image.committedAt,
     expiresAt: image.expiresAt,
+    formatVersion: image.formatVersion,
   };
   return pipedRecordBytes(outboxItem(itemPlanOf(message), common), tableName);
 }

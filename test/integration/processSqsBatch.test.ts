@@ -60,7 +60,8 @@ describe('first delivery', () => {
         'attribute_not_exists(#pk) OR #expiresAt < :nowEpochSeconds OR ' +
         '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND ' +
         '#payloadHash IN (:payloadHash, :bodyHash) AND ' +
-        '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',
+        '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) AND ' +
+        '(attribute_not_exists(#formatVersion) OR #formatVersion <= :formatVersion))',
     });
     expect(await ledger.balanceOf('acc-first')).toBe(event.amountCents);
     expect(await ledger.ledgerEntry(event.paymentId)).toMatchObject({
@@ -75,6 +76,7 @@ describe('first delivery', () => {
       payloadHash: createHash('sha256').update(record.body).digest('hex'),
       processedAt: new Date(nowMillis).toISOString(),
       expiresAt: Math.floor(nowMillis / 1000) + 3600,
+      formatVersion: 1,
     });
   });
 

@@ -878,6 +878,7 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
         payloadHash: 'hash',
         processedAt: '2026-11-24T00:00:00.000Z',
         expiresAt: NOW_EPOCH_SECONDS + 3600,
+        formatVersion: 1,
         ...overrides,
       };
     };
@@ -983,6 +984,76 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
       });
       expect(await store().find(entry.pk)).toBeUndefined();
       expect(await balanceOf(accountId)).toBeUndefined();
+    });
+
+    describe('stored formats', () => {
+      /** An entry 0.1.0 released after its first step: no formatVersion, its journal kept. */
+      const released = (overrides: Record<string, unknown> = {}) => {
+        const { formatVersion: _, ...previous } = entryOf({ status: InboxStatus.Failed });
+        const { processedAt: __, ...unprocessed } = previous;
+        return {
+          ...unprocessed,
+          attempts: 1,
+          leaseEpoch: 1,
+          lastError: { name: 'Error', at: 't' },
+          steps: { charge: { result: '1', at: 't' } },
+          ...overrides,
+        };
+      };
+      const claimFor = (entry: { pk: string; key: string }, owner: string) => ({
+        entry: { ...entryOf({ pk: entry.pk, key: entry.key }), messageId: `m-${owner}` },
+        payloadHashes: ['hash'],
+        owner,
+        nowMillis: NOW_EPOCH_SECONDS * 1000,
+        leaseUntilMillis: NOW_EPOCH_SECONDS * 1000 + 60_000,
+      });
+
+      it("reads an entry stored without formatVersion (0.1.0's) as version 1, and a step-less commit of its payload resumes it", async () => {
+        const previous = released();
+        await put(previous, t.inbox);
+        expect(await store().find(previous.pk)).toMatchObject({ formatVersion: 1 });
+
+        const entry = entryOf({ pk: previous.pk, key: previous.key });
+        const result = await store().commit({
+          entry,
+          operations: [],
+          nowEpochSeconds: NOW_EPOCH_SECONDS,
+        });
+        expect(result).toEqual({ committed: true });
+        expect(await get({ pk: previous.pk }, t.inbox)).toEqual(entry);
+      });
+
+      it('claims an entry 0.1.0 released, keeping its journal, and stamps the format version', async () => {
+        const previous = released();
+        await put(previous, t.inbox);
+
+        const claim = await store().claim(claimFor(previous, 'a'));
+        expect(claim).toMatchObject({
+          claimed: true,
+          lease: { owner: 'a', epoch: 2 },
+          journal: { charge: { result: '1', at: 't' } },
+        });
+        expect(await get({ pk: previous.pk }, t.inbox)).toMatchObject({ formatVersion: 1 });
+      });
+
+      it('neither resumes nor claims an entry of a newer format version: FormatVersionError, the entry as it was, left out of a batch read', async () => {
+        const newer = released({ formatVersion: 2 });
+        await put(newer, t.inbox);
+        const entry = entryOf({ pk: newer.pk, key: newer.key });
+
+        const commit = store().commit({
+          entry,
+          operations: [],
+          nowEpochSeconds: NOW_EPOCH_SECONDS,
+        });
+        expect(await caught(commit)).toMatchObject({ name: 'FormatVersionError', version: 2 });
+        expect(await caught(store().claim(claimFor(newer, 'a')))).toMatchObject({
+          name: 'FormatVersionError',
+          version: 2,
+        });
+        expect(await get({ pk: newer.pk }, t.inbox)).toEqual(newer);
+        expect(await store().findMany([newer.pk])).toEqual(new Map());
+      });
     });
 
     describe('the lease of a handler with steps', () => {

@@ -130,6 +130,7 @@ describe('transaction limits, checked before calling DynamoDB', () => {
       payloadHash: 'h',
       processedAt: new Date().toISOString(),
       expiresAt: Math.floor(Date.now() / 1000) + 60,
+      formatVersion: 1,
     };
     const operations = [
       {

@@ -36,6 +36,7 @@ export function preparedPayment(
       payloadHash: 'h',
       processedAt: '2026-01-01T00:00:00.000Z',
       expiresAt: 2_000_000_000,
+      formatVersion: 1,
     },
     operations: [credit, ledger],
     nowEpochSeconds: 1_700_000_000,

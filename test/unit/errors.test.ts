@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DeadLetterSendError,
+  FormatVersionError,
   InvalidConfigurationError,
   KeyDerivationError,
   MalformedEventError,
@@ -45,6 +46,10 @@ describe('error names', () => {
     ],
     [new TransientStoreError('Throttling', new Error('slow down')), 'TransientStoreError'],
     [new DeadLetterSendError('https://sqs/q', new Error('denied')), 'DeadLetterSendError'],
+    [
+      new FormatVersionError('outboxItem', 2, { what: 'An item', fix: 'Upgrade.' }),
+      'FormatVersionError',
+    ],
   ])('names %s by a string that survives minification', (error, name) => {
     expect(error.name).toBe(name);
     expect(error).toBeInstanceOf(InboxError);

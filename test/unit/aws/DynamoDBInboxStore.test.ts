@@ -54,6 +54,7 @@ const entry = {
   payloadHash: 'h',
   processedAt: '2026-01-01T00:00:00.000Z',
   expiresAt: 2_000_000_000,
+  formatVersion: 1,
 };
 
 /** A processor whose handler writes nothing, keyed by messageId, without the pre-check read. */

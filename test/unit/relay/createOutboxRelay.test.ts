@@ -177,6 +177,35 @@ describe('createOutboxRelay', () => {
     expect(letters[0]?.image).toEqual(marshall({ pk: 'msg#2', messages: [{ id: 'x' }] }));
   });
 
+  it('relays items of the previous format (no formatVersion) and the current one, and dead-letters one of a newer format version whole, with its image', async () => {
+    const versioned = (pk: string, formatVersion: number, body: string) => {
+      const stored = record(pk, [message(body)]);
+      (stored.dynamodb as { NewImage?: unknown }).NewImage = marshall({
+        pk,
+        formatVersion,
+        messages: [message(body)],
+      });
+      return stored;
+    };
+    const newer = versioned('msg#3', 2, 'newer');
+    const sender = fakeSender();
+    const letters: OutboxDeadLetter[] = [];
+    const outcomes = await relayWith(sender, letters).relayRecords({
+      Records: [record('msg#1', [message('previous')]), versioned('msg#2', 1, 'current'), newer],
+    });
+
+    expect(outcomes.map(({ status }) => status)).toEqual(['relayed', 'relayed', 'deadLettered']);
+    expect(sender.sent).toEqual(['previous', 'current']);
+    expect(outcomes[2]?.error).toBeUndefined();
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({
+      reason: { error: 'FormatVersionError' },
+      image: newer.dynamodb?.NewImage,
+      record: { pk: 'msg#3' },
+    });
+    expect(letters[0]?.message).toBeUndefined();
+  });
+
   it('starts no record past the deadline before the Lambda timeout, reporting them failed', async () => {
     const sender = fakeSender();
     const context = { getRemainingTimeInMillis: () => 500 } as never;

@@ -213,6 +213,7 @@ describe('SimDocumentClient', () => {
       payloadHash: 'h',
       processedAt: 'p',
       expiresAt: 10,
+      formatVersion: 1,
     };
     const error = await store
       .commit({ entry, operations: [], nowEpochSeconds: 1 })

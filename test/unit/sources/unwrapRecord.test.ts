@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvelopeMismatchError } from '../../../src/errors.js';
+import { EnvelopeMismatchError, FormatVersionError } from '../../../src/errors.js';
 import { MessageSource, PermanentError } from '../../../src/index.js';
 import type { UnwrappedRecord } from '../../../src/sources/MessageSource.js';
 import { unwrapRecord } from '../../../src/sources/unwrapRecord.js';
@@ -174,6 +174,34 @@ describe('unwrapRecord: the stream records an EventBridge pipe sends (OutboxPipe
       expect(error.message).toContain('OutboxPipe.publisherEnvironment()');
     },
   );
+
+  it('reads the stream record of an item of the previous format, stored without formatVersion, as version 1', () => {
+    const { formatVersion, ...previous } = storedItem(body, id);
+
+    expect(formatVersion).toBe(1);
+    expect(unwrapRecord(sqsRecord(pipedRecord(previous)), [MessageSource.Outbox])).toEqual({
+      envelope: { kind: MessageSource.Outbox, messageId: id },
+      payload: { text: body },
+      upstreamKey: `outbox:${id}`,
+    });
+  });
+
+  it('refuses the stream record of an item of a newer format version with FormatVersionError, which is retried, not dead-lettered at once', () => {
+    const newer = { ...storedItem(body, id), formatVersion: 2 };
+    let error: unknown;
+    try {
+      unwrapRecord(sqsRecord(pipedRecord(newer)), [MessageSource.Outbox]);
+    } catch (caught) {
+      error = caught;
+    }
+
+    expect(error).toBeInstanceOf(FormatVersionError);
+    expect(error).not.toBeInstanceOf(PermanentError);
+    expect(error).toMatchObject({ stored: 'outboxItem', version: 2, newest: 1 });
+    expect((error as Error).message).toMatch(
+      /format version 2.*Upgrade sqs-inbox in this consumer/,
+    );
+  });
 
   it('names a stream record on a consumer that does not declare the outbox', () => {
     expect(mismatch(pipedRecord(storedItem(body, id)), [Sns]).found).toBe(

@@ -12,6 +12,7 @@ const base: InboxEntry = {
   status: InboxStatus.InProgress,
   payloadHash: 'ab12',
   expiresAt: NOW / 1000 + 86_400,
+  formatVersion: 1,
   attempts: 2,
   leaseUntilMillis: NOW + 30_000,
   lastError: { name: 'TimeoutError', at: '2026-11-24T09:59:00.000Z' },

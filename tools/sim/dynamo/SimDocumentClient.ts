@@ -36,6 +36,20 @@ export interface DynamoOperation {
 export type Transport = (operation: DynamoOperation) => Promise<unknown>;
 
 /**
+ * Changes a request in wire form before it is sent: given the DynamoDB operation's name and the
+ * request, returns the request to send.
+ *
+ * @example
+ * ```ts
+ * const rewrite: Rewrite = (operation, input) => (operation === 'PutItem' ? withoutAudit(input) : input);
+ * ```
+ */
+export type Rewrite = (
+  operation: string,
+  wireInput: Record<string, unknown>,
+) => Record<string, unknown>;
+
+/**
  * Applies the operation synchronously and resolves (or rejects) with its result, without
  * timers.
  *
@@ -71,10 +85,21 @@ export class SimDocumentClient {
   };
   readonly #dynamo: SimDynamoDB;
   readonly #transport: Transport;
+  readonly #rewrite: Rewrite | undefined;
 
-  constructor({ dynamo, transport = applyAtOnce }: { dynamo: SimDynamoDB; transport?: Transport }) {
+  constructor({
+    dynamo,
+    transport = applyAtOnce,
+    rewrite,
+  }: {
+    dynamo: SimDynamoDB;
+    transport?: Transport;
+    /** Changes each request in wire form before it leaves (another release's requests, say). */
+    rewrite?: Rewrite;
+  }) {
     this.#dynamo = dynamo;
     this.#transport = transport;
+    this.#rewrite = rewrite;
   }
 
   /**
@@ -93,7 +118,8 @@ export class SimDocumentClient {
       const known = DOCUMENT_ROUTES.map((candidate) => candidate.command.name).join(', ');
       throw new Error(`SimDocumentClient does not model ${name}; it sends ${known}.`);
     }
-    const wireInput = route.toWire((command as { input: Record<string, unknown> }).input);
+    const asBuilt = route.toWire((command as { input: Record<string, unknown> }).input);
+    const wireInput = this.#rewrite?.(route.operation, asBuilt) ?? asBuilt;
     const output = await this.#transport({
       name: route.operation,
       tableNames: tableNamesOf(wireInput),

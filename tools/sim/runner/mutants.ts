@@ -195,9 +195,9 @@ export const MUTANTS = {
     invariant: 'fencing',
     description: "a claim takes over another attempt's live lease",
     file: 'src/aws/entryWrites.ts',
-    find: "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis))',",
+    find: "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) ' +",
     replace:
-      "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis OR #leaseUntil >= :nowMillis))',",
+      "'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis OR #leaseUntil >= :nowMillis) ' +",
   },
   noReplay: {
     name: 'noReplay',
@@ -348,6 +348,34 @@ export const MUTANTS = {
     file: 'src/aws/numericAdds.ts',
     find: "  'ExpressionAttributeValues',\n]);",
     replace: "  'ExpressionAttributeValues',\n  'ConditionExpression',\n]);",
+  },
+  unversionedOutboxItemDropped: {
+    name: 'unversionedOutboxItemDropped',
+    invariant: 'outbox nothing lost',
+    description:
+      'the relay reads an outbox item without a format version (the previous release wrote it) as one of an unknown version, and dead-letters it unsent',
+    file: 'src/relay/readOutboxRecord.ts',
+    find: 'const version = formatVersionOf(value);',
+    replace: "const version = formatVersionOf(value ?? 'absent');",
+  },
+  unversionedEntryUnread: {
+    name: 'unversionedEntryUnread',
+    invariant: 'explained failures',
+    description:
+      'the store reads an inbox entry without a format version (the previous release wrote it) as one of an unknown version, and refuses it',
+    file: 'src/aws/inboxItem.ts',
+    find: "const version = formatVersionOf(item[ITEM_ATTRIBUTES['#formatVersion']]);",
+    replace:
+      "const version = formatVersionOf(item[ITEM_ATTRIBUTES['#formatVersion']] ?? 'absent');",
+  },
+  claimStampsNoVersion: {
+    name: 'claimStampsNoVersion',
+    invariant: 'formats',
+    description: 'a claim leaves the entry without the format version this release writes',
+    file: 'src/aws/entryWrites.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    find: '`#expiresAt = :expiresAt, ${FORMAT_STAMP}`;',
+    replace: "'#expiresAt = :expiresAt';",
   },
 } as const satisfies Record<string, Mutant>;
 

@@ -108,6 +108,13 @@ export interface WorldConfig {
    * hot-item aggregation must not merge.
    */
   readonly unknownCounterRate?: number;
+  /**
+   * Share of the consumer's containers that run the previous release (0.1.0), as during a
+   * rolling deploy: the same code, but its entries and outbox items carry no format version
+   * (see `previousRelease.ts`), so the others, and the relay, read items of the previous
+   * format. Default none, so that the worlds pinned before format versions replay as they were.
+   */
+  readonly previousReleaseShare?: number;
 }
 
 /**
@@ -254,7 +261,17 @@ export function drawWorldConfig(random: Prng): WorldConfig {
   // Drawn last, for the same reason: DynamoDB's conflict rules (issue 30), on in most worlds.
   const contended = { ...drawn, ...drawContention(random, drawn) };
   // Drawn after them, for the same reason: a conditional ADD on a hot item (issue 30).
-  return { ...contended, ...drawGuardedCounters(random, contended) };
+  const guarded = { ...contended, ...drawGuardedCounters(random, contended) };
+  // Drawn last, for the same reason: containers of the previous release (issue 31).
+  return { ...guarded, ...drawPreviousRelease(random) };
+}
+
+/** The share of worlds in which some containers run the previous release. */
+const PREVIOUS_RELEASE_SHARE = 0.5;
+
+function drawPreviousRelease(random: Prng): Partial<WorldConfig> {
+  if (!random.chance(PREVIOUS_RELEASE_SHARE)) return {};
+  return { previousReleaseShare: random.pick([0.3, 0.7]) };
 }
 
 /** The share of counter worlds with `coalesce` whose counters are guarded. */

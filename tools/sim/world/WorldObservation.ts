@@ -38,6 +38,8 @@ export interface WorldObservation {
   readonly end: RunEnd;
   /** The second hop, in a world whose ledger publishes through its outbox. */
   readonly outbox?: OutboxWorld;
+  /** The consumer's containers that ran the previous release (`previousReleaseShare`). */
+  readonly previousReleaseActors: ReadonlySet<string>;
 }
 
 /**

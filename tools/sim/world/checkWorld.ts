@@ -6,6 +6,7 @@ import { checkAcknowledged } from './checkAcknowledged.js';
 import { checkContention, checkSelfContention } from './checkContention.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
+import { checkFormats } from './checkFormats.js';
 import { checkOutbox } from './checkOutbox.js';
 import { checkSteps } from './checkSteps.js';
 import { WorldTables } from './consumerFunction.js';
@@ -31,6 +32,8 @@ import type { EventOf, WorldObservation } from './WorldObservation.js';
  * - contention (see `checkContention`): no record is failed for conflicts alone while its batch
  *   had time, and no invocation's transaction conflicts with one of its own;
  * - FIFO: each account's events commit in the order they were sent;
+ * - formats (see `checkFormats`): every entry and outbox item the current release writes holds
+ *   its format version, and the previous release's containers stamp none;
  * - liveness: once faults stop, the world quiesces within its bound.
  *
  * @example
@@ -58,6 +61,7 @@ export function checkWorld(world: WorldObservation): string[] {
   checkSelfContention(world, failures);
   if (world.config.fifo) checkFifoOrder(world, committed, eventOf, failures);
   checkOutbox(world, committed, failures);
+  checkFormats(world, failures);
   return failures;
 }
 

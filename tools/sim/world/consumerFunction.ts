@@ -28,6 +28,7 @@ import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { type ConflictRules, senderName } from './ConflictRules.js';
 import { guardedCounterConsumer } from './guardedCounter.js';
+import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
@@ -41,6 +42,9 @@ export const WorldTables = {
   /** The ledger's outbox (worlds with `outbox`): its stream feeds the relay. */
   Outbox: 'outbox',
 } as const;
+
+/** The store's requests as 0.1.0 sent them, on the tables whose items carry a format version. */
+const PREVIOUS_RELEASE = asPreviousRelease([WorldTables.Inbox, WorldTables.Outbox]);
 
 /**
  * The batch deadline's margin the consumer runs with (the library's default, given so that the
@@ -94,6 +98,8 @@ export function consumerFunction(world: {
   readonly effects: SimEffects;
   /** DynamoDB's conflict rules, when the world models them. */
   readonly rules: ConflictRules;
+  /** Whether a new container runs the previous release (its store's writes unversioned). */
+  readonly previousRelease?: (actor: string) => boolean;
   /**
    * Called after each request is applied at DynamoDB, with the invocation that sent it (to
    * time its changes and its inbox reads).
@@ -111,11 +117,14 @@ export function consumerFunction(world: {
     const servicesOf = (messageId: string) => () =>
       effects.clients(network, caller, messageId, () => kernel.nowMillis);
     const definition = definitionOf(config, servicesOf('none'));
+    // The previous release's store writes what 0.1.0 wrote; the handler's writes are its own.
+    const previous = world.previousRelease?.(actor) === true;
     // The library's requests name their record by the inbox entry they carry; the handler's
     // by the record it runs for (it gets a client of its own).
     const clientFor = (messageId?: string) =>
       new SimDocumentClient({
         dynamo,
+        ...(previous && messageId === undefined ? { rewrite: PREVIOUS_RELEASE } : {}),
         transport: (operation) => {
           const atServer = rules.request(operation, senderName('lambda', caller.invocationId));
           return network.call(

@@ -13,6 +13,7 @@ import { consumerFunction, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
+import { previousReleaseContainers } from './previousRelease.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 import type { InboxRead, WorldObservation } from './WorldObservation.js';
@@ -164,6 +165,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     config.conflictRules ? random.derive('service') : undefined,
   );
   const effects = new SimEffects();
+  const previous = previousReleaseContainers(config.previousReleaseShare, random.derive('release'));
   const second =
     config.outbox === undefined
       ? undefined
@@ -193,6 +195,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
       },
       effects,
       rules,
+      previousRelease: previous.runs,
       ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
     }),
   );
@@ -238,6 +241,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     inboxReads,
     quiesced: end === RunEnd.Done,
     end,
+    previousReleaseActors: previous.actors,
     ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);
