@@ -1,5 +1,5 @@
-import { FORMAT_VERSIONS, InboxStatus, TransientReason } from '../constants/values.js';
 import { formatVersionOf } from '../constants/formatVersion.js';
+import { FORMAT_VERSIONS, InboxStatus, TransientReason } from '../constants/values.js';
 import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import { FormatVersionError, InboxError, TransientStoreError } from '../errors.js';

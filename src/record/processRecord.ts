@@ -3,25 +3,29 @@ import type { CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, Precheck, RecordStatus, TransientReason } from '../constants/values.js';
 import {
   buildEntry,
-  holdsPayload,
   type InboxEntry,
   inboxPk,
   isCommitted,
-  isLive,
-  leaseHeld,
   toEpochSeconds,
 } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
-import { type ReadMessage, type RecordRead, readRecord } from '../core/readMessage.js';
+import { type RecordRead, readRecord } from '../core/readMessage.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, reportedConflict, retryTransient } from '../core/retryTransient.js';
 import { loggableError, type MessageIdentity, settleFailure } from '../core/settleFailure.js';
 import { TransactionBuilder } from '../core/TransactionBuilder.js';
-import type { InboxMessage, MessageHandler, RecordOutcome } from '../core/types.js';
-import { PayloadMismatchError, TransientStoreError } from '../errors.js';
+import type { MessageHandler, RecordOutcome } from '../core/types.js';
+import { TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
 import type { SourceNotice } from '../sources/MessageSource.js';
 import { MessageSteps } from '../steps/MessageSteps.js';
+import {
+  acknowledgeDuplicate,
+  type PayloadHashes,
+  type StepLessMessage,
+  throwIfLeaseHeld,
+  throwIfOtherPayload,
+} from './judgeExisting.js';
 import { sendCommit } from './sendCommit.js';
 
 /**
@@ -137,9 +141,6 @@ function settledLate(
   return { messageId: record.messageId, key, status: RecordStatus.Failed, error };
 }
 
-/** A message as the handler gets it, less the step function of each run. */
-type StepLessMessage = Omit<InboxMessage<unknown>, 'step'>;
-
 /** What every attempt of one record runs with. */
 interface Attempt {
   readonly handler: MessageHandler<unknown>;
@@ -152,7 +153,7 @@ interface Attempt {
 
 async function processWithRetries(
   message: StepLessMessage,
-  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
+  hashes: PayloadHashes,
   attempt: Attempt,
 ): Promise<RecordOutcome> {
   const { options } = attempt;
@@ -177,56 +178,95 @@ async function processWithRetries(
 
 async function attemptOnce(
   message: StepLessMessage,
-  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
+  hashes: PayloadHashes,
   attempt: Attempt,
 ): Promise<RecordOutcome> {
-  const { handler, options, steps, precheck } = attempt;
+  const { options, steps } = attempt;
   const pk = inboxPk(options.consumer, message.key);
-  // The record's own lease (a retry after a transient commit failure) is no other's.
-  if (precheck !== undefined && steps.lease === undefined) {
-    const existing =
-      precheck.mode === Precheck.Before ? await precheck.answer(pk) : precheck.now(pk);
-    if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {
-      return acknowledgeDuplicate(message, hashes, existing, options);
-    }
-    if (existing) {
-      throwIfOtherPayload(message, hashes, existing, options);
-      throwIfLeaseHeld(existing, options);
-    }
-  }
+  const known = await knownDuplicate(message, hashes, attempt, pk);
+  if (known !== undefined) return acknowledgeDuplicate(message, hashes, known, options);
   message.signal.throwIfAborted();
   // A step a previous run left running settles first: this run replays it, never runs it again.
   await steps.settle();
+  const startedMillis = options.runtime.now();
+  const tx = await runHandler(message, attempt);
+  const committed = steps.committedEntry ?? seenCommitted(attempt, pk);
+  if (committed !== undefined) return acknowledgeDuplicate(message, hashes, committed, options);
+  options.metrics?.addMetric(
+    InboxMetric.HandlerLatency,
+    'Milliseconds',
+    options.runtime.now() - startedMillis,
+  );
+  return commitAttempt(message, hashes, attempt, tx);
+}
+
+/**
+ * The committed entry the batch's read found for the record's key, before its handler runs;
+ * another payload under the key, or another attempt's live lease, fail the record. The record's
+ * own lease (a retry after a transient commit failure) is no other's: it skips the read.
+ */
+async function knownDuplicate(
+  message: StepLessMessage,
+  hashes: PayloadHashes,
+  { options, steps, precheck }: Attempt,
+  pk: string,
+): Promise<InboxEntry | undefined> {
+  if (precheck === undefined || steps.lease !== undefined) return undefined;
+  const existing = precheck.mode === Precheck.Before ? await precheck.answer(pk) : precheck.now(pk);
+  if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {
+    return existing;
+  }
+  if (existing) {
+    throwIfOtherPayload(message, hashes, existing, options);
+    throwIfLeaseHeld(existing, options);
+  }
+  return undefined;
+}
+
+/**
+ * Runs the handler with its transaction and its steps, and closes both. A throw after a step's
+ * claim found the message committed is the duplicate's, not the record's failure.
+ */
+async function runHandler(
+  message: StepLessMessage,
+  { handler, options, steps }: Attempt,
+): Promise<TransactionBuilder> {
   const tx = new TransactionBuilder({
     consumer: options.consumer,
     key: message.key,
     outboxTableName: options.store.outboxTableName,
   });
   const run = steps.startRun();
-  const startedMillis = options.runtime.now();
   try {
     await handler({ ...message, step: run.step }, tx);
   } catch (error) {
-    // A step's claim found the message committed: a duplicate, whatever the handler threw.
     if (steps.committedEntry === undefined) throw error;
   } finally {
     tx.close(message.messageId);
     run.close();
   }
-  if (steps.committedEntry !== undefined) {
-    return acknowledgeDuplicate(message, hashes, steps.committedEntry, options);
-  }
-  // The batch's read answered while the handler ran: a duplicate it saw is spared its commit.
+  return tx;
+}
+
+/** The batch's read answered while the handler ran: a duplicate it saw is spared its commit. */
+function seenCommitted({ options, steps, precheck }: Attempt, pk: string): InboxEntry | undefined {
   const seen = steps.lease === undefined ? precheck?.now(pk) : undefined;
-  if (seen && isCommitted(seen, toEpochSeconds(options.runtime.now()))) {
-    return acknowledgeDuplicate(message, hashes, seen, options);
-  }
-  options.metrics?.addMetric(
-    InboxMetric.HandlerLatency,
-    'Milliseconds',
-    options.runtime.now() - startedMillis,
-  );
-  // Past the batch's deadline the record was reported failed: do not commit it now.
+  return seen && isCommitted(seen, toEpochSeconds(options.runtime.now())) ? seen : undefined;
+}
+
+/**
+ * Commits the handler's writes with the inbox entry, in one transaction: a committed record, or
+ * the duplicate of the entry that won; another payload, a live lease or an entry taken and freed
+ * again (a conflict to retry) fail it. Past the batch's deadline the record was reported failed,
+ * so it is not committed then.
+ */
+async function commitAttempt(
+  message: StepLessMessage,
+  hashes: PayloadHashes,
+  attempt: Attempt,
+  tx: TransactionBuilder,
+): Promise<RecordOutcome> {
+  const { options, steps, precheck } = attempt;
   message.signal.throwIfAborted();
   const lease = await steps.beforeCommit();
   const nowMillis = options.runtime.now();
@@ -250,11 +290,19 @@ async function attemptOnce(
   if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {
     throwIfOtherPayload(message, hashes, result.existing, options);
     throwIfLeaseHeld(result.existing, options);
-    // Taken and freed again between the condition and its answer: a conflict to retry.
     throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
   }
   if (!result.committed) return acknowledgeDuplicate(message, hashes, result.existing, options);
   precheck?.remember(entry);
+  logCommitted(message, tx, options);
+  return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
+}
+
+function logCommitted(
+  message: StepLessMessage,
+  tx: TransactionBuilder,
+  options: ResolvedOptions,
+): void {
   options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
   options.logger.debug('message committed', {
     consumer: options.consumer,
@@ -263,58 +311,4 @@ async function attemptOnce(
     operations: tx.operations.length,
     published: tx.outgoing.length,
   });
-  return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
-}
-
-/**
- * Another attempt's live lease on the entry makes this copy fail with `LeaseHeldError`: it
- * runs nothing, and SQS delivers it again once the holder is done.
- */
-function throwIfLeaseHeld(existing: InboxEntry, options: ResolvedOptions): void {
-  const held = leaseHeld(existing, options.runtime.now());
-  if (held === undefined) return;
-  options.metrics?.addMetric(InboxMetric.LeasesHeld, 'Count', 1);
-  throw held;
-}
-
-/**
- * A live entry that holds another payload's hash refuses the message, committed or not: an
- * unfinished one (steps journaled, its lease released or lapsed) is never taken over, since its
- * journal may hold an effect that already happened and its own message is still to commit.
- */
-function throwIfOtherPayload(
-  message: StepLessMessage,
-  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
-  existing: InboxEntry,
-  options: ResolvedOptions,
-): void {
-  if (!isLive(existing, toEpochSeconds(options.runtime.now())) || holdsPayload(existing, hashes)) {
-    return;
-  }
-  throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
-}
-
-/**
- * A live entry holds the key: the same message again, unless the payload differs. An entry
- * written before the consumer declared its source holds the hash of the whole body, which
- * counts as the same message too.
- */
-function acknowledgeDuplicate(
-  message: StepLessMessage,
-  hashes: Pick<ReadMessage, 'payloadHash' | 'bodyHash'>,
-  existing: InboxEntry,
-  options: ResolvedOptions,
-): RecordOutcome {
-  if (!holdsPayload(existing, hashes)) {
-    throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
-  }
-  options.metrics?.addMetric(InboxMetric.Duplicates, 'Count', 1);
-  options.logger.info('duplicate message acknowledged without effect', {
-    consumer: options.consumer,
-    ...loggedKey(message.key, options.logKeys),
-    messageId: message.messageId,
-    firstMessageId: existing.messageId,
-    firstProcessedAt: existing.processedAt,
-  });
-  return { messageId: message.messageId, key: message.key, status: RecordStatus.Duplicate };
 }

@@ -1,7 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
 import { formatVersionOf } from '../constants/formatVersion.js';
+import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
 import { FormatVersionError, MalformedEventError, OutboxRecordError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';

@@ -1,6 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
 import { formatVersionOf } from '../constants/formatVersion.js';
+import { FORMAT_VERSIONS, OutboxAttribute } from '../constants/values.js';
 import { EnvelopeMismatchError, FormatVersionError } from '../errors.js';
 import { MessageSource, type UnwrappedRecord } from './MessageSource.js';
 import { outboxIdOf, outboxKey } from './readOutboxId.js';

@@ -140,7 +140,7 @@ export const MUTANTS = {
     invariant: 'nothing lost',
     description:
       'a key committed with another body is acknowledged as a duplicate, not refused as PayloadMismatchError',
-    file: 'src/record/processRecord.ts',
+    file: 'src/record/judgeExisting.ts',
     find: '  if (!holdsPayload(existing, hashes)) {\n    throw new PayloadMismatchError',
     replace:
       '  if (!holdsPayload(existing, hashes) && false) {\n    throw new PayloadMismatchError',
@@ -296,9 +296,8 @@ export const MUTANTS = {
     description:
       'a record whose batch read found any entry of its key (a released or leased one too) is acknowledged as a duplicate without running',
     file: 'src/record/processRecord.ts',
-    find: 'if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
-    replace:
-      'if (existing) {\n      return acknowledgeDuplicate(message, hashes, existing, options);',
+    find: 'if (existing && isCommitted(existing, toEpochSeconds(options.runtime.now()))) {\n    return existing;',
+    replace: 'if (existing) {\n    return existing;',
   },
   innocentCommitted: {
     name: 'innocentCommitted',
