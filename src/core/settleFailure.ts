@@ -51,29 +51,10 @@ export async function settleFailure(
   options: ResolvedOptions,
   batchAnswered?: AbortSignal,
 ): Promise<RecordOutcome> {
-  const key = identity?.key;
-  const logged = loggedKey(key, options.logKeys);
-  const context = {
-    consumer: options.consumer,
-    ...logged,
-    messageId: record.messageId,
-    error: loggableError(error),
-  };
-  const failed: RecordOutcome = {
-    messageId: record.messageId,
-    key,
-    status: RecordStatus.Failed,
-    error,
-  };
+  const { context, failed, logged } = describeFailure(record, identity, error, options);
   const permanent = error instanceof PermanentError;
   if (batchAnswered?.aborted || (!permanent && !isLastReceive(record, options))) {
-    options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
-    if (batchAnswered?.aborted) {
-      reportAnsweredAtTheDeadline(record, 'had not settled when', context, options);
-      return failed;
-    }
-    options.logger.warn('message failed, SQS will redeliver it', context);
-    return failed;
+    return leftToSqs(record, context, failed, options, batchAnswered);
   }
   const report = {
     why: permanent ? 'failed permanently' : 'failed on its last receive',
@@ -97,6 +78,50 @@ export async function settleFailure(
     return failed;
   }
   return deadLetter(record, { error, logged, identity }, options, options.deadLetter, report);
+}
+
+/** The log context and the failed outcome of a record, its key as `logKeys` allows. */
+function describeFailure(
+  record: SQSRecord,
+  identity: MessageIdentity | undefined,
+  error: unknown,
+  options: ResolvedOptions,
+) {
+  const key = identity?.key;
+  const logged = loggedKey(key, options.logKeys);
+  const context = {
+    consumer: options.consumer,
+    ...logged,
+    messageId: record.messageId,
+    error: loggableError(error),
+  };
+  const failed: RecordOutcome = {
+    messageId: record.messageId,
+    key,
+    status: RecordStatus.Failed,
+    error,
+  };
+  return { context, failed, logged };
+}
+
+/**
+ * A retryable failure before the last receive, or any failure once the batch answered at its
+ * deadline: reported failed, and SQS delivers the message again.
+ */
+function leftToSqs(
+  record: SQSRecord,
+  context: Record<string, unknown>,
+  failed: RecordOutcome,
+  options: ResolvedOptions,
+  batchAnswered: AbortSignal | undefined,
+): RecordOutcome {
+  options.metrics?.addMetric(InboxMetric.Failures, 'Count', 1);
+  if (batchAnswered?.aborted) {
+    reportAnsweredAtTheDeadline(record, 'had not settled when', context, options);
+    return failed;
+  }
+  options.logger.warn('message failed, SQS will redeliver it', context);
+  return failed;
 }
 
 /**

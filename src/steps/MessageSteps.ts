@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants/values.js';
-import type { JournaledStep, LeaseToken } from '../core/InboxStore.js';
+import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import {
   holdsPayload,
   type InboxEntry,
@@ -265,18 +265,39 @@ export class MessageSteps {
   }
 
   async #claim(): Promise<void> {
-    const { runtime, store } = this.#options;
-    const startMillis = runtime.now();
+    this.#startLeaseClock();
+    const { claim, nowMillis, leaseEndMillis } = await this.#sendClaim();
+    if (!claim.claimed) throw this.#refused(claim.existing, nowMillis);
+    this.#lease = claim.lease;
+    this.#attempts = claim.attempts;
+    for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
+    await this.#holdClaimedLease(claim.leaseUntilMillis, leaseEndMillis);
+  }
+
+  /** The invocation's end and the lease's length, from the Lambda context and the options. */
+  #startLeaseClock(): void {
     const remainingMillis = this.#context?.getRemainingTimeInMillis();
-    if (remainingMillis !== undefined) this.#endMillis = startMillis + remainingMillis;
+    if (remainingMillis !== undefined)
+      this.#endMillis = this.#options.runtime.now() + remainingMillis;
     this.#lengthMillis = this.#options.leaseMillis ?? remainingMillis ?? DEFAULT_LEASE_MILLIS;
+  }
+
+  /**
+   * Claims the entry's lease, retrying transient failures. Each try measures the lease from its
+   * own send, so a retried one never writes a stale lease; one token per record, so a retried
+   * claim whose first answer was lost finds its own lease.
+   */
+  async #sendClaim(): Promise<{
+    readonly claim: ClaimResult;
+    readonly nowMillis: number;
+    readonly leaseEndMillis: number;
+  }> {
+    const { runtime, store } = this.#options;
     const { consumer, key, messageId, payloadHash, bodyHash } = this.#target;
-    // One token per record: a retried claim whose first answer was lost finds its own lease.
     this.#owner ??= ownerToken(runtime.random);
     const owner = this.#owner;
-    let nowMillis = startMillis;
-    let leaseEndMillis = startMillis;
-    // Each try measures the lease from its own send: a retried one never writes a stale lease.
+    let nowMillis = runtime.now();
+    let leaseEndMillis = nowMillis;
     const claim = await this.#withRetries(() => {
       nowMillis = runtime.now();
       leaseEndMillis = this.#leaseEnd(nowMillis);
@@ -296,20 +317,26 @@ export class MessageSteps {
         leaseUntilMillis,
       });
     });
-    if (!claim.claimed) throw this.#refused(claim.existing, nowMillis);
-    this.#lease = claim.lease;
-    this.#attempts = claim.attempts;
-    for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
-    // A retried claim that found its own lease holds the one an earlier try wrote: shorter.
+    return { claim, nowMillis, leaseEndMillis };
+  }
+
+  /**
+   * Keeps the claimed lease alive: a retried claim that found its own lease holds the one an
+   * earlier try wrote, shorter, and renews it at once, before any step runs under it; a lease
+   * ending before the invocation does gets a heartbeat.
+   */
+  async #holdClaimedLease(
+    storedUntilMillis: number | undefined,
+    leaseEndMillis: number,
+  ): Promise<void> {
     const storedEndMillis =
-      (claim.leaseUntilMillis ?? Number.POSITIVE_INFINITY) - LEASE_LIMITS.clockSkewMillis;
+      (storedUntilMillis ?? Number.POSITIVE_INFINITY) - LEASE_LIMITS.clockSkewMillis;
     this.#log('debug', 'lease claimed', {
-      attempt: claim.attempts,
+      attempt: this.#attempts,
       journaledSteps: this.#journal.size,
       leaseEnd: new Date(Math.min(leaseEndMillis, storedEndMillis)).toISOString(),
     });
     if (storedEndMillis < leaseEndMillis) {
-      // Renewed at once, from now, before any step runs under it.
       if (!(await this.#beat())) return;
       this.#startHeartbeat();
       return;
