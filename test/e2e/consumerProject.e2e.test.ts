@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
@@ -29,6 +36,7 @@ import {
 } from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
+import { filesOf, relayAssetDirectory } from '../support/relayAsset.js';
 import { run, runOrThrow } from '../support/run.js';
 
 const example = (name: string, dir = 'quickStart') =>
@@ -51,6 +59,7 @@ new CfnOutput(stack, 'RelayFunctionName', { value: ledger.outbox?.function.funct
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 `;
 const OUTBOX_APP = 'npx tsx outbox.ts';
+const OUTBOX_OUT = 'cdk.out.outbox';
 
 /**
  * The relay's own package entry, loaded as a user's function of their own would; the project
@@ -305,18 +314,29 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     expect(output).not.toMatch(/AwsSolutions-/);
   });
 
-  it('synthesizes the README outbox app, bundling the relay from the installed package, cdk-nag clean', async () => {
+  it('synthesizes the README outbox app, cdk-nag clean, its relay the installed package’s pre-built function byte for byte (nothing bundled for it)', async () => {
     const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
     const output = await runOrThrow(
       cdk,
-      ['synth', '--app', OUTBOX_APP, '--quiet', '--no-notices'],
+      ['synth', '--app', OUTBOX_APP, '--output', OUTBOX_OUT, '--quiet', '--no-notices'],
       {
         cwd: project,
         env: { CDK_DISABLE_CLI_TELEMETRY: 'true' },
       },
     );
+    const shipped = join(project, 'node_modules', 'sqs-inbox', 'dist', 'relay-function');
 
     expect(output).not.toMatch(/AwsSolutions-/);
+    expect(readdirSync(shipped).sort()).toEqual([
+      'THIRD_PARTY_LICENSES.txt',
+      'index.mjs',
+      'index.mjs.map',
+    ]);
+    const cloudAssembly = join(project, OUTBOX_OUT);
+    const template = JSON.parse(
+      readFileSync(join(cloudAssembly, 'Payments.template.json'), 'utf8'),
+    );
+    expect(filesOf(relayAssetDirectory(template, cloudAssembly))).toEqual(filesOf(shipped));
   });
 
   it.each([
