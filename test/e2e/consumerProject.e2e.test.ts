@@ -80,6 +80,20 @@ readStreamBatch(${STREAM_BATCH})
   .then((response) => console.log(JSON.stringify(response)));
 `;
 
+/**
+ * An OutboxRelay built with `sqs-inbox/cdk` (ESM or CommonJS alike): prints the directory its
+ * function's code is staged from.
+ */
+const FIND_RELAY_CODE = `import { App, AssetStaging, Stack } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { OutboxRelay } from 'sqs-inbox/cdk';
+const stack = new Stack(new App({ outdir: 'cdk.out' }), 'Relay');
+const credits = new Queue(stack, 'Credits');
+const relay = new OutboxRelay(stack, 'Outbox', { name: 'ledger', destinations: { credits } });
+const staging = relay.function.node.findAll().find((child) => child instanceof AssetStaging);
+console.log(staging instanceof AssetStaging ? staging.sourcePath : 'no asset');
+`;
+
 /** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
 const APP_CHECKS = `
 import { Validations } from 'aws-cdk-lib';
@@ -196,6 +210,8 @@ beforeAll(async () => {
       'outbox.ts': `${example('app.ts', 'outbox')}${OUTBOX_CHECKS}`,
       'check/loadRelayEsm.ts': LOAD_RELAY_ESM,
       'check/loadRelayCjs.cts': LOAD_RELAY_CJS,
+      'check/findRelayCodeEsm.ts': FIND_RELAY_CODE,
+      'check/findRelayCodeCjs.cts': FIND_RELAY_CODE,
       'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
       'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     },
@@ -338,6 +354,27 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     );
     expect(filesOf(relayAssetDirectory(template, cloudAssembly))).toEqual(filesOf(shipped));
   });
+
+  it.each([
+    { format: 'ESM', file: 'dist/check/findRelayCodeEsm.js' },
+    { format: 'CommonJS', file: 'dist/check/findRelayCodeCjs.cjs' },
+  ])(
+    "builds an OutboxRelay with sqs-inbox/cdk as $format from another directory, its code the installed package's dist/relay-function",
+    async ({ file }) => {
+      const elsewhere = mkdtempSync(join(tmpdir(), 'sqs-inbox-elsewhere-'));
+      try {
+        const output = await runOrThrow(process.execPath, [join(project, file)], {
+          cwd: elsewhere,
+        });
+
+        expect(output.trim().split('\n').at(-1)).toBe(
+          realpathSync(join(project, 'node_modules', 'sqs-inbox', 'dist', 'relay-function')),
+        );
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.each([
     { format: 'ESM', file: 'dist/check/loadRelayEsm.js' },
