@@ -11,6 +11,8 @@ const integration = {
 };
 
 export default defineConfig({
+  // .cts too (Vite's default leaves it out): src/cdk/moduleDirectory.cts is CommonJS in TypeScript.
+  oxc: { include: /\.([cm]?ts|[jt]sx)$/ },
   // Reference functions import the library by its package name, as a user would.
   resolve: {
     alias: Object.entries(ENTRY_POINTS).map(([name, source]) => ({
@@ -33,7 +35,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 300_000 },
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          // Builds dist/relay-function, the relay the constructs deploy, from the source under test.
+          globalSetup: ['test/infra/globalSetup.ts'],
+          testTimeout: 300_000,
+        },
       },
       { extends: true, test: { name: 'integration', ...integration } },
       {

@@ -1,25 +1,43 @@
 // `npm run build` (and `prepack`, so that `npm pack` and an install from a git URL build too):
 // the library as ES modules in dist/esm and as CommonJS in dist/cjs, each with its own
-// declarations. The package.json written into dist/cjs makes Node and TypeScript read that
-// tree as CommonJS.
+// declarations, and the outbox relay's function, bundled, in dist/relay-function. The
+// package.json written into dist/cjs makes Node and TypeScript read that tree as CommonJS.
+// `--relay-function` builds the relay's function alone: the repository's CDK apps run it before
+// they synthesize, so they deploy the relay of the source they run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { buildRelayFunction } from '../tools/build/relayFunction.mjs';
 
-const [argument] = process.argv.slice(2);
+const USAGE = `usage: npm run build [-- --relay-function]
+  builds dist/esm, dist/cjs and dist/relay-function from src/
+  --relay-function  builds dist/relay-function alone`;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const [argument, ...rest] = process.argv.slice(2);
 if (argument === '--help' || argument === '-h') {
-  console.log('usage: npm run build\n  builds dist/esm and dist/cjs from src/ (no options)');
+  console.log(USAGE);
   process.exit(0);
 }
-if (argument !== undefined) {
-  console.error(`npm run build: unknown option ${argument} (it takes none; see --help)`);
+if ((argument !== undefined && argument !== '--relay-function') || rest.length > 0) {
+  console.error(`npm run build: unknown option ${argument} ${rest.join(' ')}`.trim());
+  console.error(USAGE);
   process.exit(2);
 }
+if (argument === '--relay-function') {
+  buildRelayFunction(root);
+  process.exit(0);
+}
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-rmSync('dist', { recursive: true, force: true });
+// All of dist but the relay's function, which is built over (see buildRelayFunction).
+mkdirSync('dist', { recursive: true });
+for (const entry of readdirSync('dist').filter((name) => name !== 'relay-function'))
+  rmSync(`dist/${entry}`, { recursive: true, force: true });
 for (const project of ['tsconfig.build.json', 'tsconfig.build.cjs.json']) {
   const { status } = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
 mkdirSync('dist/cjs', { recursive: true });
 writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+buildRelayFunction(root);

@@ -1,15 +1,26 @@
 // `npm run check:package` (in `npm test`): packs the package as `npm publish` would and checks
 // what a user installs — the manifest runs nothing at install (no `prepare`, no install
 // scripts), publint finds nothing (`--strict`), and @arethetypeswrong/cli resolves every entry
-// point to matching JavaScript and types under node10, node16 (ESM and CJS) and bundler.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// point to matching JavaScript and types under node10, node16 (ESM and CJS) and bundler; and the
+// outbox relay's pre-built function is in it and runs on plain Node.js, with nothing installed.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { InboxEnvironment } from '../src/constants/index.js';
 import { runChild } from '../tools/cli/runChild.js';
 import { CommandError, runCommand } from '../tools/cli/runCommand.js';
 import { onShutdown } from '../tools/cli/shutdown.js';
 import { projectRoot } from '../tools/emulator/paths.js';
+
+/** What dist/relay-function holds: the handler `index.handler`, its source map, the licenses. */
+const RELAY_FUNCTION_FILES = ['index.mjs', 'index.mjs.map', 'THIRD_PARTY_LICENSES.txt'];
+
+/** Loads the relay function from the current directory as Lambda would, and relays no records. */
+const RUN_RELAY_FUNCTION = `process.env.AWS_REGION = 'eu-west-1';
+process.env.${InboxEnvironment.RelayDeadLetterQueueUrl} = 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq';
+const { handler } = await import('./index.mjs');
+console.log(JSON.stringify(await handler({ Records: [] }, {})));`;
 
 /** Scripts npm runs when it installs a package; a tarball must carry none of them. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
@@ -27,6 +38,7 @@ await runCommand('npm run check:package', async () => {
   await must('tar', ['-xzf', tarball, '-C', unpacked]);
   const packageDir = join(unpacked, 'package');
   checkManifest(join(packageDir, 'package.json'));
+  await checkRelayFunction(join(packageDir, 'dist', 'relay-function'));
   await must(bin('publint'), ['run', packageDir, '--strict']);
   await must(bin('attw'), [tarball, '--format', 'table-flipped']);
   console.log('npm run check:package: the packed tarball is clean');
@@ -51,6 +63,27 @@ function checkManifest(path: string): void {
   if (found.length > 0) {
     throw new CommandError(
       `the packed package.json carries ${found.join(', ')}: npm runs (or, under allowScripts, lists) it on every install; build on prepack instead`,
+    );
+  }
+}
+
+/** The files the OutboxRelay construct deploys, and that they relay an empty batch on their own. */
+async function checkRelayFunction(dir: string): Promise<void> {
+  const missing = RELAY_FUNCTION_FILES.filter((file) => !existsSync(join(dir, file)));
+  if (missing.length > 0) {
+    throw new CommandError(
+      `the packed package lacks the relay's function (${missing.join(', ')} in dist/relay-function): npm run build makes it`,
+    );
+  }
+  const { code, stdout } = await runChild(
+    process.execPath,
+    ['--input-type=module', '-e', RUN_RELAY_FUNCTION],
+    { cwd: dir, capture: true },
+  );
+  const expected = '{"batchItemFailures":[]}';
+  if (code !== 0 || stdout.trim() !== expected) {
+    throw new CommandError(
+      `the packed relay function, run with plain node and nothing installed, exited ${code} and printed ${JSON.stringify(stdout.trim())} (expected ${expected})`,
     );
   }
 }

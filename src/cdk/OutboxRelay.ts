@@ -3,19 +3,17 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import {
-  Architecture,
   FilterCriteria,
   FilterRule,
-  Runtime,
+  type Function as LambdaFunction,
   StartingPosition,
 } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { destinationVariable, InboxEnvironment } from '../constants/values.js';
-import { bundlingFor } from './bundlingFor.js';
+import { createRelayFunction } from './createRelayFunction.js';
 import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import { OutboxTable } from './OutboxTable.js';
 import {
@@ -23,7 +21,6 @@ import {
   createStandardDeadLetterQueue,
   depthAboveZeroAlarm,
 } from './ownResources.js';
-import { relayEntry } from './relayEntry.js';
 import {
   destinationAddress,
   grantSend,
@@ -48,7 +45,8 @@ export interface OutboxAlarms {
 
 /**
  * A transactional outbox and its relay: the outbox table (stream, TTL, PITR), the library's
- * relay function behind a DynamoDB event source mapping (new and changed items only, partial
+ * relay function (pre-built in the package: nothing is bundled at synth) behind a DynamoDB
+ * event source mapping (new and changed items only, partial
  * batch responses, bisect on error, a retry limit, a maximum record age, the dead-letter queue
  * as on-failure destination), its dead-letter queue, two alarms, and grants to send to exactly
  * the named destinations. `InboxConsumer` creates one for its `outbox`; use it alone to share
@@ -65,7 +63,11 @@ export class OutboxRelay extends Construct {
   readonly table: OutboxTable;
   /** Where the relay puts refused messages (in full, with the reason) and Lambda gives up batches. */
   readonly deadLetterQueue: Queue;
-  readonly function: NodejsFunction;
+  /**
+   * The relay's function: the library's relay as the package ships it (`dist/relay-function`,
+   * deployed as it is), or a `NodejsFunction` bundling your `relayEntry`.
+   */
+  readonly function: LambdaFunction;
   readonly eventSource: DynamoEventSource;
   readonly alarms: OutboxAlarms;
   /** How long items live, in seconds (the functions' `INBOX_OUTBOX_RETENTION_SECONDS`). */
@@ -138,26 +140,13 @@ export class OutboxRelay extends Construct {
     };
   }
 
-  #createFunction(props: OutboxRelayProps): NodejsFunction {
+  #createFunction(props: OutboxRelayProps): LambdaFunction {
     const logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
     const role = createFunctionRole(this, `sqs-inbox outbox relay of ${props.name}`, logGroup);
-    const runtime = props.runtime ?? Runtime.NODEJS_24_X;
-    return new NodejsFunction(this, 'Function', {
-      role,
-      entry: props.relayEntry ?? relayEntry(this),
-      handler: 'handler',
-      runtime,
-      architecture: props.architecture ?? Architecture.ARM_64,
-      timeout: Duration.minutes(1),
-      memorySize: 256,
-      logGroup,
-      description: `sqs-inbox outbox relay of ${props.name}`,
-      environment: {
-        [InboxEnvironment.RelayDeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-      bundling: bundlingFor(runtime, props.bundling),
-    });
+    const environment = {
+      [InboxEnvironment.RelayDeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
+    };
+    return createRelayFunction({ scope: this, role, logGroup, environment }, props);
   }
 
   #createAlarms(props: OutboxRelayProps, threshold: Duration): OutboxAlarms {

@@ -77,8 +77,17 @@ export interface OutboxRelayProps {
   readonly runtime?: Runtime;
   /** @default Architecture.ARM_64 */
   readonly architecture?: Architecture;
-  /** esbuild settings over the construct's (ESM, minified, SDK bundled). */
+  /**
+   * esbuild settings over the construct's (ESM, minified, SDK bundled) for a `relayEntry` of
+   * your own; refused without one, since the library's relay is not bundled at synth.
+   */
   readonly bundling?: BundlingOptions;
-  /** The relay's entry file; default the installed package's `src/relay/handler.ts`. */
+  /**
+   * A relay of your own: its entry file, bundled with esbuild at synth like a consumer's
+   * function (its handler exported as `handler`). By default the relay is the library's, as
+   * the package ships it pre-built (`dist/relay-function`, the AWS SDK bundled in), deployed
+   * as it is.
+   * @default the library's pre-built relay
+   */
   readonly relayEntry?: string;
 }

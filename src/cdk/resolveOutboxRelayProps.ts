@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
@@ -44,21 +45,8 @@ export function resolveOutboxRelayProps(
   scope: IConstruct,
   props: OutboxRelayProps,
 ): OutboxRelaySettings {
-  const names = Object.keys(props.destinations ?? {});
-  if (names.length === 0)
-    throw new InboxValidationError(
-      scope,
-      'destinations must name at least one queue, topic or event bus.',
-    );
-  const badName = names.find((name) => !BUSINESS_TABLE_NAME_PATTERN.test(name));
-  if (badName !== undefined) {
-    throw new InboxValidationError(
-      scope,
-      `destination name "${badName}" must be a letter then up to 63 letters, digits or _ (it becomes an environment variable name).`,
-    );
-  }
-  for (const [name, target] of Object.entries(props.destinations))
-    destinationAddress(target, scope, `destination ${name}`);
+  checkDestinations(scope, props.destinations);
+  checkRelayCode(scope, props);
   const retention = props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS);
   inRange(
     scope,
@@ -79,6 +67,45 @@ export function resolveOutboxRelayProps(
   inRange(scope, 'retryAttempts', settings.retryAttempts, 0, 10_000);
   inRange(scope, 'parallelizationFactor', settings.parallelizationFactor, 1, 10);
   return settings;
+}
+
+/** A Node.js runtime (the relay is JavaScript), and esbuild settings only for an entry to bundle. */
+function checkRelayCode(scope: IConstruct, props: OutboxRelayProps): void {
+  if (props.runtime !== undefined && props.runtime.family !== RuntimeFamily.NODEJS) {
+    throw new InboxValidationError(
+      scope,
+      `runtime must be a Node.js runtime, the relay being JavaScript (given ${props.runtime.name}).`,
+    );
+  }
+  if (props.bundling !== undefined && props.relayEntry === undefined) {
+    throw new InboxValidationError(
+      scope,
+      'bundling applies to a relayEntry of your own; the library’s relay ships pre-built and is ' +
+        'not bundled at synth. Give a relayEntry, or leave bundling out.',
+    );
+  }
+}
+
+/** At least one destination, each named as an environment variable can be, each one we can send to. */
+function checkDestinations(
+  scope: IConstruct,
+  destinations: OutboxRelayProps['destinations'] | undefined,
+): void {
+  const names = Object.keys(destinations ?? {});
+  if (names.length === 0)
+    throw new InboxValidationError(
+      scope,
+      'destinations must name at least one queue, topic or event bus.',
+    );
+  const badName = names.find((name) => !BUSINESS_TABLE_NAME_PATTERN.test(name));
+  if (badName !== undefined) {
+    throw new InboxValidationError(
+      scope,
+      `destination name "${badName}" must be a letter then up to 63 letters, digits or _ (it becomes an environment variable name).`,
+    );
+  }
+  for (const [name, target] of Object.entries(destinations ?? {}))
+    destinationAddress(target, scope, `destination ${name}`);
 }
 
 /**

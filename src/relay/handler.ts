@@ -10,8 +10,8 @@ let relay: OutboxRelayProcessor | undefined;
  *
  * @example
  * ```ts
- * // The construct bundles this file (src/relay/handler.ts) as the relay function; a function
- * // of your own can do the same with the pieces it is made of:
+ * // `npm run build` bundles this file into dist/relay-function, the relay function the
+ * // construct deploys; a function of your own can do the same with the pieces it is made of:
  * export const handler = createOutboxRelay(outboxRelayFromEnvironment()).process;
  * ```
  */

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
@@ -29,6 +36,7 @@ import {
 } from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
+import { filesOf, relayAssetDirectory } from '../support/relayAsset.js';
 import { run, runOrThrow } from '../support/run.js';
 
 const example = (name: string, dir = 'quickStart') =>
@@ -51,6 +59,7 @@ new CfnOutput(stack, 'RelayFunctionName', { value: ledger.outbox?.function.funct
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 `;
 const OUTBOX_APP = 'npx tsx outbox.ts';
+const OUTBOX_OUT = 'cdk.out.outbox';
 
 /**
  * The relay's own package entry, loaded as a user's function of their own would; the project
@@ -69,6 +78,20 @@ readStreamBatch(${STREAM_BATCH})
   .catch((error) => console.log(\`\${error.name}: \${error.message}\`))
   .then(() => relay.process({ Records: [] }))
   .then((response) => console.log(JSON.stringify(response)));
+`;
+
+/**
+ * An OutboxRelay built with `sqs-inbox/cdk` (ESM or CommonJS alike): prints the directory its
+ * function's code is staged from.
+ */
+const FIND_RELAY_CODE = `import { App, AssetStaging, Stack } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { OutboxRelay } from 'sqs-inbox/cdk';
+const stack = new Stack(new App({ outdir: 'cdk.out' }), 'Relay');
+const credits = new Queue(stack, 'Credits');
+const relay = new OutboxRelay(stack, 'Outbox', { name: 'ledger', destinations: { credits } });
+const staging = relay.function.node.findAll().find((child) => child instanceof AssetStaging);
+console.log(staging instanceof AssetStaging ? staging.sourcePath : 'no asset');
 `;
 
 /** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
@@ -187,6 +210,8 @@ beforeAll(async () => {
       'outbox.ts': `${example('app.ts', 'outbox')}${OUTBOX_CHECKS}`,
       'check/loadRelayEsm.ts': LOAD_RELAY_ESM,
       'check/loadRelayCjs.cts': LOAD_RELAY_CJS,
+      'check/findRelayCodeEsm.ts': FIND_RELAY_CODE,
+      'check/findRelayCodeCjs.cts': FIND_RELAY_CODE,
       'cdk.json': `${JSON.stringify({ app: 'npx tsx app.ts' })}\n`,
       'tsconfig.json': `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     },
@@ -305,19 +330,51 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     expect(output).not.toMatch(/AwsSolutions-/);
   });
 
-  it('synthesizes the README outbox app, bundling the relay from the installed package, cdk-nag clean', async () => {
+  it('synthesizes the README outbox app, cdk-nag clean, its relay the installed package’s pre-built function byte for byte (nothing bundled for it)', async () => {
     const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
     const output = await runOrThrow(
       cdk,
-      ['synth', '--app', OUTBOX_APP, '--quiet', '--no-notices'],
+      ['synth', '--app', OUTBOX_APP, '--output', OUTBOX_OUT, '--quiet', '--no-notices'],
       {
         cwd: project,
         env: { CDK_DISABLE_CLI_TELEMETRY: 'true' },
       },
     );
+    const shipped = join(project, 'node_modules', 'sqs-inbox', 'dist', 'relay-function');
 
     expect(output).not.toMatch(/AwsSolutions-/);
+    expect(readdirSync(shipped).sort()).toEqual([
+      'THIRD_PARTY_LICENSES.txt',
+      'index.mjs',
+      'index.mjs.map',
+    ]);
+    const cloudAssembly = join(project, OUTBOX_OUT);
+    const template = JSON.parse(
+      readFileSync(join(cloudAssembly, 'Payments.template.json'), 'utf8'),
+    );
+    expect(filesOf(relayAssetDirectory(template, cloudAssembly))).toEqual(filesOf(shipped));
   });
+
+  it.each([
+    { format: 'ESM', file: 'dist/check/findRelayCodeEsm.js' },
+    { format: 'CommonJS', file: 'dist/check/findRelayCodeCjs.cjs' },
+  ])(
+    "builds an OutboxRelay with sqs-inbox/cdk as $format from another directory, its code the installed package's dist/relay-function",
+    async ({ file }) => {
+      const elsewhere = mkdtempSync(join(tmpdir(), 'sqs-inbox-elsewhere-'));
+      try {
+        const output = await runOrThrow(process.execPath, [join(project, file)], {
+          cwd: elsewhere,
+        });
+
+        expect(output.trim().split('\n').at(-1)).toBe(
+          realpathSync(join(project, 'node_modules', 'sqs-inbox', 'dist', 'relay-function')),
+        );
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.each([
     { format: 'ESM', file: 'dist/check/loadRelayEsm.js' },
