@@ -68,10 +68,14 @@ module.exports = {
     {
       name: 'sdk-only-in-aws',
       comment:
-        'Only aws/ builds AWS SDK values (clients, commands); other rooms may name their types.',
+        'Only aws/ builds AWS SDK values (clients, commands); other rooms may name their types and use util-dynamodb (marshall, unmarshall: pure functions, no I/O).',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/aws/' },
-      to: { path: '@aws-sdk/', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '@aws-sdk/',
+        pathNot: '@aws-sdk/util-dynamodb/',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'cdk-lib-only-in-cdk',
@@ -92,6 +96,8 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|cdk\\.out|\\.cache)/' },
+    // Not node_modules: the SDK and aws-cdk-lib rules look at edges into it (doNotFollow keeps
+    // the cruise out of it).
+    exclude: { path: '^(dist|cdk\\.out|\\.cache)/' },
   },
 };

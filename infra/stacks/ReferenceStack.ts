@@ -227,7 +227,9 @@ export class ReferenceStack extends Stack {
     })) {
       new CfnOutput(this, `${name}QueueUrl`, { value: consumer.queue.queueUrl });
       new CfnOutput(this, `${name}FunctionName`, { value: consumer.function.functionName });
-      new CfnOutput(this, `${name}LogGroupName`, { value: consumer.logGroup.logGroupName });
+      new CfnOutput(this, `${name}LogGroupName`, {
+        value: consumer.function.logGroup.logGroupName,
+      });
       new CfnOutput(this, `${name}DeadLetterQueueUrl`, {
         value: consumer.deadLetterQueue.queueUrl,
       });

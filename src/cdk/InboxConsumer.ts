@@ -88,15 +88,12 @@ export class InboxConsumer extends Construct {
   /** The outbox and its relay, when `outbox` is given. */
   readonly outbox: OutboxRelay | undefined;
 
-  readonly #logGroup: ILogGroup | undefined;
-
   /**
-   * The function's log group: the one the construct created for its function (kept a month), or
-   * the existing function's own.
+   * The log group the construct created for its function (kept a month); undefined with
+   * `existingFunction`, whose own `logGroup` is yours to read (its getter adds a log-retention
+   * custom resource when the function was made without one).
    */
-  get logGroup(): ILogGroup {
-    return this.#logGroup ?? this.function.logGroup;
-  }
+  readonly logGroup: ILogGroup | undefined;
 
   constructor(scope: Construct, id: string, props: InboxConsumerProps) {
     super(scope, id);
@@ -122,7 +119,7 @@ export class InboxConsumer extends Construct {
     };
     const { fn, logGroup } = createConsumerFunction(parts, props, settings);
     this.function = fn;
-    this.#logGroup = logGroup;
+    this.logGroup = logGroup;
     this.#grant(props, settings);
     this.outbox?.grantPublish(this.function);
     this.eventSource = new SqsEventSource(this.queue, {

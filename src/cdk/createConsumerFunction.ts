@@ -8,10 +8,14 @@ import { businessTableVariable, InboxEnvironment } from '../constants/values.js'
 import { bundlingFor } from './bundlingFor.js';
 import type { BusinessTableGrant, InboxConsumerProps } from './InboxConsumerProps.js';
 import type { InboxFunctionProps } from './InboxFunctionProps.js';
+import { InboxValidationError } from './InboxValidationError.js';
 import type { OutboxRelay } from './OutboxRelay.js';
 import { createFunctionRole } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 import type { ResolvedQueueSources } from './resolveQueueSources.js';
+
+/** The existing functions consumers were given, by the path of the consumer given each. */
+const boundFunctions = new WeakMap<LambdaFunction, string>();
 
 /**
  * What the consumer's function is told: the resources the construct made or was given.
@@ -48,6 +52,15 @@ export function createConsumerFunction(
   const environment = contractOf(parts, props, s);
   if (props.existingFunction) {
     const fn = props.existingFunction;
+    const bound = boundFunctions.get(fn);
+    if (bound !== undefined) {
+      throw new InboxValidationError(
+        parts.scope,
+        `existingFunction is already the function of ${bound}: one function serves one consumer ` +
+          '(its environment names one consumer, inbox table and dead-letter queue).',
+      );
+    }
+    boundFunctions.set(fn, parts.scope.node.path);
     for (const [name, value] of Object.entries(environment)) fn.addEnvironment(name, value);
     return { fn, logGroup: undefined };
   }

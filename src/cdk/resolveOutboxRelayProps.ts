@@ -32,6 +32,23 @@ export interface OutboxRelaySettings {
   readonly iteratorAgeAlarmThreshold: Duration;
 }
 
+const RELAY_PROPS: readonly string[] = [
+  'name',
+  'destinations',
+  'retention',
+  'batchSize',
+  'retryAttempts',
+  'maxRecordAge',
+  'parallelizationFactor',
+  'iteratorAgeAlarmThreshold',
+  'removalPolicy',
+  'alarmTopic',
+  'runtime',
+  'architecture',
+  'bundling',
+  'relayEntry',
+] satisfies readonly (keyof OutboxRelayProps)[];
+
 /**
  * Applies the defaults to {@link OutboxRelayProps} and refuses values out of range, naming the
  * prop, the range and the value given.
@@ -45,6 +62,13 @@ export function resolveOutboxRelayProps(
   scope: IConstruct,
   props: OutboxRelayProps,
 ): OutboxRelaySettings {
+  const unknown = Object.keys(props).find((name) => !RELAY_PROPS.includes(name));
+  if (unknown !== undefined) {
+    throw new InboxValidationError(
+      scope,
+      `${unknown} is not a prop of the outbox relay; the known ones are ${RELAY_PROPS.join(', ')}.`,
+    );
+  }
   checkDestinations(scope, props.destinations);
   checkRelayCode(scope, props);
   const retention = props.retention ?? Duration.seconds(DEFAULT_OUTBOX_RETENTION_SECONDS);

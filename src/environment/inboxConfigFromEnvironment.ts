@@ -53,8 +53,8 @@ export interface InboxEnvironmentConfig {
   /**
    * The inbox options the environment fixes: store, consumer, the declared sources, TTL, the
    * `deadLetter` group (the DLQ, its client and the source queue's maxReceiveCount), and the key
-   * when the construct declares one (its `key`). Spread it first, then add your own options:
-   * none of them is in a group it fills.
+   * when the construct declares one (its `key`). Spread it first, then add your own options; a
+   * `deadLetter` of your own replaces this one whole (pass `sqsClient` above for its client).
    */
   readonly options: {
     readonly store: DynamoDBInboxStore;

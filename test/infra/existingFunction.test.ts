@@ -100,6 +100,36 @@ describe('InboxConsumer with an existing function', () => {
     }
   });
 
+  it('refuses a function already serving another consumer, naming it, and leaves the function’s log group alone', () => {
+    const stack = freshStack();
+    const mine = usersFunction(stack);
+    const first = new InboxConsumer(stack, 'Orders', {
+      consumer: 'orders',
+      existingFunction: mine,
+    });
+
+    expect(first.logGroup).toBeUndefined();
+    Template.fromStack(stack).resourceCountIs('Custom::LogRetention', 0);
+    expect(
+      () => new InboxConsumer(stack, 'Billing', { consumer: 'billing', existingFunction: mine }),
+    ).toThrow(/^TestStack\/Billing: existingFunction is already the function of TestStack\/Orders/);
+  });
+
+  it('refuses a prop the outbox relay does not know, naming the ones it has', () => {
+    const stack = freshStack();
+
+    expect(
+      () =>
+        new InboxConsumer(stack, 'Consumer', {
+          consumer: 'orders',
+          function: { entry: fixtureEntry },
+          outbox: { destinations: {}, retentionn: Duration.days(3) } as never,
+        }),
+    ).toThrow(
+      /retentionn is not a prop of the outbox relay; the known ones are name, destinations/,
+    );
+  });
+
   it('refuses neither function nor existingFunction, naming both', () => {
     const stack = freshStack();
 
