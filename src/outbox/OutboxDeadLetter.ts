@@ -26,7 +26,13 @@ export const OUTBOX_DEAD_LETTER_KIND = 'sqs-inbox.outbox.dead-letter';
  * @public
  */
 export interface OutboxDeadLetter {
+  /** Always `OUTBOX_DEAD_LETTER_KIND`: what tells the letter from Lambda's records in the queue. */
   readonly kind: typeof OUTBOX_DEAD_LETTER_KIND;
+  /**
+   * Why: `error` is the error's class name (`DestinationRefusedError`, `OutboxRecordError`…),
+   * `code` the destination's error code when it refused the message, and `message` the error's
+   * message, cut to 1,024 characters; it names the destination and the outbox id, not the body.
+   */
   readonly reason: { readonly error: string; readonly code?: string; readonly message: string };
   /** The refused message, with its id, destination, body and fields, as the relay sends it. */
   readonly message?: OutgoingMessage;
@@ -45,11 +51,16 @@ export interface OutboxDeadLetter {
    * stream record `record.sequenceNumber` for 24 hours.
    */
   readonly omitted?: { readonly fields: readonly string[]; readonly letterBytes: number };
+  /**
+   * The stream record the letter comes from: its `sequenceNumber` (empty if it had none), its
+   * `eventID`, and the outbox item's `pk`, each when the record carries it.
+   */
   readonly record: {
     readonly sequenceNumber: string;
     readonly eventID?: string;
     readonly pk?: string;
   };
+  /** When the relay gave up on the message or the record (ISO 8601). */
   readonly failedAt: string;
 }
 
@@ -98,5 +109,9 @@ export function withoutContent(
  * @public
  */
 export interface OutboxDeadLetterSink {
+  /**
+   * Keeps one letter. Throw when it cannot: the relay then reports the stream record failed,
+   * for Lambda to retry, rather than lose the message.
+   */
   send(letter: OutboxDeadLetter): Promise<void>;
 }
