@@ -38,9 +38,10 @@ export interface OutboxDeadLetter {
   readonly message?: OutgoingMessage;
   /**
    * Instead of `message` when the letter in full did not fit in the dead-letter queue: the
-   * refused message without its body and attributes (see `omitted`).
+   * refused message without its body and attributes (see `omitted`). The field keeps the name
+   * letters already in dead-letter queues carry.
    */
-  readonly messageEnvelope?: OutboxMessageEnvelope;
+  readonly messageEnvelope?: OutgoingMessageWithoutContent;
   /** A record that is no outbox item: its new image, in DynamoDB's JSON. */
   readonly image?: unknown;
   /**
@@ -65,8 +66,11 @@ export interface OutboxDeadLetter {
 }
 
 /**
- * A refused message without its content: what a dead letter keeps of it when the message in
- * full does not fit in the dead-letter queue.
+ * An outgoing message without its content (its body and attributes): what a dead letter keeps
+ * of a refused message, as `messageEnvelope`, when the message in full does not fit in the
+ * dead-letter queue. The relay's side; not to be confused with `OutboxEnvelope`
+ * (`sqs-inbox/types`), what a consumer's `message.envelope` says of a message that came
+ * through an outbox.
  *
  * @example
  * ```ts
@@ -74,7 +78,7 @@ export interface OutboxDeadLetter {
  * ```
  * @public
  */
-export type OutboxMessageEnvelope = Omit<OutgoingMessage, 'body' | 'attributes'>;
+export type OutgoingMessageWithoutContent = Omit<OutgoingMessage, 'body' | 'attributes'>;
 
 /**
  * The letter without the content that can make it too large for its queue: the message's body

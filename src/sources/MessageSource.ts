@@ -174,7 +174,9 @@ export interface S3Envelope {
 }
 
 /**
- * A message an outbox relay sent: its outbox id, the same on every send.
+ * What a consumer's `message.envelope` says of a message that came through an outbox (a relay,
+ * an SNS topic delivering raw, an `OutboxPipe`): its outbox id, the same on every send. Not to
+ * be confused with `OutgoingMessageWithoutContent` (`sqs-inbox/relay`), the relay's side.
  *
  * @example
  * ```ts
