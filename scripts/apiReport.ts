@@ -3,8 +3,8 @@
 // report was not updated; `npm run api -- --update` writes the reports, to be reviewed and
 // committed. The reports come from @microsoft/api-extractor over the declarations the build
 // emits: every exported name, its signature, its release tag (@public or @beta), and which
-// members have no TSDoc (`// (undocumented)`). Either way it fails on an exported name without
-// TSDoc or release tag, on a type a public signature uses that no entry exports, and on
+// members have no TSDoc (`// (undocumented)`). Either way it fails on an exported name or a
+// member of one without TSDoc, on an exported name without release tag, on a type a public signature uses that no entry exports, and on
 // declarations that do not compile in a strict user's project (skipLibCheck off).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

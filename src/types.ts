@@ -14,7 +14,6 @@ export type {
   ReliabilitySettings,
 } from './core/ProcessorSettings.js';
 export type {
-  PublishContext,
   TransactConditionCheckInput,
   TransactDeleteInput,
   TransactItem,

@@ -21,8 +21,11 @@ import { entryFailure, sendFailure, serviceOf } from './sendFailure.js';
  * @public
  */
 export interface AwsOutboxSenderOptions {
+  /** Sends to SQS queues, and the relay's dead letters when `deadLetter.client` is not given. */
   readonly sqsClient?: SQSClient;
+  /** Publishes to SNS topics. */
   readonly snsClient?: SNSClient;
+  /** Puts events on EventBridge event buses. */
   readonly eventBridgeClient?: EventBridgeClient;
 }
 
@@ -58,6 +61,11 @@ export class AwsOutboxSender implements OutboxSender {
     return this.#sqs;
   }
 
+  /**
+   * Sends one message with the client of its destination's kind. Throws
+   * `DestinationRefusedError` when the destination refuses it for good,
+   * `DestinationUnavailableError` for anything passing.
+   */
   async send(message: OutgoingMessage): Promise<void> {
     try {
       await this.#dispatch(message);

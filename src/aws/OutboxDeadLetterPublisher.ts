@@ -30,6 +30,7 @@ import { isSqsTooLarge } from './sendFailure.js';
  * @public
  */
 export class OutboxDeadLetterPublisher implements OutboxDeadLetterSink {
+  /** The URL of the dead-letter queue the letters go to. */
   readonly queueUrl: string;
   readonly #client: () => SQSClient;
 
@@ -38,6 +39,10 @@ export class OutboxDeadLetterPublisher implements OutboxDeadLetterSink {
     this.#client = client;
   }
 
+  /**
+   * Sends one letter: in full, or without the content when the queue refuses it for its size.
+   * Throws `DeadLetterSendError` when SQS takes neither.
+   */
   async send(letter: OutboxDeadLetter): Promise<void> {
     const command = this.#command(letter);
     try {

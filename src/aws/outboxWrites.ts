@@ -40,7 +40,7 @@ const GROUP_UPDATE =
  *
  * @example
  * ```ts
- * const items = outboxWrites(outbox, tx.outgoing, entry, Date.now());
+ * const items = outboxWrites(outbox, transaction.outgoing, entry, Date.now());
  * ```
  */
 export function outboxWrites(

@@ -14,10 +14,15 @@ import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
  * @public
  */
 export interface StreamBatchInfo {
+  /** The ARN of the outbox table's stream; the default client works in its region. */
   readonly streamArn: string;
+  /** The shard the batch was read from. */
   readonly shardId: string;
+  /** The sequence number of the batch's first record: reading back starts there. */
   readonly startSequenceNumber: string;
+  /** The sequence number of the batch's last record: reading back ends there. */
   readonly endSequenceNumber: string;
+  /** How many records the batch held, as Lambda reports it; the reader does not use it. */
   readonly batchSize?: number;
 }
 

@@ -114,10 +114,21 @@ export interface OutboxPipeAlarms {
  * @beta
  */
 export class OutboxPipe extends Construct {
+  /** The outbox table the publishers write with `tx.publish`; its stream feeds `pipe`. */
   readonly table: OutboxTable;
+  /** The pipe from the table's stream to `destination`: new and changed items only. */
   readonly pipe: CfnPipe;
+  /**
+   * The pipe's role: reads the stream, sends to `destination` (using `destinationKey`, when
+   * given) and to `deadLetterQueue`.
+   */
   readonly role: Role;
+  /**
+   * Where the pipe gives up a batch after `retryAttempts` or `maxRecordAge`: its stream range,
+   * not its messages (read them back from the stream within 24 hours).
+   */
   readonly deadLetterQueue: Queue;
+  /** Dead-letter queue depth above zero, and pipe executions failing three minutes running. */
   readonly alarms: OutboxPipeAlarms;
   /** How long items live, in seconds (the publishers' `INBOX_OUTBOX_RETENTION_SECONDS`). */
   readonly retentionSeconds: number;

@@ -60,15 +60,19 @@ export interface OutboxAlarms {
  * @public
  */
 export class OutboxRelay extends Construct {
+  /** The outbox table the publishers write with `tx.publish`; its stream feeds `function`. */
   readonly table: OutboxTable;
   /** Where the relay puts refused messages (in full, with the reason) and Lambda gives up batches. */
   readonly deadLetterQueue: Queue;
   /**
    * The relay's function: the library's relay as the package ships it (`dist/relay-function`,
-   * deployed as it is), or a `NodejsFunction` bundling your `relayEntry`.
+   * deployed as it is), or a `NodejsFunction` bundling your `relayEntry`. It is granted the send
+   * to each destination and to `deadLetterQueue`.
    */
   readonly function: LambdaFunction;
+  /** The event source mapping from the table's stream to `function`, as the class describes it. */
   readonly eventSource: DynamoEventSource;
+  /** Dead-letter queue depth above zero, and the relay falling behind the stream. */
   readonly alarms: OutboxAlarms;
   /** How long items live, in seconds (the functions' `INBOX_OUTBOX_RETENTION_SECONDS`). */
   readonly retentionSeconds: number;

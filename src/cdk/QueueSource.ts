@@ -27,13 +27,23 @@ import { InboxValidationError } from './InboxValidationError.js';
  * @public
  */
 export interface QueueSourceContext {
+  /** The `InboxConsumer`: the scope of what a source creates, and what its errors name. */
   readonly scope: Construct;
+  /** The consumer's name (its `consumer` prop). */
   readonly consumer: string;
+  /** The consumer's queue: where the source delivers. */
   readonly queue: Queue;
+  /** Whether `queue` is a FIFO queue. */
   readonly fifo: boolean;
+  /** Whether `queue` deduplicates by content (FIFO only; `false` on a standard queue). */
   readonly contentBasedDeduplication: boolean;
   /** The consumer's DLQ: an SNS subscription's dead-letter queue (same type as the topic). */
   readonly deadLetterQueue: Queue;
+  /**
+   * The queue for what an upstream gave up delivering (an EventBridge target's DLQ), made on
+   * the first call: `deadLetterQueue` on a standard consumer, a standard queue of its own on a
+   * FIFO one (EventBridge's DLQs are standard).
+   */
   readonly deliveryDeadLetterQueue: () => Queue;
 }
 

@@ -8,7 +8,7 @@ import type { TransactItem } from './TransactionBuilder.js';
  *
  * @example
  * ```ts
- * await store.commit({ entry, operations: tx.operations, nowEpochSeconds: 1_700_000_000 });
+ * await store.commit({ entry, operations: transaction.operations, nowEpochSeconds: 1_700_000_000 });
  * ```
  */
 export interface CommitRequest {

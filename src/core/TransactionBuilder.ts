@@ -69,9 +69,8 @@ export type TransactConditionCheckInput = NonNullable<TransactItem['ConditionChe
  *
  * @example
  * ```ts
- * const tx = new TransactionBuilder({ consumer: 'ledger', key: 'pay-1', outboxTableName: 'outbox' });
+ * const { tx } = openTransaction({ consumer: 'ledger', key: 'pay-1', outboxTableName: 'outbox' });
  * ```
- * @public
  */
 export interface PublishContext {
   readonly consumer: string;
@@ -80,11 +79,58 @@ export interface PublishContext {
 }
 
 /**
+ * The processor's side of one message's transaction: the builder it hands the handler, what
+ * the handler added to it, and the means to close it. Only the processor holds it: the
+ * builder's public surface is what a handler may call, and nothing of this.
+ *
+ * @example
+ * ```ts
+ * const transaction = openTransaction(context);
+ * try { await handler(message, transaction.tx); } finally { transaction.close(message.messageId); }
+ * await store.commit({ entry, operations: transaction.operations, outgoing: transaction.outgoing });
+ * ```
+ */
+export interface OpenTransaction {
+  /** The builder handed to the handler. */
+  readonly tx: TransactionBuilder;
+  /** The operations added so far, in order. */
+  readonly operations: readonly TransactItem[];
+  /** The messages published so far, in order, with their ids. */
+  readonly outgoing: readonly OutgoingMessage[];
+  /**
+   * Refuses every later call on `tx`: the processor closes it when the handler settles, so an
+   * operation added late throws instead of silently missing the commit.
+   */
+  close(messageId: string): void;
+}
+
+// Set by TransactionBuilder's static block, the one place that reaches its private state: the
+// builder a handler gets carries no plumbing, in its declarations or at run time.
+let open: (publishing: PublishContext | undefined) => OpenTransaction;
+
+/**
+ * Opens one message's transaction: a new builder, and the processor's side of it. Without a
+ * publish context `tx.publish` is refused.
+ *
+ * @example
+ * ```ts
+ * const transaction = openTransaction({ consumer: 'ledger', key: 'pay-1', outboxTableName: undefined });
+ * transaction.tx.put({ TableName: 't', Item: { pk: 'a' } });
+ * transaction.operations.length; // => 1
+ * ```
+ */
+export function openTransaction(publishing?: PublishContext): OpenTransaction {
+  return open(publishing);
+}
+
+/**
  * Collects the business writes of one message, and the messages it publishes. Everything added
  * here is committed in the same `TransactWriteItems` as the message's inbox entry: all of it
  * happens exactly once, or none of it; a published message is relayed after the commit. Inputs use lib-dynamodb's native values (no `{ S: … }` wrappers). Each call checks
  * the operation's shape and the 99-operation budget at once, so a bad operation fails inside
- * your handler with a `TransactionLimitError` that names it.
+ * your handler with a `TransactionLimitError` that names it. The processor builds one for each
+ * message and hands it to the handler: it has no public constructor, and what was added is the
+ * processor's to read.
  *
  * @example
  * ```ts
@@ -104,17 +150,27 @@ export class TransactionBuilder {
   #outboxItemCount = 0;
   #closedFor: string | undefined;
 
-  /** The processor passes the message's publish context; without it `publish` is refused. */
-  constructor(publishing?: PublishContext) {
+  /** The processor opens one per message, with `openTransaction`. */
+  private constructor(publishing: PublishContext | undefined) {
     this.#publishing = publishing;
   }
 
-  /**
-   * Refuses every later call: the processor closes a message's builder when its handler
-   * settles, so an operation added late throws instead of silently missing the commit.
-   */
-  close(messageId: string): void {
-    this.#closedFor = messageId;
+  static {
+    open = (publishing) => {
+      const tx = new TransactionBuilder(publishing);
+      return {
+        tx,
+        get operations() {
+          return tx.#items;
+        },
+        get outgoing() {
+          return tx.#outgoing;
+        },
+        close(messageId) {
+          tx.#closedFor = messageId;
+        },
+      };
+    };
   }
 
   /**
@@ -186,16 +242,6 @@ export class TransactionBuilder {
     this.#outgoing.push(message);
     this.#outboxItemCount = itemCount;
     return message.id;
-  }
-
-  /** The operations added so far, in order. */
-  get operations(): readonly TransactItem[] {
-    return this.#items;
-  }
-
-  /** The messages published so far, in order, with their ids. */
-  get outgoing(): readonly OutgoingMessage[] {
-    return this.#outgoing;
   }
 
   #add(item: TransactItem, tableName: unknown): this {

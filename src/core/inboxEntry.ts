@@ -18,12 +18,26 @@ import { LeaseHeldError } from '../errors.js';
 export interface InboxEntry {
   /** `<consumer>#<key>`: the table's partition key. */
   readonly pk: string;
+  /** The consumer that wrote the entry: the processor's `consumer` option. */
   readonly consumer: string;
+  /**
+   * The message's dedup key: what the `key` option returned, or the id its source gave
+   * (`sns:<MessageId>`, `outbox:<id>`…). It may be message content: logs leave it out unless
+   * `observability.logKeys` is on.
+   */
   readonly key: string;
   /** The SQS messageId that committed, or of the last attempt (a duplicate carries another). */
   readonly messageId: string;
+  /**
+   * Where the message stands: `COMPLETED` (committed: later copies are duplicates),
+   * `IN_PROGRESS` (an attempt with steps holds the lease until `leaseUntilMillis`) or `FAILED`
+   * (that attempt failed and released the lease; the next copy resumes from `steps`).
+   */
   readonly status: InboxStatus;
-  /** SHA-256 (hex) of the raw message body, to detect a reused key with another body. */
+  /**
+   * SHA-256 (hex) of the payload (the body, or what a declared source's envelope carries), to
+   * detect a reused key with another payload.
+   */
   readonly payloadHash: string;
   /** ISO-8601 time of the commit; absent until the entry is `COMPLETED`. */
   readonly processedAt?: string;

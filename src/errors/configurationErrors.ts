@@ -15,7 +15,12 @@ import { InboxError } from './InboxError.js';
 export class InvalidConfigurationError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'InvalidConfigurationError';
+  /**
+   * Where the option is, as a caller writes it (`performance.concurrency`,
+   * `deadLetter.queueUrl`, `runtime.now`), or the unknown key given, or `middy use()`.
+   */
   readonly option: string;
+  /** The value given, as it is (not a copy); the message shows it cut to 120 characters. */
   readonly value: unknown;
   constructor(option: string, value: unknown, expected: string) {
     super(`Invalid sqs-inbox option "${option}": got ${describe(value)}; expected ${expected}.`);
@@ -64,6 +69,10 @@ export class EnvironmentError extends InboxError {
 export class MalformedEventError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'MalformedEventError';
+  /**
+   * Where in the event the problem is: `event.Records`, `event.Records[3].messageId`, or for
+   * the relay `Records` and `Records[].dynamodb.SequenceNumber`.
+   */
   readonly path: string;
   constructor(path: string, value: unknown, expected: string, source = 'an SQS') {
     super(

@@ -32,6 +32,7 @@ export class PermanentError extends InboxError {
 export class MessageParseError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'MessageParseError';
+  /** The SQS message id of the record whose body did not parse. */
   readonly messageId: string;
   /** Where in the body `JSON.parse` stopped, when it said. */
   readonly position: number | undefined;
@@ -70,7 +71,9 @@ export class MessageParseError extends PermanentError {
  * @public
  */
 export interface SchemaIssue {
+  /** The validator's message, as it wrote it: some quote the value they refused. */
   readonly message: string;
+  /** Where the value is, its keys joined by `.` (`lines.0.quantity`); empty for the whole body. */
   readonly path: string;
 }
 
@@ -86,7 +89,12 @@ export interface SchemaIssue {
 export class SchemaValidationError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'SchemaValidationError';
+  /** The SQS message id of the record that failed validation. */
   readonly messageId: string;
+  /**
+   * What the validator reported, in its order. Not enumerable, so loggers that print an
+   * error's own fields leave it out: an issue's message may quote the value it refused.
+   */
   readonly issues: readonly SchemaIssue[];
   constructor(messageId: string, issues: readonly SchemaIssue[]) {
     const paths = [...new Set(issues.map((issue) => issue.path || '(root)'))].join(', ');
@@ -115,6 +123,7 @@ export class SchemaValidationError extends PermanentError {
 export class KeyDerivationError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'KeyDerivationError';
+  /** The SQS message id of the record that got no usable key. */
   readonly messageId: string;
   /** What the key function returned, by type and length only: `a string of 1100 bytes`. */
   readonly valueType: string;
@@ -153,8 +162,17 @@ export class KeyDerivationError extends PermanentError {
 export class PayloadMismatchError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'PayloadMismatchError';
+  /**
+   * The dedup key both messages share. Not enumerable, so loggers that print an error's own
+   * fields leave it out: a key can be message content.
+   */
   readonly key: string;
+  /** SHA-256 (hex) of this message's payload. */
   readonly payloadHash: string;
+  /**
+   * The entry holding the key: the SQS message id that wrote it and its payload's SHA-256
+   * (hex). Nothing else of it, so that nothing of its content reaches a log.
+   */
   readonly existing: { readonly messageId: string; readonly payloadHash: string };
   constructor(
     key: string,
@@ -192,8 +210,18 @@ export class PayloadMismatchError extends PermanentError {
 export class TransactionLimitError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'TransactionLimitError';
+  /** The rule the transaction breaks. */
   readonly limit: TransactionLimit;
+  /**
+   * What breaks it: a number for a count or a size (operations, bytes); otherwise words: the
+   * operation (`Put #2 on orders`), the type of what was given (`undefined`, `an array of 2
+   * elements`), or DynamoDB's cancellation code or validation message, as DynamoDB wrote it.
+   */
   readonly actual: number | string;
+  /**
+   * What the rule allows: a number for a count or a size (99 operations, 409,600 bytes an
+   * item), otherwise the rule in words (`one operation per item`).
+   */
   readonly maximum: number | string;
   constructor(
     limit: TransactionLimit,
@@ -224,6 +252,7 @@ export class TransactionLimitError extends PermanentError {
 export class EnvelopeMismatchError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'EnvelopeMismatchError';
+  /** The SQS message id of the record whose body no declared source delivers. */
   readonly messageId: string;
   /** The declared sources, e.g. `['sns']`. */
   readonly declared: readonly string[];

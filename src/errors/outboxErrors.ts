@@ -44,7 +44,9 @@ export class OutgoingMessageError extends PermanentError {
 export class DestinationRefusedError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'DestinationRefusedError';
+  /** The destination's address: the SQS queue URL, SNS topic ARN or event bus ARN. */
   readonly destination: string;
+  /** The refused message's outbox id (`OutgoingMessage.id`), not an SQS message id. */
   readonly messageId: string;
   /** The service's error code (`QueueDoesNotExist`, `AccessDenied`, an EventBridge `ErrorCode`). */
   readonly code: string;
@@ -74,7 +76,12 @@ export class DestinationRefusedError extends PermanentError {
 export class DestinationUnavailableError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'DestinationUnavailableError';
+  /** The destination's address: the SQS queue URL, SNS topic ARN or event bus ARN. */
   readonly destination: string;
+  /**
+   * The service's error code, or the error's name when it has none (`ThrottlingException`,
+   * `InternalError`, `TimeoutError`, an EventBridge `ErrorCode`).
+   */
   readonly code: string;
   constructor(destination: string, code: string, cause?: unknown) {
     super(`${destination} could not take a message now (${code}); the record is retried.`, {
@@ -99,7 +106,9 @@ export class DestinationUnavailableError extends InboxError {
 export class StreamBatchIncompleteError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'StreamBatchIncompleteError';
+  /** The sequence number of the batch's last record (its `DDBStreamBatchInfo`), not reached. */
   readonly endSequenceNumber: string;
+  /** How many of the batch's records were read before the reader gave up; none was relayed. */
   readonly recordsRead: number;
   constructor(endSequenceNumber: string, recordsRead: number) {
     super(
@@ -125,6 +134,7 @@ export class StreamBatchIncompleteError extends InboxError {
 export class OutboxRecordError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'OutboxRecordError';
+  /** The stream record's `SequenceNumber`. */
   readonly sequenceNumber: string;
   constructor(sequenceNumber: string, problem: string) {
     super(`Stream record ${sequenceNumber} is no outbox item the relay can send: ${problem}.`);

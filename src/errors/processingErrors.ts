@@ -135,6 +135,7 @@ export class InboxTableSchemaError extends InboxError {
 export class TransactionClosedError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'TransactionClosedError';
+  /** The SQS message id of the message whose handler had settled before the late call. */
   readonly messageId: string;
   constructor(messageId: string, operationType: string) {
     super(
@@ -159,6 +160,7 @@ export class TransactionClosedError extends InboxError {
 export class DeadLetterSendError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'DeadLetterSendError';
+  /** The URL of the dead-letter queue that did not take it (the consumer's or the relay's). */
   readonly queueUrl: string;
   constructor(queueUrl: string, cause: unknown) {
     super(`Could not send to dead-letter queue ${queueUrl}: ${errorMessage(cause)}`, { cause });

@@ -99,7 +99,15 @@ export class LeaseLostError extends InboxError {
 export class StepNameError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'StepNameError';
+  /**
+   * The name as the handler gave it (a non-string as its text). The message shows it quoted
+   * and cut when `invalid`, and the name may hold data of the message (`email:<recipient id>`).
+   */
   readonly stepName: string;
+  /**
+   * `invalid`: the name breaks the rule above; `repeated`: the handler ran a second step of
+   * this name in one run.
+   */
   readonly reason: 'invalid' | 'repeated';
   constructor(stepName: string, reason: 'invalid' | 'repeated', shown: string) {
     super(
@@ -128,6 +136,7 @@ export class StepNameError extends PermanentError {
 export class StepResultError extends PermanentError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'StepResultError';
+  /** The step whose result could not be journaled. */
   readonly stepName: string;
   /** Where in the result the problem is (`result.createdAt`), or the size that was too large. */
   readonly problem: string;

@@ -26,15 +26,22 @@ export const OUTBOX_DEAD_LETTER_KIND = 'sqs-inbox.outbox.dead-letter';
  * @public
  */
 export interface OutboxDeadLetter {
+  /** Always `OUTBOX_DEAD_LETTER_KIND`: what tells the letter from Lambda's records in the queue. */
   readonly kind: typeof OUTBOX_DEAD_LETTER_KIND;
+  /**
+   * Why: `error` is the error's class name (`DestinationRefusedError`, `OutboxRecordError`…),
+   * `code` the destination's error code when it refused the message, and `message` the error's
+   * message, cut to 1,024 characters; it names the destination and the outbox id, not the body.
+   */
   readonly reason: { readonly error: string; readonly code?: string; readonly message: string };
   /** The refused message, with its id, destination, body and fields, as the relay sends it. */
   readonly message?: OutgoingMessage;
   /**
    * Instead of `message` when the letter in full did not fit in the dead-letter queue: the
-   * refused message without its body and attributes (see `omitted`).
+   * refused message without its body and attributes (see `omitted`). The field keeps the name
+   * letters already in dead-letter queues carry.
    */
-  readonly messageEnvelope?: OutboxMessageEnvelope;
+  readonly messageEnvelope?: OutgoingMessageWithoutContent;
   /** A record that is no outbox item: its new image, in DynamoDB's JSON. */
   readonly image?: unknown;
   /**
@@ -45,17 +52,25 @@ export interface OutboxDeadLetter {
    * stream record `record.sequenceNumber` for 24 hours.
    */
   readonly omitted?: { readonly fields: readonly string[]; readonly letterBytes: number };
+  /**
+   * The stream record the letter comes from: its `sequenceNumber` (empty if it had none), its
+   * `eventID`, and the outbox item's `pk`, each when the record carries it.
+   */
   readonly record: {
     readonly sequenceNumber: string;
     readonly eventID?: string;
     readonly pk?: string;
   };
+  /** When the relay gave up on the message or the record (ISO 8601). */
   readonly failedAt: string;
 }
 
 /**
- * A refused message without its content: what a dead letter keeps of it when the message in
- * full does not fit in the dead-letter queue.
+ * An outgoing message without its content (its body and attributes): what a dead letter keeps
+ * of a refused message, as `messageEnvelope`, when the message in full does not fit in the
+ * dead-letter queue. The relay's side; not to be confused with `OutboxEnvelope`
+ * (`sqs-inbox/types`), what a consumer's `message.envelope` says of a message that came
+ * through an outbox.
  *
  * @example
  * ```ts
@@ -63,7 +78,7 @@ export interface OutboxDeadLetter {
  * ```
  * @public
  */
-export type OutboxMessageEnvelope = Omit<OutgoingMessage, 'body' | 'attributes'>;
+export type OutgoingMessageWithoutContent = Omit<OutgoingMessage, 'body' | 'attributes'>;
 
 /**
  * The letter without the content that can make it too large for its queue: the message's body
@@ -98,5 +113,9 @@ export function withoutContent(
  * @public
  */
 export interface OutboxDeadLetterSink {
+  /**
+   * Keeps one letter. Throw when it cannot: the relay then reports the stream record failed,
+   * for Lambda to retry, rather than lose the message.
+   */
   send(letter: OutboxDeadLetter): Promise<void>;
 }

@@ -13,5 +13,11 @@ import type { OutgoingMessage } from './OutgoingMessage.js';
  * @public
  */
 export interface OutboxSender {
+  /**
+   * Sends one message to `message.destination`, carrying `message.id` so that a downstream
+   * inbox can key on it; resolves once the destination has it. A `DestinationRefusedError`
+   * makes the relay dead-letter the message and go on; anything else makes it report the
+   * stream record failed, for Lambda to retry.
+   */
   send(message: OutgoingMessage): Promise<void>;
 }

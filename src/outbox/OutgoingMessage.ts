@@ -52,13 +52,28 @@ export interface PublishInput {
  * @public
  */
 export interface OutgoingMessage {
+  /**
+   * The outbox id (`outboxMessageId`: 64 hex characters), the same on every attempt and every
+   * send. The relay sends it as the `outbox.messageId` attribute (SQS, SNS) or inside the
+   * `detail` (an event bus), and as the deduplication id of a FIFO destination.
+   */
   readonly id: string;
+  /** Where it goes, as given to `tx.publish`: a queue URL, a topic ARN or an event bus ARN. */
   readonly destination: string;
+  /** What kind of destination that address names. */
   readonly kind: DestinationKind;
+  /**
+   * The text sent: a string body as it was given, any other as its JSON text; for an event bus
+   * the `detail` as JSON, with the outbox id's member (`OutboxMessageIdField.EventMember`) in it.
+   */
   readonly body: string;
+  /** The message group: on FIFO destinations, and on a standard queue when given. */
   readonly groupId?: string;
+  /** The message attributes given to `tx.publish` (SQS and SNS only); absent when none were. */
   readonly attributes?: Readonly<Record<string, string>>;
+  /** The event's `source`: on an event bus only. */
   readonly source?: string;
+  /** The event's `detail-type`: on an event bus only. */
   readonly detailType?: string;
 }
 

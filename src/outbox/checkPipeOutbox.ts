@@ -30,7 +30,7 @@ export interface PipeOutbox {
  *
  * @example
  * ```ts
- * checkPipeOutbox(tx.outgoing, { destination: creditsQueueUrl, tableName: 'outbox' }, common);
+ * checkPipeOutbox(transaction.outgoing, { destination: creditsQueueUrl, tableName: 'outbox' }, common);
  * ```
  */
 export function checkPipeOutbox(

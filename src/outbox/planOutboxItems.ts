@@ -13,7 +13,7 @@ import type { OutgoingMessage } from './OutgoingMessage.js';
  *
  * @example
  * ```ts
- * const plans = planOutboxItems(tx.outgoing); // one per ungrouped message, one per group
+ * const plans = planOutboxItems(transaction.outgoing); // one per ungrouped message, one per group
  * ```
  */
 export interface OutboxItemPlan {

@@ -13,7 +13,7 @@ import { type RecordRead, readRecord } from '../core/readMessage.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, reportedConflict, retryTransient } from '../core/retryTransient.js';
 import { loggableError, type MessageIdentity, settleFailure } from '../core/settleFailure.js';
-import { TransactionBuilder } from '../core/TransactionBuilder.js';
+import { type OpenTransaction, openTransaction } from '../core/TransactionBuilder.js';
 import type { MessageHandler, RecordOutcome } from '../core/types.js';
 import { TransientStoreError } from '../errors.js';
 import type { BatchPrecheck } from '../precheck/BatchPrecheck.js';
@@ -189,7 +189,7 @@ async function attemptOnce(
   // A step a previous run left running settles first: this run replays it, never runs it again.
   await steps.settle();
   const startedMillis = options.runtime.now();
-  const tx = await runHandler(message, attempt);
+  const transaction = await runHandler(message, attempt);
   const committed = steps.committedEntry ?? seenCommitted(attempt, pk);
   if (committed !== undefined) return acknowledgeDuplicate(message, hashes, committed, options);
   options.metrics?.addMetric(
@@ -197,7 +197,7 @@ async function attemptOnce(
     'Milliseconds',
     options.runtime.now() - startedMillis,
   );
-  return commitAttempt(message, hashes, attempt, tx);
+  return commitAttempt(message, hashes, attempt, transaction);
 }
 
 /**
@@ -230,22 +230,22 @@ async function knownDuplicate(
 async function runHandler(
   message: StepLessMessage,
   { handler, options, steps }: Attempt,
-): Promise<TransactionBuilder> {
-  const tx = new TransactionBuilder({
+): Promise<OpenTransaction> {
+  const transaction = openTransaction({
     consumer: options.consumer,
     key: message.key,
     outboxTableName: options.store.outboxTableName,
   });
   const run = steps.startRun();
   try {
-    await handler({ ...message, step: run.step }, tx);
+    await handler({ ...message, step: run.step }, transaction.tx);
   } catch (error) {
     if (steps.committedEntry === undefined) throw error;
   } finally {
-    tx.close(message.messageId);
+    transaction.close(message.messageId);
     run.close();
   }
-  return tx;
+  return transaction;
 }
 
 /** The batch's read answered while the handler ran: a duplicate it saw is spared its commit. */
@@ -264,7 +264,7 @@ async function commitAttempt(
   message: StepLessMessage,
   hashes: PayloadHashes,
   attempt: Attempt,
-  tx: TransactionBuilder,
+  transaction: OpenTransaction,
 ): Promise<RecordOutcome> {
   const { options, steps, precheck } = attempt;
   message.signal.throwIfAborted();
@@ -279,8 +279,8 @@ async function commitAttempt(
   });
   const request = {
     entry,
-    operations: tx.operations,
-    outgoing: tx.outgoing,
+    operations: transaction.operations,
+    outgoing: transaction.outgoing,
     nowEpochSeconds: toEpochSeconds(nowMillis),
     nowMillis,
     payloadHashes: [hashes.payloadHash, hashes.bodyHash],
@@ -294,13 +294,13 @@ async function commitAttempt(
   }
   if (!result.committed) return acknowledgeDuplicate(message, hashes, result.existing, options);
   precheck?.remember(entry);
-  logCommitted(message, tx, options);
+  logCommitted(message, transaction, options);
   return { messageId: message.messageId, key: message.key, status: RecordStatus.Processed };
 }
 
 function logCommitted(
   message: StepLessMessage,
-  tx: TransactionBuilder,
+  transaction: OpenTransaction,
   options: ResolvedOptions,
 ): void {
   options.metrics?.addMetric(InboxMetric.Processed, 'Count', 1);
@@ -308,7 +308,7 @@ function logCommitted(
     consumer: options.consumer,
     ...loggedKey(message.key, options.logKeys),
     messageId: message.messageId,
-    operations: tx.operations.length,
-    published: tx.outgoing.length,
+    operations: transaction.operations.length,
+    published: transaction.outgoing.length,
   });
 }

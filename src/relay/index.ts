@@ -10,7 +10,7 @@ export {
   OUTBOX_DEAD_LETTER_KIND,
   type OutboxDeadLetter,
   type OutboxDeadLetterSink,
-  type OutboxMessageEnvelope,
+  type OutgoingMessageWithoutContent,
 } from '../outbox/OutboxDeadLetter.js';
 export type { OutboxSender } from '../outbox/OutboxSender.js';
 export {

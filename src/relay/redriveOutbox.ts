@@ -57,10 +57,17 @@ export interface RedriveOutcome {
   readonly messageId: string;
   /** A refused message, a given-up stream batch, an unreadable record, or no relay dead letter. */
   readonly kind: 'message' | 'batch' | 'record' | 'unknown';
-  /** `redriven`: sent again (or relayed) and deleted; `left`: still in the queue, see `reason`. */
+  /**
+   * `redriven`: sent again (or relayed) and deleted; `left`: still in the queue, see `reason`;
+   * `wouldRedrive`: what `dryRun` would have redriven, left as it was.
+   */
   readonly status: 'redriven' | 'left' | 'wouldRedrive';
   /** The outbox ids the letter carries (a batch's: those of its records' messages). */
   readonly outboxIds: readonly string[];
+  /**
+   * Why a letter was left, and what to do; on a batch redriven, how many of its messages were
+   * refused again and dead-lettered anew. Absent otherwise.
+   */
   readonly reason?: string;
 }
 

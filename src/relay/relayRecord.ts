@@ -24,12 +24,18 @@ import { readOutboxRecord } from './readOutboxRecord.js';
  * @public
  */
 export interface RelayOutcome {
+  /** The stream record's `SequenceNumber`. */
   readonly sequenceNumber: string;
+  /** What became of the record (see above). */
   readonly status: 'relayed' | 'skipped' | 'deadLettered' | 'failed';
   /** Messages sent to their destination by this attempt. */
   readonly sent: number;
   /** Messages dead-lettered by this attempt. */
   readonly deadLettered: number;
+  /**
+   * Why the record `failed`: what the sender or the dead-letter sink threw, or why the record
+   * could not be read now. Set only when `status` is `failed`.
+   */
   readonly error?: unknown;
 }
 

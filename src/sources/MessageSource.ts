@@ -64,7 +64,9 @@ export const SOURCES_WITH_UPSTREAM_ID: readonly MessageSource[] = [
  * @public
  */
 export interface SnsMessageAttribute {
+  /** The attribute's data type as SNS names it: `String`, `String.Array`, `Number` or `Binary`. */
   readonly type: string;
+  /** Its value as text: a `String.Array` as its JSON text, a `Binary` base64-encoded. */
   readonly value: string;
 }
 
@@ -78,15 +80,22 @@ export interface SnsMessageAttribute {
  * @public
  */
 export interface SnsEnvelope {
+  /** Tells this envelope from the others of a {@link MessageEnvelope}: always `sns`. */
   readonly kind: typeof MessageSource.Sns;
   /** SNS's id of the publish: the same on every delivery retry, and the default key. */
   readonly messageId: string;
+  /** The ARN of the topic the message was published to. */
   readonly topicArn: string;
-  /** When SNS accepted the publish (ISO 8601). */
+  /** When SNS accepted the publish (ISO 8601); empty if the notification has no `Timestamp`. */
   readonly timestamp: string;
+  /** The `Subject` the publisher gave; `undefined` when it gave none. */
   readonly subject: string | undefined;
   /** FIFO topics: the publish's sequence number, where SNS sends it. */
   readonly sequenceNumber: string | undefined;
+  /**
+   * The publish's message attributes by name; empty when it had none. A message an outbox
+   * relay published carries its outbox id here as `outbox.messageId`.
+   */
   readonly messageAttributes: Readonly<Record<string, SnsMessageAttribute>>;
 }
 
@@ -100,16 +109,23 @@ export interface SnsEnvelope {
  * @public
  */
 export interface EventBridgeEnvelope {
+  /** Tells this envelope from the others of a {@link MessageEnvelope}: always `eventbridge`. */
   readonly kind: typeof MessageSource.EventBridge;
   /** The event's id: the same on every target retry, and the default key. */
   readonly id: string;
+  /** The event's `source`: who emitted it (`shop.orders`, `aws.s3`). */
   readonly source: string;
+  /** The event's `detail-type`: what happened (`OrderPlaced`). */
   readonly detailType: string;
   /** When the event happened (ISO 8601). */
   readonly time: string;
+  /** The 12-digit id of the AWS account the event came from. */
   readonly account: string;
+  /** The AWS Region the event came from (`eu-west-1`). */
   readonly region: string;
+  /** The ARNs of the resources the event is about, as its sender listed them; often empty. */
   readonly resources: readonly string[];
+  /** The version of EventBridge's event envelope: `0` in every event so far. */
   readonly version: string;
 }
 
@@ -123,13 +139,19 @@ export interface EventBridgeEnvelope {
  * @public
  */
 export interface S3ObjectEvent {
+  /** What happened to the object, as S3 names it: `ObjectCreated:Put`, `ObjectRemoved:Delete`… */
   readonly eventName: string;
+  /** When S3 finished the request that caused the event (ISO 8601); `undefined` if not sent. */
   readonly eventTime: string | undefined;
+  /** The bucket's name. */
   readonly bucket: string;
   /** The object key, URL-decoded (S3 sends `a+b%2Bc` for `a b+c`). */
   readonly key: string;
+  /** The object's size in bytes; `undefined` on events that carry none (a deletion). */
   readonly size: number | undefined;
+  /** The object's ETag; `undefined` on events that carry none (a deletion). */
   readonly eTag: string | undefined;
+  /** The object's version, in a bucket with versioning; `undefined` otherwise. */
   readonly versionId: string | undefined;
   /** Orders the events of one object key; absent on some event types. */
   readonly sequencer: string | undefined;
@@ -145,12 +167,16 @@ export interface S3ObjectEvent {
  * @public
  */
 export interface S3Envelope {
+  /** Tells this envelope from the others of a {@link MessageEnvelope}: always `s3`. */
   readonly kind: typeof MessageSource.S3;
+  /** One per record of the notification, in the order S3 sent them. */
   readonly objects: readonly S3ObjectEvent[];
 }
 
 /**
- * A message an outbox relay sent: its outbox id, the same on every send.
+ * What a consumer's `message.envelope` says of a message that came through an outbox (a relay,
+ * an SNS topic delivering raw, an `OutboxPipe`): its outbox id, the same on every send. Not to
+ * be confused with `OutgoingMessageWithoutContent` (`sqs-inbox/relay`), the relay's side.
  *
  * @example
  * ```ts
@@ -159,6 +185,7 @@ export interface S3Envelope {
  * @public
  */
 export interface OutboxEnvelope {
+  /** Tells this envelope from the others of a {@link MessageEnvelope}: always `outbox`. */
   readonly kind: typeof MessageSource.Outbox;
   /** The `outbox.messageId` attribute (or the id in a piped record): the default key (as `outbox:<id>`). */
   readonly messageId: string;

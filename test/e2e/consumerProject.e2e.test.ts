@@ -174,6 +174,24 @@ handler({ Records: [] }).then((response) =>
 );
 `;
 
+/**
+ * A handler that reaches for the transaction builder's plumbing: none of it is in the package's
+ * declarations (ESM or CommonJS), so each reach is a compile error the directive expects.
+ */
+const PLUMBING = `import { type MessageHandler, TransactionBuilder } from 'sqs-inbox';
+export const handler: MessageHandler<unknown> = async (_message, tx) => {
+  tx.put({ TableName: 't', Item: { id: '1' } });
+  // @ts-expect-error what was added is the processor's to read
+  console.log(tx.operations);
+  // @ts-expect-error and so are the messages published
+  console.log(tx.outgoing);
+  // @ts-expect-error the processor closes the builder when the handler settles
+  tx.close('m-1');
+};
+// @ts-expect-error the processor builds one per message
+export const built = new TransactionBuilder();
+`;
+
 /** The environment the construct sets, as a deployed function would see it. */
 const FUNCTION_ENV = {
   [InboxEnvironment.TableName]: 'inbox',
@@ -202,6 +220,8 @@ beforeAll(async () => {
       'check/ledger.cts': handler,
       'check/loadEsm.ts': LOAD_ESM,
       'check/loadCjs.cts': LOAD_CJS,
+      'check/plumbing.ts': PLUMBING,
+      'check/plumbing.cts': PLUMBING,
       'app.ts': `${example('app.ts')}${APP_CHECKS}`,
       'src/reservations.ts': example('reservations.ts', 'sources'),
       'shop.ts': `${example('app.ts', 'sources')}${SHOP_CHECKS}`,
@@ -232,7 +252,7 @@ afterAll(() => {
 });
 
 describe(`a fresh project that installs the packed tarball (peers: ${peers})`, () => {
-  it('typechecks the README handler as ESM and as CommonJS, and the README app', async () => {
+  it("typechecks the README handler as ESM and as CommonJS, and the README app, and keeps the transaction builder's plumbing from a handler", async () => {
     await runOrThrow(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
       cwd: project,
     });

@@ -7,9 +7,11 @@ import {
   BusinessConditionFailedError,
   createBatchProcessor,
   DynamoDBInboxStore,
+  type InboxMessage,
   type InboxOptions,
   type MessageHandler,
   RecordStatus,
+  type TransactionBuilder,
 } from '../../src/index.js';
 import { groupItemPk } from '../../src/outbox/planOutboxItems.js';
 import { loseResponse } from '../../tools/sdk/clientSpy.js';
@@ -56,15 +58,28 @@ function processor(
 }
 
 /** Credits the account and publishes PaymentCredited to its group, and an audit line. */
-const creditAndPublish: MessageHandler<PaymentCaptured> = async (message, tx) => {
+/** Applies the payment and publishes its credit and its audit line; the ids `tx.publish` gave. */
+async function creditAndPublishIds(
+  message: InboxMessage<PaymentCaptured>,
+  tx: TransactionBuilder,
+): Promise<string[]> {
   await ledger.applyPayment(message, tx);
   const { body } = message;
-  tx.publish({
+  const credited = tx.publish({
     destination: CREDITS_FIFO,
     groupId: body.accountId,
     body: { type: 'PaymentCredited', paymentId: body.paymentId, amountCents: body.amountCents },
   });
-  tx.publish({ destination: AUDIT_QUEUE, body: `credited ${body.paymentId}`, name: 'audit' });
+  const audit = tx.publish({
+    destination: AUDIT_QUEUE,
+    body: `credited ${body.paymentId}`,
+    name: 'audit',
+  });
+  return [credited, audit];
+}
+
+const creditAndPublish: MessageHandler<PaymentCaptured> = async (message, tx) => {
+  await creditAndPublishIds(message, tx);
 };
 
 async function outboxItem(pk: string) {
@@ -130,8 +145,7 @@ describe('publishing through the outbox', () => {
     const published: string[][] = [];
     let attempts = 0;
     const handler: MessageHandler<PaymentCaptured> = async (message, tx) => {
-      await creditAndPublish(message, tx);
-      published.push(tx.outgoing.map(({ id }) => id));
+      published.push(await creditAndPublishIds(message, tx));
       attempts += 1;
       if (attempts === 1) throw new Error('the first attempt fails after publishing');
     };

@@ -1,6 +1,7 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { outboxMessageId } from '../../../src/constants/index.js';
+import { openTransaction } from '../../../src/core/TransactionBuilder.js';
 import {
   OutgoingMessageError,
   TransactionClosedError,
@@ -10,8 +11,16 @@ import {
 import { TransactionBuilder } from '../../../src/index.js';
 
 describe('TransactionBuilder', () => {
+  it('shows a handler only what it may call: nothing to read back, no way to close', () => {
+    const names = Object.getOwnPropertyNames(TransactionBuilder.prototype).sort();
+
+    expect(names).toEqual(['conditionCheck', 'constructor', 'delete', 'publish', 'put', 'update']);
+    expect(Object.keys(openTransaction().tx)).toEqual([]);
+  });
+
   it('keeps operations in the order they were added', () => {
-    const tx = new TransactionBuilder()
+    const transaction = openTransaction();
+    transaction.tx
       .put({ TableName: 't', Item: { pk: 'a' } })
       .update({
         TableName: 't',
@@ -26,7 +35,7 @@ describe('TransactionBuilder', () => {
         ConditionExpression: 'attribute_exists(pk)',
       });
 
-    expect(tx.operations.map((operation) => Object.keys(operation)[0])).toEqual([
+    expect(transaction.operations.map((operation) => Object.keys(operation)[0])).toEqual([
       'Put',
       'Update',
       'Delete',
@@ -61,13 +70,14 @@ describe('TransactionBuilder', () => {
       /ConditionExpression/,
     ],
   ])('rejects %s at once with a permanent error', (_case, add, message) => {
-    const tx = new TransactionBuilder();
+    const { tx } = openTransaction();
     expect(() => add(tx)).toThrow(TransactionLimitError);
     expect(() => add(tx)).toThrow(message);
   });
 
   it('rejects the 100th business operation: one of DynamoDB’s 100 slots is the inbox entry', () => {
-    const tx = new TransactionBuilder();
+    const transaction = openTransaction();
+    const { tx } = transaction;
     for (let i = 0; i < 99; i++) tx.delete({ TableName: 't', Key: { pk: `k${i}` } });
 
     const add = () => tx.delete({ TableName: 't', Key: { pk: 'k99' } });
@@ -75,7 +85,7 @@ describe('TransactionBuilder', () => {
     expect(add).toThrow(
       expect.objectContaining({ limit: TransactionLimit.OperationCount, actual: 100, maximum: 99 }),
     );
-    expect(tx.operations).toHaveLength(99);
+    expect(transaction.operations).toHaveLength(99);
   });
 
   it('keeps a copy of each operation: changing the item, its sets or its bytes afterwards changes nothing', () => {
@@ -83,26 +93,29 @@ describe('TransactionBuilder', () => {
     const bytes = Uint8Array.from([1, 2]);
     const amount = NumberValue.from('12345678901234567890');
     const item = { pk: 'k', nested: { n: 1, list: [1] }, tags, bytes, amount };
-    const tx = new TransactionBuilder().put({ TableName: 't', Item: item });
+    const transaction = openTransaction();
+    transaction.tx.put({ TableName: 't', Item: item });
 
     item.nested.n = 2;
     item.nested.list.push(2);
     tags.add('b');
     bytes[0] = 9;
 
-    expect(tx.operations[0]?.Put?.Item).toEqual({
+    expect(transaction.operations[0]?.Put?.Item).toEqual({
       pk: 'k',
       nested: { n: 1, list: [1] },
       tags: new Set(['a']),
       bytes: Uint8Array.from([1, 2]),
       amount,
     });
-    expect(tx.operations[0]?.Put?.Item?.amount).toBeInstanceOf(NumberValue);
+    expect(transaction.operations[0]?.Put?.Item?.amount).toBeInstanceOf(NumberValue);
   });
 
   it('refuses an operation after close, naming the message and the fix (await your work)', () => {
-    const tx = new TransactionBuilder().delete({ TableName: 't', Key: { pk: 'a' } });
-    tx.close('m-7');
+    const transaction = openTransaction();
+    const { tx } = transaction;
+    tx.delete({ TableName: 't', Key: { pk: 'a' } });
+    transaction.close('m-7');
 
     const late = () =>
       tx.update({ TableName: 't', Key: { pk: 'b' }, UpdateExpression: 'SET n = :n' });
@@ -111,7 +124,7 @@ describe('TransactionBuilder', () => {
     expect(late).toThrow(
       /Update added to tx after the handler of message m-7 settled.*Await all your work/,
     );
-    expect(tx.operations).toHaveLength(1);
+    expect(transaction.operations).toHaveLength(1);
   });
 });
 
@@ -121,31 +134,33 @@ describe('TransactionBuilder.publish', () => {
   const context = { consumer: 'ledger', key: 'pay-1', outboxTableName: 'outbox' };
 
   it('returns ids derived from consumer, key and position or name', () => {
-    const tx = new TransactionBuilder(context);
+    const transaction = openTransaction(context);
+    const { tx } = transaction;
     const first = tx.publish({ destination: QUEUE, body: 'a' });
     const named = tx.publish({ destination: QUEUE, body: 'b', name: 'audit' });
     expect(first).toBe(outboxMessageId('ledger', 'pay-1', { index: 0 }));
     expect(named).toBe(outboxMessageId('ledger', 'pay-1', { name: 'audit' }));
-    expect(tx.outgoing.map(({ id }) => id)).toEqual([first, named]);
+    expect(transaction.outgoing.map(({ id }) => id)).toEqual([first, named]);
   });
 
   it('refuses to publish without an outbox, naming the option', () => {
-    const tx = new TransactionBuilder({ ...context, outboxTableName: undefined });
+    const { tx } = openTransaction({ ...context, outboxTableName: undefined });
     expect(() => tx.publish({ destination: QUEUE, body: 'a' })).toThrow(/outbox: \{ tableName \}/);
-    expect(() => new TransactionBuilder().publish({ destination: QUEUE, body: 'a' })).toThrow(
+    expect(() => openTransaction().tx.publish({ destination: QUEUE, body: 'a' })).toThrow(
       OutgoingMessageError,
     );
   });
 
   it('refuses a name used twice in one message', () => {
-    const tx = new TransactionBuilder(context);
+    const transaction = openTransaction(context);
+    const { tx } = transaction;
     tx.publish({ destination: QUEUE, body: 'a', name: 'n' });
     expect(() => tx.publish({ destination: QUEUE, body: 'b', name: 'n' })).toThrow(/used twice/);
-    expect(tx.outgoing).toHaveLength(1);
+    expect(transaction.outgoing).toHaveLength(1);
   });
 
   it('counts each ungrouped message and each group against the 99 operations', () => {
-    const tx = new TransactionBuilder(context);
+    const { tx } = openTransaction(context);
     for (let i = 0; i < 97; i += 1) tx.put({ TableName: 't', Item: { pk: `p${i}` } });
     tx.publish({ destination: FIFO, body: 'a', groupId: 'g' });
     tx.publish({ destination: FIFO, body: 'b', groupId: 'g' }); // the same group's item
@@ -156,8 +171,10 @@ describe('TransactionBuilder.publish', () => {
   });
 
   it('refuses a message published after the handler settled', () => {
-    const tx = new TransactionBuilder(context);
-    tx.close('m-1');
-    expect(() => tx.publish({ destination: QUEUE, body: 'a' })).toThrow(TransactionClosedError);
+    const transaction = openTransaction(context);
+    transaction.close('m-1');
+    expect(() => transaction.tx.publish({ destination: QUEUE, body: 'a' })).toThrow(
+      TransactionClosedError,
+    );
   });
 });

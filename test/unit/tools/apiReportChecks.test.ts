@@ -17,8 +17,30 @@ describe('the API report checks', () => {
       '}',
     ];
 
-    expect(undocumentedNames(report(lines))).toEqual(['newThing', 'Later']);
-    expect(undocumentedNames(report(lines, '\r\n'))).toEqual(['newThing', 'Later']);
+    const names = ['newThing', 'Later', 'Later.member'];
+    expect(undocumentedNames(report(lines))).toEqual(names);
+    expect(undocumentedNames(report(lines, '\r\n'))).toEqual(names);
+  });
+
+  it('finds a member without TSDoc, named by its owner, after a warning or with its own release tag', () => {
+    const lines = [
+      '// @public',
+      'export class Sender {',
+      '    // Warning: (ae-forgotten-export) The symbol "Message" needs to be exported by the entry point index.d.ts',
+      '    //',
+      '    // (undocumented)',
+      '    send(message: Message): Promise<void>;',
+      '    get client(): Client;',
+      '}',
+      '// @public',
+      'export interface Settings {',
+      '    // @beta (undocumented)',
+      '    readonly coalesce?: boolean;',
+      '    readonly concurrency?: number;',
+      '}',
+    ];
+
+    expect(undocumentedNames(report(lines))).toEqual(['Sender.send', 'Settings.coalesce']);
   });
 
   it('names a type a public signature uses that no entry exports, not one another entry exports', () => {
