@@ -99,7 +99,7 @@ const APP_CHECKS = `
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 new CfnOutput(stack, 'FunctionName', { value: ledger.function.functionName });
-new CfnOutput(stack, 'LogGroupName', { value: ledger.logGroup.logGroupName });
+new CfnOutput(stack, 'LogGroupName', { value: ledger.function.logGroup.logGroupName });
 new CfnOutput(stack, 'DeadLetterQueueUrl', { value: ledger.deadLetterQueue.queueUrl });
 new CfnOutput(stack, 'AccountsTableName', { value: accounts.tableName });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
