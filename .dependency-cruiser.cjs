@@ -15,6 +15,8 @@ const LAYERS = [
   ['aws'],
   ['batch', 'environment'],
   ['relay'],
+  ['operations'],
+  ['cli'],
 ];
 const roomPath = (rooms) =>
   `^src/(${rooms.map((room) => (room === 'errors' ? 'errors(/|\\.ts$)' : `${room}/`)).join('|')})`;

@@ -345,6 +345,10 @@ export const DeadLetterAttribute = {
   Key: 'inbox.key',
   /** The dedup key's `keyHash`, without `logKeys`. */
   KeyHash: 'inbox.keyHash',
+  /** On a copy `sqs-inbox dlq redrive` sent back: the DLQ message it was. */
+  RedriveOf: 'inbox.redriveOf',
+  /** On a copy `sqs-inbox dlq redrive` sent back: the run that sent it. */
+  RedriveOperation: 'inbox.redriveOp',
 } as const;
 /**
  * One of the values of `DeadLetterAttribute`.

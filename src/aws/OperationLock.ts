@@ -1,0 +1,80 @@
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { InboxAttribute } from '../constants/values.js';
+
+/**
+ * The partition key of an operation's lock in the inbox table. A leading `#` is no entry's:
+ * consumers are never empty, so an entry's pk never starts with its separator.
+ *
+ * @example
+ * ```ts
+ * operationLockPk('dlq', dlqArn); // '#ops#lock#dlq#arn:aws:sqs:…'
+ * ```
+ */
+export function operationLockPk(kind: string, resource: string): string {
+  return `#ops#lock#${kind}#${resource}`;
+}
+
+/**
+ * One operator run at a time on one resource (a DLQ): a lease item in the inbox table, taken by
+ * a conditional put that succeeds only when no other run's lease is live, released by its owner.
+ * A crashed run's lease lapses after `leaseMillis` (and the item expires by TTL a day later).
+ *
+ * @example
+ * ```ts
+ * const lock = new OperationLock(client, tableName, operationLockPk('dlq', arn), operationId);
+ * if (!(await lock.acquire(Date.now(), 3_600_000))) throw new Error('another run holds it');
+ * ```
+ */
+export class OperationLock {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    readonly pk: string,
+    readonly owner: string,
+  ) {}
+
+  /** Takes (or renews) the lease until `nowMillis + leaseMillis`; false when another holds it. */
+  async acquire(nowMillis: number, leaseMillis: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            [InboxAttribute.PartitionKey]: this.pk,
+            owner: this.owner,
+            leaseUntilMillis: nowMillis + leaseMillis,
+            [InboxAttribute.ExpiresAt]: Math.floor((nowMillis + leaseMillis) / 1000) + 86_400,
+          },
+          ConditionExpression: 'attribute_not_exists(#pk) OR #owner = :owner OR #until < :now',
+          ExpressionAttributeNames: {
+            '#pk': InboxAttribute.PartitionKey,
+            '#owner': 'owner',
+            '#until': 'leaseUntilMillis',
+          },
+          ExpressionAttributeValues: { ':owner': this.owner, ':now': nowMillis },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  /** Gives the lease back, if this run still holds it. */
+  async release(): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { [InboxAttribute.PartitionKey]: this.pk },
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': this.owner },
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+}

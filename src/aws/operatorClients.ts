@@ -1,0 +1,81 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { InboxError } from '../errors.js';
+
+/**
+ * Where an operator's commands connect: the SDK's standard chain (`AWS_PROFILE`, `AWS_REGION`,
+ * `AWS_ENDPOINT_URL[_SERVICE]`, …) unless a field here says otherwise.
+ *
+ * @example
+ * ```ts
+ * const connection: OperatorConnection = { profile: 'prod-ops', region: 'eu-west-1' };
+ * ```
+ */
+export interface OperatorConnection {
+  readonly profile?: string;
+  readonly region?: string;
+  readonly endpoint?: string;
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+/**
+ * The clients an operator's commands use, each built on first use from one connection. The
+ * Lambda client is an optional peer (`@aws-sdk/client-lambda`), imported only when a command
+ * resolves a consumer by its function; a missing one is named in a `MissingPeerError`.
+ *
+ * @example
+ * ```ts
+ * const clients = operatorClients({ region: 'eu-west-1' });
+ * await clients.sqs().send(command);
+ * ```
+ */
+export function operatorClients(connection: OperatorConnection) {
+  const config = {
+    ...(connection.profile ? { profile: connection.profile } : {}),
+    ...(connection.region ? { region: connection.region } : {}),
+    ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
+    ...(connection.credentials ? { credentials: { ...connection.credentials } } : {}),
+    // An operator waits for an answer, not through the SDK's backoff on a dead endpoint.
+    maxAttempts: 3,
+  };
+  let sqs: SQSClient | undefined;
+  let dynamodb: DynamoDBDocumentClient | undefined;
+  return {
+    config,
+    sqs: () => {
+      sqs ??= new SQSClient(config);
+      return sqs;
+    },
+    dynamodb: () => {
+      dynamodb ??= DynamoDBDocumentClient.from(new DynamoDBClient(config));
+      return dynamodb;
+    },
+    destroy: () => {
+      sqs?.destroy();
+      dynamodb?.destroy();
+    },
+  };
+}
+
+/** The clients of {@link operatorClients}. */
+export type OperatorClients = ReturnType<typeof operatorClients>;
+
+/**
+ * An optional peer a command needs is not installed.
+ *
+ * @example
+ * ```ts
+ * throw new MissingPeerError('@aws-sdk/client-lambda', '--function');
+ * ```
+ */
+export class MissingPeerError extends InboxError {
+  static override readonly errorName: string = 'MissingPeerError';
+  constructor(
+    readonly packageName: string,
+    readonly neededFor: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${neededFor} needs ${packageName}: npm install ${packageName}`, options);
+  }
+}

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { OperationLock, operationLockPk } from '../aws/OperationLock.js';
+import type { OperatorClients } from '../aws/operatorClients.js';
+import { SqsRedriveQueue } from '../aws/SqsRedriveQueue.js';
+import { InboxEnvironment } from '../constants/values.js';
+import { RedriveDecision } from '../operations/RedriveDecision.js';
+import { type DeadLetterOutcome, redriveDeadLetters } from '../operations/redriveDeadLetters.js';
+import { type DeadLetterReport, reportDeadLetters } from '../operations/reportDeadLetters.js';
+import { systemRuntime } from '../runtime/InboxRuntime.js';
+import { ExitCode, UsageError } from './CliError.js';
+import { type CliIo, output } from './CliIo.js';
+import { parseCommand, timeOption, wholeNumber } from './cliOptions.js';
+import { consumerReading } from './consumerReading.js';
+import { help } from './messageCommand.js';
+import { required, resolveTarget } from './resolveTarget.js';
+
+/** `sqs-inbox dlq --help`. */
+export const DLQ_HELP = `usage: sqs-inbox dlq report [<consumer>] [consumer flags] [--json]
+       sqs-inbox dlq redrive [<consumer>] [--apply] [selection] [safety] [consumer flags] [--json | --jsonl]
+  report    the DLQ grouped by reason (inbox.error; "no reason recorded" for moves by the
+            redrive policy) and source queue: counts, oldest and newest send time, when the DLQ's
+            retention drops the oldest, the queue's depth. Deletes nothing.
+  redrive   the inbox-aware redrive. A DRY RUN unless --apply. Per message: its key recovered
+            the way the consumer keys it, its entry read, then: committed with this payload →
+            deleted, never sent (already-applied); not committed, provably → sent back to its
+            source queue, then deleted (retry); anything else kept (conflict, in-flight, stale,
+            permanent, unknown-key, key-mismatch, no-source, behind-kept).
+  selection --reason <name> (repeatable; "none" for redrive-policy moves), --since, --until
+            (ISO-8601 or 30m/6h/2d ago), --limit <n>
+  safety    --rate <per second> (default 10), --max-errors <n> (default 10),
+            --include-permanent (the fix for a permanent error is deployed),
+            --accept-stale (older than the TTL can vouch for: may apply a message twice),
+            --permanent-errors <Name,Name> (the handler's own permanent errors),
+            --to <queue ARN> (for messages with no recorded source)
+  Reading a DLQ is receiving: receive counts rise, and messages are hidden while the command
+  runs, visible again when it ends. One run per DLQ at a time (a lock in the inbox table).
+Exit: 0 done (report: DLQ empty), 1 needs attention (messages kept or in the DLQ), 2 usage,
+3 AWS refused.`;
+
+const REDRIVE_OPTIONS = {
+  apply: { type: 'boolean' },
+  reason: { type: 'string', multiple: true },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  limit: { type: 'string' },
+  rate: { type: 'string' },
+  'max-errors': { type: 'string' },
+  'include-permanent': { type: 'boolean' },
+  'accept-stale': { type: 'boolean' },
+  'permanent-errors': { type: 'string' },
+  to: { type: 'string' },
+} as const;
+
+/**
+ * `sqs-inbox dlq report|redrive`.
+ *
+ * @example
+ * ```ts
+ * const code = await dlqCommand(['report', '--function', 'ledger-fn', '--json'], io, clients);
+ * ```
+ */
+export async function dlqCommand(
+  argv: readonly string[],
+  io: CliIo,
+  clients: (values: Record<string, unknown>) => OperatorClients,
+): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action === 'report') return report(rest, io, clients);
+  if (action === 'redrive') return redrive(rest, io, clients);
+  if (action === undefined || action === '--help' || action === '-h') return help(io, DLQ_HELP);
+  throw new UsageError(`sqs-inbox dlq: unknown action ${action}; use report or redrive`);
+}
+
+async function report(
+  argv: readonly string[],
+  io: CliIo,
+  clients: (values: Record<string, unknown>) => OperatorClients,
+): Promise<number> {
+  const { values, positionals } = parseCommand('dlq', argv, {});
+  if (values.help) return help(io, DLQ_HELP);
+  const aws = clients(values);
+  const target = await resolveTarget(values, positionals[0], io, aws);
+  const dlqUrl = required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>');
+  const queue = await SqsRedriveQueue.open(aws.sqs(), dlqUrl);
+  io.stderr(`reading ${queue.arn}…\n`);
+  const result = await reportDeadLetters({ queue, runtime: systemRuntime, ...signal(io) });
+  output(io, values).document({ consumer: target.consumer, ...result }, () => reportText(result));
+  return result.messagesRead > 0 || result.depth.visible > 0
+    ? ExitCode.NeedsAttention
+    : ExitCode.Done;
+}
+
+function reportText(report: DeadLetterReport): string {
+  const head = `${report.queueArn}: ${report.depth.visible} visible, ${report.depth.inFlight} in flight; ${report.messagesRead} read${report.partial ? ' (partial: some could not be read)' : ''}`;
+  const rows = report.groups.map(
+    (group) =>
+      `  ${String(group.count).padStart(5)}  ${group.reason}  from ${group.sourceQueueArn}\n` +
+      `         sent ${group.oldestSentAt} … ${group.newestSentAt}; the oldest expires ${group.oldestExpiresAt} (in ${hours(group.oldestExpiresInMillis)})`,
+  );
+  return [head, ...rows, report.note].join('\n');
+}
+
+function hours(millis: number): string {
+  return millis <= 0 ? 'now' : `${(millis / 3_600_000).toFixed(1)} h`;
+}
+
+async function redrive(
+  argv: readonly string[],
+  io: CliIo,
+  clients: (values: Record<string, unknown>) => OperatorClients,
+): Promise<number> {
+  const { values, positionals } = parseCommand('dlq', argv, REDRIVE_OPTIONS);
+  if (values.help) return help(io, DLQ_HELP);
+  const aws = clients(values);
+  const target = await resolveTarget(values, positionals[0], io, aws);
+  const { reading, ttlSeconds, tableName } = consumerReading(
+    target,
+    aws,
+    values['key-is-message-id'] ?? false,
+  );
+  if (ttlSeconds === undefined) {
+    throw new UsageError(
+      "the redrive needs the consumer's TTL to prove a message never committed: give --ttl-seconds (or --function)",
+    );
+  }
+  const queue = await SqsRedriveQueue.open(
+    aws.sqs(),
+    required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>'),
+  );
+  const operationId = randomUUID();
+  const lock = new OperationLock(
+    aws.dynamodb(),
+    tableName,
+    operationLockPk('dlq', queue.arn),
+    operationId,
+  );
+  if (!(await lock.acquire(Date.now(), 3_600_000))) {
+    io.stderr(
+      `another redrive of ${queue.arn} is running (a lock in ${tableName}); try again when it ends\n`,
+    );
+    return ExitCode.NeedsAttention;
+  }
+  const out = output(io, values);
+  const apply = values.apply ?? false;
+  io.stderr(
+    `${apply ? 'redriving' : 'dry run (nothing is sent or deleted; --apply to act)'}: ${queue.arn}, operation ${operationId}\n`,
+  );
+  try {
+    const summary = await redriveDeadLetters({
+      queue,
+      reading,
+      ttlSeconds,
+      operationId,
+      apply,
+      ...((values.to ?? target.sourceQueueArn) ? { to: values.to ?? target.sourceQueueArn } : {}),
+      selection: selection(values),
+      ratePerSecond: wholeNumber('--rate', values.rate, 1, 500) ?? 10,
+      maxErrors: wholeNumber('--max-errors', values['max-errors'], 1) ?? 10,
+      includePermanent: values['include-permanent'] ?? false,
+      acceptStale: values['accept-stale'] ?? false,
+      permanentErrors: values['permanent-errors']?.split(',').filter(Boolean) ?? [],
+      showKey: values['show-key'] ?? false,
+      runtime: systemRuntime,
+      ...signal(io),
+      onMessage: (outcome) => out.item(outcome, () => outcomeText(outcome)),
+    });
+    out.document({ consumer: target.consumer, queueArn: queue.arn, ...summary }, () =>
+      summaryText(summary),
+    );
+    const attention = summary.kept - (summary.decisions[RedriveDecision.NotSelected] ?? 0);
+    return attention > 0 || summary.errors > 0 ? ExitCode.NeedsAttention : ExitCode.Done;
+  } finally {
+    await lock.release();
+  }
+}
+
+function selection(values: { reason?: string[]; since?: string; until?: string; limit?: string }) {
+  const now = Date.now();
+  const reasons = values.reason?.map((reason) =>
+    reason === 'none' ? 'no reason recorded' : reason,
+  );
+  const sinceMillis = timeOption('--since', values.since, now);
+  const untilMillis = timeOption('--until', values.until, now);
+  const limit = wholeNumber('--limit', values.limit, 1);
+  return {
+    ...(reasons ? { reasons } : {}),
+    ...(sinceMillis === undefined ? {} : { sinceMillis }),
+    ...(untilMillis === undefined ? {} : { untilMillis }),
+    ...(limit === undefined ? {} : { limit }),
+  };
+}
+
+function outcomeText(outcome: DeadLetterOutcome): string {
+  const who = outcome.key ?? outcome.keyHash ?? 'no key';
+  const extra = [outcome.why, outcome.newMessageId ? `sent as ${outcome.newMessageId}` : undefined]
+    .filter(Boolean)
+    .join('; ');
+  return `${outcome.action.padEnd(12)} ${outcome.decision.padEnd(15)} ${outcome.dlqMessageId} ${outcome.reason} ${who}${extra ? ` (${extra})` : ''}`;
+}
+
+function summaryText(summary: Awaited<ReturnType<typeof redriveDeadLetters>>): string {
+  const decisions = Object.entries(summary.decisions)
+    .map(([name, count]) => `${count} ${name}`)
+    .join(', ');
+  return `${summary.apply ? 'redrive' : 'dry run'} ${summary.operationId}: ${summary.messages} messages (${decisions || 'none'}); ${summary.sent} sent back, ${summary.deleted} deleted, ${summary.kept} kept, ${summary.errors} errors${summary.stoppedBy ? `; stopped by ${summary.stoppedBy}` : ''}`;
+}
+
+function signal(io: CliIo): { signal?: AbortSignal } {
+  return io.signal ? { signal: io.signal } : {};
+}

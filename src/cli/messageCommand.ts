@@ -1,0 +1,202 @@
+import type { SQSRecord } from 'aws-lambda';
+import { findEntryByMessageId } from '../aws/findEntryByMessageId.js';
+import type { OperatorClients } from '../aws/operatorClients.js';
+import { SqsRedriveQueue } from '../aws/SqsRedriveQueue.js';
+import { DeadLetterAttribute, InboxEnvironment } from '../constants/values.js';
+import { inboxPk } from '../core/inboxEntry.js';
+import { keyHash } from '../core/loggedKey.js';
+import { attribute, deadLetterReason } from '../operations/deadLetterFacts.js';
+import { receiveAll } from '../operations/receiveAll.js';
+import { keyRecovery } from '../operations/recoverKey.js';
+import { ExitCode, UsageError } from './CliError.js';
+import type { CliIo } from './CliIo.js';
+import { output } from './CliIo.js';
+import { parseCommand, wholeNumber } from './cliOptions.js';
+import { consumerReading } from './consumerReading.js';
+import { entryText, entryView } from './describeEntry.js';
+import { required, resolveTarget } from './resolveTarget.js';
+
+/** `sqs-inbox message --help`. */
+export const MESSAGE_HELP = `usage: sqs-inbox message [<consumer>] (--key <key> | --message-id <id> | --from-dlq <id>)
+                         [--search-dlq] [--max-scan-items <n>] [consumer flags] [--json] [--show-key]
+  What happened to one message: its inbox entry's status (COMPLETED, IN_PROGRESS, FAILED,
+  absent, expired), the message id that wrote it, when it committed, its payload hash, attempts,
+  last error, finished steps, lease, and expiry. Never a body or a step's result.
+  --key <key>           the message's dedup key
+  --message-id <id>     an SQS message id: finds the entry it wrote by a Scan of the inbox table
+                        (at most --max-scan-items, default 100000, items read)
+  --from-dlq <id>       a DLQ message's id (or its original message id): its key is recovered
+                        the way the consumer keys it
+  --search-dlq          also list the DLQ copies of the message (reading the DLQ raises their
+                        receive counts; they are visible again when the command ends)
+Exit: 0 found, 1 no entry, 2 usage, 3 AWS refused.`;
+
+/**
+ * `sqs-inbox message`: where one message stands, from its inbox entry.
+ *
+ * @example
+ * ```ts
+ * const code = await messageCommand(['ledger', '--key', 'evt-1', '--table', 'inbox'], io, clients);
+ * ```
+ */
+export async function messageCommand(
+  argv: readonly string[],
+  io: CliIo,
+  clients: (values: Record<string, unknown>) => OperatorClients,
+): Promise<number> {
+  const { values, positionals } = parseCommand('message', argv, {
+    key: { type: 'string' },
+    'message-id': { type: 'string' },
+    'from-dlq': { type: 'string' },
+    'search-dlq': { type: 'boolean' },
+    'max-scan-items': { type: 'string' },
+  });
+  if (values.help) return help(io, MESSAGE_HELP);
+  const given = [values.key, values['message-id'], values['from-dlq']].filter(
+    (v) => v !== undefined,
+  );
+  if (given.length !== 1)
+    throw new UsageError(
+      'give one of --key, --message-id or --from-dlq (see: sqs-inbox message --help)',
+    );
+  const aws = clients(values);
+  const target = await resolveTarget(values, positionals[0], io, aws);
+  const { reading, tableName } = consumerReading(target, aws, values['key-is-message-id'] ?? false);
+  const out = output(io, values);
+  const key =
+    values.key ??
+    (values['message-id'] !== undefined
+      ? await keyOfMessageId(
+          values['message-id'],
+          tableName,
+          reading.consumer,
+          aws,
+          io,
+          values['max-scan-items'],
+        )
+      : await keyFromDeadLetter(values['from-dlq'] ?? '', target, aws, reading, io));
+  if (key === undefined) return ExitCode.NeedsAttention;
+  const entry = await reading.store.find(inboxPk(reading.consumer, key));
+  const view = entryView(reading.consumer, key, entry, Date.now(), values['show-key'] ?? false);
+  const dlqCopies = values['search-dlq']
+    ? await copiesInDeadLetterQueue(key, target, aws, reading, io)
+    : undefined;
+  const document = { ...view, ...(dlqCopies ? { dlqCopies } : {}) };
+  out.document(
+    document,
+    () =>
+      entryText(view) +
+      (dlqCopies
+        ? `\n  DLQ copies: ${dlqCopies.length === 0 ? 'none' : dlqCopies.map((c) => `${c.dlqMessageId} (${c.reason}, ${c.sentAt})`).join(', ')}`
+        : ''),
+  );
+  return view.status === 'absent' ? ExitCode.NeedsAttention : ExitCode.Done;
+}
+
+async function keyOfMessageId(
+  messageId: string,
+  tableName: string,
+  consumer: string,
+  aws: OperatorClients,
+  io: CliIo,
+  maxText: string | undefined,
+): Promise<string | undefined> {
+  const maxItems = wholeNumber('--max-scan-items', maxText, 1) ?? 100_000;
+  io.stderr(
+    `scanning ${tableName} for the entry message ${messageId} wrote (at most ${maxItems} items)…\n`,
+  );
+  const found = await findEntryByMessageId(
+    aws.dynamodb(),
+    tableName,
+    consumer,
+    messageId,
+    maxItems,
+  );
+  if (found.pk !== undefined) return found.pk.slice(consumer.length + 1);
+  io.stderr(
+    `no entry of ${consumer} was written by message ${messageId} (${found.scanned} items read${found.complete ? ', the whole table' : `; raise --max-scan-items to read more`}). A message that failed before it was keyed writes none: try --from-dlq ${messageId}\n`,
+  );
+  return undefined;
+}
+
+async function keyFromDeadLetter(
+  messageId: string,
+  target: Parameters<typeof required>[0],
+  aws: OperatorClients,
+  reading: Parameters<typeof keyRecovery>[0],
+  io: CliIo,
+): Promise<string | undefined> {
+  const queue = await SqsRedriveQueue.open(
+    aws.sqs(),
+    required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>'),
+  );
+  let found: SQSRecord | undefined;
+  const reader = receiveAll(queue, () => found !== undefined);
+  try {
+    for await (const record of reader.records()) {
+      const original = attribute(record, DeadLetterAttribute.OriginalMessageId);
+      if (record.messageId === messageId || original === messageId) found = record;
+    }
+  } finally {
+    await reader.releaseAll();
+  }
+  if (found === undefined) {
+    io.stderr(
+      `no message ${messageId} in the DLQ (read with a receive: other readers may hold it)\n`,
+    );
+    return undefined;
+  }
+  const recovered = await keyRecovery(reading)(found);
+  if ('key' in recovered) return recovered.key;
+  io.stderr(
+    `message ${messageId} is in the DLQ (${deadLetterReason(found)}), but its key is unknown: ${recovered.why}\n`,
+  );
+  return undefined;
+}
+
+async function copiesInDeadLetterQueue(
+  key: string,
+  target: Parameters<typeof required>[0],
+  aws: OperatorClients,
+  reading: Parameters<typeof keyRecovery>[0],
+  io: CliIo,
+) {
+  const queue = await SqsRedriveQueue.open(
+    aws.sqs(),
+    required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>'),
+  );
+  const recover = keyRecovery(reading);
+  const wanted = keyHash(key);
+  const copies: Array<{ dlqMessageId: string; reason: string; sentAt: string }> = [];
+  const reader = receiveAll(queue, () => io.signal?.aborted === true);
+  try {
+    for await (const record of reader.records()) {
+      const recorded = attribute(record, DeadLetterAttribute.KeyHash);
+      const recovered = recorded === undefined ? await recover(record) : undefined;
+      const hash =
+        recorded ?? (recovered && 'key' in recovered ? keyHash(recovered.key) : undefined);
+      if (hash !== wanted) continue;
+      copies.push({
+        dlqMessageId: record.messageId,
+        reason: deadLetterReason(record),
+        sentAt: new Date(Number(record.attributes.SentTimestamp)).toISOString(),
+      });
+    }
+  } finally {
+    await reader.releaseAll();
+  }
+  return copies;
+}
+
+/**
+ * Prints a command's help to stdout and answers `Done`.
+ *
+ * @example
+ * ```ts
+ * if (values.help) return help(io, MESSAGE_HELP);
+ * ```
+ */
+export function help(io: CliIo, text: string): number {
+  io.stdout(`${text}\n`);
+  return ExitCode.Done;
+}

@@ -1,0 +1,103 @@
+import type { SQSRecord } from 'aws-lambda';
+import { DeadLetterAttribute } from '../constants/values.js';
+import * as errors from '../errors.js';
+
+/** What a DLQ message moved by the queue's redrive policy is grouped under: SQS records none. */
+export const NO_REASON_RECORDED = 'no reason recorded';
+
+/** SQS's longest retention (14 days), assumed for a source queue whose own is unknown. */
+const MAX_RETENTION_SECONDS = 14 * 24 * 3600;
+
+/**
+ * A DLQ message's reason: the `inbox.error` the library dead-lettered it with, or
+ * {@link NO_REASON_RECORDED} for a move by the queue's redrive policy.
+ *
+ * @example
+ * ```ts
+ * deadLetterReason(record); // 'SchemaValidationError'
+ * ```
+ */
+export function deadLetterReason(record: SQSRecord): string {
+  return attribute(record, DeadLetterAttribute.Error) ?? NO_REASON_RECORDED;
+}
+
+/**
+ * The ARN of the queue a DLQ message came from: the one the library recorded, else the one SQS
+ * records on a redrive-policy move; undefined when neither is there.
+ *
+ * @example
+ * ```ts
+ * const source = sourceQueueArnOf(record) ?? options.to;
+ * ```
+ */
+export function sourceQueueArnOf(record: SQSRecord): string | undefined {
+  return (
+    attribute(record, DeadLetterAttribute.SourceQueueArn) ??
+    record.attributes.DeadLetterQueueSourceArn
+  );
+}
+
+/**
+ * A message attribute's text, when the message has it.
+ *
+ * @example
+ * ```ts
+ * attribute(record, DeadLetterAttribute.KeyHash); // '3f9a…' or undefined
+ * ```
+ */
+export function attribute(record: SQSRecord, name: string): string | undefined {
+  return record.messageAttributes?.[name]?.stringValue;
+}
+
+/** When SQS says the message was sent (epoch milliseconds). */
+export function sentMillis(record: SQSRecord): number {
+  return Number(record.attributes.SentTimestamp);
+}
+
+/**
+ * The earliest time a DLQ message can have committed. A library dead letter was sent after the
+ * library found no commit of it, so its send time. A standard queue's redrive-policy move keeps
+ * the original send time. A FIFO DLQ's move restarts it, so the message can be as old as the
+ * source queue keeps messages before that.
+ *
+ * @example
+ * ```ts
+ * earliestCommitMillis(record, { fifo: true, sourceRetentionSeconds: 345_600 });
+ * ```
+ */
+export function earliestCommitMillis(
+  record: SQSRecord,
+  queue: { readonly fifo: boolean; readonly sourceRetentionSeconds?: number },
+): number {
+  const sent = sentMillis(record);
+  const moved = attribute(record, DeadLetterAttribute.Error) === undefined;
+  if (!moved || !queue.fifo) return sent;
+  return sent - (queue.sourceRetentionSeconds ?? MAX_RETENTION_SECONDS) * 1000;
+}
+
+const PERMANENT_ERROR_NAMES: ReadonlySet<string> = new Set(
+  Object.entries(errors)
+    .filter(([, value]) => typeof value === 'function' && isPermanentClass(value))
+    .map(([name]) => name),
+);
+
+function isPermanentClass(value: unknown): boolean {
+  return (
+    value === errors.PermanentError ||
+    (value as { prototype?: unknown }).prototype instanceof errors.PermanentError
+  );
+}
+
+/**
+ * Whether a DLQ message was dead-lettered for a permanent error: one of the library's
+ * `PermanentError` classes, or a name the operator lists (a handler's own subclasses, whose
+ * names only the handler knows).
+ *
+ * @example
+ * ```ts
+ * isPermanentReason('SchemaValidationError'); // => true
+ * ```
+ */
+export function isPermanentReason(reason: string, extra: readonly string[] = []): boolean {
+  return PERMANENT_ERROR_NAMES.has(reason) || extra.includes(reason);
+}

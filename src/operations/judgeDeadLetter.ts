@@ -1,0 +1,143 @@
+import type { SQSRecord } from 'aws-lambda';
+import { DeadLetterAttribute } from '../constants/values.js';
+import { inboxPk } from '../core/inboxEntry.js';
+import { keyHash } from '../core/loggedKey.js';
+import {
+  attribute,
+  deadLetterReason,
+  earliestCommitMillis,
+  isPermanentReason,
+  sentMillis,
+  sourceQueueArnOf,
+} from './deadLetterFacts.js';
+import { decideRedrive, RedriveDecision } from './RedriveDecision.js';
+import type { ConsumerReading, RecoveredKey } from './recoverKey.js';
+
+/**
+ * What a redrive knows of one DLQ message before it acts: where it stands and why, with no
+ * content (the key only by its hash, unless the operator asked for keys).
+ *
+ * @example
+ * ```ts
+ * console.log(`${verdict.dlqMessageId} ${verdict.decision} ${verdict.why ?? ''}`);
+ * ```
+ */
+export interface DeadLetterVerdict {
+  readonly dlqMessageId: string;
+  readonly originalMessageId: string;
+  /** `inbox.error`, or "no reason recorded" for a redrive-policy move. */
+  readonly reason: string;
+  readonly sourceQueueArn?: string;
+  readonly groupId?: string;
+  /** ISO-8601 time SQS gives as the message's send time. */
+  readonly sentAt: string;
+  readonly receiveCount: number;
+  readonly keyHash?: string;
+  /** The plain key: only with `showKey`. */
+  readonly key?: string;
+  /** The entry's status when one was read (`absent` when none). */
+  readonly entryStatus?: string;
+  readonly decision: RedriveDecision;
+  readonly why?: string;
+}
+
+/**
+ * The settings a judgement needs beyond the message: the consumer's reading and TTL, the
+ * operator's choices, and the clock.
+ *
+ * @example
+ * ```ts
+ * const context: JudgeContext = { reading, recover, ttlSeconds, fifo: false, nowMillis: Date.now() };
+ * ```
+ */
+export interface JudgeContext {
+  readonly reading: ConsumerReading;
+  readonly recover: (record: SQSRecord) => Promise<RecoveredKey>;
+  readonly ttlSeconds: number;
+  readonly fifo: boolean;
+  readonly nowMillis: number;
+  readonly to?: string;
+  /** How long a source queue keeps messages (a FIFO DLQ's moves restart the send time). */
+  readonly retentionSecondsOf?: (queueArn: string) => Promise<number | undefined>;
+  readonly includePermanent?: boolean;
+  readonly acceptStale?: boolean;
+  readonly permanentErrors?: readonly string[];
+  readonly showKey?: boolean;
+}
+
+/**
+ * Judges one DLQ message: recovers its key, reads its entry consistently and applies the
+ * decision table ({@link decideRedrive}); a message without a key or a source is kept.
+ *
+ * @example
+ * ```ts
+ * const verdict = await judgeDeadLetter(record, context);
+ * ```
+ */
+export async function judgeDeadLetter(
+  record: SQSRecord,
+  context: JudgeContext,
+): Promise<DeadLetterVerdict> {
+  const base = describeDeadLetter(record, context.to);
+  const recovered = await context.recover(record);
+  if ('decision' in recovered) {
+    const recordedHash = attribute(record, DeadLetterAttribute.KeyHash);
+    return { ...base, ...(recordedHash ? { keyHash: recordedHash } : {}), ...recovered };
+  }
+  const keyed = {
+    ...base,
+    keyHash: keyHash(recovered.key),
+    ...(context.showKey ? { key: recovered.key } : {}),
+  };
+  if (base.sourceQueueArn === undefined) {
+    return {
+      ...keyed,
+      decision: RedriveDecision.NoSource,
+      why: 'no source queue recorded: pass --to',
+    };
+  }
+  const sourceRetentionSeconds = context.fifo
+    ? await context.retentionSecondsOf?.(base.sourceQueueArn)
+    : undefined;
+  const earliest = earliestCommitMillis(record, {
+    fifo: context.fifo,
+    ...(sourceRetentionSeconds === undefined ? {} : { sourceRetentionSeconds }),
+  });
+  const entry = await context.reading.store.find(inboxPk(context.reading.consumer, recovered.key));
+  const decision = decideRedrive({
+    entry,
+    hashes: recovered.hashes,
+    nowMillis: context.nowMillis,
+    earliestCommitMillis: earliest,
+    ttlSeconds: context.ttlSeconds,
+    permanent: isPermanentReason(base.reason, context.permanentErrors),
+    includePermanent: context.includePermanent ?? false,
+    acceptStale: context.acceptStale ?? false,
+  });
+  return { ...keyed, entryStatus: entry?.status ?? 'absent', decision };
+}
+
+/**
+ * A DLQ message's facts that need no key: ids, reason, source, group, send time, receives.
+ *
+ * @example
+ * ```ts
+ * const { reason, sourceQueueArn } = describeDeadLetter(record);
+ * ```
+ */
+export function describeDeadLetter(
+  record: SQSRecord,
+  to?: string,
+): Omit<DeadLetterVerdict, 'decision'> & { readonly decision?: RedriveDecision } {
+  const source = sourceQueueArnOf(record) ?? to;
+  const groupId = record.attributes.MessageGroupId;
+  return {
+    dlqMessageId: record.messageId,
+    originalMessageId: attribute(record, DeadLetterAttribute.OriginalMessageId) ?? record.messageId,
+    reason: deadLetterReason(record),
+    ...(source === undefined ? {} : { sourceQueueArn: source }),
+    ...(groupId === undefined ? {} : { groupId }),
+    sentAt: new Date(sentMillis(record)).toISOString(),
+    receiveCount: Number(record.attributes.ApproximateReceiveCount),
+  };
+}

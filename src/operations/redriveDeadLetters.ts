@@ -1,0 +1,280 @@
+import type { SQSRecord } from 'aws-lambda';
+import type { InboxRuntime } from '../runtime/InboxRuntime.js';
+import {
+  type DeadLetterVerdict,
+  describeDeadLetter,
+  type JudgeContext,
+  judgeDeadLetter,
+} from './judgeDeadLetter.js';
+import { RedriveDecision } from './RedriveDecision.js';
+import type { RedriveQueue } from './RedriveQueue.js';
+import { type RedriveSelection, selected } from './RedriveSelection.js';
+import { receiveAll } from './receiveAll.js';
+import { type ConsumerReading, keyRecovery } from './recoverKey.js';
+import { redrivenCopy } from './redrivenCopy.js';
+
+/**
+ * One inbox-aware redrive run: the DLQ, how its consumer reads messages, and the operator's
+ * choices. Without `apply` it decides and reports, and sends and deletes nothing.
+ *
+ * @example
+ * ```ts
+ * const summary = await redriveDeadLetters({ queue, reading, ttlSeconds, operationId, apply: false });
+ * ```
+ */
+export interface RedriveRun {
+  readonly queue: RedriveQueue;
+  readonly reading: ConsumerReading;
+  readonly ttlSeconds: number;
+  /** Recorded on every copy sent back (`inbox.redriveOp`) and in the summary. */
+  readonly operationId: string;
+  readonly apply: boolean;
+  /** Where a message with no recorded source goes. */
+  readonly to?: string;
+  readonly selection?: RedriveSelection;
+  /** Sends and deletes per second; default 10. */
+  readonly ratePerSecond?: number;
+  /** The run stops after this many failed sends or deletes; default 10. */
+  readonly maxErrors?: number;
+  readonly includePermanent?: boolean;
+  readonly acceptStale?: boolean;
+  /** Names of the handler's own permanent errors, besides the library's. */
+  readonly permanentErrors?: readonly string[];
+  readonly showKey?: boolean;
+  readonly runtime: Pick<InboxRuntime, 'now' | 'sleep'>;
+  /** Aborted: the run stops after the message in hand, and releases what it holds. */
+  readonly signal?: AbortSignal;
+  /** Told each message's outcome as it is decided and acted on. */
+  readonly onMessage?: (outcome: DeadLetterOutcome) => void;
+}
+
+/**
+ * A message's verdict and what the run did: `deleted` (already applied), `sent` (and
+ * deleted), `kept`, or in a dry run `would-delete` / `would-send`.
+ *
+ * @example
+ * ```ts
+ * if (outcome.action === 'sent') console.log(outcome.newMessageId);
+ * ```
+ */
+export type DeadLetterOutcome = DeadLetterVerdict & {
+  readonly action: 'deleted' | 'sent' | 'kept' | 'would-delete' | 'would-send';
+  readonly newMessageId?: string;
+};
+
+/**
+ * The summary of a run: counts by decision and by action, and why it stopped early, if it did.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = summary.kept > 0 ? 1 : 0;
+ * ```
+ */
+export interface RedriveSummary {
+  readonly operationId: string;
+  readonly apply: boolean;
+  readonly messages: number;
+  readonly decisions: Readonly<Record<string, number>>;
+  readonly sent: number;
+  readonly deleted: number;
+  readonly kept: number;
+  readonly errors: number;
+  readonly stoppedBy?: 'max-errors' | 'limit';
+}
+
+/**
+ * The inbox-aware redrive of a consumer's DLQ. Each message is keyed the way its consumer keys
+ * it, its entry read consistently, and decided by {@link decideRedrive}: an applied one is
+ * deleted and never sent; one proven not committed is sent back to its source queue, then
+ * deleted; any other is kept, visible again when the run ends. A FIFO group is handled in DLQ
+ * order, and a kept message holds the rest of its group back. A crash between a send and its
+ * delete is safe to run again: the copy is then found committed, or keyed to the same entry,
+ * or (FIFO) dropped as a duplicate within five minutes.
+ *
+ * @example
+ * ```ts
+ * const summary = await redriveDeadLetters({ queue, reading, ttlSeconds: 86_400, operationId: randomUUID(), apply: true, runtime: systemRuntime });
+ * ```
+ */
+export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummary> {
+  const state = newState(run);
+  const reader = receiveAll(
+    run.queue,
+    () => state.stoppedBy !== undefined || run.signal?.aborted === true,
+  );
+  const context = judgeContext(run);
+  try {
+    for await (const record of reader.records()) {
+      const outcome = await handle(
+        record,
+        { ...context, nowMillis: run.runtime.now() },
+        run,
+        state,
+      );
+      if (outcome.action === 'deleted' || outcome.action === 'sent') reader.forget(record);
+      count(state, outcome);
+      run.onMessage?.(outcome);
+    }
+  } finally {
+    await reader.releaseAll();
+  }
+  return summarise(run, state);
+}
+
+interface RunState {
+  messages: number;
+  decisions: Record<string, number>;
+  sent: number;
+  deleted: number;
+  kept: number;
+  errors: number;
+  selectedCount: number;
+  keptGroups: Set<string>;
+  nextActionMillis: number;
+  stoppedBy?: 'max-errors' | 'limit';
+}
+
+function newState(run: RedriveRun): RunState {
+  return {
+    messages: 0,
+    decisions: {},
+    sent: 0,
+    deleted: 0,
+    kept: 0,
+    errors: 0,
+    selectedCount: 0,
+    keptGroups: new Set(),
+    nextActionMillis: run.runtime.now(),
+  };
+}
+
+function judgeContext(run: RedriveRun): Omit<JudgeContext, 'nowMillis'> {
+  const retentions = new Map<string, Promise<number | undefined>>();
+  const retentionSecondsOf = (arn: string) => {
+    const known = retentions.get(arn) ?? run.queue.retentionSecondsOf(arn).catch(() => undefined);
+    retentions.set(arn, known);
+    return known;
+  };
+  return {
+    reading: run.reading,
+    recover: keyRecovery(run.reading),
+    ttlSeconds: run.ttlSeconds,
+    fifo: run.queue.fifo,
+    ...(run.to === undefined ? {} : { to: run.to }),
+    retentionSecondsOf,
+    includePermanent: run.includePermanent ?? false,
+    acceptStale: run.acceptStale ?? false,
+    permanentErrors: run.permanentErrors ?? [],
+    showKey: run.showKey ?? false,
+  };
+}
+
+async function handle(
+  record: SQSRecord,
+  context: JudgeContext,
+  run: RedriveRun,
+  state: RunState,
+): Promise<DeadLetterOutcome> {
+  const groupId = record.attributes.MessageGroupId;
+  if (!selected(record, run.selection, state.selectedCount)) {
+    return kept({ ...describeDeadLetter(record, run.to), decision: RedriveDecision.NotSelected });
+  }
+  state.selectedCount++;
+  if (run.selection?.limit !== undefined && state.selectedCount >= run.selection.limit) {
+    state.stoppedBy = 'limit';
+  }
+  if (groupId !== undefined && state.keptGroups.has(groupId)) {
+    const why = 'an earlier message of its group is kept';
+    return kept({
+      ...describeDeadLetter(record, run.to),
+      decision: RedriveDecision.BehindKept,
+      why,
+    });
+  }
+  const verdict = await judgeDeadLetter(record, context);
+  const outcome = await act(record, verdict, run, state);
+  if (outcome.action === 'kept' && groupId !== undefined) state.keptGroups.add(groupId);
+  return outcome;
+}
+
+async function act(
+  record: SQSRecord,
+  verdict: DeadLetterVerdict,
+  run: RedriveRun,
+  state: RunState,
+): Promise<DeadLetterOutcome> {
+  const { decision, sourceQueueArn } = verdict;
+  if (decision !== RedriveDecision.AlreadyApplied && decision !== RedriveDecision.Retry) {
+    return kept(verdict);
+  }
+  const sending = decision === RedriveDecision.Retry;
+  if (!run.apply) return { ...verdict, action: sending ? 'would-send' : 'would-delete' };
+  let newMessageId: string | undefined;
+  try {
+    await pace(run, state);
+    if (sending && sourceQueueArn !== undefined) {
+      newMessageId = await run.queue.sendBack(
+        sourceQueueArn,
+        redrivenCopy(record, run.operationId),
+      );
+    }
+    await run.queue.remove(record);
+    return {
+      ...verdict,
+      action: sending ? 'sent' : 'deleted',
+      ...(newMessageId ? { newMessageId } : {}),
+    };
+  } catch (error) {
+    state.errors++;
+    if (state.errors >= (run.maxErrors ?? 10)) state.stoppedBy = 'max-errors';
+    const step =
+      newMessageId === undefined
+        ? sending
+          ? 'sending it back'
+          : 'deleting it'
+        : `deleting it after it was sent as ${newMessageId}`;
+    return kept({
+      ...verdict,
+      decision: RedriveDecision.Error,
+      why: `${step} failed: ${errorName(error)}`,
+    });
+  }
+}
+
+/** Spaces sends and deletes `1 / ratePerSecond` apart. */
+async function pace(run: RedriveRun, state: RunState): Promise<void> {
+  const intervalMillis = 1000 / (run.ratePerSecond ?? 10);
+  const waitMillis = state.nextActionMillis - run.runtime.now();
+  if (waitMillis > 0) await run.runtime.sleep(waitMillis);
+  state.nextActionMillis = Math.max(state.nextActionMillis, run.runtime.now()) + intervalMillis;
+}
+
+function kept(verdict: DeadLetterVerdict): DeadLetterOutcome {
+  return { ...verdict, action: 'kept' };
+}
+
+function count(state: RunState, outcome: DeadLetterOutcome): void {
+  state.messages++;
+  state.decisions[outcome.decision] = (state.decisions[outcome.decision] ?? 0) + 1;
+  if (outcome.action === 'sent') state.sent++;
+  if (outcome.action === 'sent' || outcome.action === 'deleted') state.deleted++;
+  if (outcome.action === 'kept') state.kept++;
+}
+
+function summarise(run: RedriveRun, state: RunState): RedriveSummary {
+  return {
+    operationId: run.operationId,
+    apply: run.apply,
+    messages: state.messages,
+    decisions: state.decisions,
+    sent: state.sent,
+    deleted: state.deleted,
+    kept: state.kept,
+    errors: state.errors,
+    ...(state.stoppedBy ? { stoppedBy: state.stoppedBy } : {}),
+  };
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
