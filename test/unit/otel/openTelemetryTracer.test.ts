@@ -45,10 +45,10 @@ function world() {
   const tracer = openTelemetryTracer({ tracer: provider.getTracer('test') });
   const logger = recordingLogger();
   const processor = (handler: MessageHandler<{ id: string }>, tracing = true) =>
-    createBatchProcessor(handler, {
+    createBatchProcessor(handler as MessageHandler<unknown>, {
       store,
       consumer: 'ledger',
-      key: ({ body }) => `key-${body.id}`,
+      key: ({ body }) => `key-${(body as { id: string }).id}`,
       observability: { logger, ...(tracing ? { tracer } : {}) },
     });
   const outboxItem = (id: string) =>
@@ -145,7 +145,9 @@ describe('openTelemetryTracer over a batch', () => {
 
     const spans = exporter.getFinishedSpans();
     const parent = spanOf(spans, record.messageId);
-    const steps = spans.filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId);
+    const steps = spans.filter(
+      (span) => span.parentSpanContext?.spanId === parent.spanContext().spanId,
+    );
     expect(steps.map((span) => span.name).sort()).toEqual(['step charge', 'step email']);
     expect(steps.every((span) => span.attributes[SpanAttribute.StepReplayed] === false)).toBe(true);
     expect(parent.attributes).toMatchObject({
