@@ -16,11 +16,13 @@ const LAYERS = [
   ['batch', 'environment'],
   ['relay'],
   ['operations'],
-  ['cli'],
+  // The adapters on top: the operator's command, and the OpenTelemetry adapter (it implements
+  // the core's tracer port, and nothing imports it).
+  ['cli', 'otel'],
 ];
 const roomPath = (rooms) =>
   `^src/(${rooms.map((room) => (room === 'errors' ? 'errors(/|\\.ts$)' : `${room}/`)).join('|')})`;
-const ENTRIES = '^src/(index|types)\\.ts$|^src/(constants|relay|cdk)/index\\.ts$';
+const ENTRIES = '^src/(index|types)\\.ts$|^src/(constants|relay|cdk|otel)/index\\.ts$';
 
 const layerRules = LAYERS.flatMap((rooms, index) =>
   rooms.flatMap((room) => {
@@ -85,6 +87,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/cdk/' },
       to: { path: 'node_modules/(aws-cdk-lib|constructs)/' },
+    },
+    {
+      name: 'otel-only-in-otel',
+      comment:
+        'Only otel/ imports @opentelemetry: without a tracer, a processor loads no OpenTelemetry module.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/otel/' },
+      to: { path: '@opentelemetry/' },
     },
     {
       name: 'src-stands-alone',

@@ -5,6 +5,13 @@
  * tooling reads it. Types only: importing this entry loads no code.
  */
 export type { ConsoleLogLevel } from './core/consoleLogger.js';
+export type {
+  InboxSpan,
+  InboxTracer,
+  SpanAttributeValue,
+  SpanStart,
+  TraceLink,
+} from './core/InboxTracer.js';
 export type { InboxEntry } from './core/inboxEntry.js';
 export type {
   DeadLetterSettings,

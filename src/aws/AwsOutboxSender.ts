@@ -1,10 +1,16 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DestinationKind } from '../constants/values.js';
+import { DestinationKind, OUTBOX_LIMITS, TraceCarrier } from '../constants/values.js';
+import { toXRayHeader } from '../core/traceContext.js';
 import { DestinationRefusedError, DestinationUnavailableError } from '../errors.js';
-import { SENT_ATTRIBUTE_DATA_TYPE, sentAttributes } from '../outbox/messageSize.js';
-import type { OutboxSender } from '../outbox/OutboxSender.js';
+import {
+  destinationBytes,
+  SENT_ATTRIBUTE_DATA_TYPE,
+  sentAttributes,
+  utf8Bytes,
+} from '../outbox/messageSize.js';
+import type { OutboxSender, OutgoingTrace } from '../outbox/OutboxSender.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 import { entryFailure, sendFailure, serviceOf } from './sendFailure.js';
@@ -66,9 +72,9 @@ export class AwsOutboxSender implements OutboxSender {
    * `DestinationRefusedError` when the destination refuses it for good,
    * `DestinationUnavailableError` for anything passing.
    */
-  async send(message: OutgoingMessage): Promise<void> {
+  async send(message: OutgoingMessage, trace?: OutgoingTrace): Promise<void> {
     try {
-      await this.#dispatch(message);
+      await this.#dispatch(message, trace?.traceparent);
     } catch (error) {
       if (error instanceof DestinationRefusedError) throw error;
       if (error instanceof DestinationUnavailableError) throw error;
@@ -76,25 +82,26 @@ export class AwsOutboxSender implements OutboxSender {
     }
   }
 
-  async #dispatch(message: OutgoingMessage): Promise<void> {
+  async #dispatch(message: OutgoingMessage, traceparent: string | undefined): Promise<void> {
     switch (message.kind) {
       case DestinationKind.SqsQueue:
       case DestinationKind.SqsFifoQueue:
-        await this.sqsClient.send(sqsCommand(message));
+        await this.sqsClient.send(sqsCommand(message, traceparent));
         return;
       case DestinationKind.SnsTopic:
       case DestinationKind.SnsFifoTopic:
         this.#sns ??=
           this.#options.snsClient ?? new SNSClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
-        await this.#sns.send(snsCommand(message));
+        await this.#sns.send(snsCommand(message, traceparent));
         return;
       case DestinationKind.EventBus:
-        await this.#putEvent(message);
+        await this.#putEvent(message, traceparent);
         return;
     }
   }
 
-  async #putEvent(message: OutgoingMessage): Promise<void> {
+  async #putEvent(message: OutgoingMessage, traceparent: string | undefined): Promise<void> {
+    const traceHeader = traceparent === undefined ? undefined : toXRayHeader(traceparent);
     this.#eventBridge ??=
       this.#options.eventBridgeClient ??
       new EventBridgeClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
@@ -106,6 +113,7 @@ export class AwsOutboxSender implements OutboxSender {
             Source: message.source,
             DetailType: message.detailType,
             Detail: message.body,
+            ...(traceHeader === undefined ? {} : { TraceHeader: traceHeader }),
           },
         ],
       }),
@@ -117,31 +125,67 @@ export class AwsOutboxSender implements OutboxSender {
 }
 
 // Built by the function `tx.publish` counts the size with, so the check and the send agree.
-function stringAttributes(message: OutgoingMessage) {
+function stringAttributes(message: OutgoingMessage, extra: Record<string, string> = {}) {
   const attributes: Record<string, { DataType: string; StringValue: string }> = {};
-  for (const [name, value] of Object.entries(sentAttributes(message))) {
+  for (const [name, value] of Object.entries({ ...sentAttributes(message), ...extra })) {
     attributes[name] = { DataType: SENT_ATTRIBUTE_DATA_TYPE, StringValue: value };
   }
   return attributes;
 }
 
-function sqsCommand(message: OutgoingMessage): SendMessageCommand {
+// SQS carries the context as the `AWSTraceHeader` system attribute, which counts against neither
+// the ten-attribute quota nor the size limit (docs.aws.amazon.com/xray/latest/devguide/
+// xray-services-sqs.html; SendMessage `MessageSystemAttributes`), so every message has room.
+function sqsTrace(traceparent: string | undefined) {
+  const header = traceparent === undefined ? undefined : toXRayHeader(traceparent);
+  if (header === undefined) return {};
+  return {
+    MessageSystemAttributes: {
+      [TraceCarrier.AwsTraceHeader]: { DataType: 'String', StringValue: header },
+    },
+  };
+}
+
+/**
+ * SNS has no system attribute: the context goes as a `traceparent` message attribute (what
+ * OpenTelemetry's SNS instrumentation sends), only where it fits — within the ten attributes a
+ * subscribed queue accepts and the topic's size limit — and never over one the producer set.
+ */
+function snsTrace(
+  message: OutgoingMessage,
+  traceparent: string | undefined,
+): Record<string, string> {
+  if (traceparent === undefined || toXRayHeader(traceparent) === undefined) return {};
+  const sent = sentAttributes(message);
+  if (TraceCarrier.TraceParent in sent) return {};
+  if (Object.keys(sent).length >= OUTBOX_LIMITS.attributes + 1) return {};
+  const bytes =
+    utf8Bytes(TraceCarrier.TraceParent) +
+    utf8Bytes(SENT_ATTRIBUTE_DATA_TYPE) +
+    utf8Bytes(traceparent);
+  const limit = OUTBOX_LIMITS.maxBytesByKind[message.kind];
+  if (destinationBytes(message).totalBytes + bytes > limit) return {};
+  return { [TraceCarrier.TraceParent]: traceparent };
+}
+
+function sqsCommand(message: OutgoingMessage, traceparent?: string): SendMessageCommand {
   const fifo = message.kind === DestinationKind.SqsFifoQueue;
   return new SendMessageCommand({
     QueueUrl: message.destination,
     MessageBody: message.body,
     MessageAttributes: stringAttributes(message),
+    ...sqsTrace(traceparent),
     ...(message.groupId === undefined ? {} : { MessageGroupId: message.groupId }),
     ...(fifo ? { MessageDeduplicationId: message.id } : {}),
   });
 }
 
-function snsCommand(message: OutgoingMessage): PublishCommand {
+function snsCommand(message: OutgoingMessage, traceparent?: string): PublishCommand {
   const fifo = message.kind === DestinationKind.SnsFifoTopic;
   return new PublishCommand({
     TopicArn: message.destination,
     Message: message.body,
-    MessageAttributes: stringAttributes(message),
+    MessageAttributes: stringAttributes(message, snsTrace(message, traceparent)),
     ...(fifo ? { MessageGroupId: message.groupId, MessageDeduplicationId: message.id } : {}),
   });
 }

@@ -357,7 +357,7 @@ export class DynamoDBInboxStore {
       throw new InvalidConfigurationError('outbox', undefined, 'an outbox table to publish to');
     }
     const nowMillis = request.nowMillis ?? request.nowEpochSeconds * 1000;
-    return outboxWrites(this.outbox, outgoing, request.entry, nowMillis);
+    return outboxWrites(this.outbox, outgoing, request.entry, nowMillis, request.traceparent);
   }
 
   async #call<T>(request: () => Promise<T>): Promise<T> {

@@ -26,10 +26,13 @@ export interface OutboxTable {
 
 // Every attribute of the item but its key, so that the item is all of the version it is stamped
 // with (an item-level attribute a later version added is left, and ignored at this version).
-const GROUP_UPDATE =
+const GROUP_SET =
   'SET #messages = :messages, #origin = :origin, #committedAt = :committedAt, ' +
   `#expiresAt = :expiresAt, ${FORMAT_STAMP}, #destination = :destination, ` +
-  '#groupId = :groupId ADD #seq :one';
+  '#groupId = :groupId';
+// The trace context is this commit's or none: an earlier commit's must not stay on the group.
+const GROUP_UPDATE = `${GROUP_SET} ADD #seq :one REMOVE #traceparent`;
+const TRACED_GROUP_UPDATE = `${GROUP_SET}, #traceparent = :traceparent ADD #seq :one`;
 
 /**
  * The outbox writes of a commit, to append to its `TransactWriteItems`: a Put of a message's own
@@ -48,9 +51,10 @@ export function outboxWrites(
   outgoing: readonly OutgoingMessage[],
   entry: Pick<InboxEntry, 'consumer' | 'key'>,
   nowMillis: number,
+  traceparent?: string,
 ): TransactItem[] {
   const origin = { consumer: entry.consumer, keyHash: keyHash(entry.key) };
-  const common = outboxItemCommon(origin, nowMillis, outbox.retentionSeconds);
+  const common = outboxItemCommon(origin, nowMillis, outbox.retentionSeconds, traceparent);
   if (outbox.pipeDestination !== undefined) {
     const pipe = { destination: outbox.pipeDestination, tableName: outbox.tableName };
     checkPipeOutbox(outgoing, pipe, common);
@@ -62,6 +66,8 @@ export function outboxWrites(
 
 function outboxWrite(tableName: string, plan: OutboxItemPlan, item: OutboxItem): TransactItem {
   if (plan.group === undefined) return { Put: { TableName: tableName, Item: item } };
+  const update =
+    item[OutboxAttribute.TraceParent] === undefined ? GROUP_UPDATE : TRACED_GROUP_UPDATE;
   const values: Record<string, NativeAttributeValue> = { ':one': 1 };
   for (const [name, value] of Object.entries(item)) {
     if (name !== OutboxAttribute.PartitionKey) values[`:${name}`] = value;
@@ -70,9 +76,9 @@ function outboxWrite(tableName: string, plan: OutboxItemPlan, item: OutboxItem):
     Update: {
       TableName: tableName,
       Key: { [OutboxAttribute.PartitionKey]: plan.pk },
-      UpdateExpression: GROUP_UPDATE,
+      UpdateExpression: update,
       ExpressionAttributeNames: Object.fromEntries(
-        [...GROUP_UPDATE.matchAll(/#(\w+)/g)].map((match) => [match[0], match[1] ?? '']),
+        [...update.matchAll(/#(\w+)/g)].map((match) => [match[0], match[1] ?? '']),
       ),
       ExpressionAttributeValues: values,
     },

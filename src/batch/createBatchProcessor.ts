@@ -17,6 +17,7 @@ import {
 } from '../record/processRecord.js';
 import type { InboxOptions } from './InboxOptions.js';
 import { mapConcurrently } from './mapConcurrently.js';
+import { type ObservedRecord, observeRecord } from './RecordObserver.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
 import { groupRecords, readSqsRecords } from './sqsEvent.js';
 import { startDeadline } from './startDeadline.js';
@@ -121,7 +122,8 @@ async function processEvent(
     : options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS;
   const coalescer = coalescerFor(options, precheck, conflictsUntilMillis);
   const batch = { signal, precheck, coalescer, conflictsUntilMillis };
-  const run = { context, handler, options, settled, reads, batch };
+  const observed = new Map<SQSRecord, ObservedRecord>();
+  const run = { context, handler, options, settled, reads, batch, observed };
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
     processGroup(group, run),
   );
@@ -130,12 +132,14 @@ async function processEvent(
   } finally {
     deadline?.cancel();
   }
+  const inTime = new Set(settled.keys());
   const outcomes = await Promise.all(
     records.map(
       (record) =>
         settled.get(record) ?? settleFailure(record, undefined, signal.reason, options, signal),
     ),
   );
+  settleObservations(records, outcomes, observed, inTime, options);
   logSummary(outcomes, options);
   return outcomes;
 }
@@ -182,6 +186,8 @@ interface GroupRun {
   readonly reads: ReadonlyMap<SQSRecord, Promise<RecordRead>>;
   /** What the batch shares with each record; its signal aborts at the deadline. */
   readonly batch: Omit<RecordInBatch, 'read'> & { readonly signal: AbortSignal };
+  /** Each started record's span and outcome line. */
+  readonly observed: Map<SQSRecord, ObservedRecord>;
 }
 
 /**
@@ -217,14 +223,21 @@ async function processGroup(group: readonly SQSRecord[], run: GroupRun): Promise
   for (const record of group) {
     if (batch.signal.aborted) return; // the batch answered without this group's remaining records
     const blocked = outcomes.some((outcome) => outcome.status === RecordStatus.Failed);
+    const observation = observeRecord(record, options);
+    run.observed.set(record, observation);
     const outcome = blocked
       ? skipped(record)
-      : await processRecord(record, context, handler, options, {
-          ...batch,
-          read: reads.get(record),
-        });
+      : await observation.withActive(() =>
+          processRecord(record, context, handler, options, {
+            ...batch,
+            read: reads.get(record),
+            observation,
+          }),
+        );
     outcomes.push(outcome);
     settled.set(record, outcome);
+    // Past the deadline the batch settles it, with what it answers for the record.
+    if (!batch.signal.aborted) observation.settle(outcome, false);
   }
   const skippedCount = outcomes.filter((outcome) => outcome.status === RecordStatus.Skipped).length;
   if (skippedCount > 0) {
@@ -249,6 +262,26 @@ function toBatchResponse(outcomes: readonly RecordOutcome[]): SQSBatchResponse {
     (o) => o.status === RecordStatus.Failed || o.status === RecordStatus.Skipped,
   );
   return { batchItemFailures: failed.map((outcome) => ({ itemIdentifier: outcome.messageId })) };
+}
+
+/**
+ * Every record's span ended and outcome line logged, with what the batch answers for it: a
+ * record that had not settled when the batch answered at its deadline (or never started) is
+ * marked so, its span ended now even though its processing may still run.
+ */
+function settleObservations(
+  records: readonly SQSRecord[],
+  outcomes: readonly RecordOutcome[],
+  observed: ReadonlyMap<SQSRecord, ObservedRecord>,
+  inTime: ReadonlySet<SQSRecord>,
+  options: ResolvedOptions,
+): void {
+  records.forEach((record, index) => {
+    const outcome = outcomes[index];
+    if (outcome === undefined) return;
+    const observation = observed.get(record) ?? observeRecord(record, options);
+    observation.settle(outcome, !inTime.has(record));
+  });
 }
 
 function logSummary(outcomes: readonly RecordOutcome[], options: ResolvedOptions): void {

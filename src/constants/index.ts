@@ -29,5 +29,7 @@ export {
   OUTBOX_LIMITS,
   OutboxAttribute,
   OutboxMessageIdField,
+  SpanAttribute,
   STEP_LIMITS,
+  TraceCarrier,
 } from './values.js';

@@ -561,6 +561,57 @@ export const OutboxAttribute = {
   CommittedAt: 'committedAt',
   Destination: 'destination',
   GroupId: 'groupId',
+  /**
+   * The W3C `traceparent` of the record span that committed the item, when a tracer recorded
+   * one; the relay sends it on. Optional: a relay that does not know it ignores it.
+   */
+  TraceParent: 'traceparent',
+} as const;
+
+/**
+ * Where a message carries a trace context: the SQS system attribute `AWSTraceHeader` (X-Ray
+ * format; outside SQS's ten-attribute quota and size limit) and the `traceparent` message
+ * attribute (W3C). A record span links to both; the relay sets `AWSTraceHeader` on SQS, the
+ * `TraceHeader` on EventBridge and `traceparent` on SNS.
+ *
+ * @example
+ * ```ts
+ * const header = record.attributes[TraceCarrier.AwsTraceHeader];
+ * ```
+ * @public
+ */
+export const TraceCarrier = {
+  AwsTraceHeader: 'AWSTraceHeader',
+  TraceParent: 'traceparent',
+} as const;
+
+/**
+ * The library's own span attributes, beside OpenTelemetry's messaging ones. None carries a key
+ * or a body: the key is in `sqs_inbox.key_hash`, as in the logs.
+ *
+ * @example
+ * ```ts
+ * span.attributes[SpanAttribute.Outcome] === RecordStatus.Processed;
+ * ```
+ * @public
+ */
+export const SpanAttribute = {
+  Consumer: 'sqs_inbox.consumer',
+  KeyHash: 'sqs_inbox.key_hash',
+  /** A `RecordStatus` value; for a relayed message `relayed` or `deadLettered`. */
+  Outcome: 'sqs_inbox.outcome',
+  /** The entry's attempts when a step claimed it, else the record's receive count. */
+  Attempts: 'sqs_inbox.attempts',
+  /** Steps run in this attempt, and steps replayed from the journal. */
+  StepsRun: 'sqs_inbox.steps.run',
+  StepsReplayed: 'sqs_inbox.steps.replayed',
+  /** True on a record the batch answered for at its deadline, before it settled. */
+  DeadlineReached: 'sqs_inbox.deadline_reached',
+  /** A step span's step name, and whether it was replayed from the journal. */
+  StepName: 'sqs_inbox.step.name',
+  StepReplayed: 'sqs_inbox.step.replayed',
+  /** On a relayed message's span: its outbox id (a hash, no content). */
+  OutboxMessageId: 'sqs_inbox.outbox.message_id',
 } as const;
 
 // The first message of an outbox item in its stream record (a pipe sends it without a template).

@@ -28,6 +28,8 @@ export interface CommitRequest {
    * step-less commit takes over an unfinished entry only when it holds one of them.
    */
   readonly payloadHashes?: readonly string[];
+  /** The record span's W3C `traceparent`, stored on the outbox items for the relay. */
+  readonly traceparent?: string;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Precheck } from '../constants/values.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import type { MessageSource } from '../sources/MessageSource.js';
 import type { InboxStore } from './InboxStore.js';
+import type { InboxTracer } from './InboxTracer.js';
 import type { InboxLogger, InboxMetrics, ParsedMessage } from './types.js';
 
 /**
@@ -64,7 +65,7 @@ export interface ProcessorSettings<TSchema extends StandardSchemaV1 = StandardSc
   readonly deadLetter?: DeadLetterSettings;
   /** Retries of DynamoDB, step leases and the batch's deadline. */
   readonly reliability?: ReliabilitySettings;
-  /** Logs and metrics. */
+  /** Logs, metrics and traces. */
   readonly observability?: ObservabilitySettings;
   /** How much of a batch runs at once and how it reaches DynamoDB. */
   readonly performance?: PerformanceSettings;
@@ -149,6 +150,13 @@ export interface ObservabilitySettings {
    * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.
    */
   readonly logKeys?: boolean;
+  /**
+   * Opens a span per record (linked to the context its `AWSTraceHeader` or `traceparent`
+   * carries) and a child span per step; default none, and then no tracing code is loaded.
+   * `openTelemetryTracer()` from `sqs-inbox/otel` adapts `@opentelemetry/api`. A tracer that
+   * throws fails nothing.
+   */
+  readonly tracer?: InboxTracer;
 }
 
 /**

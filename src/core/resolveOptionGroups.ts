@@ -28,7 +28,7 @@ const LEASE_MILLIS_RANGE = { min: LEASE_LIMITS.minMillis, max: 43_200_000 } as c
 export const GROUPS = {
   deadLetter: ['queueUrl', 'maxReceiveCount', 'client'],
   reliability: ['transactionAttempts', 'leaseMillis', 'deadlineMarginMillis'],
-  observability: ['logger', 'metrics', 'logKeys'],
+  observability: ['logger', 'metrics', 'logKeys', 'tracer'],
   performance: ['concurrency', 'precheck', 'coalesce'],
 } as const satisfies Record<string, readonly string[]>;
 /**

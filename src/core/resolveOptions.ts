@@ -15,7 +15,9 @@ import { checkOptionsObject, type MovedOptions } from './checkOptionsObject.js';
 import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
 import { guardLogger, guardMetrics } from './guardSinks.js';
+import { guardTracer } from './guardTracer.js';
 import type { InboxStore } from './InboxStore.js';
+import type { InboxTracer } from './InboxTracer.js';
 
 import { checkBoolean, checkFunction, checkMethods, integerIn } from './optionChecks.js';
 import type { ProcessorOptions } from './ProcessorSettings.js';
@@ -62,6 +64,8 @@ export interface ResolvedOptions {
   readonly runtime: InboxRuntime;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
+  /** Undefined: no spans. */
+  readonly tracer: InboxTracer | undefined;
   /** Warnings already logged by this processor, so each is logged once per container. */
   readonly warned: Set<string>;
   /** The wait after a `TransactionConflict`, learned from this processor's commits. */
@@ -132,6 +136,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     runtime: resolveRuntime(options.runtime),
     logger: guardLogger(observability.logger ?? createConsoleLogger()),
     metrics: observability.metrics === undefined ? undefined : guardMetrics(observability.metrics),
+    tracer: observability.tracer === undefined ? undefined : guardTracer(observability.tracer),
     warned: new Set(),
     conflictBackoff: new ConflictBackoff(),
   };
@@ -155,6 +160,7 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: ProcessorOptions
   checkBoolean('observability.logKeys', observability.logKeys);
   checkMethods('observability.logger', observability.logger, ['debug', 'info', 'warn', 'error']);
   checkMethods('observability.metrics', observability.metrics, ['addMetric']);
+  checkMethods('observability.tracer', observability.tracer, ['startSpan']);
 }
 
 function checkStore(store: unknown): void {

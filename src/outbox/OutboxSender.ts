@@ -17,7 +17,22 @@ export interface OutboxSender {
    * Sends one message to `message.destination`, carrying `message.id` so that a downstream
    * inbox can key on it; resolves once the destination has it. A `DestinationRefusedError`
    * makes the relay dead-letter the message and go on; anything else makes it report the
-   * stream record failed, for Lambda to retry.
+   * stream record failed, for Lambda to retry. `trace`, when given, is the context to carry.
    */
-  send(message: OutgoingMessage): Promise<void>;
+  send(message: OutgoingMessage, trace?: OutgoingTrace): Promise<void>;
+}
+
+/**
+ * The trace context the relay sends a message with: the publishing record's, or the relay's
+ * own span's when a tracer is given to the relay.
+ *
+ * @example
+ * ```ts
+ * await sender.send(message, { traceparent: '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01' });
+ * ```
+ * @public
+ */
+export interface OutgoingTrace {
+  /** A W3C `traceparent`; the sender carries it as its destination can (see `TraceCarrier`). */
+  readonly traceparent: string;
 }

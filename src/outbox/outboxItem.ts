@@ -21,8 +21,9 @@ export type OutboxItem = Readonly<Record<string, OutboxItemValue>>;
 
 /**
  * What every item of one commit holds besides its key and messages: where it came from (the
- * publishing consumer and its key's hash), when it committed, when it expires, and the format
- * version this release writes.
+ * publishing consumer and its key's hash), when it committed, when it expires, the format
+ * version this release writes, and the record span's `traceparent` when one recorded (an
+ * attribute a relay that predates it ignores, so the format version stays).
  *
  * @example
  * ```ts
@@ -33,12 +34,14 @@ export function outboxItemCommon(
   origin: { readonly consumer: string; readonly keyHash: string },
   nowMillis: number,
   retentionSeconds: number,
+  traceparent?: string,
 ): OutboxItem {
   return {
     [OutboxAttribute.Origin]: { consumer: origin.consumer, keyHash: origin.keyHash },
     [OutboxAttribute.CommittedAt]: new Date(nowMillis).toISOString(),
     [OutboxAttribute.ExpiresAt]: Math.floor(nowMillis / 1000) + retentionSeconds,
     [OutboxAttribute.FormatVersion]: FORMAT_VERSIONS.outboxItem,
+    ...(traceparent === undefined ? {} : { [OutboxAttribute.TraceParent]: traceparent }),
   };
 }
 

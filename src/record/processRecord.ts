@@ -9,6 +9,7 @@ import {
   toEpochSeconds,
 } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
+import { type RecordObservation, UNOBSERVED } from '../core/RecordObservation.js';
 import { type RecordRead, readRecord } from '../core/readMessage.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, reportedConflict, retryTransient } from '../core/retryTransient.js';
@@ -53,6 +54,8 @@ export interface RecordInBatch {
    * unbounded under a deadline (the signal stops it); unset: a budget from now.
    */
   readonly conflictsUntilMillis?: number;
+  /** The record's span and outcome line, which its key, attempts and steps are noted to. */
+  readonly observation?: RecordObservation;
 }
 
 /** How long conflicts are retried in a call with no Lambda context, hence no deadline. */
@@ -88,6 +91,8 @@ export async function processRecord(
     if ('notice' in read) return acknowledgeNotice(read, options);
     const message = { ...read.message, key: read.key, context, signal };
     const { key, payloadHash, bodyHash } = read;
+    const observation = batch.observation ?? UNOBSERVED;
+    observation.noteKey(key);
     const target = {
       consumer: options.consumer,
       key,
@@ -100,9 +105,9 @@ export async function processRecord(
       untilMillis:
         batch.conflictsUntilMillis ?? options.runtime.now() + NO_DEADLINE_CONFLICT_MILLIS,
     };
-    steps = new MessageSteps(target, options, context, signal, conflicts);
+    steps = new MessageSteps(target, options, context, signal, conflicts, observation);
     const { precheck, coalescer } = batch;
-    const attempt = { handler, options, steps, precheck, coalescer, conflicts };
+    const attempt = { handler, options, steps, precheck, coalescer, conflicts, observation };
     return await processWithRetries(message, read, attempt);
   } catch (error) {
     // A lease this record holds is released with its journal kept, before the failure settles.
@@ -149,6 +154,7 @@ interface Attempt {
   readonly precheck: BatchPrecheck | undefined;
   readonly coalescer: CommitCoalescer | undefined;
   readonly conflicts: ConflictRetry;
+  readonly observation: RecordObservation;
 }
 
 async function processWithRetries(
@@ -266,9 +272,11 @@ async function commitAttempt(
   attempt: Attempt,
   transaction: OpenTransaction,
 ): Promise<RecordOutcome> {
-  const { options, steps, precheck } = attempt;
+  const { options, steps, precheck, observation } = attempt;
   message.signal.throwIfAborted();
   const lease = await steps.beforeCommit();
+  // The outbox items keep the record span's context: the relay continues the trace from it.
+  const traceparent = observation.traceparent();
   const nowMillis = options.runtime.now();
   const entry = buildEntry({
     ...message,
@@ -285,6 +293,7 @@ async function commitAttempt(
     nowMillis,
     payloadHashes: [hashes.payloadHash, hashes.bodyHash],
     ...(lease === undefined ? {} : { lease }),
+    ...(traceparent === undefined ? {} : { traceparent }),
   };
   const result = await sendCommit(request, message.signal, attempt);
   if (!result.committed && !isCommitted(result.existing, toEpochSeconds(nowMillis))) {

@@ -6,6 +6,7 @@ import { mapConcurrently } from '../batch/mapConcurrently.js';
 import { checkOptionsObject, type MovedOptions } from '../core/checkOptionsObject.js';
 import { createConsoleLogger } from '../core/consoleLogger.js';
 import { guardLogger, guardMetrics } from '../core/guardSinks.js';
+import { guardTracer } from '../core/guardTracer.js';
 import { checkFunction, checkMethods, integerIn, isQueueUrl } from '../core/optionChecks.js';
 import type { ObservabilitySettings, ReliabilitySettings } from '../core/ProcessorSettings.js';
 import { InvalidConfigurationError, MalformedEventError, RecordDeadlineError } from '../errors.js';
@@ -37,8 +38,11 @@ export interface OutboxRelayOptions {
   readonly sender?: OutboxSender;
   /** The batch's deadline. */
   readonly reliability?: Pick<ReliabilitySettings, 'deadlineMarginMillis'>;
-  /** Logs and metrics. */
-  readonly observability?: Pick<ObservabilitySettings, 'logger' | 'metrics'>;
+  /**
+   * Logs, metrics and traces; with a `tracer`, a PRODUCER span per message sent, linked to the
+   * publishing record's span.
+   */
+  readonly observability?: Pick<ObservabilitySettings, 'logger' | 'metrics' | 'tracer'>;
   /** How much of a batch is relayed at once. */
   readonly performance?: {
     /** Outbox items (groups, messages) relayed at once, 1 to 100; one item's records always in order. Default 10. */
@@ -94,7 +98,7 @@ const RELAY_OPTIONS = [
 const GROUPS = {
   deadLetter: ['queueUrl', 'client', 'sink'],
   reliability: ['deadlineMarginMillis'],
-  observability: ['logger', 'metrics'],
+  observability: ['logger', 'metrics', 'tracer'],
   performance: ['concurrency'],
   runtime: ['now'],
 } as const;
@@ -183,6 +187,7 @@ function checkShapes(options: OutboxRelayOptions): void {
     'error',
   ]);
   checkMethods('observability.metrics', options.observability?.metrics, ['addMetric']);
+  checkMethods('observability.tracer', options.observability?.tracer, ['startSpan']);
   checkFunction('runtime.now', options.runtime?.now);
 }
 
@@ -196,6 +201,7 @@ function dependencies(options: OutboxRelayOptions): RelayDependencies {
     deadLetters: sink ?? new OutboxDeadLetterPublisher(queueUrl, () => client ?? clients.sqsClient),
     logger: guardLogger(options.observability?.logger ?? createConsoleLogger()),
     metrics: options.observability?.metrics && guardMetrics(options.observability.metrics),
+    tracer: options.observability?.tracer && guardTracer(options.observability.tracer),
     now: now === undefined ? Date.now : () => now(),
   };
 }

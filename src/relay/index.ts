@@ -12,7 +12,7 @@ export {
   type OutboxDeadLetterSink,
   type OutgoingMessageWithoutContent,
 } from '../outbox/OutboxDeadLetter.js';
-export type { OutboxSender } from '../outbox/OutboxSender.js';
+export type { OutboxSender, OutgoingTrace } from '../outbox/OutboxSender.js';
 export {
   createOutboxRelay,
   type OutboxRelayDeadLetterSettings,

@@ -22,6 +22,10 @@ export type OutboxRecord =
       readonly sequenceNumber: string;
       readonly pk: string;
       readonly messages: readonly OutgoingMessage[];
+      /** Who published them: the consumer and its key's hash, when the item says (0.1.0's do). */
+      readonly origin?: { readonly consumer: string; readonly keyHash: string };
+      /** The publishing record span's W3C `traceparent`, when a tracer recorded one. */
+      readonly traceparent?: string;
     }
   | { readonly kind: 'skip'; readonly sequenceNumber: string; readonly eventName: string }
   | {
@@ -77,7 +81,7 @@ export function readOutboxRecord(record: DynamoDBRecord): OutboxRecord {
     const pk = String(item[OutboxAttribute.PartitionKey]);
     checkFormatVersion(item[OutboxAttribute.FormatVersion], pk, sequenceNumber);
     const messages = readMessages(item[OutboxAttribute.Messages], sequenceNumber);
-    return { kind: 'messages', sequenceNumber, pk, messages };
+    return { kind: 'messages', sequenceNumber, pk, messages, ...traceOf(item) };
   } catch (error) {
     const readError =
       error instanceof OutboxRecordError || error instanceof FormatVersionError
@@ -85,6 +89,25 @@ export function readOutboxRecord(record: DynamoDBRecord): OutboxRecord {
         : new OutboxRecordError(sequenceNumber, 'its image is no DynamoDB item');
     return { kind: 'unreadable', sequenceNumber, error: readError, image, retry: false };
   }
+}
+
+/**
+ * What the item says of where its messages came from, for the relay's log lines and spans; an
+ * attribute of the wrong shape is left out (it never stops a message).
+ */
+function traceOf(item: Record<string, unknown>): {
+  origin?: { consumer: string; keyHash: string };
+  traceparent?: string;
+} {
+  const origin = item[OutboxAttribute.Origin] as { consumer?: unknown; keyHash?: unknown } | null;
+  const traceparent = item[OutboxAttribute.TraceParent];
+  const { consumer, keyHash } = origin ?? {};
+  return {
+    ...(typeof consumer === 'string' && typeof keyHash === 'string'
+      ? { origin: { consumer, keyHash } }
+      : {}),
+    ...(typeof traceparent === 'string' ? { traceparent } : {}),
+  };
 }
 
 /** Throws unless the item is of a format version this release reads. */

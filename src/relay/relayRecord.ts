@@ -1,5 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { InboxMetric } from '../constants/values.js';
+import type { InboxTracer } from '../core/InboxTracer.js';
 import type { InboxLogger, InboxMetrics } from '../core/types.js';
 import { errorMessage } from '../errors/errorText.js';
 import { DestinationRefusedError } from '../errors.js';
@@ -8,8 +9,9 @@ import {
   type OutboxDeadLetter,
   type OutboxDeadLetterSink,
 } from '../outbox/OutboxDeadLetter.js';
-import type { OutboxSender } from '../outbox/OutboxSender.js';
+import type { OutboxSender, OutgoingTrace } from '../outbox/OutboxSender.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
+import { observeSend } from './observeSend.js';
 import { readOutboxRecord } from './readOutboxRecord.js';
 
 /**
@@ -45,6 +47,8 @@ export interface RelayDependencies {
   readonly deadLetters: OutboxDeadLetterSink;
   readonly logger: InboxLogger;
   readonly metrics: InboxMetrics | undefined;
+  /** Undefined: no spans (the stored trace context is still sent on). */
+  readonly tracer?: InboxTracer | undefined;
   readonly now: () => number;
 }
 
@@ -75,29 +79,37 @@ export async function relayRecord(
   let sent = 0;
   let deadLettered = 0;
   for (const message of read.messages) {
-    const error = await sendOne(message, record, deps);
-    if (error === 'deadLettered') deadLettered += 1;
-    else if (error !== undefined) return failed(sequenceNumber, sent, deadLettered, error, deps);
+    const result = await observeSend(message, read, deps, (trace) =>
+      sendOne(message, record, deps, trace),
+    );
+    if (result === 'deadLettered') deadLettered += 1;
+    else if (result !== undefined)
+      return failed(sequenceNumber, sent, deadLettered, result.error, deps);
     else sent += 1;
   }
   return { sequenceNumber, status: 'relayed', sent, deadLettered };
 }
 
 /** Sends a message; undefined when sent, 'deadLettered' when refused and dead-lettered. */
-async function sendOne(message: OutgoingMessage, record: DynamoDBRecord, deps: RelayDependencies) {
+async function sendOne(
+  message: OutgoingMessage,
+  record: DynamoDBRecord,
+  deps: RelayDependencies,
+  trace: OutgoingTrace | undefined,
+) {
   try {
-    await deps.sender.send(message);
+    await (trace === undefined ? deps.sender.send(message) : deps.sender.send(message, trace));
     deps.metrics?.addMetric(InboxMetric.OutboxMessagesRelayed, 'Count', 1);
     return undefined;
   } catch (error) {
-    if (!(error instanceof DestinationRefusedError)) return error;
+    if (!(error instanceof DestinationRefusedError)) return { error };
     deps.logger.error('destination refused an outgoing message; dead-lettering it', {
       messageId: message.id,
       destination: message.destination,
       code: error.code,
     });
     const dead = await sendDeadLetter(deadLetter(deps, record, error, { message }), deps);
-    return dead ?? 'deadLettered';
+    return dead === undefined ? 'deadLettered' : { error: dead };
   }
 }
 

@@ -10,6 +10,7 @@ import {
   toEpochSeconds,
 } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
+import { type RecordObservation, UNOBSERVED } from '../core/RecordObservation.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, retryTransient } from '../core/retryTransient.js';
 import type { StepContext, StepFunction } from '../core/StepFunction.js';
@@ -96,6 +97,7 @@ export class MessageSteps {
   #lengthMillis = DEFAULT_LEASE_MILLIS;
   #endMillis = Number.POSITIVE_INFINITY;
   readonly #conflicts: ConflictRetry | undefined;
+  readonly #observation: RecordObservation;
 
   constructor(
     target: StepTarget,
@@ -103,8 +105,10 @@ export class MessageSteps {
     context: Context | undefined,
     signal: AbortSignal,
     conflicts?: ConflictRetry,
+    observation: RecordObservation = UNOBSERVED,
   ) {
     this.#conflicts = conflicts;
+    this.#observation = observation;
     this.#target = target;
     this.#options = options;
     this.#context = context;
@@ -134,7 +138,7 @@ export class MessageSteps {
       } catch (error) {
         return Promise.reject(error);
       }
-      const running = this.#step(name, run);
+      const running = this.#observation.step(name, (replayed) => this.#step(name, run, replayed));
       this.#inFlight.add(running);
       const settled = () => this.#inFlight.delete(running);
       running.then(settled, settled);
@@ -213,7 +217,11 @@ export class MessageSteps {
     this.#heartbeat?.stop();
   }
 
-  async #step(name: string, run: (context: StepContext) => unknown): Promise<unknown> {
+  async #step(
+    name: string,
+    run: (context: StepContext) => unknown,
+    replayed: () => void,
+  ): Promise<unknown> {
     this.#throwIfStopped();
     this.#claiming ??= this.#claim().catch((error: unknown) => {
       // A conflict or an exhausted retry: the handler's next run claims again.
@@ -224,6 +232,7 @@ export class MessageSteps {
     this.#throwIfStopped();
     const journaled = this.#journal.get(name);
     if (journaled !== undefined) {
+      replayed();
       this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
       this.#log('debug', 'step replayed from the journal', { step: name });
       return decodeStepResult(journaled.result);
@@ -233,6 +242,7 @@ export class MessageSteps {
       // Its effect ran in this invocation and its journal write did not land (or its answers
       // were lost): the result is journaled now, under the same lease, never run again.
       await this.#writeJournal(name, inHand);
+      replayed();
       this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
       this.#log('debug', 'step result in hand journaled and replayed', { step: name });
       return decodeStepResult(inHand.result);
@@ -270,6 +280,7 @@ export class MessageSteps {
     if (!claim.claimed) throw this.#refused(claim.existing, nowMillis);
     this.#lease = claim.lease;
     this.#attempts = claim.attempts;
+    this.#observation.noteAttempts(claim.attempts);
     for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
     await this.#holdClaimedLease(claim.leaseUntilMillis, leaseEndMillis);
   }

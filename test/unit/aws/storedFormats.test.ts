@@ -306,4 +306,44 @@ describe('stored formats: a change here needs a format version bump', () => {
       seq N 1"
     `);
   });
+  it("stores the record span's traceparent on its outbox items, an attribute older relays ignore (no version bump), and a later untraced commit removes it from a group's item", async () => {
+    const { store, stored } = world();
+    const traceparent = '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01';
+    const single: OutgoingMessage = {
+      id: outboxMessageId('ledger', 'evt-1', { index: 0 }),
+      destination: QUEUE,
+      kind: 'sqs',
+      body: 'audit',
+    };
+    const grouped = (index: number, key: string): OutgoingMessage => ({
+      id: outboxMessageId('ledger', key, { index }),
+      destination: FIFO_QUEUE,
+      kind: 'sqs-fifo',
+      body: '{}',
+      groupId: 'acc-1',
+    });
+    await store.commit(commitOf({ outgoing: [single, grouped(1, 'evt-1')], traceparent }));
+
+    expect(stored('outbox', `msg#${single.id}`)).toMatchInlineSnapshot(`
+      "committedAt S 2026-11-24T10:00:00.000Z
+      expiresAt N 1796119200
+      formatVersion N 1
+      messages[0].body S audit
+      messages[0].destination S https://sqs.eu-west-1.amazonaws.com/123456789012/audit
+      messages[0].id S 1503e46a602042d41663c508eddb5c24f2c6196afe20e8f3d4ea2c4a23bd9c73
+      messages[0].kind S sqs
+      origin.consumer S ledger
+      origin.keyHash S 7b409f932d2c88e9
+      pk S msg#1503e46a602042d41663c508eddb5c24f2c6196afe20e8f3d4ea2c4a23bd9c73
+      traceparent S 00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01"
+    `);
+    expect(stored('outbox', groupItemPk(FIFO_QUEUE, 'acc-1'))).toContain(
+      `traceparent S ${traceparent}`,
+    );
+
+    const later = { ...entry, pk: 'ledger#evt-2', key: 'evt-2', messageId: 'm-2' };
+    await store.commit({ ...commitOf({ outgoing: [grouped(0, 'evt-2')] }), entry: later });
+
+    expect(stored('outbox', groupItemPk(FIFO_QUEUE, 'acc-1'))).not.toContain('traceparent');
+  });
 });
