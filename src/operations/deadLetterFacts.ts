@@ -55,10 +55,10 @@ export function sentMillis(record: SQSRecord): number {
 }
 
 /**
- * The earliest time a DLQ message can have committed. A library dead letter was sent after the
- * library found no commit of it, so its send time. A standard queue's redrive-policy move keeps
- * the original send time. A FIFO DLQ's move restarts it, so the message can be as old as the
- * source queue keeps messages before that.
+ * The earliest time a DLQ message can have committed. Only a standard queue's redrive-policy
+ * move keeps the original send time. Every other copy — the library's dead letters (sent after
+ * the library found no *live* commit: an expired one may be older), a FIFO DLQ's moves (which
+ * restart the send time) — can be as old as the source queue keeps messages before it was sent.
  *
  * @example
  * ```ts
@@ -71,7 +71,7 @@ export function earliestCommitMillis(
 ): number {
   const sent = sentMillis(record);
   const moved = attribute(record, DeadLetterAttribute.Error) === undefined;
-  if (!moved || !queue.fifo) return sent;
+  if (moved && !queue.fifo) return sent;
   return sent - (queue.sourceRetentionSeconds ?? MAX_RETENTION_SECONDS) * 1000;
 }
 

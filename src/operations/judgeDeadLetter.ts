@@ -7,6 +7,7 @@ import {
   deadLetterReason,
   earliestCommitMillis,
   isPermanentReason,
+  NO_REASON_RECORDED,
   sentMillis,
   sourceQueueArnOf,
 } from './deadLetterFacts.js';
@@ -57,7 +58,7 @@ export interface JudgeContext {
   readonly fifo: boolean;
   readonly nowMillis: number;
   readonly to?: string;
-  /** How long a source queue keeps messages (a FIFO DLQ's moves restart the send time). */
+  /** How long a source queue keeps messages (bounds how old a copy's original can be). */
   readonly retentionSecondsOf?: (queueArn: string) => Promise<number | undefined>;
   readonly includePermanent?: boolean;
   readonly acceptStale?: boolean;
@@ -96,9 +97,10 @@ export async function judgeDeadLetter(
       why: 'no source queue recorded: pass --to',
     };
   }
-  const sourceRetentionSeconds = context.fifo
-    ? await context.retentionSecondsOf?.(base.sourceQueueArn)
-    : undefined;
+  const keepsOriginalTime = !context.fifo && base.reason === NO_REASON_RECORDED;
+  const sourceRetentionSeconds = keepsOriginalTime
+    ? undefined
+    : await context.retentionSecondsOf?.(base.sourceQueueArn);
   const earliest = earliestCommitMillis(record, {
     fifo: context.fifo,
     ...(sourceRetentionSeconds === undefined ? {} : { sourceRetentionSeconds }),

@@ -86,8 +86,10 @@ async function setUp() {
     dlq.url,
     '--queue',
     source.url,
+    // The construct's default (23 days): longer than the source keeps a message (4 days here)
+    // plus its time in the DLQ, so no copy is too old for an absent entry to prove anything.
     '--ttl-seconds',
-    '86400',
+    '1987200',
     '--key-from',
     'field:eventId',
   ];
