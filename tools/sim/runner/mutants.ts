@@ -376,6 +376,15 @@ export const MUTANTS = {
     find: '`#expiresAt = :expiresAt, ${FORMAT_STAMP}`;',
     replace: "'#expiresAt = :expiresAt';",
   },
+  redriveTrustsStaleAbsence: {
+    name: 'redriveTrustsStaleAbsence',
+    invariant: 'redrive',
+    description:
+      'the inbox-aware redrive sends back a message whose absent entry is too old to prove it never committed',
+    file: 'src/operations/RedriveDecision.ts',
+    find: 'if (nowMillis >= horizonMillis && facts.acceptStale !== true) return RedriveDecision.Stale;',
+    replace: '',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

@@ -49,8 +49,15 @@ export interface WorldConfig {
   readonly currencyMismatchRate: number;
   /** A second event for a payment already paid (same paymentId, new eventId). */
   readonly paymentCollisionRate: number;
-  /** Console-like DLQ redrives during the run (new messageIds). */
+  /** DLQ redrives during the run by an operator (each copy a new messageId). */
   readonly redrives: number;
+  /**
+   * How the operator redrives: `console`, every DLQ message back as SQS's redrive does (the
+   * default), or `inbox-aware`, by `sqs-inbox dlq redrive --apply` (the library's own run).
+   */
+  readonly redriveKind?: 'console' | 'inbox-aware';
+  /** The inbox-aware redrive's `--include-permanent`: the operator says the fix is deployed. */
+  readonly redriveIncludesPermanent?: boolean;
   readonly batchSize: number;
   /** Concurrent invocations the event source mapping runs at most. */
   readonly pollers: number;
@@ -263,7 +270,27 @@ export function drawWorldConfig(random: Prng): WorldConfig {
   // Drawn after them, for the same reason: a conditional ADD on a hot item (issue 30).
   const guarded = { ...contended, ...drawGuardedCounters(random, contended) };
   // Drawn last, for the same reason: containers of the previous release (issue 31).
-  return { ...guarded, ...drawPreviousRelease(random) };
+  const released = { ...guarded, ...drawPreviousRelease(random) };
+  // Drawn last, for the same reason: the operator's inbox-aware redrive (issue 32).
+  return { ...released, ...drawRedriveKind(random, released) };
+}
+
+/** The share of worlds with redrives whose operator uses the inbox-aware redrive. */
+const INBOX_AWARE_REDRIVE_SHARE = 0.5;
+
+/**
+ * The inbox-aware redrive in half of the worlds with redrives; in half of those the operator
+ * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
+ * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
+ * must keep what it cannot vouch for.
+ */
+function drawRedriveKind(random: Prng, drawn: WorldConfig): Partial<WorldConfig> {
+  if (drawn.redrives === 0 || !random.chance(INBOX_AWARE_REDRIVE_SHARE)) return {};
+  return {
+    redriveKind: 'inbox-aware',
+    ...(random.chance(0.5) ? { redriveIncludesPermanent: true } : {}),
+    ...(random.chance(1 / 3) ? { ttlSeconds: 60 } : {}),
+  };
 }
 
 /** The share of worlds in which some containers run the previous release. */

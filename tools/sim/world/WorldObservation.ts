@@ -40,6 +40,11 @@ export interface WorldObservation {
   readonly outbox?: OutboxWorld;
   /** The consumer's containers that ran the previous release (`previousReleaseShare`). */
   readonly previousReleaseActors: ReadonlySet<string>;
+  /** The copies the operator's inbox-aware redrives sent back, with when (kernel millis). */
+  readonly redriveSends: ReadonlyArray<{
+    readonly messageId: string;
+    readonly sentAtMillis: number;
+  }>;
 }
 
 /**

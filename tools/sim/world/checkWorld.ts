@@ -8,6 +8,7 @@ import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
 import { checkFormats } from './checkFormats.js';
 import { checkOutbox } from './checkOutbox.js';
+import { checkRedrive } from './checkRedrive.js';
 import { checkSteps } from './checkSteps.js';
 import { WorldTables } from './consumerFunction.js';
 import { FailureExplainer, type LeaseClaim, slowedByFaults } from './explainFailure.js';
@@ -62,6 +63,7 @@ export function checkWorld(world: WorldObservation): string[] {
   if (world.config.fifo) checkFifoOrder(world, committed, eventOf, failures);
   checkOutbox(world, committed, failures);
   checkFormats(world, failures);
+  checkRedrive(world, failures);
   return failures;
 }
 

@@ -11,6 +11,7 @@ import { ConflictRules } from './ConflictRules.js';
 import { checkWorld } from './checkWorld.js';
 import { consumerFunction, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
+import { inboxAwareRedrive } from './operatorRedrive.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { previousReleaseContainers } from './previousRelease.js';
@@ -207,13 +208,15 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     faults: config.faults,
   }).start();
   const upstream = produce(kernel, queue, workload, config);
-  const redrives = scheduleRedrives(
+  const redriveSends: Array<{ messageId: string; sentAtMillis: number }> = [];
+  const redrives = scheduleRedrives(kernel, random.derive('redrive'), {
     kernel,
-    random.derive('redrive'),
     queue,
     deadLetterQueue,
     config,
-  );
+    dynamo,
+    sent: redriveSends,
+  });
   sweepTtl(kernel, random.derive('ttl'), dynamo, config, stampChanges);
   const quiet = () =>
     upstream.done() &&
@@ -242,6 +245,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     quiesced: end === RunEnd.Done,
     end,
     previousReleaseActors: previous.actors,
+    redriveSends,
     ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);
@@ -378,21 +382,29 @@ function published(event: PlannedEvent, copy: number, kernel: Kernel): string {
   return snsNotification(event.body, `sns-${event.eventId}-${publish}`, kernel.nowMillis);
 }
 
-/** Console-like redrives: every DLQ message back to the queue, each with a new messageId. */
+/**
+ * The operator's redrives: console-like (every DLQ message back to the queue, each with a new
+ * messageId), or inbox-aware (`sqs-inbox dlq redrive --apply`: only what never committed).
+ */
 function scheduleRedrives(
   kernel: Kernel,
   random: Prng,
-  queue: SimQueue,
-  deadLetterQueue: SimQueue,
-  config: WorldConfig,
+  world: Parameters<typeof inboxAwareRedrive>[0],
 ) {
+  const { queue, deadLetterQueue, config } = world;
   let pending = config.redrives;
   for (let n = 1; n <= config.redrives; n++) {
     kernel.schedule({
       actor: 'operator',
-      label: `redrives the DLQ (${n})`,
+      label: `redrives the DLQ (${n}${config.redriveKind === 'inbox-aware' ? ', inbox-aware' : ''})`,
       delayMillis: random.int(30_000, config.faults.untilMillis + 600_000),
       run: () => {
+        if (config.redriveKind === 'inbox-aware') {
+          void inboxAwareRedrive(world, n).finally(() => {
+            pending--;
+          });
+          return;
+        }
         pending--;
         for (const message of deadLetterQueue.takeAll()) {
           queue.send(

@@ -1,0 +1,98 @@
+import type { SQSRecord } from 'aws-lambda';
+import type {
+  QueueDepth,
+  RedrivenCopy,
+  RedriveQueue,
+} from '../../../src/operations/RedriveQueue.js';
+import type { QueuedMessage, SentAttribute, SimQueue } from './SimQueue.js';
+
+/**
+ * A simulated DLQ as the inbox-aware redrive reads it (`RedriveQueue`), over the world's queues
+ * and clock: receives hide messages for the asked time, releases make them visible at once,
+ * copies go to the queue of their ARN. What it sent back is kept for the oracle.
+ *
+ * @example
+ * ```ts
+ * const dlq = new SimRedriveQueue(deadLetterQueue, [queue], () => kernel.nowMillis, WORLD_EPOCH_MILLIS);
+ * ```
+ */
+export class SimRedriveQueue implements RedriveQueue {
+  /** The copies this queue sent back, in order. */
+  readonly sent: QueuedMessage[] = [];
+
+  constructor(
+    private readonly queue: SimQueue,
+    private readonly sources: readonly SimQueue[],
+    private readonly nowMillis: () => number,
+    /** Added to the queue's times (the kernel's) to give the world's wall clock, as SQS does. */
+    private readonly epochMillis: number,
+  ) {}
+
+  get arn(): string {
+    return this.queue.arn;
+  }
+
+  get fifo(): boolean {
+    return this.queue.fifo;
+  }
+
+  async receive(visibilitySeconds: number): Promise<readonly SQSRecord[]> {
+    const now = this.nowMillis();
+    return this.queue.receive(10, now).map((message) => {
+      message.visibleAtMillis = now + visibilitySeconds * 1000;
+      const record = this.queue.toRecord(message);
+      const sent = String(Number(record.attributes.SentTimestamp) + this.epochMillis);
+      return { ...record, attributes: { ...record.attributes, SentTimestamp: sent } };
+    });
+  }
+
+  async release(records: readonly SQSRecord[]): Promise<void> {
+    for (const record of records) {
+      const message = this.queue.messages.find((m) => m.receiptHandle === record.receiptHandle);
+      if (message) message.visibleAtMillis = this.nowMillis();
+    }
+  }
+
+  async remove(record: SQSRecord): Promise<void> {
+    this.queue.delete(record.receiptHandle, false);
+  }
+
+  async sendBack(destinationArn: string, copy: RedrivenCopy): Promise<string> {
+    const source = this.sources.find((queue) => queue.arn === destinationArn);
+    if (source === undefined) throw new Error(`no simulated queue ${destinationArn}`);
+    const attributes: Record<string, SentAttribute> = {};
+    for (const [name, value] of Object.entries(copy.messageAttributes)) {
+      attributes[name] = {
+        DataType: value.dataType,
+        ...(value.stringValue === undefined ? {} : { StringValue: value.stringValue }),
+      };
+    }
+    const queued = source.send(
+      {
+        body: copy.body,
+        attributes,
+        ...(copy.groupId === undefined ? {} : { groupId: copy.groupId }),
+        ...(copy.deduplicationId === undefined ? {} : { deduplicationId: copy.deduplicationId }),
+      },
+      this.nowMillis(),
+    );
+    if (queued === undefined) return 'deduplicated';
+    this.sent.push(queued);
+    return queued.messageId;
+  }
+
+  async depth(): Promise<QueueDepth> {
+    const now = this.nowMillis();
+    const inFlight = this.queue.messages.filter((m) => m.visibleAtMillis > now).length;
+    return {
+      visible: this.queue.messages.length - inFlight,
+      inFlight,
+      retentionSeconds: 14 * 86_400,
+    };
+  }
+
+  /** The simulated queues keep every message: SQS's longest retention stands in. */
+  async retentionSecondsOf(): Promise<number | undefined> {
+    return undefined;
+  }
+}

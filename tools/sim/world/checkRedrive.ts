@@ -1,0 +1,45 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { WorldTables } from './consumerFunction.js';
+import type { WorldObservation } from './WorldObservation.js';
+
+/**
+ * The inbox-aware redrive never sends back a message whose key had committed before the send:
+ * no commit is made by one of its copies for a key an earlier commit (live then or expired)
+ * already applied. (A console-like redrive may, past the TTL: that is what the inbox-aware one
+ * is for.)
+ *
+ * @example
+ * ```ts
+ * checkRedrive(world, failures);
+ * ```
+ */
+export function checkRedrive(world: WorldObservation, failures: string[]): void {
+  if (world.redriveSends.length === 0) return;
+  const sentAt = new Map(world.redriveSends.map((send) => [send.messageId, send.sentAtMillis]));
+  const commits = new Map<string, number[]>();
+  world.dynamo.changes.forEach((change, index) => {
+    if (index < world.changesBefore || change.tableName !== WorldTables.Inbox) return;
+    const entry = change.newImage;
+    if (!isNewCommit(entry, change.oldImage)) return;
+    const key = entry?.key?.S ?? '';
+    const atMillis = world.changeMillis[change.sequence - 1] ?? 0;
+    const sent = sentAt.get(entry?.messageId?.S ?? '');
+    const earlier = (commits.get(key) ?? []).filter(
+      (millis) => sent !== undefined && millis < sent,
+    );
+    if (sent !== undefined && earlier.length > 0) {
+      failures.push(
+        `redrive: ${entry?.messageId?.S}, sent back at ${sent} ms, committed key ${key} again (change ${change.sequence}); it had committed at ${earlier[0]} ms, before the send`,
+      );
+    }
+    commits.set(key, [...(commits.get(key) ?? []), atMillis]);
+  });
+}
+
+function isNewCommit(
+  entry: Record<string, AttributeValue> | undefined,
+  old: Record<string, AttributeValue> | undefined,
+): boolean {
+  if (entry?.status?.S !== 'COMPLETED') return false;
+  return old?.status?.S !== 'COMPLETED' || old.processedAt?.S !== entry.processedAt?.S;
+}
