@@ -45,7 +45,7 @@ export function observeRecord(record: SQSRecord, options: ResolvedOptions): Obse
   const span = options.tracer?.startSpan({
     name: `process ${queue}`,
     kind: 'consumer',
-    links: traceLinksOf(record),
+    links: traceLinksOf(record, options.sources),
     attributes: {
       'messaging.system': 'aws_sqs',
       'messaging.operation.type': 'process',

@@ -1,5 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { TraceCarrier } from '../constants/values.js';
+import { MessageSource } from '../sources/MessageSource.js';
+import { isSnsMessage } from '../sources/readSnsNotification.js';
 import type { TraceLink } from './InboxTracer.js';
 
 // W3C Trace Context, version 00: https://www.w3.org/TR/trace-context/#traceparent-header
@@ -80,15 +82,20 @@ export function toXRayHeader(traceparent: string): string | undefined {
 /**
  * The trace contexts an SQS record carries, to link its span to: the `AWSTraceHeader` system
  * attribute (set by X-Ray-instrumented producers and by the relay), then a `traceparent`
- * message attribute (OpenTelemetry's SQS/SNS instrumentation, SNS raw delivery), without
- * repeating one context.
+ * message attribute (OpenTelemetry's SQS/SNS instrumentation, SNS raw delivery), then — when
+ * `sns` is among the consumer's sources — a `traceparent` inside an SNS notification's
+ * `MessageAttributes` (raw delivery off: SNS puts the publisher's attributes in the envelope),
+ * without repeating one context.
  *
  * @example
  * ```ts
- * const links = traceLinksOf(record); // [] when the record carries none
+ * const links = traceLinksOf(record, options.sources); // [] when the record carries none
  * ```
  */
-export function traceLinksOf(record: SQSRecord): TraceLink[] {
+export function traceLinksOf(
+  record: SQSRecord,
+  sources: readonly MessageSource[] = [],
+): TraceLink[] {
   const attributes = record.attributes as unknown as Partial<Record<string, unknown>> | undefined;
   const messageAttributes = record.messageAttributes as
     | Partial<Record<string, { stringValue?: unknown }>>
@@ -96,6 +103,7 @@ export function traceLinksOf(record: SQSRecord): TraceLink[] {
   const found = [
     parseXRayHeader(attributes?.[TraceCarrier.AwsTraceHeader]),
     parseTraceparent(messageAttributes?.[TraceCarrier.TraceParent]?.stringValue),
+    sources.includes(MessageSource.Sns) ? parseTraceparent(envelopeTraceparent(record)) : undefined,
   ];
   const links: TraceLink[] = [];
   for (const link of found) {
@@ -105,6 +113,25 @@ export function traceLinksOf(record: SQSRecord): TraceLink[] {
     links.push(link);
   }
   return links;
+}
+
+// The span starts before the record is read, so the envelope is parsed here a second time;
+// only a body that names the carrier at all is, to spare every other record the parse.
+function envelopeTraceparent(record: SQSRecord): unknown {
+  if (!record.body.includes(TraceCarrier.TraceParent)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const notification = body as Record<string, unknown>;
+  if (!isSnsMessage(notification)) return undefined;
+  const attributes = notification.MessageAttributes as
+    | Partial<Record<string, { Value?: unknown }>>
+    | undefined;
+  return attributes?.[TraceCarrier.TraceParent]?.Value;
 }
 
 function checked(link: TraceLink): TraceLink | undefined {

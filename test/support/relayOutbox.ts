@@ -20,7 +20,8 @@ type RelayHandler = (
 /**
  * The outbox relay of the library on the emulator: the relay function's code, fed by the local
  * stream mapping from the outbox table's stream (on the DynamoDB backend of the project), sending
- * through the emulator's SQS, SNS and EventBridge. `wrap` puts a crash around the relay.
+ * through the emulator's SQS, SNS and EventBridge. `wrap` puts a crash around the relay;
+ * `eventBridgeClient` is a client of the caller's on the emulator (to watch what it sends).
  */
 export async function startRelay(
   aws: TestAws,
@@ -30,11 +31,12 @@ export async function startRelay(
     wrap?: (relay: OutboxRelayProcessor) => RelayHandler;
     policy?: Partial<StreamRetryPolicy>;
     batchSize?: number;
+    eventBridgeClient?: EventBridgeClient;
   } = {},
 ) {
   const emulator = { endpoint: aws.endpoints.sqs, region, credentials };
   const sns = new SNSClient(emulator);
-  const eventBridge = new EventBridgeClient(emulator);
+  const eventBridge = options.eventBridgeClient ?? new EventBridgeClient(emulator);
   const streams = new DynamoDBStreamsClient({
     endpoint: aws.endpoints.dynamodb,
     region,
@@ -70,7 +72,8 @@ export async function startRelay(
     logger,
     async stop() {
       await mapping.stop();
-      for (const client of [sns, eventBridge, streams]) client.destroy();
+      for (const client of [sns, streams]) client.destroy();
+      if (options.eventBridgeClient === undefined) eventBridge.destroy();
     },
   };
 }
