@@ -270,6 +270,12 @@ export class MessageSteps {
     if (!claim.claimed) throw this.#refused(claim.existing, nowMillis);
     this.#lease = claim.lease;
     this.#attempts = claim.attempts;
+    if (claim.takenOver === true) {
+      this.#options.metrics?.addMetric(InboxMetric.LeaseTakeovers, 'Count', 1);
+      this.#log('warn', 'lease taken over: the attempt that held it stopped before its end', {
+        attempt: claim.attempts,
+      });
+    }
     for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
     await this.#holdClaimedLease(claim.leaseUntilMillis, leaseEndMillis);
   }

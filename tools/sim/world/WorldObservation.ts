@@ -40,6 +40,22 @@ export interface WorldObservation {
   readonly outbox?: OutboxWorld;
   /** The consumer's containers that ran the previous release (`previousReleaseShare`). */
   readonly previousReleaseActors: ReadonlySet<string>;
+  /** Every value the consumer's containers gave their metrics sink, in order. */
+  readonly metrics: readonly ObservedMetric[];
+}
+
+/**
+ * A value a consumer container gave its metrics sink: which container, the metric, the value.
+ *
+ * @example
+ * ```ts
+ * const takeovers = world.metrics.filter(({ name }) => name === 'InboxLeaseTakeovers');
+ * ```
+ */
+export interface ObservedMetric {
+  readonly actor: string;
+  readonly name: string;
+  readonly value: number;
 }
 
 /**

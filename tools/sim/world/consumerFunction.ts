@@ -31,6 +31,7 @@ import { guardedCounterConsumer } from './guardedCounter.js';
 import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
+import type { ObservedMetric } from './WorldObservation.js';
 
 /** The tables of a world: the inbox and the consumers' business tables. */
 export const WorldTables = {
@@ -110,6 +111,8 @@ export function consumerFunction(world: {
     error?: unknown,
     sentMillis?: number,
   ) => void;
+  /** Where each container's metrics go, as its sink is given them. */
+  readonly metrics: ObservedMetric[];
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
   const { rules } = world;
@@ -187,7 +190,10 @@ export function consumerFunction(world: {
         precheck: config.precheck,
         coalesce: config.coalesce ?? false,
       },
-      observability: { logger: traceLogger(kernel, actor) },
+      observability: {
+        logger: traceLogger(kernel, actor),
+        metrics: { addMetric: (name, _unit, value) => world.metrics.push({ actor, name, value }) },
+      },
     });
     return processor.process;
   };

@@ -16,7 +16,7 @@ import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './
 import { previousReleaseContainers } from './previousRelease.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
-import type { InboxRead, WorldObservation } from './WorldObservation.js';
+import type { InboxRead, ObservedMetric, WorldObservation } from './WorldObservation.js';
 
 /**
  * How one world ended.
@@ -165,6 +165,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     config.conflictRules ? random.derive('service') : undefined,
   );
   const effects = new SimEffects();
+  const metrics: ObservedMetric[] = [];
   const previous = previousReleaseContainers(config.previousReleaseShare, random.derive('release'));
   const second =
     config.outbox === undefined
@@ -194,6 +195,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
         second?.notify();
       },
       effects,
+      metrics,
       rules,
       previousRelease: previous.runs,
       ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
@@ -242,6 +244,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     quiesced: end === RunEnd.Done,
     end,
     previousReleaseActors: previous.actors,
+    metrics,
     ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);
