@@ -3,6 +3,7 @@ import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import type { Invocation } from '../lambda/SimLambda.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
+import type { ObservedMetric } from './consumerFunction.js';
 import type { OutboxWorld } from './outboxWorld.js';
 import type { PaymentWorkload, PlannedEvent } from './paymentWorkload.js';
 import type { WorldConfig } from './WorldConfig.js';
@@ -42,20 +43,6 @@ export interface WorldObservation {
   readonly previousReleaseActors: ReadonlySet<string>;
   /** Every value the consumer's containers gave their metrics sink, in order. */
   readonly metrics: readonly ObservedMetric[];
-}
-
-/**
- * A value a consumer container gave its metrics sink: which container, the metric, the value.
- *
- * @example
- * ```ts
- * const takeovers = world.metrics.filter(({ name }) => name === 'InboxLeaseTakeovers');
- * ```
- */
-export interface ObservedMetric {
-  readonly actor: string;
-  readonly name: string;
-  readonly value: number;
 }
 
 /**

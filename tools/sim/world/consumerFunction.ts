@@ -31,7 +31,20 @@ import { guardedCounterConsumer } from './guardedCounter.js';
 import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
-import type { ObservedMetric } from './WorldObservation.js';
+
+/**
+ * A value a consumer container gave its metrics sink: which container, the metric, the value.
+ *
+ * @example
+ * ```ts
+ * const takeovers = world.metrics.filter(({ name }) => name === 'InboxLeaseTakeovers');
+ * ```
+ */
+export interface ObservedMetric {
+  readonly actor: string;
+  readonly name: string;
+  readonly value: number;
+}
 
 /** The tables of a world: the inbox and the consumers' business tables. */
 export const WorldTables = {

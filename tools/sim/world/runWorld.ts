@@ -9,14 +9,14 @@ import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { ConflictRules } from './ConflictRules.js';
 import { checkWorld } from './checkWorld.js';
-import { consumerFunction, WorldTables } from './consumerFunction.js';
+import { consumerFunction, type ObservedMetric, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { previousReleaseContainers } from './previousRelease.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
-import type { InboxRead, ObservedMetric, WorldObservation } from './WorldObservation.js';
+import type { InboxRead, WorldObservation } from './WorldObservation.js';
 
 /**
  * How one world ended.
