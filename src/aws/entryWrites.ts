@@ -54,9 +54,16 @@ export const ENTRY_CONDITION = {
   fenced: '#owner = :owner AND #epoch = :epoch',
 } as const;
 
+/**
+ * A claim records whose lease it took over: the owner as the claim found it (every `SET` value
+ * is read before the update applies), or its own token when it found none (a new entry, or one
+ * released after a failure). So the answer tells a takeover in the one write, also to a retried
+ * claim whose first answer was lost, which finds its own claim. Older releases ignore it.
+ */
 const CLAIMED =
   '#status = :inProgress, #owner = :owner, #leaseUntil = :leaseUntil, #consumer = :consumer, ' +
   '#key = :key, #messageId = :messageId, #payloadHash = :payloadHash, ' +
+  '#claimedFrom = if_not_exists(#owner, :owner), ' +
   `#expiresAt = :expiresAt, ${FORMAT_STAMP}`;
 
 /**

@@ -30,6 +30,7 @@ export const ITEM_ATTRIBUTES = {
   '#lastError': 'lastError',
   '#steps': 'steps',
   '#formatVersion': 'formatVersion',
+  '#claimedFrom': 'leaseClaimedFrom',
 } as const;
 
 /**
@@ -177,11 +178,14 @@ export function claimedFrom(item: Record<string, unknown>): ClaimResult {
   if (lease === undefined)
     throw new TransientStoreError(TransientReason.TransactionConflict, undefined);
   const leaseUntil = item[ITEM_ATTRIBUTES['#leaseUntil']];
+  const claimedFromOwner = item[ITEM_ATTRIBUTES['#claimedFrom']];
   return {
     claimed: true,
     lease,
     attempts: toNumber(item.attempts),
     journal: toJournal(item),
+    // The owner the claim found, or its own token when it found none (a new or released entry).
+    takenOver: claimedFromOwner !== undefined && claimedFromOwner !== lease.owner,
     ...(leaseUntil === undefined ? {} : { leaseUntilMillis: toNumber(leaseUntil) }),
   };
 }

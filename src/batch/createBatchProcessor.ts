@@ -141,6 +141,9 @@ async function processEvent(
   );
   settleObservations(records, outcomes, observed, inTime, options);
   logSummary(outcomes, options);
+  // One metrics document per batch, at its deadline too: what a record still running adds
+  // after it goes with the next batch's.
+  options.flushMetrics();
   return outcomes;
 }
 

@@ -1,16 +1,16 @@
 import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { type Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type Function as LambdaFunction, MetricType, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { checkInboxTableUse } from './checkInboxTableUse.js';
 import { createConsumerFunction, toGrant } from './createConsumerFunction.js';
+import { createInboxDashboard } from './createInboxDashboard.js';
 import {
   createInboxAlarms,
-  createInboxDashboard,
   type InboxAlarms,
   type MonitoredQueues,
 } from './createInboxMonitoring.js';
@@ -49,8 +49,8 @@ function grantTable(table: ITable, grantee: IGrantable, actions: readonly string
 /**
  * An SQS consumer with a transactional inbox: the queue and its DLQ with a redrive policy, the
  * inbox table with TTL, the function (bundled locally with esbuild, ESM, Node.js 24 and ARM64
- * by default), the event source mapping with `ReportBatchItemFailures`, least-privilege grants,
- * two alarms and a dashboard. Props are validated at synth time. The function's environment is
+ * by default), the event source mapping with `ReportBatchItemFailures` and its metrics on,
+ * least-privilege grants, alarms and a dashboard. Props are validated at synth time. The function's environment is
  * the contract that `inboxConfigFromEnvironment()` (from `sqs-inbox`) reads.
  *
  * @example
@@ -81,9 +81,17 @@ export class InboxConsumer extends Construct {
    * redrive); on a FIFO consumer a standard queue of its own (EventBridge's DLQs are standard).
    */
   readonly deliveryDeadLetterQueue: Queue | undefined;
-  /** DLQ depth above zero, the oldest message older than `monitoring.queueAgeAlarmThreshold`, delivery DLQ depth above zero. */
+  /**
+   * DLQ depth above zero and its oldest message near its retention, the failure rate, function
+   * errors, lease takeovers, the oldest message older than `monitoring.queueAgeAlarmThreshold`,
+   * delivery DLQ depth above zero. Each description names the `sqs-inbox` command to run.
+   */
   readonly alarms: InboxAlarms;
-  /** The library's metrics and the queues' depth and age. */
+  /**
+   * The library's metrics (counts, latency, steps and leases), the queues' depth and age, the
+   * function's errors, throttles and duration, the event source mapping's counts, failures by
+   * error name, and the commands for this consumer.
+   */
   readonly dashboard: Dashboard;
   /** The outbox and its relay, when `outbox` is given. */
   readonly outbox: OutboxRelay | undefined;
@@ -127,6 +135,8 @@ export class InboxConsumer extends Construct {
       maxBatchingWindow: settings.maxBatchingWindow,
       maxConcurrency: settings.maxConcurrency,
       reportBatchItemFailures: true,
+      // The mapping's own counts (polled, invoked, failed, deleted): off unless asked for.
+      metricsConfig: { metrics: [MetricType.EVENT_COUNT] },
     });
     this.function.addEventSource(this.eventSource);
     const queues: MonitoredQueues = {
@@ -134,8 +144,19 @@ export class InboxConsumer extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       deliveryDeadLetterQueue: this.deliveryDeadLetterQueue,
     };
-    this.alarms = createInboxAlarms(this, queues, settings, props.monitoring?.alarmTopic);
-    this.dashboard = createInboxDashboard(this, queues, settings);
+    this.alarms = createInboxAlarms(this, { queues, fn }, settings, props.monitoring?.alarmTopic);
+    this.dashboard = createInboxDashboard(
+      this,
+      {
+        queues,
+        fn,
+        // An existing function's log group by Lambda's default name: its getter would add a
+        // log-retention custom resource.
+        logGroupName: this.logGroup?.logGroupName ?? `/aws/lambda/${fn.functionName}`,
+        eventSourceMappingId: this.eventSource.eventSourceMappingId,
+      },
+      settings,
+    );
   }
 
   /** Wires each source to the queue; returns the delivery DLQ if a source needed one. */
@@ -206,6 +227,7 @@ export class InboxConsumer extends Construct {
       ...(props.existingFunction ? { architecture: props.existingFunction.architecture } : {}),
       ...props.outbox,
       name: s.consumer,
+      metricsNamespace: s.metricsNamespace,
       destinations: props.outbox?.destinations ?? {},
     });
   }

@@ -268,7 +268,7 @@ export interface InboxMonitoringProps {
 
 /**
  * The `outbox` of an {@link InboxConsumerProps}: an {@link OutboxRelayProps} named after the
- * consumer.
+ * consumer, its metrics under the consumer's namespace.
  *
  * @example
  * ```ts
@@ -276,4 +276,4 @@ export interface InboxMonitoringProps {
  * ```
  * @public
  */
-export type InboxOutboxProps = Omit<OutboxRelayProps, 'name'>;
+export type InboxOutboxProps = Omit<OutboxRelayProps, 'name' | 'metricsNamespace'>;

@@ -1,6 +1,5 @@
-import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Validations } from 'aws-cdk-lib';
+import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import {
   FilterCriteria,
@@ -13,14 +12,16 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { destinationVariable, InboxEnvironment } from '../constants/values.js';
+import {
+  createOutboxAlarms,
+  createOutboxDashboard,
+  type MonitoredRelay,
+  type OutboxAlarms,
+} from './createOutboxMonitoring.js';
 import { createRelayFunction } from './createRelayFunction.js';
 import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import { OutboxTable } from './OutboxTable.js';
-import {
-  createFunctionRole,
-  createStandardDeadLetterQueue,
-  depthAboveZeroAlarm,
-} from './ownResources.js';
+import { createFunctionRole, createStandardDeadLetterQueue } from './ownResources.js';
 import {
   destinationAddress,
   grantSend,
@@ -28,27 +29,11 @@ import {
 } from './resolveOutboxRelayProps.js';
 
 /**
- * The relay's alarms: anything in its dead-letter queue, and the relay falling behind.
- *
- * @example
- * ```ts
- * relay.alarms.iteratorAge.addAlarmAction(new SnsAction(pager));
- * ```
- * @public
- */
-export interface OutboxAlarms {
-  /** Dead-letter queue depth above zero: refused messages, or batches Lambda gave up on. */
-  readonly deadLetters: Alarm;
-  /** The relay's `IteratorAge` (maximum) at or above `iteratorAgeAlarmThreshold`. */
-  readonly iteratorAge: Alarm;
-}
-
-/**
  * A transactional outbox and its relay: the outbox table (stream, TTL, PITR), the library's
  * relay function (pre-built in the package: nothing is bundled at synth) behind a DynamoDB
  * event source mapping (new and changed items only, partial
  * batch responses, bisect on error, a retry limit, a maximum record age, the dead-letter queue
- * as on-failure destination), its dead-letter queue, two alarms, and grants to send to exactly
+ * as on-failure destination), its dead-letter queue, alarms and a dashboard, and grants to send to exactly
  * the named destinations. `InboxConsumer` creates one for its `outbox`; use it alone to share
  * one outbox between consumers.
  *
@@ -72,8 +57,10 @@ export class OutboxRelay extends Construct {
   readonly function: LambdaFunction;
   /** The event source mapping from the table's stream to `function`, as the class describes it. */
   readonly eventSource: DynamoEventSource;
-  /** Dead-letter queue depth above zero, and the relay falling behind the stream. */
+  /** Dead-letter queue depth above zero, the relay falling behind the stream, and its errors. */
   readonly alarms: OutboxAlarms;
+  /** The relay's counts, its function's errors, duration and iterator age, its DLQ's depth. */
+  readonly dashboard: Dashboard;
   /** How long items live, in seconds (the functions' `INBOX_OUTBOX_RETENTION_SECONDS`). */
   readonly retentionSeconds: number;
   /** Each destination's address by logical name (queue URL, topic ARN, bus ARN). */
@@ -95,7 +82,7 @@ export class OutboxRelay extends Construct {
       'DeadLetterQueue',
       "It is the relay's dead-letter queue (its mapping's on-failure destination).",
     );
-    this.function = this.#createFunction(props);
+    this.function = this.#createFunction(props, settings.metricsNamespace);
     for (const destination of Object.values(props.destinations))
       grantSend(destination, this.function);
     this.deadLetterQueue.grantSendMessages(this.function);
@@ -119,7 +106,19 @@ export class OutboxRelay extends Construct {
       reason:
         'dynamodb:ListStreams, part of reading the stream, supports no resource-level permission.',
     });
-    this.alarms = this.#createAlarms(props, settings.iteratorAgeAlarmThreshold);
+    const monitored: MonitoredRelay = {
+      name: props.name,
+      fn: this.function,
+      deadLetterQueue: this.deadLetterQueue,
+      metricsNamespace: settings.metricsNamespace,
+    };
+    this.alarms = createOutboxAlarms(
+      this,
+      monitored,
+      settings.iteratorAgeAlarmThreshold,
+      props.alarmTopic,
+    );
+    this.dashboard = createOutboxDashboard(this, monitored);
   }
 
   /** Lets a function publish through this outbox: `PutItem` and `UpdateItem` on its table. */
@@ -144,39 +143,15 @@ export class OutboxRelay extends Construct {
     };
   }
 
-  #createFunction(props: OutboxRelayProps): LambdaFunction {
+  #createFunction(props: OutboxRelayProps, metricsNamespace: string): LambdaFunction {
     const logGroup = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH });
     const role = createFunctionRole(this, `sqs-inbox outbox relay of ${props.name}`, logGroup);
     const environment = {
       [InboxEnvironment.RelayDeadLetterQueueUrl]: this.deadLetterQueue.queueUrl,
+      // The library's relay writes its counts under them (one EMF line per batch).
+      POWERTOOLS_SERVICE_NAME: props.name,
+      POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
     };
     return createRelayFunction({ scope: this, role, logGroup, environment }, props);
-  }
-
-  #createAlarms(props: OutboxRelayProps, threshold: Duration): OutboxAlarms {
-    const deadLetters = depthAboveZeroAlarm(
-      this,
-      'DeadLettersAlarm',
-      this.deadLetterQueue,
-      `${props.name} outbox: messages in the relay's dead-letter queue. A body of kind ` +
-        'sqs-inbox.outbox.dead-letter is a refused message with its reason; one with ' +
-        'DDBStreamBatchInfo a batch Lambda gave up on. See the runbook.',
-    );
-    const iteratorAge = new Alarm(this, 'IteratorAgeAlarm', {
-      alarmDescription: `${props.name} outbox: the relay is ${threshold.toHumanString()} or more behind the stream (failing or too slow).`,
-      metric: this.function.metric('IteratorAge', {
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
-      threshold: threshold.toMilliseconds(),
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 3,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    if (props.alarmTopic) {
-      for (const alarm of [deadLetters, iteratorAge])
-        alarm.addAlarmAction(new SnsAction(props.alarmTopic));
-    }
-    return { deadLetters, iteratorAge };
   }
 }

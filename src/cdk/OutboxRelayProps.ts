@@ -73,6 +73,14 @@ export interface OutboxRelayProps {
   readonly removalPolicy?: RemovalPolicy;
   /** Where the alarms notify; none by default. */
   readonly alarmTopic?: ITopic;
+  /**
+   * CloudWatch namespace of the relay's metrics (`OutboxMessagesRelayed`, `OutboxDeadLettered`,
+   * `OutboxRecordsFailed`, with the `service` dimension `name`): the relay's
+   * `POWERTOOLS_METRICS_NAMESPACE`, under which the library's relay writes them. An
+   * `InboxConsumer`'s outbox uses the consumer's `monitoring.metricsNamespace`.
+   * @default 'SqsInbox'
+   */
+  readonly metricsNamespace?: string;
   /** @default Runtime.NODEJS_24_X */
   readonly runtime?: Runtime;
   /** @default Architecture.ARM_64 */

@@ -2,27 +2,27 @@ import { Duration } from 'aws-cdk-lib';
 import {
   Alarm,
   ComparisonOperator,
-  Dashboard,
-  GraphWidget,
+  MathExpression,
   Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants/values.js';
+import { operatorCommands } from './operatorCommands.js';
 import { depthAboveZeroAlarm } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 
-/** The library's count metrics, as the dashboard reads them. */
-const INBOX_COUNTS = [
-  InboxMetric.Processed,
-  InboxMetric.Duplicates,
-  InboxMetric.Failures,
-  InboxMetric.PermanentFailures,
-  InboxMetric.DeadLettered,
-] as const;
+/**
+ * The failure-rate alarm's threshold: the share of records failed (retried or dead-lettered)
+ * among all records handled, in percent, over two of three 5-minute periods. A handful of
+ * transient failures retried by SQS stays below it; a handler failing for a tenth of its
+ * traffic does not.
+ */
+export const FAILURE_RATE_ALARM_PERCENT = 10;
 
 /**
  * The queues an `InboxConsumer` watches.
@@ -50,6 +50,29 @@ export interface MonitoredQueues {
 export interface InboxAlarms {
   /** DLQ depth above zero. */
   readonly deadLetters: Alarm;
+  /**
+   * The oldest message in the DLQ close to its retention: older than the DLQ's retention less
+   * the source queue's (a standard DLQ expires a message by its first enqueue, which its age
+   * in the DLQ does not count) less a day, at least an hour. Fires while there is time to act.
+   */
+  readonly deadLetterAge: Alarm;
+  /**
+   * The share of failed records (`InboxFailures` among processed, duplicates and failures) at
+   * or above 10 % in two of three 5-minute periods.
+   */
+  readonly failureRate: Alarm;
+  /**
+   * The function failed whole invocations (Lambda's `Errors` above zero in 5 minutes): a
+   * timeout, or an error outside any record (configuration, a malformed event). Record
+   * failures are reported per record and do not count here.
+   */
+  readonly functionErrors: Alarm;
+  /**
+   * A step's lease taken over after its holder crashed or timed out (`InboxLeaseTakeovers`
+   * above zero in 5 minutes): an effect of a step it ran but had not journaled may have run
+   * twice, unless the step's idempotency key protected it. Stays OK for a handler without steps.
+   */
+  readonly leaseTakeovers: Alarm;
   /** The oldest message older than `queueAgeAlarmThreshold`. */
   readonly queueAge: Alarm;
   /**
@@ -60,28 +83,31 @@ export interface InboxAlarms {
 }
 
 /**
- * Creates the consumer's alarms, all sent to `alarmTopic` when given.
+ * Creates the consumer's alarms, all sent to `alarmTopic` when given. Each description names the
+ * command to run for this consumer.
  *
  * @example
  * ```ts
- * const alarms = createInboxAlarms(this, queues, settings, props.alarmTopic);
+ * const alarms = createInboxAlarms(this, { queues, fn }, settings, props.alarmTopic);
  * ```
  */
 export function createInboxAlarms(
   scope: Construct,
-  queues: MonitoredQueues,
+  parts: { readonly queues: MonitoredQueues; readonly fn: IFunction },
   s: InboxConsumerSettings,
   alarmTopic: ITopic | undefined,
 ): InboxAlarms {
+  const { queues, fn } = parts;
+  const commands = operatorCommands(fn.functionName);
   const depthAbove0 = (id: string, queue: Queue, description: string) =>
     depthAboveZeroAlarm(scope, id, queue, `${s.consumer}: ${description}`);
   const deadLetters = depthAbove0(
     'DeadLettersAlarm',
     queues.deadLetterQueue,
-    'messages in the dead-letter queue. Read their inbox.error attributes (ERROR_CODE for events EventBridge could not deliver), fix the cause, then redrive.',
+    `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (ERROR_CODE for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
   );
   const queueAge = new Alarm(scope, 'QueueAgeAlarm', {
-    alarmDescription: `${s.consumer}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow.`,
+    alarmDescription: `${s.consumer}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow: see its dashboard, and \`${commands.dlqReport}\`.`,
     metric: queues.queue.metricApproximateAgeOfOldestMessage({
       period: Duration.minutes(1),
       statistic: 'Maximum',
@@ -101,63 +127,160 @@ export function createInboxAlarms(
         "ERROR_MESSAGE attributes, fix the cause, then send each to the queue with the rule's " +
         'messageGroupId: they keep their event id, so the inbox applies each once.',
     );
-  const alarms = [deadLetters, queueAge, deliveryDeadLetters].filter((a) => a !== undefined);
-  if (alarmTopic) for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(alarmTopic));
-  return { deadLetters, queueAge, deliveryDeadLetters };
-}
-
-/** The delivery DLQ when it is not the consumer's DLQ itself (a FIFO consumer's). */
-function separateDeliveryQueue(queues: MonitoredQueues): Queue | undefined {
-  const delivery = queues.deliveryDeadLetterQueue;
-  return delivery === queues.deadLetterQueue ? undefined : delivery;
+  const alarms = {
+    deadLetters,
+    deadLetterAge: deadLetterAgeAlarm(scope, queues.deadLetterQueue, s, commands),
+    failureRate: failureRateAlarm(scope, s, commands),
+    functionErrors: functionErrorsAlarm(scope, fn, `${s.consumer}: `, commands.dlqReport),
+    leaseTakeovers: inboxCountAlarm(scope, s, {
+      id: 'LeaseTakeoversAlarm',
+      metricName: InboxMetric.LeaseTakeovers,
+      description: `${s.consumer}: a step's lease was taken over after the attempt holding it crashed or timed out; a step it ran without journaling may have run twice. Check the effects of the message named in the "lease taken over" log line with \`${commands.message}\`.`,
+    }),
+    queueAge,
+    deliveryDeadLetters,
+  };
+  if (alarmTopic) {
+    for (const alarm of Object.values(alarms)) alarm?.addAlarmAction(new SnsAction(alarmTopic));
+  }
+  return alarms;
 }
 
 /**
- * Creates the consumer's dashboard: the library's metrics and the queues' depth and age.
+ * An alarm on the function's `Errors` above zero in 5 minutes, its description naming the
+ * command to run.
  *
  * @example
  * ```ts
- * const dashboard = createInboxDashboard(this, queues, settings);
+ * functionErrorsAlarm(this, fn, 'ledger: ', 'npx sqs-inbox dlq report --function f');
  * ```
  */
-export function createInboxDashboard(
+export function functionErrorsAlarm(
   scope: Construct,
-  queues: MonitoredQueues,
-  s: InboxConsumerSettings,
-): Dashboard {
-  const inboxMetric = (metricName: string) =>
-    new Metric({
-      namespace: s.metricsNamespace,
-      metricName,
-      dimensionsMap: { service: s.consumer },
-      statistic: 'Sum',
-      period: Duration.minutes(1),
-    });
-  const dashboard = new Dashboard(scope, 'Dashboard');
-  const latency = inboxMetric(InboxMetric.HandlerLatency).with({
-    statistic: 'p99',
-    label: 'handler latency p99 (ms)',
+  fn: IFunction,
+  prefix: string,
+  command: string,
+): Alarm {
+  return new Alarm(scope, 'FunctionErrorsAlarm', {
+    alarmDescription: `${prefix}the function failed whole invocations (a timeout, or an error outside any record: configuration, a malformed event). Read the function's ERROR log lines, then run \`${command}\`.`,
+    metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+    threshold: 0,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
   });
-  const delivery = separateDeliveryQueue(queues);
-  const depths = [
-    queues.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' }),
-    ...(delivery
-      ? [delivery.metricApproximateNumberOfMessagesVisible({ label: 'delivery DLQ depth' })]
-      : []),
-  ];
-  dashboard.addWidgets(
-    new GraphWidget({
-      title: `${s.consumer}: messages`,
-      left: INBOX_COUNTS.map(inboxMetric),
-      right: [latency],
-      width: 12,
+}
+
+/**
+ * One of the library's metrics of this consumer (namespace and `service` dimension as the
+ * function writes them), summed over `period`.
+ *
+ * @example
+ * ```ts
+ * const processed = inboxMetric(settings, InboxMetric.Processed, Duration.minutes(1));
+ * ```
+ */
+export function inboxMetric(
+  s: InboxConsumerSettings,
+  metricName: string,
+  period: Duration,
+): Metric {
+  return new Metric({
+    namespace: s.metricsNamespace,
+    metricName,
+    dimensionsMap: { service: s.consumer },
+    statistic: 'Sum',
+    period,
+  });
+}
+
+function inboxCountAlarm(
+  scope: Construct,
+  s: InboxConsumerSettings,
+  alarm: { readonly id: string; readonly metricName: string; readonly description: string },
+): Alarm {
+  return new Alarm(scope, alarm.id, {
+    alarmDescription: alarm.description,
+    metric: inboxMetric(s, alarm.metricName, Duration.minutes(5)),
+    threshold: 0,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/** Failed records in percent of all records handled, 0 when none were. */
+function failureRateAlarm(
+  scope: Construct,
+  s: InboxConsumerSettings,
+  commands: ReturnType<typeof operatorCommands>,
+): Alarm {
+  const period = Duration.minutes(5);
+  const rate = new MathExpression({
+    label: 'failed records (%)',
+    expression:
+      'IF(failed + processed + duplicates > 0, 100 * failed / (failed + processed + duplicates), 0)',
+    usingMetrics: {
+      failed: inboxMetric(s, InboxMetric.Failures, period),
+      processed: inboxMetric(s, InboxMetric.Processed, period),
+      duplicates: inboxMetric(s, InboxMetric.Duplicates, period),
+    },
+    period,
+  });
+  return new Alarm(scope, 'FailureRateAlarm', {
+    alarmDescription: `${s.consumer}: ${FAILURE_RATE_ALARM_PERCENT} % or more of the records failed in two of the last three 5-minute periods. See "failures by error name" on the dashboard, fix the cause, then run \`${commands.dlqReport}\`.`,
+    metric: rate,
+    threshold: FAILURE_RATE_ALARM_PERCENT,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/**
+ * The age of the DLQ's oldest message at which the construct alarms, in seconds: the DLQ's
+ * retention less the source queue's and a day, at least an hour.
+ *
+ * @example
+ * ```ts
+ * deadLetterAgeThresholdSeconds(settings); // 777,600 (9 days) with the defaults
+ * ```
+ */
+export function deadLetterAgeThresholdSeconds(s: InboxConsumerSettings): number {
+  const margin = s.retentionPeriod.toSeconds() + Duration.days(1).toSeconds();
+  return Math.max(Duration.hours(1).toSeconds(), s.deadLetterRetentionPeriod.toSeconds() - margin);
+}
+
+function deadLetterAgeAlarm(
+  scope: Construct,
+  deadLetterQueue: Queue,
+  s: InboxConsumerSettings,
+  commands: ReturnType<typeof operatorCommands>,
+): Alarm {
+  const threshold = deadLetterAgeThresholdSeconds(s);
+  return new Alarm(scope, 'DeadLetterAgeAlarm', {
+    alarmDescription: `${s.consumer}: the oldest dead letter is ${Duration.seconds(threshold).toHumanString()} old or more and the DLQ drops it at ${s.deadLetterRetentionPeriod.toHumanString()} (a standard DLQ counts from its first enqueue). Run \`${commands.dlqReport}\` now, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
+    metric: deadLetterQueue.metricApproximateAgeOfOldestMessage({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
     }),
-    new GraphWidget({
-      title: `${s.consumer}: queues`,
-      left: depths,
-      right: [queues.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
-      width: 12,
-    }),
-  );
-  return dashboard;
+    threshold,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/**
+ * The delivery DLQ when it is not the consumer's DLQ itself (a FIFO consumer's).
+ *
+ * @example
+ * ```ts
+ * const delivery = separateDeliveryQueue(queues);
+ * ```
+ */
+export function separateDeliveryQueue(queues: MonitoredQueues): Queue | undefined {
+  const delivery = queues.deliveryDeadLetterQueue;
+  return delivery === queues.deadLetterQueue ? undefined : delivery;
 }

@@ -7,6 +7,7 @@
 export { MessageSource } from '../sources/MessageSource.js';
 
 export type { InboxAlarms } from './createInboxMonitoring.js';
+export type { OutboxAlarms } from './createOutboxMonitoring.js';
 export { DEFAULT_BUSINESS_TABLE_ACTIONS, InboxConsumer } from './InboxConsumer.js';
 export type {
   BusinessTableGrant,
@@ -22,7 +23,7 @@ export { InboxTable, type InboxTableProps } from './InboxTable.js';
 export { InboxValidationError } from './InboxValidationError.js';
 export { MessageKey } from './MessageKey.js';
 export { OutboxPipe, type OutboxPipeAlarms, type OutboxPipeProps } from './OutboxPipe.js';
-export { type OutboxAlarms, OutboxRelay } from './OutboxRelay.js';
+export { OutboxRelay } from './OutboxRelay.js';
 export type { OutboxDestination, OutboxRelayProps } from './OutboxRelayProps.js';
 export { OutboxTable, type OutboxTableProps } from './OutboxTable.js';
 export {

@@ -30,6 +30,7 @@ export interface OutboxRelaySettings {
   readonly maxRecordAge: Duration;
   readonly parallelizationFactor: number;
   readonly iteratorAgeAlarmThreshold: Duration;
+  readonly metricsNamespace: string;
 }
 
 const RELAY_PROPS: readonly string[] = [
@@ -43,6 +44,7 @@ const RELAY_PROPS: readonly string[] = [
   'iteratorAgeAlarmThreshold',
   'removalPolicy',
   'alarmTopic',
+  'metricsNamespace',
   'runtime',
   'architecture',
   'bundling',
@@ -86,6 +88,7 @@ export function resolveOutboxRelayProps(
     maxRecordAge: resolveMaxRecordAge(scope, props.maxRecordAge),
     parallelizationFactor: props.parallelizationFactor ?? 1,
     iteratorAgeAlarmThreshold: props.iteratorAgeAlarmThreshold ?? Duration.minutes(5),
+    metricsNamespace: props.metricsNamespace ?? 'SqsInbox',
   };
   inRange(scope, 'batchSize', settings.batchSize, 1, 10_000);
   inRange(scope, 'retryAttempts', settings.retryAttempts, 0, 10_000);

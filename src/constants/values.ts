@@ -211,6 +211,11 @@ export const InboxMetric = {
   /** Attempts that found their lease taken over, and stopped. */
   LeasesLost: 'InboxLeasesLost',
   /**
+   * Claims that took over a lease another attempt held and let lapse: that attempt crashed or
+   * timed out mid-steps (a crashed holder never counts its loss in `InboxLeasesLost`).
+   */
+  LeaseTakeovers: 'InboxLeaseTakeovers',
+  /**
    * Records tried again in the invocation after DynamoDB cancelled their commit for a
    * `TransactionConflict` (another transaction held one of its items): the handler runs again
    * each time, so a steady rise names a hot item.

@@ -102,6 +102,11 @@ export type ClaimResult =
        * found its own lease (its first answer lost), the one an earlier try wrote.
        */
       readonly leaseUntilMillis?: number;
+      /**
+       * The claim took over an `IN_PROGRESS` entry whose lease another attempt held and let
+       * lapse (it crashed or timed out): not a new entry, nor one released after a failure.
+       */
+      readonly takenOver?: boolean;
     }
   | { readonly claimed: false; readonly existing: InboxEntry };
 

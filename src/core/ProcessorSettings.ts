@@ -143,8 +143,14 @@ export interface ReliabilitySettings {
 export interface ObservabilitySettings {
   /** Structured logger; default JSON lines on the console. A logger that throws fails nothing. */
   readonly logger?: InboxLogger;
-  /** Metrics sink; default none. */
-  readonly metrics?: InboxMetrics;
+  /**
+   * Metrics sink (Powertools Metrics fits), used alone: the library's own sink is then never
+   * used beside it. Default: when `POWERTOOLS_METRICS_NAMESPACE` is set (the constructs set it),
+   * one CloudWatch embedded-metric-format line per batch on standard output, under that namespace
+   * and the `service` dimension `POWERTOOLS_SERVICE_NAME`, as Powertools writes them
+   * (`POWERTOOLS_METRICS_DISABLED=true` turns it off); without a namespace, none. `false`: none.
+   */
+  readonly metrics?: InboxMetrics | false;
   /**
    * Write dedup keys into log lines and the `inbox.key` DLQ attribute; default false: a key can
    * be personal data, so logs carry `keyHash` and the DLQ `inbox.keyHash` instead.

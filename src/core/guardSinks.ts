@@ -53,6 +53,25 @@ export function guardMetrics(metrics: InboxMetrics): InboxMetrics {
   };
 }
 
+/**
+ * A sink's flush that never throws, for the same reason as {@link guardLogger}: it ends a batch
+ * whose records are settled already.
+ *
+ * @example
+ * ```ts
+ * const flush = guardFlush(sink.flush); // never throws
+ * ```
+ */
+export function guardFlush(flush: () => void): () => void {
+  return () => {
+    try {
+      flush();
+    } catch (error) {
+      reportSinkFailure('the metrics sink threw writing its metrics', error);
+    }
+  };
+}
+
 /** An async sink's promise, if it returned one, must not reject unhandled. */
 function catchRejection(result: unknown, failed: (error: unknown) => void): void {
   if (typeof (result as Promise<unknown> | undefined)?.then === 'function') {

@@ -14,13 +14,14 @@ import { resolveSources, sourcesWithoutUpstreamId } from '../sources/resolveSour
 import { checkOptionsObject, type MovedOptions } from './checkOptionsObject.js';
 import { createConsoleLogger } from './consoleLogger.js';
 import type { DeadLetterSink } from './DeadLetterSink.js';
-import { guardLogger, guardMetrics } from './guardSinks.js';
+import { guardLogger } from './guardSinks.js';
 import { guardTracer } from './guardTracer.js';
 import type { InboxStore } from './InboxStore.js';
 import type { InboxTracer } from './InboxTracer.js';
 
 import { checkBoolean, checkFunction, checkMethods, integerIn } from './optionChecks.js';
 import type { ProcessorOptions } from './ProcessorSettings.js';
+import { resolveMetrics } from './resolveMetrics.js';
 import {
   type DeadLetterSinkFactory,
   optionGroup,
@@ -66,6 +67,8 @@ export interface ResolvedOptions {
   readonly metrics: InboxMetrics | undefined;
   /** Undefined: no spans. */
   readonly tracer: InboxTracer | undefined;
+  /** Writes what the library's own sink holds (a user's sink is theirs to publish). */
+  readonly flushMetrics: () => void;
   /** Warnings already logged by this processor, so each is logged once per container. */
   readonly warned: Set<string>;
   /** The wait after a `TransactionConflict`, learned from this processor's commits. */
@@ -121,6 +124,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
   const sources = resolveSources(options.sources);
   checkKey(options.key, sources);
   const observability = optionGroup(options, 'observability');
+  const runtime = resolveRuntime(options.runtime);
   return {
     store: options.store,
     consumer: options.consumer,
@@ -133,9 +137,9 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     ...resolveReliability(optionGroup(options, 'reliability')),
     ...resolvePerformance(optionGroup(options, 'performance'), options.store),
     logKeys: observability.logKeys ?? false,
-    runtime: resolveRuntime(options.runtime),
+    runtime,
     logger: guardLogger(observability.logger ?? createConsoleLogger()),
-    metrics: observability.metrics === undefined ? undefined : guardMetrics(observability.metrics),
+    ...resolveMetrics(observability.metrics, runtime.now),
     tracer: observability.tracer === undefined ? undefined : guardTracer(observability.tracer),
     warned: new Set(),
     conflictBackoff: new ConflictBackoff(),
@@ -159,7 +163,9 @@ function checkShapes<TSchema extends StandardSchemaV1>(options: ProcessorOptions
   const observability = optionGroup(options, 'observability');
   checkBoolean('observability.logKeys', observability.logKeys);
   checkMethods('observability.logger', observability.logger, ['debug', 'info', 'warn', 'error']);
-  checkMethods('observability.metrics', observability.metrics, ['addMetric']);
+  if (observability.metrics !== false) {
+    checkMethods('observability.metrics', observability.metrics, ['addMetric']);
+  }
   checkMethods('observability.tracer', observability.tracer, ['startSpan']);
 }
 

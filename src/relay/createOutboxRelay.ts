@@ -5,10 +5,11 @@ import { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';
 import { mapConcurrently } from '../batch/mapConcurrently.js';
 import { checkOptionsObject, type MovedOptions } from '../core/checkOptionsObject.js';
 import { createConsoleLogger } from '../core/consoleLogger.js';
-import { guardLogger, guardMetrics } from '../core/guardSinks.js';
+import { guardLogger } from '../core/guardSinks.js';
 import { guardTracer } from '../core/guardTracer.js';
 import { checkFunction, checkMethods, integerIn, isQueueUrl } from '../core/optionChecks.js';
 import type { ObservabilitySettings, ReliabilitySettings } from '../core/ProcessorSettings.js';
+import { resolveMetrics } from '../core/resolveMetrics.js';
 import { InvalidConfigurationError, MalformedEventError, RecordDeadlineError } from '../errors.js';
 import type { OutboxDeadLetterSink } from '../outbox/OutboxDeadLetter.js';
 import type { OutboxSender } from '../outbox/OutboxSender.js';
@@ -144,9 +145,13 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelayProce
     1_000,
     DEADLINE_MARGIN_RANGE,
   );
-  const deps = dependencies(options);
-  const relayRecords = (event: unknown, context?: Context) =>
-    relayEvent(readRecords(event), context, { deps, concurrency, marginMillis });
+  const { flushMetrics, ...deps } = dependencies(options);
+  const relayRecords = async (event: unknown, context?: Context) => {
+    const records = readRecords(event);
+    const outcomes = await relayEvent(records, context, { deps, concurrency, marginMillis });
+    flushMetrics(); // one metrics document per batch
+    return outcomes;
+  };
   const process = async (event: unknown, context?: Context): Promise<DynamoDBBatchResponse> => {
     const outcomes = await relayRecords(event, context);
     const failures = outcomes.filter(({ status }) => status === 'failed');
@@ -186,23 +191,30 @@ function checkShapes(options: OutboxRelayOptions): void {
     'warn',
     'error',
   ]);
-  checkMethods('observability.metrics', options.observability?.metrics, ['addMetric']);
+  if (options.observability?.metrics !== false) {
+    checkMethods('observability.metrics', options.observability?.metrics, ['addMetric']);
+  }
   checkMethods('observability.tracer', options.observability?.tracer, ['startSpan']);
   checkFunction('runtime.now', options.runtime?.now);
 }
 
-function dependencies(options: OutboxRelayOptions): RelayDependencies {
+function dependencies(
+  options: OutboxRelayOptions,
+): RelayDependencies & { readonly flushMetrics: () => void } {
   const sender = options.sender ?? new AwsOutboxSender();
   const { queueUrl, client, sink } = options.deadLetter;
   const clients = sender instanceof AwsOutboxSender ? sender : new AwsOutboxSender();
   const now = options.runtime?.now;
+  const clock = now === undefined ? Date.now : () => now();
+  // The constructs set the namespace and service: the relay's counts reach its dashboard.
+  const metrics = resolveMetrics(options.observability?.metrics, clock);
   return {
     sender,
     deadLetters: sink ?? new OutboxDeadLetterPublisher(queueUrl, () => client ?? clients.sqsClient),
     logger: guardLogger(options.observability?.logger ?? createConsoleLogger()),
-    metrics: options.observability?.metrics && guardMetrics(options.observability.metrics),
+    ...metrics,
     tracer: options.observability?.tracer && guardTracer(options.observability.tracer),
-    now: now === undefined ? Date.now : () => now(),
+    now: clock,
   };
 }
 

@@ -281,6 +281,12 @@ export class MessageSteps {
     this.#lease = claim.lease;
     this.#attempts = claim.attempts;
     this.#observation.noteAttempts(claim.attempts);
+    if (claim.takenOver === true) {
+      this.#options.metrics?.addMetric(InboxMetric.LeaseTakeovers, 'Count', 1);
+      this.#log('warn', 'lease taken over: the attempt that held it stopped before its end', {
+        attempt: claim.attempts,
+      });
+    }
     for (const [name, step] of Object.entries(claim.journal)) this.#journal.set(name, step);
     await this.#holdClaimedLease(claim.leaseUntilMillis, leaseEndMillis);
   }

@@ -124,7 +124,33 @@ describe('the lease of a handler with steps', () => {
       lease: { owner: 'owner-b', epoch: 2 },
       attempts: 2,
       journal: { charge: { result: '{"id":"ch_1"}', at: 'then' } },
+      takenOver: true,
     });
+  });
+
+  it('tells a takeover from a first claim and from the resumption of a released entry', async () => {
+    const fresh = randomUUID();
+    const released = randomUUID();
+    const pk = inboxPk('fencing', released);
+    const first = await ledger.store.claim(claimOf(fresh, 'owner-a', T0));
+    const lease = await claimed(claimOf(released, 'owner-a', T0, 60_000));
+    await ledger.store.release({ pk, lease, lastError: { name: 'Error', at: 'then' } });
+
+    const resumed = await ledger.store.claim(claimOf(released, 'owner-b', T0 + 1));
+
+    expect(first).toMatchObject({ claimed: true, takenOver: false });
+    expect(resumed).toMatchObject({ claimed: true, takenOver: false });
+  });
+
+  it('still tells its takeover when the answer was lost and the claim is sent again', async () => {
+    const key = randomUUID();
+    await claimed(claimOf(key, 'owner-a', T0));
+    const takeover = claimOf(key, 'owner-b', T0 + 1_001, 60_000);
+    await claimed(takeover);
+
+    await expect(ledger.store.claim({ ...takeover, nowMillis: T0 + 1_005 })).resolves.toMatchObject(
+      { claimed: true, lease: { owner: 'owner-b' }, takenOver: true },
+    );
   });
 
   it('refuses every write of an attempt whose lapsed lease was taken over: its journal write, heartbeat, commit and release', async () => {

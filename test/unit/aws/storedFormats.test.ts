@@ -145,6 +145,7 @@ describe('stored formats: a change here needs a format version bump', () => {
       expiresAt N 1797501600
       formatVersion N 1
       key S evt-1
+      leaseClaimedFrom S owner-1
       leaseEpoch N 1
       leaseOwner S owner-1
       leaseUntil N 1795514465000
@@ -172,6 +173,7 @@ describe('stored formats: a change here needs a format version bump', () => {
       expiresAt N 1797501600
       formatVersion N 1
       key S evt-1
+      leaseClaimedFrom S owner-1
       leaseEpoch N 1
       leaseOwner S owner-1
       leaseUntil N 1795514465000
@@ -202,6 +204,7 @@ describe('stored formats: a change here needs a format version bump', () => {
       key S evt-1
       lastError.at S 2026-11-24T10:00:02.000Z
       lastError.name S DestinationUnavailableError
+      leaseClaimedFrom S owner-1
       leaseEpoch N 1
       messageId S m-1
       payloadHash S aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
@@ -227,6 +230,7 @@ describe('stored formats: a change here needs a format version bump', () => {
       key S evt-1
       lastError.at S then
       lastError.name S Error
+      leaseClaimedFrom S owner-2
       leaseEpoch N 2
       messageId S m-1
       payloadHash S aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa

@@ -24,6 +24,10 @@ function withOption(path: string, value: unknown): never {
 }
 
 describe('resolveOptions', () => {
+  it('takes observability.metrics false for no metrics at all', () => {
+    expect(resolveOptions(withOption('observability.metrics', false)).metrics).toBeUndefined();
+  });
+
   it('fills in the documented defaults', () => {
     const resolved = resolveOptions(valid);
 
@@ -126,6 +130,7 @@ describe('resolveOptions', () => {
     { option: 'performance.precheck', value: false, fix: /'concurrent', 'before', 'off'/ },
     { option: 'observability.logger', value: { info: () => {} }, fix: /debug, info, warn, error/ },
     { option: 'observability.metrics', value: {}, fix: /addMetric/ },
+    { option: 'observability.metrics', value: true, fix: /addMetric/ },
     {
       option: 'store',
       value: { tableName: 'inbox' },

@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { outboxMessageId } from '../../../src/constants/index.js';
 import {
   DestinationRefusedError,
@@ -249,5 +249,52 @@ describe('createOutboxRelay', () => {
     expect(() =>
       createOutboxRelay({ deadLetter: { queueUrl: DLQ }, performance: { concurency: 2 } } as never),
     ).toThrow(/"performance.concurency".*known options: concurrency/);
+  });
+});
+
+describe('the relay without a metrics sink', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+
+  it('writes its counts as one embedded-metric-format line per batch when the construct set a namespace', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'SqsInbox');
+    vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'ledger');
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const letters: OutboxDeadLetter[] = [];
+    const sender = fakeSender((m) =>
+      m.body === 'refused'
+        ? new DestinationRefusedError(QUEUE, m.id, 'InvalidParameterValue')
+        : undefined,
+    );
+    const event = {
+      Records: [
+        record('grp#a', [message('a1'), message('a2')]),
+        record('msg#r', [message('refused')]),
+      ],
+    };
+
+    await relayWith(sender, letters).process(event);
+
+    const documents = stdout.mock.calls
+      .map(([line]) => String(line))
+      .filter((line) => line.includes('"_aws"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(documents).toHaveLength(1);
+    expect(documents[0]).toMatchObject({
+      service: 'ledger',
+      OutboxMessagesRelayed: 2,
+      OutboxDeadLettered: 1,
+    });
+  });
+
+  it('writes no metric line when no namespace is set', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', '');
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+
+    await relayWith(fakeSender()).process({ Records: [record('grp#a', [message('a1')])] });
+
+    expect(stdout.mock.calls.filter(([line]) => String(line).includes('"_aws"'))).toEqual([]);
   });
 });

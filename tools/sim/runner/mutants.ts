@@ -385,6 +385,15 @@ export const MUTANTS = {
     find: 'if (nowMillis >= horizonMillis && facts.acceptStale !== true) return RedriveDecision.Stale;',
     replace: '',
   },
+  resumeCountedAsTakeover: {
+    name: 'resumeCountedAsTakeover',
+    invariant: 'metrics',
+    description:
+      'a claim that resumes a released entry is counted as a lease takeover, as is every claim after the first',
+    file: 'src/aws/inboxItem.ts',
+    find: 'takenOver: claimedFromOwner !== undefined && claimedFromOwner !== lease.owner,',
+    replace: 'takenOver: toNumber(item.attempts) > 1,',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

@@ -3,6 +3,7 @@ import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import type { Invocation } from '../lambda/SimLambda.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
+import type { ObservedMetric } from './consumerFunction.js';
 import type { OutboxWorld } from './outboxWorld.js';
 import type { PaymentWorkload, PlannedEvent } from './paymentWorkload.js';
 import type { WorldConfig } from './WorldConfig.js';
@@ -45,6 +46,8 @@ export interface WorldObservation {
     readonly messageId: string;
     readonly sentAtMillis: number;
   }>;
+  /** Every value the consumer's containers gave their metrics sink, in order. */
+  readonly metrics: readonly ObservedMetric[];
 }
 
 /**

@@ -7,6 +7,7 @@ import { checkContention, checkSelfContention } from './checkContention.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
 import { checkFormats } from './checkFormats.js';
+import { checkLeaseTakeovers } from './checkLeaseTakeovers.js';
 import { checkOutbox } from './checkOutbox.js';
 import { checkRedrive } from './checkRedrive.js';
 import { checkSteps } from './checkSteps.js';
@@ -33,6 +34,8 @@ import type { EventOf, WorldObservation } from './WorldObservation.js';
  * - contention (see `checkContention`): no record is failed for conflicts alone while its batch
  *   had time, and no invocation's transaction conflicts with one of its own;
  * - FIFO: each account's events commit in the order they were sent;
+ * - metrics (see `checkLeaseTakeovers`): a container counts exactly the lease takeovers its
+ *   claims made (at most that many when it was killed);
  * - formats (see `checkFormats`): every entry and outbox item the current release writes holds
  *   its format version, and the previous release's containers stamp none;
  * - liveness: once faults stop, the world quiesces within its bound.
@@ -51,6 +54,7 @@ export function checkWorld(world: WorldObservation): string[] {
   const committed = events.commits(changes, failures);
   checkWritesInInboxTransactions(changes, committed, failures);
   checkSteps(world, changes, committed, failures);
+  checkLeaseTakeovers(world, changes, failures);
   checkEffects(world, committed, failures);
   const eventOf: EventOf = (body) => events.ofBody(body);
   const explain = new FailureExplainer(world.config, commits, leaseClaims(world, changes));

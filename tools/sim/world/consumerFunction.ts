@@ -32,6 +32,20 @@ import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
 
+/**
+ * A value a consumer container gave its metrics sink: which container, the metric, the value.
+ *
+ * @example
+ * ```ts
+ * const takeovers = world.metrics.filter(({ name }) => name === 'InboxLeaseTakeovers');
+ * ```
+ */
+export interface ObservedMetric {
+  readonly actor: string;
+  readonly name: string;
+  readonly value: number;
+}
+
 /** The tables of a world: the inbox and the consumers' business tables. */
 export const WorldTables = {
   Inbox: 'inbox',
@@ -110,6 +124,8 @@ export function consumerFunction(world: {
     error?: unknown,
     sentMillis?: number,
   ) => void;
+  /** Where each container's metrics go, as its sink is given them. */
+  readonly metrics: ObservedMetric[];
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
   const { rules } = world;
@@ -187,7 +203,10 @@ export function consumerFunction(world: {
         precheck: config.precheck,
         coalesce: config.coalesce ?? false,
       },
-      observability: { logger: traceLogger(kernel, actor) },
+      observability: {
+        logger: traceLogger(kernel, actor),
+        metrics: { addMetric: (name, _unit, value) => world.metrics.push({ actor, name, value }) },
+      },
     });
     return processor.process;
   };

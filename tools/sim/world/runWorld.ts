@@ -9,7 +9,7 @@ import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { ConflictRules } from './ConflictRules.js';
 import { checkWorld } from './checkWorld.js';
-import { consumerFunction, WorldTables } from './consumerFunction.js';
+import { consumerFunction, type ObservedMetric, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
 import { inboxAwareRedrive } from './operatorRedrive.js';
 import { buildOutboxWorld } from './outboxWorld.js';
@@ -166,6 +166,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     config.conflictRules ? random.derive('service') : undefined,
   );
   const effects = new SimEffects();
+  const metrics: ObservedMetric[] = [];
   const previous = previousReleaseContainers(config.previousReleaseShare, random.derive('release'));
   const second =
     config.outbox === undefined
@@ -195,6 +196,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
         second?.notify();
       },
       effects,
+      metrics,
       rules,
       previousRelease: previous.runs,
       ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
@@ -246,6 +248,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     end,
     previousReleaseActors: previous.actors,
     redriveSends,
+    metrics,
     ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);

@@ -1,0 +1,180 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Dashboard,
+  GraphWidget,
+  type HorizontalAnnotation,
+  LogQueryWidget,
+  Metric,
+  TextWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { InboxMetric } from '../constants/values.js';
+import {
+  deadLetterAgeThresholdSeconds,
+  inboxMetric,
+  type MonitoredQueues,
+  separateDeliveryQueue,
+} from './createInboxMonitoring.js';
+import { operatorCommands } from './operatorCommands.js';
+import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
+
+/** The library's count metrics of every record, as the dashboard reads them. */
+const INBOX_COUNTS = [
+  InboxMetric.Processed,
+  InboxMetric.Duplicates,
+  InboxMetric.Failures,
+  InboxMetric.PermanentFailures,
+  InboxMetric.DeadLettered,
+] as const;
+
+/** The library's metrics of handlers with steps. */
+const STEP_COUNTS = [
+  InboxMetric.StepsRun,
+  InboxMetric.StepsReplayed,
+  InboxMetric.LeasesHeld,
+  InboxMetric.LeasesLost,
+  InboxMetric.LeaseTakeovers,
+] as const;
+
+/** The event source mapping's own counts (with `metricsConfig` `EventCount`), polled to deleted. */
+const MAPPING_COUNTS = [
+  'PolledEventCount',
+  'InvokedEventCount',
+  'FailedInvokeEventCount',
+  'DeletedEventCount',
+] as const;
+
+/**
+ * What the consumer's dashboard reads: its queues, its function and that function's log group,
+ * and the event source mapping.
+ *
+ * @example
+ * ```ts
+ * const parts: DashboardParts = { queues, fn, logGroupName, eventSourceMappingId };
+ * ```
+ */
+export interface DashboardParts {
+  readonly queues: MonitoredQueues;
+  readonly fn: IFunction;
+  readonly logGroupName: string;
+  readonly eventSourceMappingId: string;
+}
+
+/**
+ * Creates the consumer's dashboard: the library's counts and latency, the queues' depth and age,
+ * the DLQ's oldest message, the function's errors, throttles and duration, the event source
+ * mapping's counts, steps and leases, failures by error name (Logs Insights over the function's
+ * log lines), and the commands to run for this consumer.
+ *
+ * @example
+ * ```ts
+ * const dashboard = createInboxDashboard(this, parts, settings);
+ * ```
+ */
+export function createInboxDashboard(
+  scope: Construct,
+  parts: DashboardParts,
+  s: InboxConsumerSettings,
+): Dashboard {
+  const { queues, fn } = parts;
+  const minute = Duration.minutes(1);
+  const count = (metricName: string) => inboxMetric(s, metricName, minute);
+  const dashboard = new Dashboard(scope, 'Dashboard');
+  const latency = count(InboxMetric.HandlerLatency).with({
+    statistic: 'p99',
+    label: 'handler latency p99 (ms)',
+  });
+  const delivery = separateDeliveryQueue(queues);
+  const dlqs = [
+    { queue: queues.deadLetterQueue, label: 'DLQ' },
+    ...(delivery ? [{ queue: delivery, label: 'delivery DLQ' }] : []),
+  ];
+  dashboard.addWidgets(
+    graph(`${s.consumer}: messages`, INBOX_COUNTS.map(count), [latency]),
+    graph(
+      `${s.consumer}: queues`,
+      dlqs.map(({ queue, label }) =>
+        queue.metricApproximateNumberOfMessagesVisible({ label: `${label} depth` }),
+      ),
+      [queues.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
+    ),
+  );
+  dashboard.addWidgets(
+    new GraphWidget({
+      title: `${s.consumer}: oldest dead letter (s)`,
+      left: dlqs.map(({ queue, label }) =>
+        queue.metricApproximateAgeOfOldestMessage({ label: `${label} oldest (s)` }),
+      ),
+      leftAnnotations: [deadLetterAgeAnnotation(s)],
+      width: 12,
+    }),
+    graph(
+      `${s.consumer}: function`,
+      [fn.metricErrors({ period: minute }), fn.metricThrottles({ period: minute })],
+      [fn.metricDuration({ period: minute, statistic: 'p99', label: 'duration p99 (ms)' })],
+    ),
+  );
+  dashboard.addWidgets(
+    graph(
+      `${s.consumer}: event source mapping`,
+      MAPPING_COUNTS.map((metricName) => mappingMetric(metricName, parts.eventSourceMappingId)),
+      [],
+    ),
+    graph(`${s.consumer}: steps and leases`, STEP_COUNTS.map(count), []),
+  );
+  dashboard.addWidgets(failuresByErrorName(parts.logGroupName, s), commandsText(fn, s));
+  return dashboard;
+}
+
+function graph(title: string, left: Metric[], right: Metric[]): GraphWidget {
+  return new GraphWidget({ title, left, right, width: 12 });
+}
+
+function mappingMetric(metricName: string, eventSourceMappingId: string): Metric {
+  return new Metric({
+    namespace: 'AWS/Lambda',
+    metricName,
+    dimensionsMap: { EventSourceMappingUUID: eventSourceMappingId },
+    statistic: 'Sum',
+    period: Duration.minutes(1),
+  });
+}
+
+function deadLetterAgeAnnotation(s: InboxConsumerSettings): HorizontalAnnotation {
+  return { value: deadLetterAgeThresholdSeconds(s), label: 'dead-letter age alarm' };
+}
+
+/**
+ * The failed records of the last hours by the name of their error: the library logs each
+ * failure (WARN or ERROR) with `error.name`, never the message's content.
+ */
+function failuresByErrorName(logGroupName: string, s: InboxConsumerSettings): LogQueryWidget {
+  return new LogQueryWidget({
+    title: `${s.consumer}: failures by error name`,
+    logGroupNames: [logGroupName],
+    queryLines: [
+      'fields @timestamp, error.name',
+      `filter ispresent(error.name) and consumer = '${s.consumer}'`,
+      'stats count(*) as failures by error.name',
+      'sort failures desc',
+    ],
+    width: 12,
+  });
+}
+
+function commandsText(fn: IFunction, s: InboxConsumerSettings): TextWidget {
+  const commands = operatorCommands(fn.functionName);
+  return new TextWidget({
+    markdown: [
+      `### ${s.consumer}: commands`,
+      `What is in the DLQ and why: \`${commands.dlqReport}\``,
+      '',
+      `Put back what can safely go back (a dry run; \`--apply\` to act): \`${commands.dlqRedrive}\``,
+      '',
+      `What happened to one message: \`${commands.message}\``,
+    ].join('\n'),
+    width: 12,
+    height: 6,
+  });
+}
