@@ -26,6 +26,7 @@ import {
   throwIfLeaseHeld,
   throwIfOtherPayload,
 } from './judgeExisting.js';
+import { recordFailedAttempt } from './recordFailedAttempt.js';
 import { sendCommit } from './sendCommit.js';
 
 /**
@@ -110,7 +111,17 @@ export async function processRecord(
     // The batch answered at its deadline without this record (reported failed then): what it
     // ends with now is only logged, never dead-lettered, and not counted twice.
     if (signal.aborted) return settledLate(record, identity?.key, error, options);
-    return settleFailure(record, identity, error, options, signal);
+    const attempt = {
+      messageId: record.messageId,
+      identity,
+      error,
+      leaseSought: !!steps?.leaseSought,
+    };
+    const [outcome] = await Promise.all([
+      settleFailure(record, identity, error, options, signal),
+      recordFailedAttempt(attempt, options, signal),
+    ]);
+    return outcome;
   } finally {
     steps?.stop();
   }
