@@ -109,7 +109,7 @@ export async function processRecord(
     // A lease this record holds is released with its journal kept, before the failure settles.
     await steps?.release(error);
     // The batch answered at its deadline without this record (reported failed then): what it
-    // ends with now is only logged, never dead-lettered, and not counted twice.
+    // ends with now is only logged, never dead-lettered, not counted twice, and not recorded.
     if (signal.aborted) return settledLate(record, identity?.key, error, options);
     const attempt = {
       messageId: record.messageId,
@@ -119,7 +119,7 @@ export async function processRecord(
     };
     const [outcome] = await Promise.all([
       settleFailure(record, identity, error, options, signal),
-      recordFailedAttempt(attempt, options, signal),
+      recordFailedAttempt(attempt, options),
     ]);
     return outcome;
   } finally {

@@ -33,24 +33,23 @@ const ANSWERED_BY_THE_ENTRY: ReadonlyArray<abstract new (...args: never[]) => Er
  * Records a failed attempt of a record that ran no step on its inbox entry (`FAILED`, one more
  * attempt, the error's class name and time), so that what happened to the message can be read
  * for every consumer, not only those with steps. Only on the failure path, once the record's
- * key is known, and never once its batch answered at the deadline (the batch does not wait for
- * it then). Never throws and never changes the record's outcome: a refused condition (the entry
+ * key is known; the caller sends none once the batch answered at its deadline (the batch does
+ * not wait for it then). Never throws and never changes the record's outcome: a refused condition (the entry
  * is committed, leased, or another's) is logged at DEBUG, any other failure once at WARN.
  *
  * @example
  * ```ts
- * await recordFailedAttempt({ messageId, identity, error, leaseSought: false }, options, signal);
+ * await recordFailedAttempt({ messageId, identity, error, leaseSought: false }, options);
  * ```
  */
 export async function recordFailedAttempt(
   failed: FailedAttempt,
   options: ResolvedOptions,
-  batchAnswered: AbortSignal,
 ): Promise<void> {
   const { identity, error, messageId } = failed;
   const { store } = options;
   if (identity === undefined || failed.leaseSought || store.recordFailure === undefined) return;
-  if (batchAnswered.aborted || ANSWERED_BY_THE_ENTRY.some((type) => error instanceof type)) return;
+  if (ANSWERED_BY_THE_ENTRY.some((type) => error instanceof type)) return;
   const [payloadHash = '', ...otherHashes] = identity.payloadHashes;
   const nowMillis = options.runtime.now();
   const context = {
