@@ -3,6 +3,7 @@ import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb
 import { describe, expect, it } from 'vitest';
 import { InboxStatus, inboxPk } from '../../src/constants/index.js';
 import { hashPayload } from '../../src/core/inboxEntry.js';
+import { LeaseHeldError } from '../../src/errors.js';
 import {
   createBatchProcessor,
   type MessageHandler,
@@ -139,6 +140,35 @@ describe('failure records: a failed attempt of a step-less handler is recorded o
       leaseUntilMillis: nowMillis + 600_000,
     });
     expect(entry?.lastError).toBeUndefined();
+  });
+
+  it("sends no failure record for a copy refused by another attempt's live lease: the entry answers for it", async () => {
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    const record = sqsRecord(event);
+    const nowMillis = Date.now();
+    await ledger.store.claim({
+      entry: {
+        pk: inboxPk(CONSUMER, event.eventId),
+        consumer: CONSUMER,
+        key: event.eventId,
+        messageId: 'm-leased',
+        payloadHash: hashPayload(record.body),
+        expiresAt: Math.floor(nowMillis / 1000) + 86_400,
+      },
+      payloadHashes: [hashPayload(record.body)],
+      owner: 'other-attempt',
+      nowMillis,
+      leaseUntilMillis: nowMillis + 600_000,
+    });
+    const { sent, store } = ledger.ownStore();
+
+    const [outcome] = await ledgerProcessor(ledger.applyPayment, {
+      store,
+      consumer: CONSUMER,
+    }).processRecords(sqsEvent(record));
+
+    expect(outcome?.error).toBeInstanceOf(LeaseHeldError);
+    expect(sent.map(({ name }) => name)).not.toContain('UpdateItemCommand');
   });
 
   it('lets another message of the key commit over a failure record, which holds no journal', async () => {
