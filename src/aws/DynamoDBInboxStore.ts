@@ -15,6 +15,7 @@ import type {
   ClaimResult,
   CommitRequest,
   CommitResult,
+  FailureRecord,
   InboxStore,
   MemberVerdict,
   PreparedCommit,
@@ -35,6 +36,7 @@ import {
   translate,
 } from './dynamoDBErrors.js';
 import { entryWrite } from './entryWrites.js';
+import { writeFailureRecord } from './failureRecordWrite.js';
 import { InboxLeases } from './InboxLeases.js';
 import { toEntry } from './inboxItem.js';
 import { type JudgingContext, judgeCommit, judgeMembers } from './judgeCancellation.js';
@@ -309,6 +311,11 @@ export class DynamoDBInboxStore {
   /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
   release(request: Parameters<InboxStore['release']>[0]): Promise<void> {
     return this.#leases.release(request);
+  }
+
+  /** @internal Part of the store port the engine uses (`core/InboxStore.ts`). */
+  recordFailure(request: FailureRecord): Promise<{ readonly recorded: boolean }> {
+    return writeFailureRecord(this.client, this.tableName, request);
   }
 
   /** An inbox item as stored (consistent read), for a lease write that a condition refused. */

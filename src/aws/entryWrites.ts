@@ -41,14 +41,24 @@ export const ENTRY_CONDITION = {
   expired: '#expiresAt < :nowEpochSeconds',
   /**
    * Resumable by a claim or a step-less commit: not completed, held by no live lease (released,
-   * or its lease lapsed), live, holding this payload's hash, and of a format version the writer
-   * reads (`:formatVersion`, the one it writes; absent on 0.1.0's entries). Another payload's
-   * unfinished entry is never taken over: its journal may hold an effect that already happened;
-   * nor is a newer release's, whose journal this one may misread.
+   * or its lease lapsed), live, holding this payload's hash (or no journal at all: a step-less
+   * attempt's failure record), and of a format version the writer reads (`:formatVersion`, the
+   * one it writes; absent on 0.1.0's entries). Another payload's unfinished entry with a journal
+   * is never taken over: its journal may hold an effect that already happened; nor is a newer
+   * release's, whose journal this one may misread.
    */
   resumable:
-    '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND #payloadHash IN (:payloadHash, :bodyHash) ' +
+    '(#status <> :completed AND #expiresAt >= :nowEpochSeconds ' +
+    'AND (#payloadHash IN (:payloadHash, :bodyHash) OR attribute_not_exists(#steps)) ' +
     'AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) ' +
+    `AND ${READABLE_FORMAT})`,
+  /**
+   * Where a step-less attempt's failure is recorded, besides an absent entry: a released one
+   * (`FAILED`, so no lease, live or lapsed, and never committed) of this payload that still
+   * lives, of a format version the writer reads. Anything else is another attempt's to tell.
+   */
+  failed:
+    '(#status = :failed AND #expiresAt >= :nowEpochSeconds AND #payloadHash IN (:payloadHash, :bodyHash) ' +
     `AND ${READABLE_FORMAT})`,
   /** Owned by the attempt: its owner token and its fencing counter. */
   fenced: '#owner = :owner AND #epoch = :epoch',
@@ -68,7 +78,8 @@ const CLAIMED =
 
 /**
  * The updates of the entry: a claim that keeps the journal, one that starts afresh (the entry
- * had expired), a journal write, a heartbeat, a release and a commit. A claim stamps the entry
+ * had expired), a journal write, a heartbeat, a release, a step-less attempt's failure record
+ * and a commit. A claim stamps the entry
  * with the format version it writes (a journal it keeps is of a version it reads, so the entry
  * is then of its version); the writes after it are the claiming attempt's own, on its entry.
  *
@@ -83,6 +94,10 @@ export const ENTRY_UPDATE = {
   journal: 'SET #steps.#step = :step',
   heartbeat: 'SET #leaseUntil = :leaseUntil, #expiresAt = :expiresAt',
   release: 'SET #status = :failed, #lastError = :lastError REMOVE #owner, #leaseUntil',
+  recordFailure:
+    'SET #status = :failed, #lastError = :lastError, #consumer = :consumer, #key = :key, ' +
+    `#messageId = :messageId, #payloadHash = :payloadHash, #expiresAt = :expiresAt, ${FORMAT_STAMP} ` +
+    'ADD #attempts :one',
   commit:
     'SET #status = :completed, #messageId = :messageId, #payloadHash = :payloadHash, ' +
     '#processedAt = :processedAt, #expiresAt = :expiresAt REMOVE #owner, #leaseUntil',

@@ -246,7 +246,8 @@ export class InboxConsumer extends Construct {
   /**
    * Reads and writes of the inbox table, limited by `dynamodb:LeadingKeys` to this consumer's
    * own `consumer#key` entries: consumers sharing the table cannot touch each other's entries.
-   * `UpdateItem` is the steps' lease: their claim, journal, heartbeat, release and commit;
+   * `UpdateItem` is the steps' lease (their claim, journal, heartbeat, release and commit) and
+   * the record of a step-less attempt's failure;
    * `BatchGetItem` the batch's pre-check read.
    */
   #grantOwnInboxEntries(consumer: string): void {

@@ -111,6 +111,28 @@ export type ClaimResult =
   | { readonly claimed: false; readonly existing: InboxEntry };
 
 /**
+ * A failed attempt of a handler that ran no step, to record on its entry: the entry it would
+ * create (a `FAILED` one) or update, the payload hashes that entry may hold, and the error.
+ *
+ * @example
+ * ```ts
+ * await store.recordFailure?.({ entry, payloadHashes: [payloadHash, bodyHash],
+ *   lastError: { name: 'TypeError', at: '2026-11-27T10:00:00.000Z' }, nowMillis });
+ * ```
+ */
+export interface FailureRecord {
+  readonly entry: Pick<
+    InboxEntry,
+    'pk' | 'consumer' | 'key' | 'messageId' | 'payloadHash' | 'expiresAt'
+  >;
+  readonly payloadHashes: readonly string[];
+  /** The class name of the attempt's error, and when it failed (ISO-8601). */
+  readonly lastError: { readonly name: string; readonly at: string };
+  /** An entry whose `expiresAt` is before this moment (in whole seconds) is not updated. */
+  readonly nowMillis: number;
+}
+
+/**
  * The result of a commit: either everything was written, or the inbox already holds a live
  * entry for the key (`existing`) and nothing was written.
  *
@@ -252,6 +274,15 @@ export interface InboxStore {
     lastError: { name: string; at: string };
     journal?: Readonly<Record<string, JournaledStep>>;
   }): Promise<void>;
+  /**
+   * Records a failed attempt of a handler that ran no step, in one conditional write: creates
+   * the entry `FAILED`, or updates a `FAILED` one of this payload that still lives, adding one
+   * to its attempts and setting its last error. Answers `recorded: false` (no error) when the
+   * entry is committed, leased, expired, another payload's or of a newer format: a record never
+   * takes or changes what another attempt wrote. Optional: a store without it records nothing,
+   * and failures of step-less handlers then leave no entry, as before.
+   */
+  recordFailure?(request: FailureRecord): Promise<{ readonly recorded: boolean }>;
   /**
    * Told by each processor how many records it runs at once, before its first request, so a
    * store that builds its own client can size the connection pool to match. Optional.

@@ -5,8 +5,10 @@ import { LeaseHeldError } from '../errors.js';
 /**
  * One inbox entry: where consumer C stands with the message of key K. `COMPLETED` entries are
  * written in the same transaction as the business writes and make later copies duplicates.
- * A handler with steps also leaves `IN_PROGRESS` (leased) and `FAILED` (released) entries,
- * which carry its attempts, its last error and its finished steps.
+ * A failed attempt leaves a `FAILED` entry with its attempts and last error, for every
+ * consumer; a handler with steps also leaves `IN_PROGRESS` (leased) entries and its finished
+ * steps. A step-less commit replaces the entry whole: a `COMPLETED` entry of a step-less
+ * handler carries no attempts or last error.
  *
  * @example
  * ```ts
@@ -31,7 +33,9 @@ export interface InboxEntry {
   /**
    * Where the message stands: `COMPLETED` (committed: later copies are duplicates),
    * `IN_PROGRESS` (an attempt with steps holds the lease until `leaseUntilMillis`) or `FAILED`
-   * (that attempt failed and released the lease; the next copy resumes from `steps`).
+   * (the last attempt failed: one with steps released its lease, and the next copy resumes
+   * from `steps`; a step-less one recorded its failure). A `FAILED` entry is no commit: the
+   * next copy runs the handler.
    */
   readonly status: InboxStatus;
   /**
@@ -48,11 +52,18 @@ export interface InboxEntry {
    * for an entry stored without one (written by 0.1.0).
    */
   readonly formatVersion: number;
-  /** Attempts that claimed the entry's lease (handlers with steps only). */
+  /**
+   * Attempts recorded on the entry while it was not committed: each claim of its lease (an
+   * attempt with steps), and each failed attempt that ran no step. Absent on an entry a
+   * step-less commit wrote.
+   */
   readonly attempts?: number;
   /** Epoch milliseconds until which an `IN_PROGRESS` entry's lease holds. */
   readonly leaseUntilMillis?: number;
-  /** The class name of the last attempt's error, and when it released the lease. */
+  /**
+   * The class name of the last failed attempt's error, and when it failed (released its lease,
+   * with steps). Absent on an entry a step-less commit wrote.
+   */
   readonly lastError?: { readonly name: string; readonly at: string };
   /** The journaled steps by name, with the time each finished (results are not shown). */
   readonly steps?: Readonly<Record<string, { readonly at: string }>>;
@@ -126,6 +137,21 @@ export function holdsPayload(
   hashes: { readonly payloadHash: string; readonly bodyHash: string },
 ): boolean {
   return entry.payloadHash === hashes.payloadHash || entry.payloadHash === hashes.bodyHash;
+}
+
+/**
+ * Whether an entry ties its key to its payload, so that another payload under the key is
+ * refused while it lives: a committed one, and an unfinished one with a journal (its steps may
+ * have had effects). A step-less attempt's failure record (`FAILED`, no journal) ties nothing:
+ * nothing of that message happened, so another message of the key may commit over it.
+ *
+ * @example
+ * ```ts
+ * if (bindsPayload(existing) && !holdsPayload(existing, hashes)) throw mismatch;
+ * ```
+ */
+export function bindsPayload(entry: Pick<InboxEntry, 'status' | 'steps'>): boolean {
+  return entry.status === InboxStatus.Completed || entry.steps !== undefined;
 }
 
 /**

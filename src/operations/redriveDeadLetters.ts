@@ -98,6 +98,12 @@ export interface RedriveSummary {
  */
 export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummary> {
   const state = newState(run);
+  // A message dead-lettered after the run began is left for the next run: a copy this run sent
+  // back that failed again would otherwise come round to it for as long as it runs.
+  const selection = {
+    ...run.selection,
+    untilMillis: Math.min(run.selection?.untilMillis ?? Infinity, run.runtime.now()),
+  };
   const reader = receiveAll(
     run.queue,
     () => state.stoppedBy !== undefined || run.signal?.aborted === true,
@@ -108,7 +114,7 @@ export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummar
       const outcome = await handle(
         record,
         { ...context, nowMillis: run.runtime.now() },
-        run,
+        { ...run, selection },
         state,
       );
       if (outcome.action === 'deleted' || outcome.action === 'sent') reader.forget(record);
@@ -191,7 +197,18 @@ async function handle(
       why,
     });
   }
-  const verdict = await judgeDeadLetter(record, context);
+  let verdict: DeadLetterVerdict;
+  try {
+    verdict = await judgeDeadLetter(record, context);
+  } catch (error) {
+    // The entry could not be read (throttled, refused, not an entry): this message stays.
+    countError(run, state);
+    verdict = {
+      ...describeDeadLetter(record, run.to),
+      decision: RedriveDecision.Error,
+      why: `reading its entry failed: ${errorName(error)}`,
+    };
+  }
   const outcome = await act(record, verdict, run, state);
   if (outcome.action === 'kept' && groupId !== undefined) state.keptGroups.add(groupId);
   return outcome;
@@ -225,8 +242,7 @@ async function act(
       ...(newMessageId ? { newMessageId } : {}),
     };
   } catch (error) {
-    state.errors++;
-    if (state.errors >= (run.maxErrors ?? 10)) state.stoppedBy = 'max-errors';
+    countError(run, state);
     const step =
       newMessageId === undefined
         ? sending
@@ -239,6 +255,11 @@ async function act(
       why: `${step} failed: ${errorName(error)}`,
     });
   }
+}
+
+function countError(run: RedriveRun, state: RunState): void {
+  state.errors++;
+  if (state.errors >= (run.maxErrors ?? 10)) state.stoppedBy = 'max-errors';
 }
 
 /** Spaces sends and deletes `1 / ratePerSecond` apart. */

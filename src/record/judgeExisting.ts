@@ -1,5 +1,6 @@
 import { InboxMetric, RecordStatus } from '../constants/values.js';
 import {
+  bindsPayload,
   holdsPayload,
   type InboxEntry,
   isLive,
@@ -52,7 +53,8 @@ export function throwIfLeaseHeld(existing: InboxEntry, options: ResolvedOptions)
 /**
  * A live entry that holds another payload's hash refuses the message, committed or not: an
  * unfinished one (steps journaled, its lease released or lapsed) is never taken over, since its
- * journal may hold an effect that already happened and its own message is still to commit.
+ * journal may hold an effect that already happened and its own message is still to commit. A
+ * step-less attempt's failure record (no journal) refuses nothing (see `bindsPayload`).
  *
  * @example
  * ```ts
@@ -65,9 +67,8 @@ export function throwIfOtherPayload(
   existing: InboxEntry,
   options: ResolvedOptions,
 ): void {
-  if (!isLive(existing, toEpochSeconds(options.runtime.now())) || holdsPayload(existing, hashes)) {
-    return;
-  }
+  const live = isLive(existing, toEpochSeconds(options.runtime.now()));
+  if (!live || !bindsPayload(existing) || holdsPayload(existing, hashes)) return;
   throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
 }
 

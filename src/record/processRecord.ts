@@ -27,6 +27,7 @@ import {
   throwIfLeaseHeld,
   throwIfOtherPayload,
 } from './judgeExisting.js';
+import { recordFailedAttempt } from './recordFailedAttempt.js';
 import { sendCommit } from './sendCommit.js';
 
 /**
@@ -113,9 +114,19 @@ export async function processRecord(
     // A lease this record holds is released with its journal kept, before the failure settles.
     await steps?.release(error);
     // The batch answered at its deadline without this record (reported failed then): what it
-    // ends with now is only logged, never dead-lettered, and not counted twice.
+    // ends with now is only logged, never dead-lettered, not counted twice, and not recorded.
     if (signal.aborted) return settledLate(record, identity?.key, error, options);
-    return settleFailure(record, identity, error, options, signal);
+    const attempt = {
+      messageId: record.messageId,
+      identity,
+      error,
+      leaseSought: !!steps?.leaseSought,
+    };
+    const [outcome] = await Promise.all([
+      settleFailure(record, identity, error, options, signal),
+      recordFailedAttempt(attempt, options),
+    ]);
+    return outcome;
   } finally {
     steps?.stop();
   }

@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants/values.js';
 import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import {
+  bindsPayload,
   holdsPayload,
   type InboxEntry,
   inboxPk,
@@ -119,6 +120,14 @@ export class MessageSteps {
   /** The lease the record holds, once a step claimed it. */
   get lease(): LeaseToken | undefined {
     return this.#lease;
+  }
+
+  /**
+   * Whether a step of this record asked for the lease: its failures are then the lease's to
+   * tell (released with the journal, or left to lapse), never a step-less failure record.
+   */
+  get leaseSought(): boolean {
+    return this.#owner !== undefined;
   }
 
   /** The committed entry a claim found, when the message turned out to be a duplicate. */
@@ -368,7 +377,7 @@ export class MessageSteps {
       this.#committed = existing;
       return new AlreadyCommittedError();
     }
-    if (!holdsPayload(existing, { payloadHash, bodyHash })) {
+    if (bindsPayload(existing) && !holdsPayload(existing, { payloadHash, bodyHash })) {
       return new PayloadMismatchError(key, payloadHash, existing);
     }
     const held = leaseHeld(existing, nowMillis);

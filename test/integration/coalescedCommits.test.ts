@@ -304,8 +304,13 @@ describe('coalesced commits (coalesce: true)', () => {
     expect(alone.map(entriesIn).sort()).toEqual([1, 1, 1, 1, 1]);
     for (const event of good)
       expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
-    for (const event of bad)
-      expect(await ledger.inboxEntry(CONSUMER, event.eventId)).toBeUndefined();
+    for (const event of bad) {
+      const entry = await ledger.inboxEntry(CONSUMER, event.eventId);
+      expect(entry).toMatchObject({
+        status: 'FAILED',
+        lastError: { name: 'TransactionLimitError' },
+      });
+    }
   });
 
   it('splits what exceeds 100 items into several transactions', async () => {
@@ -373,8 +378,14 @@ describe('coalesced commits (coalesce: true)', () => {
       expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
     }
     expect(await ledger.balanceOf(known.accountId)).toBe(known.amountCents);
-    expect(await ledger.inboxEntry(CONSUMER, missing.eventId)).toBeUndefined();
-    expect(await ledger.inboxEntry(CONSUMER, poison.eventId)).toBeUndefined();
+    expect(await ledger.inboxEntry(CONSUMER, missing.eventId)).toMatchObject({
+      status: 'FAILED',
+      lastError: { name: 'BusinessConditionFailedError' },
+    });
+    expect(await ledger.inboxEntry(CONSUMER, poison.eventId)).toMatchObject({
+      status: 'FAILED',
+      lastError: { name: 'TransactionLimitError' },
+    });
     const [letter, ...more] = await takeMessages(aws.sqs, dlq.url, 1);
     expect(more).toEqual([]);
     expect(letter?.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue).toBe(

@@ -253,7 +253,7 @@ describe('a record whose commit lands after the deadline', () => {
     expect(await ledger.inboxEntry('deadline', event.eventId)).toBeUndefined();
   });
 
-  it('is never dead-lettered when it fails after the batch answered, even on its last receive', async () => {
+  it('is never dead-lettered, nor its failure recorded on its entry, when it fails after the batch answered, even on its last receive', async () => {
     const dlq = await aws.createQueue(aws.uniqueName('deadline-dlq'));
     const clock = manualRuntime();
     const logger = recordingLogger();
@@ -265,10 +265,8 @@ describe('a record whose commit lands after the deadline', () => {
       observability: { logger },
     });
 
-    const answer = processor.processRecords(
-      sqsEvent(sqsRecord({ n: 1 }, { receiveCount: 3 })),
-      lambdaContext(100),
-    );
+    const record = sqsRecord({ n: 1 }, { receiveCount: 3 });
+    const answer = processor.processRecords(sqsEvent(record), lambdaContext(100));
     await settlesWithin('the handler starting', handler.started);
     clock.fire(await settlesWithin('the deadline timer', clock.started(TimerPurpose.Deadline)));
     const [outcome] = await settlesWithin('the batch answering at its deadline', answer);
@@ -277,6 +275,7 @@ describe('a record whose commit lands after the deadline', () => {
 
     expect(outcome?.error).toBeInstanceOf(RecordDeadlineError);
     expect(await aws.receive(dlq.url)).toHaveLength(0);
+    expect(await ledger.inboxEntry('deadline', record.messageId)).toBeUndefined();
   });
 
   it('on its last receive, still running at the deadline, reaches the DLQ by the redrive policy without inbox.error, and its reason is logged at ERROR under the messageId the move keeps', async () => {

@@ -71,6 +71,10 @@ describe('one consumer cannot touch the inbox entries of another', () => {
     );
     expect(first?.status).toBe(RecordStatus.Processed);
     expect(await ledger.balanceOf(event.accountId)).toBe(event.amountCents);
-    expect(await ledger.inboxEntry('ledger', event.eventId)).toBeUndefined();
+    // Its own entry holds its failure, nothing of the other consumer's.
+    expect(await ledger.inboxEntry('ledger', event.eventId)).toMatchObject({
+      status: 'FAILED',
+      lastError: { name: 'TransactionLimitError' },
+    });
   });
 });

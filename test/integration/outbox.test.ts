@@ -137,7 +137,11 @@ describe('publishing through the outbox', () => {
     expect(await outboxItem(groupItemPk(CREDITS_FIFO, event.accountId))).toBeUndefined();
     const audit = outboxMessageId(CONSUMER, event.eventId, { name: 'audit' });
     expect(await outboxItem(`msg#${audit}`)).toBeUndefined();
-    expect(await ledger.inboxEntry(CONSUMER, event.eventId)).toBeUndefined();
+    // No commit: only the record of the failed attempt.
+    expect(await ledger.inboxEntry(CONSUMER, event.eventId)).toMatchObject({
+      status: 'FAILED',
+      lastError: { name: 'BusinessConditionFailedError' },
+    });
   });
 
   it('publishes the same ids on every attempt of one incoming message', async () => {

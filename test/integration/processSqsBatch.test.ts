@@ -59,7 +59,7 @@ describe('first delivery', () => {
       ConditionExpression:
         'attribute_not_exists(#pk) OR #expiresAt < :nowEpochSeconds OR ' +
         '(#status <> :completed AND #expiresAt >= :nowEpochSeconds AND ' +
-        '#payloadHash IN (:payloadHash, :bodyHash) AND ' +
+        '(#payloadHash IN (:payloadHash, :bodyHash) OR attribute_not_exists(#steps)) AND ' +
         '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :nowMillis) AND ' +
         '(attribute_not_exists(#formatVersion) OR #formatVersion <= :formatVersion))',
     });
@@ -274,7 +274,7 @@ describe('expiry', () => {
 });
 
 describe('failures', () => {
-  it('reports a throwing handler as a failed record, writes nothing of it, and commits the rest', async () => {
+  it('reports a throwing handler as a failed record, writes none of its effects (only its failure record), and commits the rest', async () => {
     const events = [
       payment({ accountId: 'acc-f1' }),
       payment({ accountId: 'acc-f2' }),
@@ -295,11 +295,14 @@ describe('failures', () => {
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: records[1]?.messageId }]);
     expect(await ledger.balanceOf('acc-f1')).toBe(events[0]?.amountCents);
     expect(await ledger.balanceOf('acc-f2')).toBe(0);
-    expect(await ledger.inboxEntry('ledger', events[1]?.eventId ?? '')).toBeUndefined();
+    expect(await ledger.inboxEntry('ledger', events[1]?.eventId ?? '')).toMatchObject({
+      status: 'FAILED',
+      lastError: { name: 'Error' },
+    });
     expect(await ledger.balanceOf('acc-f3')).toBe(events[2]?.amountCents);
   });
 
-  it('reports a failed business condition as retryable, naming the operation, and leaves the inbox unwritten', async () => {
+  it('reports a failed business condition as retryable, naming the operation, and leaves only its failure record in the inbox', async () => {
     await ledger.setStock('sku-cond', 1);
     const order = { eventId: `evt-order-${Date.now()}`, sku: 'sku-cond', quantity: 3 };
     let handlerRuns = 0;
@@ -337,7 +340,10 @@ describe('failures', () => {
       operationType: 'Update',
       tableName: ledger.tables.stock,
     });
-    expect(await ledger.inboxEntry('inventory', order.eventId)).toBeUndefined();
+    expect(await ledger.inboxEntry('inventory', order.eventId)).toMatchObject({
+      status: 'FAILED',
+      lastError: { name: 'BusinessConditionFailedError' },
+    });
     expect(await ledger.ledgerEntry(`reservation-${order.eventId}`)).toBeUndefined();
 
     await ledger.setStock('sku-cond', 5);

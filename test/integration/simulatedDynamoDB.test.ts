@@ -1199,6 +1199,99 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
       });
     });
 
+    describe('the failure record of a step-less attempt', () => {
+      const T0 = NOW_EPOCH_SECONDS * 1000;
+      const failureOf = (
+        pk: string,
+        key: string,
+        overrides: { payloadHash?: string; at?: number } = {},
+      ) => {
+        const nowMillis = overrides.at ?? T0;
+        return {
+          entry: {
+            pk,
+            consumer: 'ledger',
+            key,
+            messageId: `m-${nowMillis}`,
+            payloadHash: overrides.payloadHash ?? 'hash',
+            expiresAt: Math.floor(nowMillis / 1000) + 60,
+          },
+          payloadHashes: [overrides.payloadHash ?? 'hash'],
+          lastError: { name: 'TimeoutError', at: new Date(nowMillis).toISOString() },
+          nowMillis,
+        };
+      };
+
+      it('creates a FAILED entry, adds one attempt to it, and a step-less commit of another payload takes it over', async () => {
+        const key = uniqueKey('evt');
+        const pk = inboxPk('ledger', key);
+        await expect(store().recordFailure(failureOf(pk, key))).resolves.toEqual({
+          recorded: true,
+        });
+        await expect(
+          store().recordFailure(failureOf(pk, key, { at: T0 + 5_000 })),
+        ).resolves.toEqual({
+          recorded: true,
+        });
+        expect(await store().find(pk)).toEqual({
+          pk,
+          consumer: 'ledger',
+          key,
+          messageId: `m-${T0 + 5_000}`,
+          status: InboxStatus.Failed,
+          payloadHash: 'hash',
+          expiresAt: Math.floor((T0 + 5_000) / 1000) + 60,
+          formatVersion: 1,
+          attempts: 2,
+          lastError: { name: 'TimeoutError', at: new Date(T0 + 5_000).toISOString() },
+        });
+
+        const other = await store().commit({
+          entry: entryOf({ pk, key, payloadHash: 'other' }),
+          operations: [],
+          nowEpochSeconds: NOW_EPOCH_SECONDS,
+        });
+        expect(other).toEqual({ committed: true });
+      });
+
+      it("leaves a committed, leased, expired or another payload's entry as it was, answering recorded: false", async () => {
+        const { entry } = await committedOnce();
+        const leasedKey = uniqueKey('evt');
+        const leasedPk = inboxPk('ledger', leasedKey);
+        await store().claim({
+          entry: { ...failureOf(leasedPk, leasedKey).entry, expiresAt: NOW_EPOCH_SECONDS + 3600 },
+          payloadHashes: ['hash'],
+          owner: 'a',
+          nowMillis: T0,
+          leaseUntilMillis: T0 + 60_000,
+        });
+        const failedKey = uniqueKey('evt');
+        const failedPk = inboxPk('ledger', failedKey);
+        await store().recordFailure(failureOf(failedPk, failedKey));
+        const before = await Promise.all(
+          [entry.pk, leasedPk, failedPk].map((pk) => store().find(pk)),
+        );
+
+        const answers = await Promise.all([
+          store().recordFailure(failureOf(entry.pk, entry.key)),
+          store().recordFailure(failureOf(leasedPk, leasedKey, { at: T0 + 1_000 })),
+          store().recordFailure(failureOf(failedPk, failedKey, { payloadHash: 'other' })),
+          store().recordFailure(failureOf(failedPk, failedKey, { at: T0 + 61_000 })),
+        ]);
+
+        expect(answers).toEqual([
+          { recorded: false },
+          { recorded: false },
+          { recorded: false },
+          { recorded: false },
+        ]);
+        const after = await Promise.all(
+          [entry.pk, leasedPk, failedPk].map((pk) => store().find(pk)),
+        );
+        expect(after).toEqual(before);
+      });
+    });
+
     it('runs the reference ledger and inventory handlers through the batch processor, applying each event once', async () => {
       const run = await ledgerAndInventoryRun(client, t);
       expect(run.statuses).toEqual(['processed', 'duplicate', 'processed', 'duplicate']);

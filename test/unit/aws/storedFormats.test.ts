@@ -215,6 +215,33 @@ describe('stored formats: a change here needs a format version bump', () => {
     `);
   });
 
+  it("stores a step-less attempt's failure record, its second failure counted, no journal or lease", async () => {
+    const { store, stored } = world();
+    const failure = (messageId: string, at: string) =>
+      store.recordFailure({
+        entry: { ...entry, messageId },
+        payloadHashes: [entry.payloadHash],
+        lastError: { name: 'TransientStoreError', at },
+        nowMillis: NOW_MILLIS,
+      });
+    await expect(failure('m-1', '2026-11-24T10:00:00.000Z')).resolves.toEqual({ recorded: true });
+    await expect(failure('m-2', '2026-11-24T10:00:30.000Z')).resolves.toEqual({ recorded: true });
+
+    expect(stored('inbox', 'ledger#evt-1')).toMatchInlineSnapshot(`
+      "attempts N 2
+      consumer S ledger
+      expiresAt N 1797501600
+      formatVersion N 1
+      key S evt-1
+      lastError.at S 2026-11-24T10:00:30.000Z
+      lastError.name S TransientStoreError
+      messageId S m-2
+      payloadHash S aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+      pk S ledger#evt-1
+      status S FAILED"
+    `);
+  });
+
   it('stores the entry an attempt with steps commits after resuming a released one', async () => {
     const { store, stored } = world();
     const first = await claimed(store, 'owner-1', NOW_MILLIS);

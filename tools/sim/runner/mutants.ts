@@ -394,6 +394,27 @@ export const MUTANTS = {
     find: 'takenOver: claimedFromOwner !== undefined && claimedFromOwner !== lease.owner,',
     replace: 'takenOver: toNumber(item.attempts) > 1,',
   },
+  failureRecordOverwrites: {
+    name: 'failureRecordOverwrites',
+    invariant: 'failure records',
+    description:
+      "a step-less attempt's failure record is written whatever the entry holds: it overwrites a committed entry or another attempt's lease",
+    file: 'src/aws/failureRecordWrite.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    find: '`${absent} OR ${failed}`',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    replace: '`${absent} OR ${failed} OR attribute_exists(#pk)`',
+  },
+  failureRecordAfterTheDeadline: {
+    name: 'failureRecordAfterTheDeadline',
+    invariant: 'failure records',
+    description:
+      "a record that fails after its batch answered at the deadline still records its failure on its entry, which the batch's answer does not wait for",
+    file: 'src/record/processRecord.ts',
+    find: 'if (signal.aborted) return settledLate(record, identity?.key, error, options);',
+    replace:
+      'if (signal.aborted) { await recordFailedAttempt({ messageId: record.messageId, identity, error, leaseSought: false }, options); return settledLate(record, identity?.key, error, options); }',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

@@ -41,6 +41,8 @@ export interface WorldObservation {
   readonly outbox?: OutboxWorld;
   /** The consumer's containers that ran the previous release (`previousReleaseShare`). */
   readonly previousReleaseActors: ReadonlySet<string>;
+  /** What the operator's inbox-aware redrives could not do (a run's error, a message's). */
+  readonly redriveErrors: readonly string[];
   /** The copies the operator's inbox-aware redrives sent back, with when (kernel millis). */
   readonly redriveSends: ReadonlyArray<{
     readonly messageId: string;

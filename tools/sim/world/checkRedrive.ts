@@ -14,6 +14,7 @@ import type { WorldObservation } from './WorldObservation.js';
  * ```
  */
 export function checkRedrive(world: WorldObservation, failures: string[]): void {
+  for (const error of world.redriveErrors) failures.push(`redrive: ${error}`);
   if (world.redriveSends.length === 0) return;
   const sentAt = new Map(world.redriveSends.map((send) => [send.messageId, send.sentAtMillis]));
   const commits = new Map<string, number[]>();

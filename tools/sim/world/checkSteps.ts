@@ -3,6 +3,7 @@ import { stepIdempotencyKey } from '../../../src/constants/index.js';
 import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
 import type { EffectCall } from '../effects/SimEffects.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
+import { isFailureRecord } from './checkFailureRecords.js';
 import { WorldTables } from './consumerFunction.js';
 import { WorldConsumer } from './WorldConfig.js';
 import type { EventCommits } from './WorldEvents.js';
@@ -125,9 +126,12 @@ function checkFencing(key: string, entries: readonly EntryChange[], failures: st
       continue;
     }
     const what = `${describeWrite(change)} of ${key}'s entry (change ${change.sequence}) by invocation ${entry.invocationId}`;
-    if (old?.leaseOwner === undefined) {
+    // A step-less attempt's failure record is under no lease (checkFailureRecords holds it to
+    // released entries), but keeps the journal as every write but a commit does.
+    const fenced = !isFailureRecord(change);
+    if (fenced && old?.leaseOwner === undefined) {
       failures.push(`fencing: ${what}, after its lease was released or completed`);
-    } else if (holder === undefined || holder.invocationId !== entry.invocationId) {
+    } else if (fenced && (holder === undefined || holder.invocationId !== entry.invocationId)) {
       failures.push(`fencing: ${what}, though invocation ${holder?.invocationId} claimed it last`);
     }
     const lost = stepsOf(old).filter((step) => !stepsOf(next).includes(step));
@@ -218,6 +222,7 @@ function checkResultsInHand(
 function describeWrite(change: ChangeRecord): string {
   const status = change.newImage?.status?.S;
   if (status === 'COMPLETED') return 'the commit';
+  if (isFailureRecord(change)) return 'a failure record';
   if (status === 'FAILED') return 'a release';
   return stepsOf(change.newImage).length > stepsOf(change.oldImage).length
     ? 'a journal write'

@@ -6,6 +6,7 @@ import { checkAcknowledged } from './checkAcknowledged.js';
 import { checkContention, checkSelfContention } from './checkContention.js';
 import { checkDeadLetters } from './checkDeadLetters.js';
 import { checkEffects, checkWritesInInboxTransactions } from './checkEffects.js';
+import { checkFailureRecords } from './checkFailureRecords.js';
 import { checkFormats } from './checkFormats.js';
 import { checkLeaseTakeovers } from './checkLeaseTakeovers.js';
 import { checkOutbox } from './checkOutbox.js';
@@ -55,6 +56,7 @@ export function checkWorld(world: WorldObservation): string[] {
   checkWritesInInboxTransactions(changes, committed, failures);
   checkSteps(world, changes, committed, failures);
   checkLeaseTakeovers(world, changes, failures);
+  checkFailureRecords(world, changes, failures);
   checkEffects(world, committed, failures);
   const eventOf: EventOf = (body) => events.ofBody(body);
   const explain = new FailureExplainer(world.config, commits, leaseClaims(world, changes));
@@ -121,7 +123,8 @@ function inboxCommits(
 
 /**
  * No write of any path takes over an entry that holds another payload's hash while it lives,
- * committed or not: an unfinished one's journal may hold an effect that already happened. Live
+ * committed or not: an unfinished one's journal may hold an effect that already happened. A
+ * failure record without a journal holds the key for no payload. Live
  * even by the fastest container clock (the world's plus `clockSkewMillis`): an entry a skewed
  * writer may have seen expired is not judged.
  */
@@ -130,6 +133,8 @@ function checkNoTakeover(world: WorldObservation, change: ChangeRecord, failures
   const next = change.newImage;
   if (old === undefined || next === undefined) return;
   if (text(old.payloadHash) === text(next.payloadHash)) return;
+  // A step-less attempt's failure record holds no journal: nothing of its message happened.
+  if (text(old.status) === 'FAILED' && old.steps === undefined) return;
   const atMillis = world.changeMillis[change.sequence - 1] ?? 0;
   const fastestNowMillis = WORLD_EPOCH_MILLIS + atMillis + world.config.clockSkewMillis;
   if (Number(old.expiresAt?.N) * 1000 <= fastestNowMillis) return;

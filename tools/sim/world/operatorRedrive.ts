@@ -30,6 +30,8 @@ export async function inboxAwareRedrive(
     readonly deadLetterQueue: SimQueue;
     readonly config: WorldConfig;
     readonly sent: Array<{ readonly messageId: string; readonly sentAtMillis: number }>;
+    /** Why a run could not decide a message, or stopped: each a failure of the world. */
+    readonly errors: string[];
   },
   run: number,
 ): Promise<void> {
@@ -62,6 +64,10 @@ export async function inboxAwareRedrive(
     to: world.queue.arn,
     ratePerSecond: 50,
     runtime: { now: nowMillis, sleep: (millis) => kernel.sleep('operator', millis) },
+    onMessage: (outcome) => {
+      if (outcome.decision === 'error')
+        world.errors.push(`${outcome.dlqMessageId}: ${outcome.why}`);
+    },
   });
   for (const message of queue.sent)
     world.sent.push({ messageId: message.messageId, sentAtMillis: message.sentAtMillis });

@@ -211,6 +211,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   }).start();
   const upstream = produce(kernel, queue, workload, config);
   const redriveSends: Array<{ messageId: string; sentAtMillis: number }> = [];
+  const redriveErrors: string[] = [];
   const redrives = scheduleRedrives(kernel, random.derive('redrive'), {
     kernel,
     queue,
@@ -218,6 +219,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     config,
     dynamo,
     sent: redriveSends,
+    errors: redriveErrors,
   });
   sweepTtl(kernel, random.derive('ttl'), dynamo, config, stampChanges);
   const quiet = () =>
@@ -248,6 +250,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     end,
     previousReleaseActors: previous.actors,
     redriveSends,
+    redriveErrors,
     metrics,
     ...(second ? { outbox: second } : {}),
   };
@@ -403,9 +406,15 @@ function scheduleRedrives(
       delayMillis: random.int(30_000, config.faults.untilMillis + 600_000),
       run: () => {
         if (config.redriveKind === 'inbox-aware') {
-          void inboxAwareRedrive(world, n).finally(() => {
-            pending--;
-          });
+          void inboxAwareRedrive(world, n)
+            .catch((error: unknown) => {
+              world.errors.push(
+                `the run failed: ${(error as Error).name}: ${(error as Error).message}`,
+              );
+            })
+            .finally(() => {
+              pending--;
+            });
           return;
         }
         pending--;
