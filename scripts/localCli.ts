@@ -1,22 +1,15 @@
 /**
- * Small commands against the service `npm start -- --keep-running` is serving:
- *   npm run send -- <consumer> <json> [--group <id>]
- *   npm run inbox -- <consumer> <key>
- *   npm run dlq -- <consumer>
+ * Sends to the service `npm start -- --keep-running` is serving, as its producers do:
+ *   npm run send -- <consumer> <json> [--group <id>] [--direct]
+ * (`npm run inbox`, `dlq` and `redrive` are the package's `sqs-inbox` command with `--local`.)
  */
 
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Command } from 'commander';
-import { DynamoDBInboxStore } from 'sqs-inbox';
-import { DeadLetterAttribute, inboxPk } from 'sqs-inbox/constants';
-import { peekAll } from '../tools/local/checkInvariants.js';
-import { describeEntry } from '../tools/local/describeEntry.js';
 import { LOCAL_RUN_FILE } from '../tools/local/runFile.js';
 import type { Upstream } from '../tools/local/UpstreamDelivery.js';
 
@@ -53,7 +46,6 @@ function localRun(consumer: string) {
     sqs: new SQSClient(config),
     sns: new SNSClient(config),
     events: new EventBridgeClient(config),
-    dynamodb: DynamoDBDocumentClient.from(new DynamoDBClient(config)),
   };
 }
 
@@ -67,7 +59,7 @@ function accountIdOf(json: string): string | undefined {
 }
 
 const program = new Command('sqs-inbox-local').description(
-  'Send to and inspect the service `npm start -- --keep-running` serves.',
+  'Send to the service `npm start -- --keep-running` serves.',
 );
 
 program
@@ -114,40 +106,6 @@ program
         new SendMessageCommand({ QueueUrl: target.queueUrl, MessageBody: json, ...fifoIds }),
       );
       console.log(`sent ${MessageId} to ${target.queueUrl}`);
-    }
-  });
-
-program
-  .command('inbox')
-  .description(
-    'show where a consumer’s message stands: status, attempts, last error, finished steps (no payload)',
-  )
-  .argument('<consumer>', 'ledger, inventory or notifier')
-  .argument('<key>', 'the dedup key, e.g. evt-…')
-  .action(async (consumer: string, key: string) => {
-    const { target, dynamodb } = localRun(consumer);
-    const store = new DynamoDBInboxStore({ tableName: target.inboxTable, client: dynamodb });
-    const entry = await store.find(inboxPk(consumer, key));
-    console.log(
-      entry ? describeEntry(entry, Date.now()) : `no inbox entry for ${consumer} / ${key}`,
-    );
-  });
-
-program
-  .command('dlq')
-  .description('list a consumer’s dead-letter queue with each message’s reason')
-  .argument('<consumer>', 'ledger, inventory or notifier')
-  .action(async (consumer: string) => {
-    const { target, sqs } = localRun(consumer);
-    const Messages = await peekAll(sqs, target.deadLetterQueueUrl);
-    if (Messages.length === 0) console.log('the dead-letter queue is empty');
-    for (const message of Messages) {
-      const attributes = message.MessageAttributes ?? {};
-      const reason =
-        attributes[DeadLetterAttribute.Error]?.StringValue ?? 'redriven after maxReceiveCount';
-      console.log(
-        `${message.MessageId}  ${reason}: ${attributes[DeadLetterAttribute.ErrorMessage]?.StringValue ?? ''}\n  ${message.Body}`,
-      );
     }
   });
 

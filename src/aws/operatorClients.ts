@@ -1,7 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InboxError } from '../errors.js';
+import { AwsOutboxSender } from './AwsOutboxSender.js';
 
 /**
  * Where an operator's commands connect: the SDK's standard chain (`AWS_PROFILE`, `AWS_REGION`,
@@ -51,11 +54,30 @@ export function operatorClients(connection: OperatorConnection) {
       dynamodb ??= DynamoDBDocumentClient.from(new DynamoDBClient(config));
       return dynamodb;
     },
+    /** What the relay's redrive sends with: the outbox sender and the stream reader. */
+    outbox: async () => ({
+      sender: new AwsOutboxSender({
+        sqsClient: sqs ?? new SQSClient(config),
+        snsClient: new SNSClient(config),
+        eventBridgeClient: new EventBridgeClient(config),
+      }),
+      streamsClient: new (await importStreams()).DynamoDBStreamsClient(config),
+    }),
     destroy: () => {
       sqs?.destroy();
       dynamodb?.destroy();
     },
   };
+}
+
+async function importStreams() {
+  try {
+    return await import('@aws-sdk/client-dynamodb-streams');
+  } catch (error) {
+    throw new MissingPeerError('@aws-sdk/client-dynamodb-streams', 'outbox redrive', {
+      cause: error,
+    });
+  }
 }
 
 /** The clients of {@link operatorClients}. */

@@ -7,6 +7,7 @@ import cliDirectory from './cliDirectory.cjs';
 import type { CommonValues } from './cliOptions.js';
 import { DLQ_HELP, dlqCommand } from './dlqCommand.js';
 import { MESSAGE_HELP, messageCommand } from './messageCommand.js';
+import { OUTBOX_HELP, outboxCommand } from './outboxCommand.js';
 import { connectionOf } from './resolveTarget.js';
 
 /** `sqs-inbox --help`. */
@@ -14,6 +15,7 @@ export const HELP = `usage: sqs-inbox <command> [options]
   message       what happened to one message (by key, message id or DLQ message)
   dlq report    what is in a consumer's DLQ, grouped by reason
   dlq redrive   put back what can safely go back (a dry run unless --apply)
+  outbox report|redrive   the outbox relay's dead-letter queue (a dry run unless --apply)
   --version, --help
 
 Consumer flags (every command):
@@ -31,7 +33,9 @@ Exit: 0 done, 1 needs attention, 2 usage or configuration, 3 AWS refused.
 
 ${MESSAGE_HELP}
 
-${DLQ_HELP}`;
+${DLQ_HELP}
+
+${OUTBOX_HELP}`;
 
 /**
  * The `sqs-inbox` command: runs one subcommand and answers its exit code. Failures become one
@@ -61,7 +65,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     if (command === 'message') return await messageCommand(rest, io, clients);
     if (command === 'dlq') return await dlqCommand(rest, io, clients);
-    throw new UsageError(`unknown command ${command}; use message or dlq (see: sqs-inbox --help)`);
+    if (command === 'outbox') return await outboxCommand(rest, io, clients);
+    throw new UsageError(
+      `unknown command ${command}; use message, dlq or outbox (see: sqs-inbox --help)`,
+    );
   } catch (error) {
     const { code, line } = describeFailure(error);
     io.stderr(`sqs-inbox: ${line}\n`);

@@ -1103,6 +1103,8 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
           attempts: 2,
           journal: { charge: { result: '1', at: 't' } },
           leaseUntilMillis: T0 + 1_001 + 1_000,
+          // Another owner's lapsed lease: a takeover (InboxLeaseTakeovers).
+          takenOver: true,
         });
       });
 
@@ -1195,6 +1197,8 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
           attempts: 1,
           journal: {},
           leaseUntilMillis: later + 1_000,
+          // The expired entry still named a holder that never released it: a takeover too.
+          takenOver: true,
         });
       });
     });

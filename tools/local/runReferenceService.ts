@@ -232,6 +232,8 @@ function writeRunFile(
           queueUrl: m.queueUrl,
           deadLetterQueueUrl: m.deadLetterQueueUrl,
           inboxTable: m.environment[InboxEnvironment.TableName],
+          // The function's INBOX_* contract: what `sqs-inbox … --local` reads the consumer from.
+          environment: m.environment,
           upstream: delivery.upstreamOf(m.consumer as ConsumerName),
         },
       ]),

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import { DeadLetterAttribute } from '../../../src/constants/index.js';
+import type { MessageHandler } from '../../../src/index.js';
+import { toRecord } from '../../../tools/local/LocalEventSourceMapping.js';
+import {
+  ledgerProcessor,
+  type PaymentCaptured,
+  payment,
+  useLedger,
+} from '../../support/ledgerFixture.js';
+import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
+import { sqsEvent } from '../../support/sqsRecords.js';
+
+const { aws, ledger } = useLedger();
+const MARKER = `marker-${randomUUID()}`;
+const body = (event: PaymentCaptured) => JSON.stringify({ ...event, note: MARKER });
+
+function record(event: PaymentCaptured) {
+  return toRecord(
+    {
+      MessageId: randomUUID(),
+      Body: body(event),
+      ReceiptHandle: 'r',
+      Attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()) },
+    },
+    'arn:aws:sqs:us-east-1:000000000000:source',
+  );
+}
+
+/** The messages visible now: none deleted, none left hidden. */
+async function visibleIn(url: string) {
+  const { Attributes = {} } = await aws.sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
+  return (
+    Number(Attributes.ApproximateNumberOfMessages) +
+    Number(Attributes.ApproximateNumberOfMessagesNotVisible)
+  );
+}
+
+describe('sqs-inbox message, with only the standard AWS variables', () => {
+  it('shows a committed key with its attempts and steps, and a failed step-less one, with no body anywhere', async () => {
+    const env = standardAwsEnvironment(aws);
+    const flags = ['ledger', '--table', ledger.tables.inbox, '--json'];
+    const withSteps: MessageHandler<PaymentCaptured> = async (message, tx) => {
+      await message.step('notify', async () => ({ sent: true }));
+      await ledger.applyPayment(message, tx);
+    };
+    const committed = payment({ accountId: `acc-${randomUUID()}` });
+    await ledgerProcessor(withSteps, { store: ledger.store, consumer: 'ledger' }).processRecords(
+      sqsEvent(record(committed)),
+    );
+    const failing: MessageHandler<PaymentCaptured> = async () => {
+      throw new Error(`the downstream is down ${MARKER}`);
+    };
+    const failed = payment({ accountId: `acc-${randomUUID()}` });
+    await ledgerProcessor(failing, { store: ledger.store, consumer: 'ledger' }).processRecords(
+      sqsEvent(record(failed)),
+    );
+
+    const shown = await sqsInbox(['message', ...flags, '--key', committed.eventId], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      status: 'COMPLETED',
+      attempts: 1,
+      steps: [{ name: 'notify' }],
+    });
+    const failure = await sqsInbox(['message', ...flags, '--key', failed.eventId], env);
+    expect(failure.code, failure.stderr).toBe(0);
+    expect(JSON.parse(failure.stdout)).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      lastError: { name: 'Error' },
+    });
+    const byId = await sqsInbox(
+      ['message', ...flags, '--message-id', JSON.parse(shown.stdout).messageId],
+      env,
+    );
+    expect(JSON.parse(byId.stdout)).toMatchObject({ status: 'COMPLETED' });
+    const unknown = await sqsInbox(['message', ...flags, '--key', 'never-sent'], env);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ status: 'absent' });
+    for (const result of [shown, failure, byId, unknown]) {
+      expect(result.stdout + result.stderr).not.toContain(MARKER);
+      expect(result.stdout).not.toContain(committed.eventId);
+    }
+  }, 60_000);
+
+  it('ends with exit code 3 and one line when there are no credentials, 2 on a usage error', async () => {
+    const {
+      AWS_ACCESS_KEY_ID: _id,
+      AWS_SECRET_ACCESS_KEY: _secret,
+      ...noCredentials
+    } = standardAwsEnvironment(aws);
+    const refused = await sqsInbox(
+      ['message', 'ledger', '--table', ledger.tables.inbox, '--key', 'k'],
+      noCredentials,
+    );
+    expect(refused.code).toBe(3);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^sqs-inbox: AWS refused: CredentialsProviderError/);
+    const usage = await sqsInbox(
+      ['message', 'ledger', '--table', ledger.tables.inbox, '--kee', 'k'],
+      standardAwsEnvironment(aws),
+    );
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--kee/);
+  }, 60_000);
+});
+
+describe('sqs-inbox dlq report', () => {
+  it('groups a DLQ by reason and source with exact counts, and leaves every message visible again', async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('report-dlq'));
+    const send = (reason: string | undefined, source: string) =>
+      aws.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: dlq.url,
+          MessageBody: body(payment()),
+          ...(reason
+            ? {
+                MessageAttributes: {
+                  [DeadLetterAttribute.Error]: { DataType: 'String', StringValue: reason },
+                  [DeadLetterAttribute.SourceQueueArn]: { DataType: 'String', StringValue: source },
+                },
+              }
+            : {}),
+        }),
+      );
+    for (let n = 0; n < 3; n++)
+      await send('SchemaValidationError', 'arn:aws:sqs:us-east-1:000000000000:a');
+    for (let n = 0; n < 2; n++)
+      await send('TransientStoreError', 'arn:aws:sqs:us-east-1:000000000000:a');
+    await send('TransientStoreError', 'arn:aws:sqs:us-east-1:000000000000:b');
+    await send(undefined, '');
+    const before = await visibleIn(dlq.url);
+
+    const report = await sqsInbox(
+      ['dlq', 'report', 'ledger', '--table', ledger.tables.inbox, '--dlq', dlq.url, '--json'],
+      standardAwsEnvironment(aws),
+    );
+    expect(report.code, report.stderr).toBe(1);
+    const document = JSON.parse(report.stdout);
+    const groups = document.groups.map(
+      (g: { reason: string; sourceQueueArn: string; count: number }) => [
+        g.reason,
+        g.sourceQueueArn.split(':').at(-1),
+        g.count,
+      ],
+    );
+    expect(groups).toEqual([
+      ['SchemaValidationError', 'a', 3],
+      ['TransientStoreError', 'a', 2],
+      ['no reason recorded', 'unknown', 1],
+      ['TransientStoreError', 'b', 1],
+    ]);
+    expect(document.messagesRead).toBe(7);
+    expect(report.stdout + report.stderr).not.toContain(MARKER);
+    expect(await visibleIn(dlq.url)).toBe(before);
+  }, 60_000);
+});

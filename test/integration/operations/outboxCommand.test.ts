@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OUTBOX_DEAD_LETTER_KIND } from '../../../src/relay/index.js';
+import { testAws } from '../../harness/aws.js';
+import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
+import { receiveMessages, takeMessages } from '../../support/receiveMessages.js';
+
+const aws = testAws();
+afterAll(() => aws.cleanup());
+const MARKER = `marker-${randomUUID()}`;
+
+describe('sqs-inbox outbox', () => {
+  it('reports what a redrive of the relay DLQ would do, sends nothing without --apply, and with it sends the refused message again with its outbox id', async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('relay-dlq'));
+    const destination = await aws.createQueue(aws.uniqueName('notifier'));
+    const id = randomUUID().replace(/-/g, '');
+    const letter = {
+      kind: OUTBOX_DEAD_LETTER_KIND,
+      reason: { error: 'DestinationRefusedError', code: 'AccessDenied', message: 'denied' },
+      message: {
+        id,
+        kind: 'sqs',
+        destination: destination.url,
+        body: JSON.stringify({ note: MARKER }),
+      },
+      record: { sequenceNumber: '1' },
+      failedAt: new Date().toISOString(),
+    };
+    await aws.sqs.send(
+      new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: JSON.stringify(letter) }),
+    );
+    const env = standardAwsEnvironment(aws);
+
+    const report = await sqsInbox(['outbox', 'report', '--queue-url', dlq.url, '--json'], env);
+    expect(report.code, report.stderr).toBe(1);
+    expect(JSON.parse(report.stdout)).toMatchObject({
+      apply: false,
+      letters: 1,
+      groups: [{ kind: 'message', status: 'wouldRedrive', count: 1 }],
+    });
+    const dry = await sqsInbox(['outbox', 'redrive', '--queue-url', dlq.url, '--json'], env);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ apply: false, letters: 1 });
+    expect(await receiveMessages(aws.sqs, destination.url)).toEqual([]);
+
+    const applied = await sqsInbox(
+      ['outbox', 'redrive', '--queue-url', dlq.url, '--apply', '--jsonl'],
+      env,
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    const [line] = applied.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(line).toMatchObject({ status: 'redriven', kind: 'message', outboxIds: [id] });
+    const [sent] = await takeMessages(aws.sqs, destination.url, 1);
+    expect(sent?.Body).toContain(MARKER);
+    for (const result of [report, dry, applied])
+      expect(result.stdout + result.stderr).not.toContain(MARKER);
+  }, 60_000);
+});
