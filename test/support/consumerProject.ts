@@ -83,6 +83,10 @@ export const CONSUMER_PACKAGES = [
   // The outbox relay sends with these too (optional peers, needed by sqs-inbox/relay).
   '@aws-sdk/client-sns',
   '@aws-sdk/client-eventbridge',
+  // The sqs-inbox command's --function reads the function with it (an optional peer).
+  '@aws-sdk/client-lambda',
+  // sqs-inbox/otel's (an optional peer).
+  '@opentelemetry/api',
   'aws-cdk-lib',
   'constructs',
   'esbuild',

@@ -72,10 +72,11 @@ describe('the earliest commit of a DLQ message', () => {
     );
     // The library dead-lettered it on finding no live commit: an expired one may be older.
     const library = deadLetter('{}', { [DeadLetterAttribute.Error]: 'Error' });
+    const dead = Number(library.attributes.SentTimestamp);
     expect(earliestCommitMillis(library, { fifo: false, sourceRetentionSeconds: 100 })).toBe(
-      sent - 100_000,
+      dead - 100_000,
     );
-    expect(earliestCommitMillis(library, { fifo: false })).toBe(sent - 14 * 86_400_000);
+    expect(earliestCommitMillis(library, { fifo: false })).toBe(dead - 14 * 86_400_000);
   });
 });
 
