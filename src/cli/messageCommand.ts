@@ -6,7 +6,7 @@ import { DeadLetterAttribute, InboxEnvironment } from '../constants/values.js';
 import { inboxPk } from '../core/inboxEntry.js';
 import { keyHash } from '../core/loggedKey.js';
 import { attribute, deadLetterReason } from '../operations/deadLetterFacts.js';
-import { receiveAll } from '../operations/receiveAll.js';
+import { readEach } from '../operations/receiveAll.js';
 import { keyRecovery } from '../operations/recoverKey.js';
 import { ExitCode, UsageError } from './CliError.js';
 import type { CliIo } from './CliIo.js';
@@ -126,20 +126,16 @@ async function keyFromDeadLetter(
   reading: Parameters<typeof keyRecovery>[0],
   io: CliIo,
 ): Promise<string | undefined> {
-  const queue = await SqsRedriveQueue.open(
-    aws.sqs(),
-    required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>'),
-  );
+  const queue = await openDeadLetterQueue(target, aws);
   let found: SQSRecord | undefined;
-  const reader = receiveAll(queue, () => found !== undefined);
-  try {
-    for await (const record of reader.records()) {
+  await readEach(
+    queue,
+    (record) => {
       const original = attribute(record, DeadLetterAttribute.OriginalMessageId);
       if (record.messageId === messageId || original === messageId) found = record;
-    }
-  } finally {
-    await reader.releaseAll();
-  }
+    },
+    () => found !== undefined,
+  );
   if (found === undefined) {
     io.stderr(
       `no message ${messageId} in the DLQ (read with a receive: other readers may hold it)\n`,
@@ -161,31 +157,34 @@ async function copiesInDeadLetterQueue(
   reading: Parameters<typeof keyRecovery>[0],
   io: CliIo,
 ) {
-  const queue = await SqsRedriveQueue.open(
-    aws.sqs(),
-    required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>'),
-  );
+  const queue = await openDeadLetterQueue(target, aws);
   const recover = keyRecovery(reading);
   const wanted = keyHash(key);
   const copies: Array<{ dlqMessageId: string; reason: string; sentAt: string }> = [];
-  const reader = receiveAll(queue, () => io.signal?.aborted === true);
-  try {
-    for await (const record of reader.records()) {
-      const recorded = attribute(record, DeadLetterAttribute.KeyHash);
-      const recovered = recorded === undefined ? await recover(record) : undefined;
-      const hash =
-        recorded ?? (recovered && 'key' in recovered ? keyHash(recovered.key) : undefined);
-      if (hash !== wanted) continue;
+  const hashOf = async (record: SQSRecord) => {
+    const recorded = attribute(record, DeadLetterAttribute.KeyHash);
+    if (recorded !== undefined) return recorded;
+    const recovered = await recover(record);
+    return 'key' in recovered ? keyHash(recovered.key) : undefined;
+  };
+  await readEach(
+    queue,
+    async (record) => {
+      if ((await hashOf(record)) !== wanted) return;
       copies.push({
         dlqMessageId: record.messageId,
         reason: deadLetterReason(record),
         sentAt: new Date(Number(record.attributes.SentTimestamp)).toISOString(),
       });
-    }
-  } finally {
-    await reader.releaseAll();
-  }
+    },
+    () => io.signal?.aborted === true,
+  );
   return copies;
+}
+
+function openDeadLetterQueue(target: Parameters<typeof required>[0], aws: OperatorClients) {
+  const url = required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>');
+  return SqsRedriveQueue.open(aws.sqs(), url);
 }
 
 /**

@@ -45,3 +45,25 @@ export function receiveAll(queue: RedriveQueue, stop: () => boolean = () => fals
     },
   };
 }
+
+/**
+ * Reads every visible message of a queue once ({@link receiveAll}), hands each to `visit`, and
+ * makes them all visible again at the end, also when `visit` throws. Deletes nothing.
+ *
+ * @example
+ * ```ts
+ * await readEach(queue, (record) => { seen.push(record.messageId); });
+ * ```
+ */
+export async function readEach(
+  queue: RedriveQueue,
+  visit: (record: SQSRecord) => Promise<void> | void,
+  stop: () => boolean = () => false,
+): Promise<void> {
+  const reader = receiveAll(queue, stop);
+  try {
+    for await (const record of reader.records()) await visit(record);
+  } finally {
+    await reader.releaseAll();
+  }
+}

@@ -328,6 +328,20 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ batchItemFailures: [] });
   });
 
+  it('runs the sqs-inbox command the package ships: its version, its help, and a usage error as exit code 2', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'sqs-inbox');
+    const version = await runOrThrow(bin, ['--version'], { cwd: project });
+    expect(version.trim()).toBe(
+      (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string })
+        .version,
+    );
+    const help = await runOrThrow('npx', ['--no-install', 'sqs-inbox', '--help'], { cwd: project });
+    expect(help).toMatch(/dlq redrive\s+put back what can safely go back/);
+    const usage = await run(bin, ['message', '--kee', 'k'], { cwd: project });
+    expect(usage.code).toBe(2);
+    expect(usage.output).toMatch(/^sqs-inbox: .*--kee/m);
+  });
+
   it('fails the cold start naming the missing variable, before any message', async () => {
     const result = await run(process.execPath, ['dist/check/loadEsm.js'], {
       cwd: project,

@@ -91,6 +91,42 @@ describe('sqs-inbox message, with only the standard AWS variables', () => {
     }
   }, 60_000);
 
+  it('finds a DLQ message’s entry by its key recovered as the consumer keys it, and lists the key’s DLQ copies', async () => {
+    const env = standardAwsEnvironment(aws);
+    const dlq = await aws.createQueue(aws.uniqueName('message-dlq'));
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    await ledgerProcessor(ledger.applyPayment, {
+      store: ledger.store,
+      consumer: 'ledger',
+    }).processRecords(sqsEvent(record(event)));
+    const copy = () =>
+      aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: body(event) }));
+    const { MessageId } = await copy();
+    await copy();
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: dlq.url, MessageBody: body(payment()) }));
+    const flags = [
+      'ledger',
+      '--table',
+      ledger.tables.inbox,
+      '--dlq',
+      dlq.url,
+      '--key-from',
+      'field:eventId',
+      '--json',
+    ];
+
+    const found = await sqsInbox(
+      ['message', ...flags, '--from-dlq', MessageId ?? '', '--search-dlq'],
+      env,
+    );
+    expect(found.code, found.stderr).toBe(0);
+    const document = JSON.parse(found.stdout);
+    expect(document).toMatchObject({ status: 'COMPLETED' });
+    expect(document.dlqCopies).toHaveLength(2);
+    expect(found.stdout + found.stderr).not.toContain(MARKER);
+    expect(await visibleIn(dlq.url)).toBe(3);
+  }, 60_000);
+
   it('ends with exit code 3 and one line when there are no credentials, 2 on a usage error', async () => {
     const {
       AWS_ACCESS_KEY_ID: _id,
