@@ -4,12 +4,22 @@ import type { OperatorClients } from '../aws/operatorClients.js';
 import { SqsRedriveQueue } from '../aws/SqsRedriveQueue.js';
 import { InboxEnvironment } from '../constants/values.js';
 import { RedriveDecision } from '../operations/RedriveDecision.js';
-import { type DeadLetterOutcome, redriveDeadLetters } from '../operations/redriveDeadLetters.js';
+import {
+  type DeadLetterOutcome,
+  type RedriveRun,
+  redriveDeadLetters,
+} from '../operations/redriveDeadLetters.js';
 import { type DeadLetterReport, reportDeadLetters } from '../operations/reportDeadLetters.js';
 import { systemRuntime } from '../runtime/InboxRuntime.js';
 import { ExitCode, UsageError } from './CliError.js';
 import { type CliIo, output } from './CliIo.js';
-import { parseCommand, timeOption, wholeNumber } from './cliOptions.js';
+import {
+  type CommonValues,
+  type OwnValues,
+  parseCommand,
+  timeOption,
+  wholeNumber,
+} from './cliOptions.js';
 import { consumerReading } from './consumerReading.js';
 import { help } from './messageCommand.js';
 import { required, resolveTarget } from './resolveTarget.js';
@@ -123,55 +133,67 @@ async function redrive(
       "the redrive needs the consumer's TTL to prove a message never committed: give --ttl-seconds (or --function)",
     );
   }
-  const queue = await SqsRedriveQueue.open(
-    aws.sqs(),
-    required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>'),
-  );
+  const dlqUrl = required(target, InboxEnvironment.DeadLetterQueueUrl, '--dlq <url>');
+  const queue = await SqsRedriveQueue.open(aws.sqs(), dlqUrl);
   const operationId = randomUUID();
-  const lock = new OperationLock(
-    aws.dynamodb(),
-    tableName,
-    operationLockPk('dlq', queue.arn),
-    operationId,
-  );
-  if (!(await lock.acquire(Date.now(), 3_600_000))) {
-    io.stderr(
-      `another redrive of ${queue.arn} is running (a lock in ${tableName}); try again when it ends\n`,
-    );
+  const lockPk = operationLockPk('dlq', queue.arn);
+  const lock = new OperationLock(aws.dynamodb(), tableName, lockPk, operationId);
+  if (!(await lock.acquire(Date.now(), LOCK_LEASE_MILLIS))) {
+    io.stderr(`another redrive of ${queue.arn} is running (a lock in ${tableName}); try later\n`);
     return ExitCode.NeedsAttention;
   }
-  const out = output(io, values);
-  const apply = values.apply ?? false;
-  io.stderr(
-    `${apply ? 'redriving' : 'dry run (nothing is sent or deleted; --apply to act)'}: ${queue.arn}, operation ${operationId}\n`,
-  );
   try {
-    const summary = await redriveDeadLetters({
-      queue,
-      reading,
-      ttlSeconds,
-      operationId,
-      apply,
-      ...((values.to ?? target.sourceQueueArn) ? { to: values.to ?? target.sourceQueueArn } : {}),
-      selection: selection(values),
-      ratePerSecond: wholeNumber('--rate', values.rate, 1, 500) ?? 10,
-      maxErrors: wholeNumber('--max-errors', values['max-errors'], 1) ?? 10,
-      includePermanent: values['include-permanent'] ?? false,
-      acceptStale: values['accept-stale'] ?? false,
-      permanentErrors: values['permanent-errors']?.split(',').filter(Boolean) ?? [],
-      showKey: values['show-key'] ?? false,
-      runtime: systemRuntime,
-      ...signal(io),
-      onMessage: (outcome) => out.item(outcome, () => outcomeText(outcome)),
-    });
-    out.document({ consumer: target.consumer, queueArn: queue.arn, ...summary }, () =>
-      summaryText(summary),
-    );
-    const attention = summary.kept - (summary.decisions[RedriveDecision.NotSelected] ?? 0);
-    return attention > 0 || summary.errors > 0 ? ExitCode.NeedsAttention : ExitCode.Done;
+    const run = { queue, reading, ttlSeconds, operationId, target };
+    return await runRedrive(run, values, io);
   } finally {
     await lock.release();
   }
+}
+
+/** How long a run's lock holds: a run that crashed lets the next one start after it. */
+const LOCK_LEASE_MILLIS = 3_600_000;
+
+async function runRedrive(
+  run: Pick<RedriveRun, 'queue' | 'reading' | 'ttlSeconds' | 'operationId'> & {
+    readonly target: { readonly consumer: string; readonly sourceQueueArn?: string };
+  },
+  values: RedriveValues,
+  io: CliIo,
+): Promise<number> {
+  const out = output(io, values);
+  const apply = values.apply ?? false;
+  const { queue, target } = run;
+  const mode = apply ? 'redriving' : 'dry run (nothing is sent or deleted; --apply to act)';
+  io.stderr(`${mode}: ${queue.arn}, operation ${run.operationId}\n`);
+  const to = values.to ?? target.sourceQueueArn;
+  const summary = await redriveDeadLetters({
+    ...run,
+    apply,
+    ...(to ? { to } : {}),
+    ...choices(values),
+    runtime: systemRuntime,
+    ...signal(io),
+    onMessage: (outcome) => out.item(outcome, () => outcomeText(outcome)),
+  });
+  const document = { consumer: target.consumer, queueArn: queue.arn, ...summary };
+  out.document(document, () => summaryText(summary));
+  const attention = summary.kept - (summary.decisions[RedriveDecision.NotSelected] ?? 0);
+  return attention > 0 || summary.errors > 0 ? ExitCode.NeedsAttention : ExitCode.Done;
+}
+
+type RedriveValues = CommonValues & OwnValues<typeof REDRIVE_OPTIONS>;
+
+/** The operator's choices of a run, from its options. */
+function choices(values: RedriveValues) {
+  return {
+    selection: selection(values),
+    ratePerSecond: wholeNumber('--rate', values.rate, 1, 500) ?? 10,
+    maxErrors: wholeNumber('--max-errors', values['max-errors'], 1) ?? 10,
+    includePermanent: values['include-permanent'] ?? false,
+    acceptStale: values['accept-stale'] ?? false,
+    permanentErrors: values['permanent-errors']?.split(',').filter(Boolean) ?? [],
+    showKey: values['show-key'] ?? false,
+  };
 }
 
 function selection(values: { reason?: string[]; since?: string; until?: string; limit?: string }) {

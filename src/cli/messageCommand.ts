@@ -11,10 +11,10 @@ import { keyRecovery } from '../operations/recoverKey.js';
 import { ExitCode, UsageError } from './CliError.js';
 import type { CliIo } from './CliIo.js';
 import { output } from './CliIo.js';
-import { parseCommand, wholeNumber } from './cliOptions.js';
+import { type OwnValues, parseCommand, wholeNumber } from './cliOptions.js';
 import { consumerReading } from './consumerReading.js';
 import { entryText, entryView } from './describeEntry.js';
-import { required, resolveTarget } from './resolveTarget.js';
+import { type ConsumerTarget, required, resolveTarget } from './resolveTarget.js';
 
 /** `sqs-inbox message --help`. */
 export const MESSAGE_HELP = `usage: sqs-inbox message [<consumer>] (--key <key> | --message-id <id> | --from-dlq <id>)
@@ -44,37 +44,21 @@ export async function messageCommand(
   io: CliIo,
   clients: (values: Record<string, unknown>) => OperatorClients,
 ): Promise<number> {
-  const { values, positionals } = parseCommand('message', argv, {
-    key: { type: 'string' },
-    'message-id': { type: 'string' },
-    'from-dlq': { type: 'string' },
-    'search-dlq': { type: 'boolean' },
-    'max-scan-items': { type: 'string' },
-  });
+  const { values, positionals } = parseCommand('message', argv, MESSAGE_OPTIONS);
   if (values.help) return help(io, MESSAGE_HELP);
   const given = [values.key, values['message-id'], values['from-dlq']].filter(
     (v) => v !== undefined,
   );
-  if (given.length !== 1)
+  if (given.length !== 1) {
     throw new UsageError(
       'give one of --key, --message-id or --from-dlq (see: sqs-inbox message --help)',
     );
+  }
   const aws = clients(values);
   const target = await resolveTarget(values, positionals[0], io, aws);
-  const { reading, tableName } = consumerReading(target, aws, values['key-is-message-id'] ?? false);
-  const out = output(io, values);
-  const key =
-    values.key ??
-    (values['message-id'] !== undefined
-      ? await keyOfMessageId(
-          values['message-id'],
-          tableName,
-          reading.consumer,
-          aws,
-          io,
-          values['max-scan-items'],
-        )
-      : await keyFromDeadLetter(values['from-dlq'] ?? '', target, aws, reading, io));
+  const found = consumerReading(target, aws, values['key-is-message-id'] ?? false);
+  const { reading } = found;
+  const key = await keyOf(values, { ...found, target, aws, io });
   if (key === undefined) return ExitCode.NeedsAttention;
   const entry = await reading.store.find(inboxPk(reading.consumer, key));
   const view = entryView(reading.consumer, key, entry, Date.now(), values['show-key'] ?? false);
@@ -82,15 +66,43 @@ export async function messageCommand(
     ? await copiesInDeadLetterQueue(key, target, aws, reading, io)
     : undefined;
   const document = { ...view, ...(dlqCopies ? { dlqCopies } : {}) };
-  out.document(
-    document,
-    () =>
-      entryText(view) +
-      (dlqCopies
-        ? `\n  DLQ copies: ${dlqCopies.length === 0 ? 'none' : dlqCopies.map((c) => `${c.dlqMessageId} (${c.reason}, ${c.sentAt})`).join(', ')}`
-        : ''),
-  );
+  output(io, values).document(document, () => entryText(view) + copiesText(dlqCopies));
   return view.status === 'absent' ? ExitCode.NeedsAttention : ExitCode.Done;
+}
+
+const MESSAGE_OPTIONS = {
+  key: { type: 'string' },
+  'message-id': { type: 'string' },
+  'from-dlq': { type: 'string' },
+  'search-dlq': { type: 'boolean' },
+  'max-scan-items': { type: 'string' },
+} as const;
+
+/** The key asked about: given, found by the message id it wrote, or recovered from the DLQ. */
+async function keyOf(
+  values: OwnValues<typeof MESSAGE_OPTIONS>,
+  found: ReturnType<typeof consumerReading> & {
+    readonly target: ConsumerTarget;
+    readonly aws: OperatorClients;
+    readonly io: CliIo;
+  },
+): Promise<string | undefined> {
+  const { reading, tableName, target, aws, io } = found;
+  if (values.key !== undefined) return values.key;
+  const messageId = values['message-id'];
+  if (messageId === undefined) {
+    return keyFromDeadLetter(values['from-dlq'] ?? '', target, aws, reading, io);
+  }
+  const max = values['max-scan-items'];
+  return keyOfMessageId(messageId, tableName, reading.consumer, aws, io, max);
+}
+
+function copiesText(
+  copies: ReadonlyArray<{ dlqMessageId: string; reason: string; sentAt: string }> | undefined,
+): string {
+  if (copies === undefined) return '';
+  const listed = copies.map((c) => `${c.dlqMessageId} (${c.reason}, ${c.sentAt})`).join(', ');
+  return `\n  DLQ copies: ${copies.length === 0 ? 'none' : listed}`;
 }
 
 async function keyOfMessageId(
