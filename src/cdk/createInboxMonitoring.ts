@@ -1,11 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import {
-  Alarm,
-  ComparisonOperator,
-  MathExpression,
-  Metric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -15,14 +9,6 @@ import { InboxMetric } from '../constants/values.js';
 import { operatorCommands } from './operatorCommands.js';
 import { depthAboveZeroAlarm } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
-
-/**
- * The failure-rate alarm's threshold: the share of records failed (retried or dead-lettered)
- * among all records handled, in percent, over two of three 5-minute periods. A handful of
- * transient failures retried by SQS stays below it; a handler failing for a tenth of its
- * traffic does not.
- */
-export const FAILURE_RATE_ALARM_PERCENT = 10;
 
 /**
  * The queues an `InboxConsumer` watches.
@@ -56,11 +42,6 @@ export interface InboxAlarms {
    * in the DLQ does not count) less a day, at least an hour. Fires while there is time to act.
    */
   readonly deadLetterAge: Alarm;
-  /**
-   * The share of failed records (`InboxFailures` among processed, duplicates and failures) at
-   * or above 10 % in two of three 5-minute periods.
-   */
-  readonly failureRate: Alarm;
   /**
    * The function failed whole invocations (Lambda's `Errors` above zero in 5 minutes): a
    * timeout, or an error outside any record (configuration, a malformed event). Record
@@ -130,7 +111,6 @@ export function createInboxAlarms(
   const alarms = {
     deadLetters,
     deadLetterAge: deadLetterAgeAlarm(scope, queues.deadLetterQueue, s, commands),
-    failureRate: failureRateAlarm(scope, s, commands),
     functionErrors: functionErrorsAlarm(scope, fn, `${s.consumer}: `, commands.dlqReport),
     leaseTakeovers: inboxCountAlarm(scope, s, {
       id: 'LeaseTakeoversAlarm',
@@ -205,35 +185,6 @@ function inboxCountAlarm(
     threshold: 0,
     comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
     evaluationPeriods: 1,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-}
-
-/** Failed records in percent of all records handled, 0 when none were. */
-function failureRateAlarm(
-  scope: Construct,
-  s: InboxConsumerSettings,
-  commands: ReturnType<typeof operatorCommands>,
-): Alarm {
-  const period = Duration.minutes(5);
-  const rate = new MathExpression({
-    label: 'failed records (%)',
-    expression:
-      'IF(failed + processed + duplicates > 0, 100 * failed / (failed + processed + duplicates), 0)',
-    usingMetrics: {
-      failed: inboxMetric(s, InboxMetric.Failures, period),
-      processed: inboxMetric(s, InboxMetric.Processed, period),
-      duplicates: inboxMetric(s, InboxMetric.Duplicates, period),
-    },
-    period,
-  });
-  return new Alarm(scope, 'FailureRateAlarm', {
-    alarmDescription: `${s.consumer}: ${FAILURE_RATE_ALARM_PERCENT} % or more of the records failed in two of the last three 5-minute periods. See "failures by error name" on the dashboard, fix the cause, then run \`${commands.dlqReport}\`.`,
-    metric: rate,
-    threshold: FAILURE_RATE_ALARM_PERCENT,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
 }

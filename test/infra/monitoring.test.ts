@@ -31,35 +31,11 @@ describe('InboxConsumer monitoring', () => {
     });
   });
 
-  it('alarms on the failure rate by metric math over the library’s counts, at 10 % in two of three 5-minute periods', () => {
+  it('creates no metric-math alarm: MiniStack’s CloudFormation refuses one (`Properties.Metrics`), and the stack must deploy there', () => {
     const { template } = consumerTemplate();
-
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Threshold: 10,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 2,
-      TreatMissingData: 'notBreaching',
-      Metrics: Match.arrayWith([
-        Match.objectLike({
-          Expression: Match.stringLikeRegexp(
-            '100 \\* failed / \\(failed \\+ processed \\+ duplicates\\)',
-          ),
-        }),
-        Match.objectLike({
-          Id: 'failed',
-          MetricStat: Match.objectLike({
-            Metric: {
-              Namespace: 'SqsInbox',
-              MetricName: 'InboxFailures',
-              Dimensions: [{ Name: 'service', Value: 'orders' }],
-            },
-            Period: 300,
-            Stat: 'Sum',
-          }),
-        }),
-      ]),
-    });
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const alarm of alarms) expect(alarm.Properties).not.toHaveProperty('Metrics');
   });
 
   it('alarms on function errors, on lease takeovers and on a dead letter near the DLQ’s retention, notifying the topic', () => {
@@ -108,7 +84,6 @@ describe('InboxConsumer monitoring', () => {
       'deadLetterAge',
       'deadLetters',
       'deliveryDeadLetters',
-      'failureRate',
       'functionErrors',
       'leaseTakeovers',
       'queueAge',
@@ -135,7 +110,7 @@ describe('InboxConsumer monitoring', () => {
       JSON.stringify(Properties.AlarmDescription),
     );
 
-    expect(alarms).toHaveLength(6);
+    expect(alarms).toHaveLength(5);
     for (const description of descriptions) {
       expect(description).toMatch(/npx sqs-inbox (dlq report|dlq redrive|message) --function /);
       expect(description).toContain(JSON.stringify(functionRef));
