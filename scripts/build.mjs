@@ -21,8 +21,10 @@ if (argument === '--help' || argument === '-h') {
   process.exit(0);
 }
 if ((argument !== undefined && argument !== '--relay-function') || rest.length > 0) {
-  console.error(`npm run build: unknown option ${argument} ${rest.join(' ')}`.trim());
-  console.error(USAGE);
+  // One line, as every command of the repository refuses an option it does not know.
+  console.error(
+    `npm run build: unknown option ${[argument, ...rest].join(' ')} (see: npm run build -- --help)`,
+  );
   process.exit(2);
 }
 if (argument === '--relay-function') {
