@@ -1,12 +1,18 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
-import { FORMAT_VERSIONS, InboxStatus, TransientReason } from '../constants/values.js';
+import { InboxStatus, TransientReason } from '../constants/values.js';
 import type { ClaimRequest, ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import { toEpochSeconds } from '../core/inboxEntry.js';
 import { LeaseLostError, LeaseOperation, TransientStoreError } from '../errors.js';
 import { DynamoDBException, isException, translate } from './dynamoDBErrors.js';
-import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate, releaseUpdate } from './entryWrites.js';
+import {
+  ENTRY_CONDITION,
+  ENTRY_UPDATE,
+  entryUpdate,
+  entryValues,
+  releaseUpdate,
+} from './entryWrites.js';
 import { claimedFrom, leaseOf, toEntry } from './inboxItem.js';
 
 /**
@@ -96,23 +102,13 @@ export class InboxLeases {
   /** One claim: the update under its condition; refused, the entry that refused it. */
   async #claimWith(update: string, condition: string, request: ClaimRequest): Promise<ClaimResult> {
     const { entry } = request;
-    const bodyHash =
-      request.payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
     const input = entryUpdate(this.tableName, entry.pk, update, condition, {
+      ...entryValues(entry, request.payloadHashes, request.nowMillis),
       ':inProgress': InboxStatus.InProgress,
       ':completed': InboxStatus.Completed,
       ':owner': request.owner,
       ':leaseUntil': request.leaseUntilMillis,
-      ':consumer': entry.consumer,
-      ':key': entry.key,
-      ':messageId': entry.messageId,
-      ':payloadHash': entry.payloadHash,
-      ':bodyHash': bodyHash,
-      ':expiresAt': entry.expiresAt,
-      ':formatVersion': FORMAT_VERSIONS.inboxEntry,
       ':noSteps': {},
-      ':one': 1,
-      ':nowEpochSeconds': toEpochSeconds(request.nowMillis),
       ':nowMillis': request.nowMillis,
     });
     try {

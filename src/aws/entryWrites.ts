@@ -1,6 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { InboxAttribute, InboxStatus } from '../constants/values.js';
+import { FORMAT_VERSIONS, InboxAttribute, InboxStatus } from '../constants/values.js';
 import type { CommitRequest } from '../core/InboxStore.js';
+import { type InboxEntry, toEpochSeconds } from '../core/inboxEntry.js';
 import { namesIn } from './inboxItem.js';
 
 /**
@@ -204,6 +205,34 @@ export function entryUpdate(
       Object.entries(values).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)),
     ),
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
+/**
+ * The values every write that may create an entry gives it — who wrote it for which message,
+ * its payload's hashes (the payload's and the whole body's), its expiry and format — and the
+ * clock its conditions read. `entryUpdate` keeps those its expressions use.
+ *
+ * @example
+ * ```ts
+ * entryUpdate('inbox', pk, update, condition, { ...entryValues(entry, hashes, nowMillis), ':owner': owner });
+ * ```
+ */
+export function entryValues(
+  entry: Pick<InboxEntry, 'consumer' | 'key' | 'messageId' | 'payloadHash' | 'expiresAt'>,
+  payloadHashes: readonly string[],
+  nowMillis: number,
+): Record<string, NativeAttributeValue> {
+  return {
+    ':consumer': entry.consumer,
+    ':key': entry.key,
+    ':messageId': entry.messageId,
+    ':payloadHash': entry.payloadHash,
+    ':bodyHash': payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash,
+    ':expiresAt': entry.expiresAt,
+    ':formatVersion': FORMAT_VERSIONS.inboxEntry,
+    ':one': 1,
+    ':nowEpochSeconds': toEpochSeconds(nowMillis),
   };
 }
 

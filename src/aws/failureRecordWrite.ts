@@ -1,9 +1,8 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { FORMAT_VERSIONS, InboxStatus } from '../constants/values.js';
+import { InboxStatus } from '../constants/values.js';
 import type { FailureRecord } from '../core/InboxStore.js';
-import { toEpochSeconds } from '../core/inboxEntry.js';
 import { DynamoDBException, isException, translate } from './dynamoDBErrors.js';
-import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate } from './entryWrites.js';
+import { ENTRY_CONDITION, ENTRY_UPDATE, entryUpdate, entryValues } from './entryWrites.js';
 
 /**
  * Records a step-less attempt's failure on its entry in one conditional `UpdateItem`: an absent
@@ -23,8 +22,6 @@ export async function writeFailureRecord(
   request: FailureRecord,
 ): Promise<{ readonly recorded: boolean }> {
   const { entry, lastError, nowMillis } = request;
-  const bodyHash =
-    request.payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
   const { absent, failed } = ENTRY_CONDITION;
   const input = entryUpdate(
     tableName,
@@ -32,17 +29,9 @@ export async function writeFailureRecord(
     ENTRY_UPDATE.recordFailure,
     `${absent} OR ${failed}`,
     {
+      ...entryValues(entry, request.payloadHashes, nowMillis),
       ':failed': InboxStatus.Failed,
       ':lastError': lastError,
-      ':consumer': entry.consumer,
-      ':key': entry.key,
-      ':messageId': entry.messageId,
-      ':payloadHash': entry.payloadHash,
-      ':bodyHash': bodyHash,
-      ':expiresAt': entry.expiresAt,
-      ':formatVersion': FORMAT_VERSIONS.inboxEntry,
-      ':one': 1,
-      ':nowEpochSeconds': toEpochSeconds(nowMillis),
     },
   );
   try {

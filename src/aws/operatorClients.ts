@@ -42,30 +42,36 @@ export function operatorClients(connection: OperatorConnection) {
     // An operator waits for an answer, not through the SDK's backoff on a dead endpoint.
     maxAttempts: 3,
   };
+  // Every client built, so that `destroy` closes each one's sockets.
+  const built: Array<{ destroy(): void }> = [];
+  const made = <T extends { destroy(): void }>(client: T): T => {
+    built.push(client);
+    return client;
+  };
   let sqs: SQSClient | undefined;
   let dynamodb: DynamoDBDocumentClient | undefined;
+  const sqsClient = () => {
+    sqs ??= made(new SQSClient(config));
+    return sqs;
+  };
   return {
     config,
-    sqs: () => {
-      sqs ??= new SQSClient(config);
-      return sqs;
-    },
+    sqs: sqsClient,
     dynamodb: () => {
-      dynamodb ??= DynamoDBDocumentClient.from(new DynamoDBClient(config));
+      dynamodb ??= made(DynamoDBDocumentClient.from(new DynamoDBClient(config)));
       return dynamodb;
     },
     /** What the relay's redrive sends with: the outbox sender and the stream reader. */
     outbox: async () => ({
       sender: new AwsOutboxSender({
-        sqsClient: sqs ?? new SQSClient(config),
-        snsClient: new SNSClient(config),
-        eventBridgeClient: new EventBridgeClient(config),
+        sqsClient: sqsClient(),
+        snsClient: made(new SNSClient(config)),
+        eventBridgeClient: made(new EventBridgeClient(config)),
       }),
-      streamsClient: new (await importStreams()).DynamoDBStreamsClient(config),
+      streamsClient: made(new (await importStreams()).DynamoDBStreamsClient(config)),
     }),
     destroy: () => {
-      sqs?.destroy();
-      dynamodb?.destroy();
+      for (const client of built.splice(0)) client.destroy();
     },
   };
 }

@@ -18,20 +18,15 @@ export interface RedriveSelection {
 }
 
 /**
- * Whether a message is in the selection, `alreadySelected` messages being selected before it.
+ * Whether a message is in the selection by reason and send time (the run stops at `limit`).
  *
  * @example
  * ```ts
- * if (!selected(record, selection, count)) keep(record);
+ * if (!selected(record, selection)) keep(record);
  * ```
  */
-export function selected(
-  record: SQSRecord,
-  selection: RedriveSelection | undefined,
-  alreadySelected: number,
-): boolean {
+export function selected(record: SQSRecord, selection: RedriveSelection | undefined): boolean {
   if (selection === undefined) return true;
-  if (selection.limit !== undefined && alreadySelected >= selection.limit) return false;
   if (selection.reasons !== undefined && !selection.reasons.includes(deadLetterReason(record))) {
     return false;
   }

@@ -130,7 +130,7 @@ export async function judgeDeadLetter(
 export function describeDeadLetter(
   record: SQSRecord,
   to?: string,
-): Omit<DeadLetterVerdict, 'decision'> & { readonly decision?: RedriveDecision } {
+): Omit<DeadLetterVerdict, 'decision'> {
   const source = sourceQueueArnOf(record) ?? to;
   const groupId = record.attributes.MessageGroupId;
   return {

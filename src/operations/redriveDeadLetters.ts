@@ -182,7 +182,7 @@ async function handle(
   state: RunState,
 ): Promise<DeadLetterOutcome> {
   const groupId = record.attributes.MessageGroupId;
-  if (!selected(record, run.selection, state.selectedCount)) {
+  if (!selected(record, run.selection)) {
     return kept({ ...describeDeadLetter(record, run.to), decision: RedriveDecision.NotSelected });
   }
   state.selectedCount++;
