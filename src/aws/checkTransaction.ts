@@ -5,6 +5,7 @@ import type { CommitRequest } from '../core/InboxStore.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
 import type { TransactItem } from '../core/TransactionBuilder.js';
 import { TransactionLimitError } from '../errors.js';
+import { recordedEntry } from './entryWrites.js';
 
 /** The key attribute names of a table (partition key first); undefined when they may not be read. */
 type KeyAttributeNames = (tableName: string) => Promise<readonly string[] | undefined>;
@@ -73,7 +74,7 @@ export interface CheckedTransaction {
  * ```
  */
 export async function checkTransaction(
-  request: Pick<CommitRequest, 'operations' | 'entry'>,
+  request: Pick<CommitRequest, 'operations' | 'entry' | 'outgoing'>,
   tables: { readonly inbox: string; readonly outbox?: string | undefined },
   outboxItems: readonly TransactItem[],
   keyAttributeNames: KeyAttributeNames,
@@ -82,7 +83,7 @@ export async function checkTransaction(
   const located = request.operations.map(locate);
   checkLibraryTablesUntouched(located, tables);
   const outboxLocated = outboxItems.map((item, index) => locate(item, located.length + index));
-  const bytes = checkSizes([...located, ...outboxLocated], request.entry);
+  const bytes = checkSizes([...located, ...outboxLocated], recordedEntry(request));
   const tableCounts = countByTable(located, tables.inbox);
   const lookUp = (operation: Located) =>
     identifyAll || (tableCounts.get(operation.tableName) ?? 0) >= 2;

@@ -91,7 +91,7 @@ const CLAIMED =
  */
 export const ENTRY_UPDATE = {
   claim: `SET ${CLAIMED}, #steps = if_not_exists(#steps, :noSteps) ADD #epoch :one, #attempts :one`,
-  claimAfresh: `SET ${CLAIMED}, #steps = :noSteps, #attempts = :one REMOVE #lastError, #processedAt ADD #epoch :one`,
+  claimAfresh: `SET ${CLAIMED}, #steps = :noSteps, #attempts = :one REMOVE #lastError, #processedAt, #published ADD #epoch :one`,
   journal: 'SET #steps.#step = :step',
   heartbeat: 'SET #leaseUntil = :leaseUntil, #expiresAt = :expiresAt',
   release: 'SET #status = :failed, #lastError = :lastError REMOVE #owner, #leaseUntil',
@@ -102,6 +102,11 @@ export const ENTRY_UPDATE = {
   commit:
     'SET #status = :completed, #messageId = :messageId, #payloadHash = :payloadHash, ' +
     '#processedAt = :processedAt, #expiresAt = :expiresAt REMOVE #owner, #leaseUntil',
+  /** A commit that published: it records the outbox messages' ids on the entry. */
+  commitPublished:
+    'SET #status = :completed, #messageId = :messageId, #payloadHash = :payloadHash, ' +
+    '#processedAt = :processedAt, #expiresAt = :expiresAt, #published = :published ' +
+    'REMOVE #owner, #leaseUntil',
 } as const;
 
 /**
@@ -137,15 +142,19 @@ const {
  * ```
  */
 export function entryWrite(tableName: string, request: CommitRequest) {
-  const { entry, lease } = request;
+  const { lease } = request;
+  const entry = recordedEntry(request);
+  const { published } = entry;
   if (lease !== undefined) {
+    const update = published ? ENTRY_UPDATE.commitPublished : ENTRY_UPDATE.commit;
     return {
-      Update: entryUpdate(tableName, entry.pk, ENTRY_UPDATE.commit, ENTRY_CONDITION.fenced, {
+      Update: entryUpdate(tableName, entry.pk, update, ENTRY_CONDITION.fenced, {
         ':completed': InboxStatus.Completed,
         ':messageId': entry.messageId,
         ':payloadHash': entry.payloadHash,
         ':processedAt': entry.processedAt,
         ':expiresAt': entry.expiresAt,
+        ':published': published,
         ':owner': lease.owner,
         ':epoch': lease.epoch,
       }),
@@ -168,6 +177,27 @@ export function entryWrite(tableName: string, request: CommitRequest) {
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
+}
+
+/**
+ * The entry a commit writes: the request's, with the messages the commit publishes
+ * (`InboxEntry.published`: each one's outbox id, destination and group, so that `sqs-inbox
+ * message` finds them), none when it publishes nothing.
+ *
+ * @example
+ * ```ts
+ * recordedEntry(request).published?.map((message) => message.id);
+ * ```
+ */
+export function recordedEntry(request: Pick<CommitRequest, 'entry' | 'outgoing'>): InboxEntry {
+  const { entry, outgoing } = request;
+  if (outgoing === undefined || outgoing.length === 0) return entry;
+  const published = outgoing.map(({ id, destination, groupId }) => ({
+    id,
+    destination,
+    ...(groupId === undefined ? {} : { groupId }),
+  }));
+  return { ...entry, published };
 }
 
 /**

@@ -31,6 +31,7 @@ export const ITEM_ATTRIBUTES = {
   '#steps': 'steps',
   '#formatVersion': 'formatVersion',
   '#claimedFrom': 'leaseClaimedFrom',
+  '#published': 'published',
 } as const;
 
 /**
@@ -115,12 +116,22 @@ function leaseFields(item: Record<string, unknown>): Partial<InboxEntry> {
   if (lastError !== undefined) {
     fields.lastError = { name: String(lastError.name), at: String(lastError.at) };
   }
+  if (Array.isArray(item.published)) fields.published = item.published.map(toPublished);
   if (item.steps !== undefined) {
     fields.steps = Object.fromEntries(
       Object.entries(toJournal(item)).map(([name, step]) => [name, { at: step.at }]),
     );
   }
   return fields;
+}
+
+function toPublished(value: unknown): NonNullable<InboxEntry['published']>[number] {
+  const { id, destination, groupId } = (value ?? {}) as Record<string, unknown>;
+  return {
+    id: String(id),
+    destination: String(destination),
+    ...(groupId === undefined ? {} : { groupId: String(groupId) }),
+  };
 }
 
 /**

@@ -29,8 +29,11 @@ export function consumerReading(
 ): { readonly reading: ConsumerReading; readonly ttlSeconds?: number; readonly tableName: string } {
   const tableName = target.environment[InboxEnvironment.TableName];
   if (!tableName) throw new UsageError('this command needs --table <inbox table> (or --function)');
+  const outboxUnused = target.environment[InboxEnvironment.OutboxTableName]
+    ? { [InboxEnvironment.OutboxRetentionSeconds]: '604800' }
+    : {};
   const config = inboxConfigFromEnvironment({
-    env: { ...UNUSED, ...target.environment },
+    env: { ...UNUSED, ...outboxUnused, ...target.environment },
     dynamoDBClient: clients.dynamodb(),
   });
   const { store, consumer, sources, key } = config.options;

@@ -14,6 +14,7 @@ import { output } from './CliIo.js';
 import { type OwnValues, parseCommand, wholeNumber } from './cliOptions.js';
 import { consumerReading } from './consumerReading.js';
 import { entryText, entryView } from './describeEntry.js';
+import { publishedText, publishedView } from './publishedView.js';
 import { type ConsumerTarget, required, resolveTarget } from './resolveTarget.js';
 
 /** `sqs-inbox message --help`. */
@@ -27,8 +28,12 @@ export const MESSAGE_HELP = `usage: sqs-inbox message [<consumer>] (--key <key> 
                         (at most --max-scan-items, default 100000, items read)
   --from-dlq <id>       a DLQ message's id (or its original message id): its key is recovered
                         the way the consumer keys it
-  --search-dlq          also list the DLQ copies of the message (reading the DLQ raises their
-                        receive counts; they are visible again when the command ends)
+  --search-dlq          also list the DLQ copies of the message, and the relay DLQ's letters of
+                        the messages it published (reading a DLQ raises receive counts; what
+                        was read is visible again when the command ends)
+  --relay-dlq <url>     the outbox relay's DLQ, for --search-dlq (the local run knows it)
+  A committed entry also lists the messages its commit published: outbox id, destination, and
+  whether the outbox table (--outbox-table, or the function's) still holds each.
 Exit: 0 found, 1 no entry, 2 usage, 3 AWS refused.`;
 
 /**
@@ -46,14 +51,7 @@ export async function messageCommand(
 ): Promise<number> {
   const { values, positionals } = parseCommand('message', argv, MESSAGE_OPTIONS);
   if (values.help) return help(io, MESSAGE_HELP);
-  const given = [values.key, values['message-id'], values['from-dlq']].filter(
-    (v) => v !== undefined,
-  );
-  if (given.length !== 1) {
-    throw new UsageError(
-      'give one of --key, --message-id or --from-dlq (see: sqs-inbox message --help)',
-    );
-  }
+  checkOneLookup(values);
   const aws = clients(values);
   const target = await resolveTarget(values, positionals[0], io, aws);
   const found = consumerReading(target, aws, values['key-is-message-id'] ?? false);
@@ -62,12 +60,33 @@ export async function messageCommand(
   if (key === undefined) return ExitCode.NeedsAttention;
   const entry = await reading.store.find(inboxPk(reading.consumer, key));
   const view = entryView(reading.consumer, key, entry, Date.now(), values['show-key'] ?? false);
-  const dlqCopies = values['search-dlq']
+  const search = values['search-dlq'] ?? false;
+  const relayQueueUrl = values['relay-dlq'];
+  const published = await publishedView(entry, target, aws, io, {
+    deadLetters: search,
+    relayQueueUrl,
+  });
+  const dlqCopies = search
     ? await copiesInDeadLetterQueue(key, target, aws, reading, io)
     : undefined;
-  const document = { ...view, ...(dlqCopies ? { dlqCopies } : {}) };
-  output(io, values).document(document, () => entryText(view) + copiesText(dlqCopies));
+  const document = {
+    ...view,
+    ...(published ? { published } : {}),
+    ...(dlqCopies ? { dlqCopies } : {}),
+  };
+  const text = () => entryText(view) + publishedText(published) + copiesText(dlqCopies);
+  output(io, values).document(document, text);
   return view.status === 'absent' ? ExitCode.NeedsAttention : ExitCode.Done;
+}
+
+function checkOneLookup(values: OwnValues<typeof MESSAGE_OPTIONS>): void {
+  const given = [values.key, values['message-id'], values['from-dlq']].filter(
+    (v) => v !== undefined,
+  );
+  if (given.length === 1) return;
+  throw new UsageError(
+    'give one of --key, --message-id or --from-dlq (see: sqs-inbox message --help)',
+  );
 }
 
 const MESSAGE_OPTIONS = {
@@ -76,6 +95,7 @@ const MESSAGE_OPTIONS = {
   'from-dlq': { type: 'string' },
   'search-dlq': { type: 'boolean' },
   'max-scan-items': { type: 'string' },
+  'relay-dlq': { type: 'string' },
 } as const;
 
 /** The key asked about: given, found by the message id it wrote, or recovered from the DLQ. */

@@ -65,6 +65,16 @@ export interface InboxEntry {
    * with steps). Absent on an entry a step-less commit wrote.
    */
   readonly lastError?: { readonly name: string; readonly at: string };
+  /**
+   * The messages the commit published with `tx.publish`, in publish order: each one's outbox id
+   * (`outboxMessageId`), destination and group. Absent when it published none, and on entries
+   * of releases before this record (0.1.0).
+   */
+  readonly published?: ReadonlyArray<{
+    readonly id: string;
+    readonly destination: string;
+    readonly groupId?: string;
+  }>;
   /** The journaled steps by name, with the time each finished (results are not shown). */
   readonly steps?: Readonly<Record<string, { readonly at: string }>>;
 }

@@ -303,6 +303,33 @@ describe('the lease of a handler with steps', () => {
     expect(await rawEntry(key)).not.toHaveProperty('lastError');
   });
 
+  it('starts afresh on an expired committed entry: the messages its commit published are no longer the entry’s', async () => {
+    const key = randomUUID();
+    await aws.documentClient.send(
+      new PutCommand({
+        TableName: ledger.tables.inbox,
+        Item: {
+          pk: inboxPk('fencing', key),
+          consumer: 'fencing',
+          key,
+          messageId: 'm-old',
+          status: InboxStatus.Completed,
+          payloadHash: hashPayloadForTests('p1'),
+          processedAt: 'long ago',
+          expiresAt: Math.floor(T0 / 1000) - 1,
+          published: [{ id: 'a'.repeat(64), destination: 'https://sqs.example/q' }],
+        },
+      }),
+    );
+
+    const lease = await claimed(claimOf(key, 'owner-a', T0, 60_000));
+    await ledger.store.commit({ ...entryOf(key, T0 + 10, lease), operations: [] });
+
+    const entry = await rawEntry(key);
+    expect(entry).toMatchObject({ status: InboxStatus.Completed, messageId: 'm-commit' });
+    expect(entry).not.toHaveProperty('published');
+  });
+
   it('refuses a claim on a completed, live entry, answering with it', async () => {
     const key = randomUUID();
     const lease = await claimed(claimOf(key, 'owner-a', T0, 60_000));

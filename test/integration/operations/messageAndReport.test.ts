@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { DeadLetterAttribute } from '../../../src/constants/index.js';
-import type { MessageHandler } from '../../../src/index.js';
+import { DeadLetterAttribute, outboxMessageId } from '../../../src/constants/index.js';
+import { DynamoDBInboxStore, type MessageHandler } from '../../../src/index.js';
 import { toRecord } from '../../../tools/local/LocalEventSourceMapping.js';
 import {
   ledgerProcessor,
@@ -43,16 +43,40 @@ async function visibleIn(url: string) {
   );
 }
 
+const CREDITS_FIFO = 'http://localhost:4566/000000000000/credits.fifo';
+const AUDIT_QUEUE = 'http://localhost:4566/000000000000/audit';
+
+/** Applies the payment and publishes a credit to its account's group and an audit line. */
+const applyAndPublish: MessageHandler<PaymentCaptured> = async (message, tx) => {
+  await ledger.applyPayment(message, tx);
+  const { accountId, paymentId } = message.body;
+  tx.publish({ destination: CREDITS_FIFO, groupId: accountId, body: `${paymentId} ${MARKER}` });
+  tx.publish({ destination: AUDIT_QUEUE, body: `audit ${MARKER}`, name: 'audit' });
+};
+
 describe('sqs-inbox message, with only the standard AWS variables', () => {
-  it('shows a committed key with its attempts and steps, and a failed step-less one, with no body anywhere', async () => {
+  it('shows a committed key with its attempts, steps and published outbox ids, and a failed step-less one, with no body anywhere', async () => {
     const env = standardAwsEnvironment(aws);
-    const flags = ['ledger', '--table', ledger.tables.inbox, '--json'];
+    const outboxTable = await aws.createOutboxTable(aws.uniqueName('outbox'));
+    const flags = [
+      'ledger',
+      '--table',
+      ledger.tables.inbox,
+      '--outbox-table',
+      outboxTable,
+      '--json',
+    ];
+    const store = new DynamoDBInboxStore({
+      tableName: ledger.tables.inbox,
+      client: aws.dynamodb,
+      outbox: { tableName: outboxTable },
+    });
     const withSteps: MessageHandler<PaymentCaptured> = async (message, tx) => {
       await message.step('notify', async () => ({ sent: true }));
-      await ledger.applyPayment(message, tx);
+      await applyAndPublish(message, tx);
     };
     const committed = payment({ accountId: `acc-${randomUUID()}` });
-    await ledgerProcessor(withSteps, { store: ledger.store, consumer: 'ledger' }).processRecords(
+    await ledgerProcessor(withSteps, { store, consumer: 'ledger' }).processRecords(
       sqsEvent(record(committed)),
     );
     const failing: MessageHandler<PaymentCaptured> = async () => {
@@ -69,6 +93,18 @@ describe('sqs-inbox message, with only the standard AWS variables', () => {
       status: 'COMPLETED',
       attempts: 1,
       steps: [{ name: 'notify' }],
+      published: [
+        {
+          id: outboxMessageId('ledger', committed.eventId, { index: 0 }),
+          destination: CREDITS_FIFO,
+          inOutboxTable: true,
+        },
+        {
+          id: outboxMessageId('ledger', committed.eventId, { name: 'audit' }),
+          destination: AUDIT_QUEUE,
+          inOutboxTable: true,
+        },
+      ],
     });
     const failure = await sqsInbox(['message', ...flags, '--key', failed.eventId], env);
     expect(failure.code, failure.stderr).toBe(0);
@@ -88,7 +124,69 @@ describe('sqs-inbox message, with only the standard AWS variables', () => {
     for (const result of [shown, failure, byId, unknown]) {
       expect(result.stdout + result.stderr).not.toContain(MARKER);
       expect(result.stdout).not.toContain(committed.eventId);
+      expect(result.stdout).not.toContain(committed.accountId);
     }
+  }, 60_000);
+
+  it('lists what a step-less commit published, and the relay DLQ’s letter of one of them', async () => {
+    const env = standardAwsEnvironment(aws);
+    const outboxTable = await aws.createOutboxTable(aws.uniqueName('outbox'));
+    const [dlq, relayDlq] = await Promise.all([
+      aws.createQueue(aws.uniqueName('message-dlq')),
+      aws.createQueue(aws.uniqueName('relay-dlq')),
+    ]);
+    const store = new DynamoDBInboxStore({
+      tableName: ledger.tables.inbox,
+      client: aws.dynamodb,
+      outbox: { tableName: outboxTable },
+    });
+    const event = payment({ accountId: `acc-${randomUUID()}` });
+    await ledgerProcessor(applyAndPublish, { store, consumer: 'ledger' }).processRecords(
+      sqsEvent(record(event)),
+    );
+    const auditId = outboxMessageId('ledger', event.eventId, { name: 'audit' });
+    const attributes = (id: string) => ({
+      'outbox.error': { DataType: 'String', StringValue: 'OutboxSendError' },
+      'outbox.messageId': { DataType: 'String', StringValue: id },
+    });
+    const letter = await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: relayDlq.url,
+        MessageBody: `{"kind":"sqs-inbox.outbox.dead-letter","note":"${MARKER}"}`,
+        MessageAttributes: attributes(auditId),
+      }),
+    );
+    await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: relayDlq.url,
+        MessageBody: '{}',
+        MessageAttributes: attributes('f'.repeat(64)),
+      }),
+    );
+    const flags = ['ledger', '--table', ledger.tables.inbox, '--outbox-table', outboxTable];
+    const searched = [...flags, '--dlq', dlq.url, '--relay-dlq', relayDlq.url, '--search-dlq'];
+
+    const shown = await sqsInbox(['message', ...searched, '--key', event.eventId, '--json'], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    const { published } = JSON.parse(shown.stdout);
+    expect(published).toEqual([
+      {
+        id: outboxMessageId('ledger', event.eventId, { index: 0 }),
+        destination: CREDITS_FIFO,
+        inOutboxTable: true,
+        relayDeadLetters: [],
+      },
+      {
+        id: auditId,
+        destination: AUDIT_QUEUE,
+        inOutboxTable: true,
+        relayDeadLetters: [{ dlqMessageId: letter.MessageId, reason: 'OutboxSendError' }],
+      },
+    ]);
+    const text = await sqsInbox(['message', ...flags, '--key', event.eventId], env);
+    expect(text.stdout).toContain(`${auditId} → ${AUDIT_QUEUE}, in the outbox table`);
+    for (const result of [shown, text]) expect(result.stdout + result.stderr).not.toContain(MARKER);
+    expect(await visibleIn(relayDlq.url)).toBe(2);
   }, 60_000);
 
   it('finds a DLQ message’s entry by its key recovered as the consumer keys it, and lists the key’s DLQ copies', async () => {

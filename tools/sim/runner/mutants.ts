@@ -186,9 +186,8 @@ export const MUTANTS = {
     invariant: 'explained failures',
     description: 'the commit of a handler with steps is not conditioned on owning the lease',
     file: 'src/aws/entryWrites.ts',
-    find: 'Update: entryUpdate(tableName, entry.pk, ENTRY_UPDATE.commit, ENTRY_CONDITION.fenced, {',
-    replace:
-      "Update: entryUpdate(tableName, entry.pk, ENTRY_UPDATE.commit, 'attribute_exists(#pk)', {",
+    find: 'Update: entryUpdate(tableName, entry.pk, update, ENTRY_CONDITION.fenced, {',
+    replace: "Update: entryUpdate(tableName, entry.pk, update, 'attribute_exists(#pk)', {",
   },
   claimLiveLease: {
     name: 'claimLiveLease',
@@ -414,6 +413,15 @@ export const MUTANTS = {
     find: 'if (signal.aborted) return settledLate(record, identity?.key, error, options);',
     replace:
       'if (signal.aborted) { await recordFailedAttempt({ messageId: record.messageId, identity, error, leaseSought: false }, options); return settledLate(record, identity?.key, error, options); }',
+  },
+  publishedNotRecorded: {
+    name: 'publishedNotRecorded',
+    invariant: 'outbox',
+    description:
+      'a commit that publishes does not record the outbox ids on its entry, so `sqs-inbox message` cannot name them',
+    file: 'src/aws/entryWrites.ts',
+    find: '  return { ...entry, published };',
+    replace: '  return entry;',
   },
 } as const satisfies Record<string, Mutant>;
 

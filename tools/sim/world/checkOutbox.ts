@@ -21,7 +21,8 @@ interface Published {
  * The outbox invariants of a world whose ledger publishes each credit (`config.outbox`):
  *
  * - each commit of a credit published its message in the same transaction, once, and nothing
- *   else did (the outbox changes only inside credits' transactions: `checkEffects`);
+ *   else did (the outbox changes only inside credits' transactions: `checkEffects`); its entry
+ *   records the ids of exactly the messages that commit wrote (`published`), and no others;
  * - nothing lost between the hops: every published message was sent downstream, or
  *   dead-lettered by the relay because the destination refuses it (and only then), or named
  *   in a batch the stream's mapping gave up on while faults were on;
@@ -101,9 +102,21 @@ function checkPublished(
           `outbox: ${event.eventId}'s commit (change ${commit.sequence}) published ${own.length} credit(s) of its own and ${strangers.length} of events not in its transaction; one of its own expected`,
         );
       }
+      const recorded = recordedIds(commit);
+      if (recorded.join() !== own.map((message) => message.id).join()) {
+        failures.push(
+          `outbox: ${event.eventId}'s entry (change ${commit.sequence}) records it published [${recorded.map(short).join(', ')}], but its commit wrote [${own.map((message) => short(message.id)).join(', ')}]`,
+        );
+      }
     }
   }
   return published;
+}
+
+/** The outbox ids a committed entry records as published (`InboxEntry.published`). */
+function recordedIds(commit: ChangeRecord): string[] {
+  const published = commit.newImage?.published?.L ?? [];
+  return published.map((message) => message.M?.id?.S ?? '?');
 }
 
 /**
