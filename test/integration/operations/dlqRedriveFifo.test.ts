@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DeadLetterAttribute, inboxPk } from '../../../src/constants/index.js';
+import { hashPayload } from '../../../src/core/inboxEntry.js';
+import { sendLibraryDeadLetter } from '../../support/deadLetterScene.js';
+import {
+  ledgerProcessor,
+  type PaymentCaptured,
+  payment,
+  useLedger,
+} from '../../support/ledgerFixture.js';
+import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
+import { takeMessages } from '../../support/receiveMessages.js';
+import { sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
+
+const { aws, ledger } = useLedger();
+/** The construct's default TTL (23 days): no copy here is too old for an absent entry. */
+const TTL_SECONDS = 1_987_200;
+
+/** What a group's head is, in the inbox, before the run. */
+type Head = 'never' | 'applied' | 'conflict' | 'leased';
+
+/** A group of dead letters: its id, and its events in the order they were dead-lettered. */
+interface Group {
+  readonly groupId: string;
+  readonly head: Head;
+  readonly events: readonly PaymentCaptured[];
+}
+
+function group(head: Head, size: number): Group {
+  const events = Array.from({ length: size }, () =>
+    payment({ accountId: `acc-${randomUUID()}`, amountCents: 100 }),
+  );
+  return { groupId: `group-${head}-${randomUUID()}`, head, events };
+}
+
+/** Puts each group's head in the inbox as its name says: committed, another payload, leased. */
+async function prepareHead({ head, events }: Group): Promise<void> {
+  const [first] = events;
+  if (first === undefined || head === 'never') return;
+  const processor = ledgerProcessor(ledger.applyPayment, {
+    store: ledger.store,
+    consumer: 'ledger',
+  });
+  if (head === 'applied') await processor.processRecords(sqsEvent(sqsRecord(first)));
+  if (head === 'conflict') {
+    await processor.processRecords(sqsEvent(sqsRecord({ ...first, amountCents: 999 })));
+  }
+  if (head === 'leased') {
+    const now = Date.now();
+    const payloadHash = hashPayload(JSON.stringify(first));
+    await ledger.store.claim({
+      entry: {
+        pk: inboxPk('ledger', first.eventId),
+        consumer: 'ledger',
+        key: first.eventId,
+        messageId: 'another-attempt',
+        payloadHash,
+        expiresAt: Math.floor(now / 1000) + 86_400,
+      },
+      payloadHashes: [payloadHash],
+      owner: 'another-attempt',
+      nowMillis: now,
+      leaseUntilMillis: now + 600_000,
+    });
+  }
+}
+
+describe('sqs-inbox dlq redrive on FIFO queues', () => {
+  it('sends each group back in DLQ order under its own group id, and a kept head holds back the rest of its group', async () => {
+    const dlq = await aws.createQueue(`${aws.uniqueName('fifo-dlq')}.fifo`);
+    const source = await aws.createQueue(`${aws.uniqueName('fifo-source')}.fifo`);
+    const groups = {
+      ordered: group('never', 3),
+      applied: group('applied', 2),
+      conflict: group('conflict', 3),
+      leased: group('leased', 2),
+    };
+    for (const g of Object.values(groups)) await prepareHead(g);
+    // Dead-lettered in turns across the groups, so the DLQ's order interleaves them.
+    const dlqIds = new Map<string, string[]>();
+    for (let turn = 0; turn < 3; turn++) {
+      for (const g of Object.values(groups)) {
+        const event = g.events[turn];
+        if (event === undefined) continue;
+        const id = await sendLibraryDeadLetter(aws, dlq, {
+          body: JSON.stringify(event),
+          reason: 'TransientStoreError',
+          consumer: 'ledger',
+          source,
+          key: event.eventId,
+          groupId: g.groupId,
+        });
+        dlqIds.set(g.groupId, [...(dlqIds.get(g.groupId) ?? []), id]);
+      }
+    }
+    const ids = (g: Group) => dlqIds.get(g.groupId) ?? [];
+
+    const result = await sqsInbox(
+      [
+        'dlq',
+        'redrive',
+        'ledger',
+        ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', String(TTL_SECONDS)],
+        ...['--key-from', 'field:eventId', '--apply', '--jsonl'],
+      ],
+      standardAwsEnvironment(aws),
+    );
+
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.dlqMessageId);
+    const seen = (g: Group) =>
+      lines
+        .filter((line) => line.groupId === g.groupId)
+        .map((line) => [line.dlqMessageId, line.decision, line.action]);
+    const [o1, o2, o3] = ids(groups.ordered);
+    expect(seen(groups.ordered)).toEqual([
+      [o1, 'retry', 'sent'],
+      [o2, 'retry', 'sent'],
+      [o3, 'retry', 'sent'],
+    ]);
+    const [a1, a2] = ids(groups.applied);
+    expect(seen(groups.applied)).toEqual([
+      [a1, 'already-applied', 'deleted'],
+      [a2, 'retry', 'sent'],
+    ]);
+    const [c1, c2, c3] = ids(groups.conflict);
+    expect(seen(groups.conflict)).toEqual([
+      [c1, 'conflict', 'kept'],
+      [c2, 'behind-kept', 'kept'],
+      [c3, 'behind-kept', 'kept'],
+    ]);
+    const [l1, l2] = ids(groups.leased);
+    expect(seen(groups.leased)).toEqual([
+      [l1, 'in-flight', 'kept'],
+      [l2, 'behind-kept', 'kept'],
+    ]);
+
+    const copies = await takeMessages(aws.sqs, source.url, 4);
+    const arrived = (g: Group) =>
+      copies
+        .filter((copy) => copy.Attributes?.MessageGroupId === g.groupId)
+        .map((copy) => copy.MessageAttributes?.[DeadLetterAttribute.RedriveOf]?.StringValue);
+    expect(arrived(groups.ordered)).toEqual([o1, o2, o3]);
+    expect(arrived(groups.applied)).toEqual([a2]);
+    expect(copies).toHaveLength(4);
+    // The kept groups are whole in the DLQ, in their order: the head first.
+    const left = await takeMessages(aws.sqs, dlq.url, 5);
+    const leftOf = (g: Group) =>
+      left.filter((m) => m.Attributes?.MessageGroupId === g.groupId).map((m) => m.MessageId);
+    expect(leftOf(groups.conflict)).toEqual([c1, c2, c3]);
+    expect(leftOf(groups.leased)).toEqual([l1, l2]);
+    expect(left).toHaveLength(5);
+  }, 120_000);
+});
