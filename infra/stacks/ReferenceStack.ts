@@ -16,13 +16,20 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { InboxConsumer, InboxTable, QueueSource } from 'sqs-inbox/cdk';
+import { InboxConsumer, InboxTable, MessageKey, QueueSource } from 'sqs-inbox/cdk';
 import { InventoryTable, OrderPlacedEvent } from '../../functions/inventory/orderPlaced.js';
 import { LedgerDestination, LedgerTable } from '../../functions/ledger/paymentCaptured.js';
 import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironment.js';
 import { NotifierTable } from '../../functions/notifier/paymentNotification.js';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
+
+/**
+ * Every reference consumer keys its messages by the event's `eventId` (`key` in its
+ * `ConsumerDefinition`). Declared here too, as `INBOX_KEY`, so that `sqs-inbox dlq redrive` and
+ * `message --from-dlq` key a DLQ message exactly as the function does.
+ */
+const EVENT_ID_KEY = MessageKey.field('eventId');
 
 /** Properties of {@link ReferenceStack}. */
 export interface ReferenceStackProps extends StackProps {
@@ -103,6 +110,7 @@ export class ReferenceStack extends Stack {
       consumer: 'inventory',
       function: { entry: `${functionsDir}inventory/handler.ts`, ...timeout },
       ...deadLetter,
+      key: EVENT_ID_KEY,
       sources: [
         QueueSource.eventPattern(
           { source: [OrderPlacedEvent.source], detailType: [OrderPlacedEvent.detailType] },
@@ -131,6 +139,7 @@ export class ReferenceStack extends Stack {
       ...deadLetter,
       // The ledger's outbox relay sends it the credited payments.
       sources: [QueueSource.outbox()],
+      key: EVENT_ID_KEY,
       inboxTable,
       businessTables: {
         [NotifierTable.Notifications]: { table: notifications, actions: ['dynamodb:PutItem'] },
@@ -150,6 +159,7 @@ export class ReferenceStack extends Stack {
       queue: { fifo: true },
       ...deadLetter,
       sources: [QueueSource.snsTopic(this.paymentsTopic)],
+      key: EVENT_ID_KEY,
       inboxTable,
       businessTables: { [LedgerTable.Accounts]: accounts, [LedgerTable.Entries]: entries },
       // Each credited payment is passed on to the notifier through the outbox.

@@ -119,16 +119,12 @@ describe('sqs-inbox --function on the deployed reference stack', () => {
         .sort(),
     ).toEqual(['email', 'receipt']);
 
-    // The reference consumers key by `eventId` in their handlers and declare no key in the
-    // construct, so the operator says how (the function's sources alone would give outbox:<id>).
-    const keyFrom = ['--key-from', 'field:eventId'];
     const fromDlq = await command([
       'message',
       '--function',
       fn,
       '--from-dlq',
       dlqIds.applied,
-      ...keyFrom,
       '--json',
     ]);
     expect(fromDlq.code, fromDlq.stderr).toBe(0);
@@ -143,7 +139,7 @@ describe('sqs-inbox --function on the deployed reference stack', () => {
       groups: [{ reason: 'no reason recorded', count: 2 }],
     });
 
-    const dryRun = await command(['dlq', 'redrive', '--function', fn, ...keyFrom, '--jsonl']);
+    const dryRun = await command(['dlq', 'redrive', '--function', fn, '--jsonl']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
     const lines = dryRun.stdout
       .trim()

@@ -56,6 +56,18 @@ describe('ReferenceStack', () => {
     });
   });
 
+  it('declares the key each function keys by (eventId), so the operator’s command keys a DLQ message as the function does', () => {
+    const template = Template.fromStack(referenceApp().stack);
+
+    for (const consumer of ['inventory', 'notifier', 'ledger']) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({ INBOX_CONSUMER: consumer, INBOX_KEY: 'field:eventId' }),
+        },
+      });
+    }
+  });
+
   it('shares one inbox table and gives every table point-in-time recovery (the outbox too)', () => {
     const template = Template.fromStack(referenceApp().stack);
 
