@@ -5,10 +5,10 @@ import { ExitCode, UsageError } from './CliError.js';
 import { type CliIo, output } from './CliIo.js';
 import { parseCommand, wholeNumber } from './cliOptions.js';
 import { help } from './messageCommand.js';
-import { resolveTarget } from './resolveTarget.js';
+import { localRelayQueueUrl, resolveTarget } from './resolveTarget.js';
 
 /** `sqs-inbox outbox --help`. */
-export const OUTBOX_HELP = `usage: sqs-inbox outbox report (--queue-url <relay DLQ url> | --function <relay function> | --local <consumer>) [--json]
+export const OUTBOX_HELP = `usage: sqs-inbox outbox report (--queue-url <relay DLQ url> | --function <relay function> | --local) [--json]
        sqs-inbox outbox redrive (…the same…) [--apply] [--max <n>] [--json | --jsonl]
   The outbox relay's dead-letter queue: messages a destination refused, batches the stream gave
   up on, records the relay could not read.
@@ -33,19 +33,19 @@ export async function outboxCommand(
   io: CliIo,
   clients: (values: Record<string, unknown>) => OperatorClients,
 ): Promise<number> {
-  const [action, ...rest] = argv;
-  if (action === undefined || action === '--help' || action === '-h') return help(io, OUTBOX_HELP);
-  if (action !== 'report' && action !== 'redrive') {
-    throw new UsageError(`sqs-inbox outbox: unknown action ${action}; use report or redrive`);
-  }
-  const { values, positionals } = parseCommand('outbox', rest, {
+  // The action is the first word, wherever the flags are: `npm run outbox` puts --local first.
+  const { values, positionals } = parseCommand('outbox', argv, {
     'queue-url': { type: 'string' },
     apply: { type: 'boolean' },
     max: { type: 'string' },
   });
-  if (values.help) return help(io, OUTBOX_HELP);
+  const [action, consumer] = positionals;
+  if (action === undefined || values.help) return help(io, OUTBOX_HELP);
+  if (action !== 'report' && action !== 'redrive') {
+    throw new UsageError(`sqs-inbox outbox: unknown action ${action}; use report or redrive`);
+  }
   const aws = clients(values);
-  const queueUrl = values['queue-url'] ?? (await relayQueueOf(values, positionals[0], io, aws));
+  const queueUrl = values['queue-url'] ?? (await relayQueueOf(values, consumer, io, aws));
   const apply = action === 'redrive' && values.apply === true;
   const maxMessages = wholeNumber('--max', values.max, 1);
   io.stderr(`${apply ? 'redriving' : 'reading (nothing is sent or deleted)'}: ${queueUrl}\n`);
@@ -78,6 +78,9 @@ async function relayQueueOf(
       'which relay? give --queue-url <its DLQ>, or --function <the relay function>',
     );
   }
+  // The local run has one relay: its queue needs no consumer named.
+  const local = values.local && positional === undefined ? localRelayQueueUrl(io) : undefined;
+  if (local) return local;
   const target = await resolveTarget(values, positional, io, aws).catch(() => undefined);
   const url = target?.environment[InboxEnvironment.RelayDeadLetterQueueUrl];
   if (!url) throw new UsageError('no relay dead-letter queue found: give --queue-url <its DLQ>');

@@ -158,6 +158,18 @@ function fromLocalRun(consumer: string | undefined, io: CliIo): Found {
   };
 }
 
+/**
+ * The relay dead-letter queue of the local run (`npm start -- --keep-running`), if it has one.
+ *
+ * @example
+ * ```ts
+ * const queueUrl = values['queue-url'] ?? localRelayQueueUrl(io);
+ * ```
+ */
+export function localRelayQueueUrl(io: CliIo): string | undefined {
+  return localRun(io).outbox?.deadLetterQueueUrl;
+}
+
 function localRun(io: CliIo): LocalRun {
   const path = join(io.cwd, LOCAL_RUN_PATH);
   if (!existsSync(path)) {

@@ -47,7 +47,8 @@ const INVARIANTS = [
   'every malformed message in a DLQ with its reason',
   'nothing lost: every event sent is committed (inbox entry) or in a DLQ with its reason',
   'no valid event dead-lettered: the DLQs hold only malformed and conflicting messages',
-  'committed messages redriven from the DLQ (new messageId) were not applied again',
+  'operator redrive with `sqs-inbox dlq redrive --apply`: committed events deleted from their DLQ unsent, the others sent back, none left',
+  'every event the operator redrove was applied exactly once (probe counter = 1), committed or not when it reached the DLQ',
   'every credited payment published in its transaction (an outbox item per credit)',
   'nothing lost between the hops: every published message relayed and committed by the notifier, none dead-lettered by the relay',
   "every copy the relay sent of a message (re-sends included) carried the message's stable outbox id",
@@ -70,7 +71,7 @@ function expectAHealthyRun(output: string): void {
 }
 
 describe('npm run chaos (bounded: 100 crashes)', () => {
-  it("kills consumers and the outbox relay at all thirteen crash points (four inside the notifier's steps, two in the relay) and redrives committed events, with AWS faults injected, on the emulator, and every invariant holds", async () => {
+  it("kills consumers and the outbox relay at all thirteen crash points (four inside the notifier's steps, two in the relay) and redrives events from their DLQs with the sqs-inbox command, with AWS faults injected, on the emulator, and every invariant holds", async () => {
     const { code, output } = await chaos(['--crashes', '100', '--seed', '11', '--timeout', '420']);
     onTestFailed(() => console.log(output));
 

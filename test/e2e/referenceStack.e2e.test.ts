@@ -35,8 +35,8 @@ import { readSentEmails } from '../../tools/local/readSentEmails.js';
 import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
+import { sqsInbox } from '../support/operatorCli.js';
 import { receiveMessages } from '../support/receiveMessages.js';
-import { runScript } from '../support/runScript.js';
 import { E2E_CONTEXT } from './globalSetup.js';
 
 const { endpoint, outputs } = inject('deployed');
@@ -51,6 +51,13 @@ const documentClient = DynamoDBDocumentClient.from(dynamodb);
 const logs = new CloudWatchLogsClient(config);
 const lambda = new LambdaClient(config);
 const s3 = new S3Client({ ...config, forcePathStyle: true });
+/** The JSON lines a command printed with `--jsonl`. */
+const jsonLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
 const upstreamClients = localClients({ dynamodb: endpoint, sqs: endpoint });
 afterAll(() => {
   for (const client of [sqs, dynamodb, logs, lambda, s3, ...Object.values(upstreamClients)])
@@ -359,7 +366,7 @@ describe('the reference stack deployed with cdklocal', () => {
     expect(await queueDepth(sqs, output('LedgerOutboxDeadLetterQueueUrl'))).toBe(0);
   });
 
-  it('runbook: `npm run outbox -- redrive` sends a notification the relay dead-lettered again with its outbox id, and the deployed notifier records it once', async () => {
+  it('runbook: `sqs-inbox outbox redrive` (a dry run, then --apply) sends a notification the relay dead-lettered again with its outbox id, and the deployed notifier records it once', async () => {
     const notification = { ...payment(`acc-${randomUUID()}`), email: 'payer@example.com' };
     const id = outboxMessageId('ledger', notification.eventId, { name: 'credited' });
     // What the relay dead-letters when the notifier's queue refused it (a grant missing, say).
@@ -379,18 +386,30 @@ describe('the reference stack deployed with cdklocal', () => {
     await sqs.send(
       new SendMessageCommand({ QueueUrl: queue, MessageBody: JSON.stringify(letter) }),
     );
+    const env = {
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_REGION: 'us-east-1',
+      AWS_ENDPOINT_URL: endpoint,
+    };
 
-    const { code, output: printed } = await runScript('scripts/outboxCli.ts', [
-      'redrive',
-      '--queue',
-      queue,
-      '--endpoint',
-      endpoint,
-    ]);
+    const dry = await sqsInbox(['outbox', 'redrive', '--queue-url', queue, '--jsonl'], env);
+    const run = await sqsInbox(
+      ['outbox', 'redrive', '--queue-url', queue, '--apply', '--jsonl'],
+      env,
+    );
 
-    expect(printed).toMatch(new RegExp(`redriven\\s+message\\s+\\S+ outbox ids ${id}`));
-    expect(printed).toContain(`1 redriven, 0 would be (dry run), 0 left in ${queue}`);
-    expect(code).toBe(0);
+    expect(jsonLines(dry.stdout)[0]).toMatchObject({ status: 'wouldRedrive', outboxIds: [id] });
+    expect(dry.code, dry.stderr).toBe(1);
+    const [outcome, summary] = jsonLines(run.stdout);
+    expect(outcome).toMatchObject({ status: 'redriven', kind: 'message', outboxIds: [id] });
+    expect(summary).toMatchObject({
+      queueUrl: queue,
+      apply: true,
+      letters: 1,
+      groups: [{ kind: 'message', status: 'redriven', count: 1 }],
+    });
+    expect(run.code, run.stderr).toBe(0);
     expect(await queueDepth(sqs, queue)).toBe(0);
     const recorded = await eventually(
       'the redriven notification to be recorded',

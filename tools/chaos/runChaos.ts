@@ -34,6 +34,7 @@ import { ChaosTraffic } from './ChaosTraffic.js';
 import { checkCounters } from './checkCounters.js';
 import { checkProbe } from './checkProbe.js';
 import { checkRelayedIds } from './checkRelayedIds.js';
+import { OperatorCommand } from './operatorCommand.js';
 import { printChaosReport } from './printChaosReport.js';
 import { provisionCounterConsumer } from './provisionCounterConsumer.js';
 import { watchStock } from './watchStock.js';
@@ -64,9 +65,11 @@ export interface ChaosOptions {
 const WAVE_EVENTS = 40;
 const MAX_RECEIVE_COUNT = 100;
 const LOW_WATER_MESSAGES = 200;
-// An operator redrives a few committed events every few seconds.
+// Every few seconds (once the last run of the command ended: each takes seconds) a few
+// committed events and a few still on their way reach a DLQ, and the operator runs the redrive
+// command on them.
 const REDRIVE_EVERY_MILLIS = 3_000;
-const REDRIVE_PER_STEP = 3;
+const REDRIVE_PER_ROUND = { committed: 6, onTheirWay: 2 };
 
 /**
  * `npm run chaos`: the reference service's consumers and the ledger's outbox relay as child
@@ -94,6 +97,7 @@ type Setup = Awaited<ReturnType<ChaosRun['provision']>>;
 class ChaosRun {
   supervisor: ChaosSupervisor | undefined;
   relay: ChaosRelay | undefined;
+  command: OperatorCommand | undefined;
   workerPaths: { consumer: string; relay: string } | undefined;
   readonly deadline: number;
 
@@ -109,6 +113,7 @@ class ChaosRun {
 
   /** Stops the workers and the relay, and removes the bundled workers. */
   async stop(): Promise<void> {
+    this.command?.stop();
     await Promise.all([this.supervisor?.stop(), this.relay?.stop()]);
     for (const path of Object.values(this.workerPaths ?? {}))
       rmSync(dirname(path), { recursive: true, force: true });
@@ -121,12 +126,15 @@ class ChaosRun {
     const setup = await this.provision();
     const documentClient = DynamoDBDocumentClient.from(this.clients.dynamodb);
     const stockWatch = watchStock(documentClient, setup.stockTable, 2000);
-    const redrive = new ChaosRedrive(
-      setup.delivery,
-      documentClient,
-      setup.mappings,
-      seededRandom(this.options.seed ^ 0x2545f491),
-    );
+    this.command = new OperatorCommand(this.endpoints);
+    const redrive = new ChaosRedrive({
+      delivery: setup.delivery,
+      clients: this.clients,
+      documents: documentClient,
+      mappings: setup.mappings,
+      command: this.command,
+      random: seededRandom(this.options.seed ^ 0x2545f491),
+    });
     this.workerPaths = await bundleChaosWorkers();
     const inboxTable = setup.mappings.ledger.environment[InboxEnvironment.TableName] ?? '';
     const supervisor = new ChaosSupervisor({
@@ -153,13 +161,16 @@ class ChaosRun {
     const reachedTarget = await this.injectUntilTarget(supervisor, setup, redrive);
     supervisor.disarm();
     relay.disarm();
+    const mappings = Object.values(setup.mappings);
     const drained =
-      reachedTarget && (await this.waitUntilDrained(Object.values(setup.mappings), relay));
+      reachedTarget &&
+      (await this.waitUntilDrained(mappings, relay)) &&
+      (await this.settleRedrive(redrive, mappings, relay));
     await Promise.all([supervisor.stop(), relay.stop()]);
     const results = [
       await stockWatch.stop(),
       ...(await this.checkAll(setup, documentClient, supervisor)),
-      await redrive.check(setup.probeTable),
+      ...(await redrive.check(setup.probeTable)),
       checkRelayedIds(
         setup.traffic.plan().notifications,
         supervisor.relayedIds,
@@ -270,47 +281,78 @@ class ChaosRun {
 
   /**
    * Keeps traffic flowing while the supervisor collects its crashes, and every few seconds
-   * redrives a few committed events as an operator's DLQ redrive would.
+   * starts an operator round of the DLQ redrive (in the background: the command takes seconds).
    */
   async injectUntilTarget(
     supervisor: ChaosSupervisor,
-    { traffic, delivery }: Pick<Setup, 'traffic' | 'delivery'>,
+    { traffic, delivery, mappings }: Pick<Setup, 'traffic' | 'delivery' | 'mappings'>,
     redrive: ChaosRedrive,
   ): Promise<boolean> {
-    const queues = redrive.queueUrls();
+    const queues = Object.values(mappings).map((mapping) => mapping.queueUrl);
     let lastLineMillis = 0;
     let lastRedriveMillis = Date.now();
+    let round: Promise<void> | undefined;
     const everyPointHit = () => Object.values(CrashPoint).every((p) => supervisor.crashes.get(p));
-    const points = Object.values(CrashPoint).length;
-    while (supervisor.totalCrashes < this.options.crashes || !everyPointHit()) {
+    try {
+      while (supervisor.totalCrashes < this.options.crashes || !everyPointHit()) {
+        if (Date.now() > this.deadline) {
+          console.log(`\nonly ${supervisor.totalCrashes} crashes within ${this.options.timeout} s`);
+          return false;
+        }
+        const depths = await Promise.all(queues.map((url) => queueDepth(this.clients.sqs, url)));
+        const depth = depths.reduce((sum, n) => sum + n, 0);
+        if (depth < LOW_WATER_MESSAGES) await delivery.send(traffic.nextWave(WAVE_EVENTS));
+        if (round === undefined && Date.now() - lastRedriveMillis > REDRIVE_EVERY_MILLIS) {
+          round = redrive.round(traffic.sentMessages(), REDRIVE_PER_ROUND).finally(() => {
+            round = undefined;
+            lastRedriveMillis = Date.now();
+          });
+        }
+        if (Date.now() - lastLineMillis > 5000) {
+          lastLineMillis = Date.now();
+          console.log(this.progressLine(supervisor, traffic.sent, redrive, depth));
+        }
+        await sleep(250);
+      }
+      return true;
+    } finally {
+      await round;
+    }
+  }
+
+  /** One line of progress: crashes per point, messages, the operator's redrive, queued. */
+  progressLine(
+    supervisor: ChaosSupervisor,
+    sent: number,
+    redrive: ChaosRedrive,
+    depth: number,
+  ): string {
+    const points = Object.values(CrashPoint);
+    const crashes = points.map((p) => supervisor.crashes.get(p) ?? 0).join('/');
+    const seconds = Math.round((Date.now() - this.startedMillis) / 1000);
+    return `${seconds} s: ${supervisor.totalCrashes} crashes (${crashes} at points 1–${points.length}), ${sent} messages sent, ${redrive.deadLettered} redriven from DLQs (${redrive.pending()} pending), ${depth} queued`;
+  }
+
+  /**
+   * After the drain: runs the operator's redrive command until no copy is left in a DLQ, and
+   * drains again after each run that sent copies back.
+   */
+  async settleRedrive(
+    redrive: ChaosRedrive,
+    mappings: LocalMapping[],
+    relay: ChaosRelay,
+  ): Promise<boolean> {
+    for (;;) {
+      if (redrive.pending() === 0) return true;
       if (Date.now() > this.deadline) {
-        console.log(`\nonly ${supervisor.totalCrashes} crashes within ${this.options.timeout} s`);
+        console.log(`${redrive.pending()} copies still in DLQs after ${this.options.timeout} s`);
         return false;
       }
-      const depths = await Promise.all(
-        Object.values(queues).map((url) => queueDepth(this.clients.sqs, url)),
-      );
-      const depth = depths.reduce((sum, n) => sum + n, 0);
-      if (depth < LOW_WATER_MESSAGES) await delivery.send(traffic.nextWave(WAVE_EVENTS));
-      if (Date.now() - lastRedriveMillis > REDRIVE_EVERY_MILLIS) {
-        lastRedriveMillis = Date.now();
-        await redrive.step(traffic.sentMessages(), REDRIVE_PER_STEP);
-      }
-      if (Date.now() - lastLineMillis > 5000) {
-        lastLineMillis = Date.now();
-        console.log(
-          `${Math.round((Date.now() - this.startedMillis) / 1000)} s: ${supervisor.totalCrashes} crashes (${Object.values(
-            CrashPoint,
-          )
-            .map((p) => supervisor.crashes.get(p) ?? 0)
-            .join(
-              '/',
-            )} at points 1–${points}), ${traffic.sent} messages sent, ${redrive.redriven.size} redriven, ${depth} queued`,
-        );
-      }
-      await sleep(250);
+      console.log(`the operator's redrive: ${redrive.pending()} copies in DLQs; running it again`);
+      const sentBack = await redrive.runCommand();
+      if (sentBack > 0 && !(await this.waitUntilDrained(mappings, relay))) return false;
+      if (sentBack === 0) await sleep(1_000);
     }
-    return true;
   }
 
   /** Waits until the queues stay empty (visible and in flight) for three polls in a row. */

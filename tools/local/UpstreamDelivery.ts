@@ -132,15 +132,18 @@ export class UpstreamDelivery<TConsumer extends string> {
    * EventBridge retry a delivery, or as a DLQ redrive moves it), or its body for a direct one.
    */
   async redeliver(message: UpstreamMessage<TConsumer>): Promise<void> {
+    await this.#sendToQueue(message.consumer, [await this.delivered(message)]);
+  }
+
+  /**
+   * A sent message as its queue received it: the upstream's envelope and message group, or
+   * the message itself for a queue fed by nothing else or a direct one.
+   */
+  async delivered(message: UpstreamMessage<TConsumer>): Promise<UpstreamMessage<TConsumer>> {
     const route = this.#routes[message.consumer];
-    if (route.upstream.kind === 'sqs' || message.direct) {
-      await this.#sendToQueue(message.consumer, [message]);
-      return;
-    }
+    if (route.upstream.kind === 'sqs' || message.direct) return message;
     const envelope = await this.#envelopeOf(message, route.upstream.tapUrl);
-    await this.#sendToQueue(message.consumer, [
-      { ...message, body: envelope.body, groupId: envelope.groupId ?? message.groupId },
-    ]);
+    return { ...message, body: envelope.body, groupId: envelope.groupId ?? message.groupId };
   }
 
   async #publish(consumer: TConsumer, messages: ReadonlyArray<UpstreamMessage<TConsumer>>) {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOCAL_RUN_PATH } from '../../../src/cli/resolveTarget.js';
+import { runCli } from '../../../src/cli/runCli.js';
 import { OUTBOX_DEAD_LETTER_KIND } from '../../../src/relay/index.js';
 import { testAws } from '../../harness/aws.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
@@ -57,5 +62,35 @@ describe('sqs-inbox outbox', () => {
     expect(sent?.Body).toContain(MARKER);
     for (const result of [report, dry, applied])
       expect(result.stdout + result.stderr).not.toContain(MARKER);
+  }, 60_000);
+
+  it("as npm run outbox runs it (--local before the action, no consumer named): reads the local run's relay DLQ", async () => {
+    const dlq = await aws.createQueue(aws.uniqueName('relay-dlq'));
+    await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: dlq.url,
+        MessageBody: JSON.stringify({ not: 'a letter' }),
+      }),
+    );
+    // The run file `npm start -- --keep-running` writes, in a directory of its own.
+    const cwd = mkdtempSync(join(tmpdir(), 'outbox-local-'));
+    mkdirSync(join(cwd, '.cache'));
+    const run = {
+      endpoint: aws.endpoints.sqs,
+      outbox: { deadLetterQueueUrl: dlq.url },
+      consumers: {},
+    };
+    writeFileSync(join(cwd, LOCAL_RUN_PATH), JSON.stringify(run));
+    const printed: string[] = [];
+    const io = { stdout: (text: string) => printed.push(text), stderr: () => {}, env: {}, cwd };
+
+    const code = await runCli(['outbox', '--local', 'report', '--json'], io);
+
+    expect(JSON.parse(printed.join(''))).toMatchObject({
+      queueUrl: dlq.url,
+      apply: false,
+      letters: 1,
+    });
+    expect(code).toBe(1);
   }, 60_000);
 });
