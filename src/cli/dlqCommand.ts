@@ -46,7 +46,10 @@ export const DLQ_HELP = `usage: sqs-inbox dlq report [<consumer>] [consumer flag
             --permanent-errors <Name,Name> (the handler's own permanent errors),
             --to <queue ARN> (for messages with no recorded source)
   Reading a DLQ is receiving: receive counts rise, and messages are hidden while the command
-  runs, visible again when it ends. One run per DLQ at a time (a lock in the inbox table).
+  runs, visible again when it ends. One run per DLQ at a time (a lock in the inbox table,
+  renewed while the run works; a run that lost it to another stops). An --apply run is audited:
+  #ops#op#<operation id> in the inbox table (90 days), and JSON lines on stderr (its caller,
+  arguments, counts, outcome, one line per message; no bodies, no keys).
 Exit: 0 done (report: DLQ empty), 1 needs attention (messages kept or in the DLQ), 2 usage,
 3 AWS refused.`;
 
