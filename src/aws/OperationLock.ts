@@ -14,10 +14,17 @@ export function operationLockPk(kind: string, resource: string): string {
   return `#ops#lock#${kind}#${resource}`;
 }
 
+/** Whose lease the condition of a write lets it replace. */
+const TAKE_CONDITION = 'attribute_not_exists(#pk) OR #owner = :owner OR #until < :now';
+// A renewal only extends this run's own lease: once another run took the lock (after this run's
+// lease lapsed) or took and released it, the item is not this run's and the renewal fails.
+const RENEW_CONDITION = '#owner = :owner';
+
 /**
  * One operator run at a time on one resource (a DLQ): a lease item in the inbox table, taken by
- * a conditional put that succeeds only when no other run's lease is live, released by its owner.
- * A crashed run's lease lapses after `leaseMillis` (and the item expires by TTL a day later).
+ * a conditional put that succeeds only when no other run's lease is live, renewed only while
+ * the item still names this run, released by its owner. A crashed run's lease lapses after
+ * `leaseMillis` (and the item expires by TTL a day later).
  *
  * @example
  * ```ts
@@ -33,8 +40,21 @@ export class OperationLock {
     readonly owner: string,
   ) {}
 
-  /** Takes (or renews) the lease until `nowMillis + leaseMillis`; false when another holds it. */
-  async acquire(nowMillis: number, leaseMillis: number): Promise<boolean> {
+  /** Takes the lease until `nowMillis + leaseMillis`; false when another run holds a live one. */
+  acquire(nowMillis: number, leaseMillis: number): Promise<boolean> {
+    return this.put(nowMillis, leaseMillis, TAKE_CONDITION);
+  }
+
+  /**
+   * Extends this run's lease to `nowMillis + leaseMillis`; false when the lock is no longer this
+   * run's (another run took it, or took and released it, after this run's lease lapsed).
+   */
+  renew(nowMillis: number, leaseMillis: number): Promise<boolean> {
+    return this.put(nowMillis, leaseMillis, RENEW_CONDITION);
+  }
+
+  private async put(nowMillis: number, leaseMillis: number, condition: string): Promise<boolean> {
+    const withNow = condition.includes(':now');
     try {
       await this.client.send(
         new PutCommand({
@@ -45,13 +65,17 @@ export class OperationLock {
             leaseUntilMillis: nowMillis + leaseMillis,
             [InboxAttribute.ExpiresAt]: Math.floor((nowMillis + leaseMillis) / 1000) + 86_400,
           },
-          ConditionExpression: 'attribute_not_exists(#pk) OR #owner = :owner OR #until < :now',
+          ConditionExpression: condition,
           ExpressionAttributeNames: {
-            '#pk': InboxAttribute.PartitionKey,
             '#owner': 'owner',
-            '#until': 'leaseUntilMillis',
+            ...(withNow
+              ? { '#pk': InboxAttribute.PartitionKey, '#until': 'leaseUntilMillis' }
+              : {}),
           },
-          ExpressionAttributeValues: { ':owner': this.owner, ':now': nowMillis },
+          ExpressionAttributeValues: {
+            ':owner': this.owner,
+            ...(withNow ? { ':now': nowMillis } : {}),
+          },
         }),
       );
       return true;

@@ -25,7 +25,8 @@ export interface OperatorConnection {
 /**
  * The clients an operator's commands use, each built on first use from one connection. The
  * Lambda client is an optional peer (`@aws-sdk/client-lambda`), imported only when a command
- * resolves a consumer by its function; a missing one is named in a `MissingPeerError`.
+ * resolves a consumer by its function; so is the STS client (`@aws-sdk/client-sts`), when an
+ * applied redrive records its caller. A missing one is named in a `MissingPeerError`.
  *
  * @example
  * ```ts
@@ -70,6 +71,14 @@ export function operatorClients(connection: OperatorConnection) {
       }),
       streamsClient: made(new (await importStreams()).DynamoDBStreamsClient(config)),
     }),
+    /** The ARN of the credentials' caller (`sts:GetCallerIdentity`, which needs no grant). */
+    callerArn: async (): Promise<string> => {
+      const sts = await importSts();
+      const identity = await made(new sts.STSClient(config)).send(
+        new sts.GetCallerIdentityCommand({}),
+      );
+      return identity.Arn ?? 'unknown';
+    },
     destroy: () => {
       for (const client of built.splice(0)) client.destroy();
     },
@@ -81,6 +90,16 @@ async function importStreams() {
     return await import('@aws-sdk/client-dynamodb-streams');
   } catch (error) {
     throw new MissingPeerError('@aws-sdk/client-dynamodb-streams', 'outbox redrive', {
+      cause: error,
+    });
+  }
+}
+
+async function importSts() {
+  try {
+    return await import('@aws-sdk/client-sts');
+  } catch (error) {
+    throw new MissingPeerError('@aws-sdk/client-sts', "the redrive's audit of its caller", {
       cause: error,
     });
   }

@@ -4,15 +4,17 @@ import type { OperatorClients } from '../aws/operatorClients.js';
 import { SqsRedriveQueue } from '../aws/SqsRedriveQueue.js';
 import { InboxEnvironment } from '../constants/values.js';
 import { RedriveDecision } from '../operations/RedriveDecision.js';
+import { RedriveLockedError } from '../operations/RunLease.js';
 import {
   type DeadLetterOutcome,
   type RedriveRun,
+  type RedriveSummary,
   redriveDeadLetters,
 } from '../operations/redriveDeadLetters.js';
 import { type DeadLetterReport, reportDeadLetters } from '../operations/reportDeadLetters.js';
 import { systemRuntime } from '../runtime/InboxRuntime.js';
 import { ExitCode, UsageError } from './CliError.js';
-import { type CliIo, output } from './CliIo.js';
+import { type CliIo, type Output, output } from './CliIo.js';
 import {
   type CommonValues,
   type OwnValues,
@@ -22,6 +24,7 @@ import {
 } from './cliOptions.js';
 import { consumerReading } from './consumerReading.js';
 import { help } from './messageCommand.js';
+import { startAudit } from './redriveAudit.js';
 import { required, resolveTarget } from './resolveTarget.js';
 
 /** `sqs-inbox dlq --help`. */
@@ -43,7 +46,10 @@ export const DLQ_HELP = `usage: sqs-inbox dlq report [<consumer>] [consumer flag
             --permanent-errors <Name,Name> (the handler's own permanent errors),
             --to <queue ARN> (for messages with no recorded source)
   Reading a DLQ is receiving: receive counts rise, and messages are hidden while the command
-  runs, visible again when it ends. One run per DLQ at a time (a lock in the inbox table).
+  runs, visible again when it ends. One run per DLQ at a time (a lock in the inbox table,
+  renewed while the run works; a run that lost it to another stops). An --apply run is audited:
+  #ops#op#<operation id> in the inbox table (90 days), and JSON lines on stderr (its caller,
+  arguments, counts, outcome, one line per message; no bodies, no keys).
 Exit: 0 done (report: DLQ empty), 1 needs attention (messages kept or in the DLQ), 2 usage,
 3 AWS refused.`;
 
@@ -138,47 +144,67 @@ async function redrive(
   const operationId = randomUUID();
   const lockPk = operationLockPk('dlq', queue.arn);
   const lock = new OperationLock(aws.dynamodb(), tableName, lockPk, operationId);
-  if (!(await lock.acquire(Date.now(), LOCK_LEASE_MILLIS))) {
-    io.stderr(`another redrive of ${queue.arn} is running (a lock in ${tableName}); try later\n`);
-    return ExitCode.NeedsAttention;
-  }
   try {
-    const run = { queue, reading, ttlSeconds, operationId, target };
-    return await runRedrive(run, values, io);
-  } finally {
-    await lock.release();
+    const run = { queue, reading, ttlSeconds, operationId, lock, target };
+    return await runRedrive(run, values, io, { aws, tableName, arguments: argv });
+  } catch (error) {
+    if (!(error instanceof RedriveLockedError)) throw error;
+    io.stderr(`${error.message}\n`);
+    return ExitCode.NeedsAttention;
   }
 }
 
-/** How long a run's lock holds: a run that crashed lets the next one start after it. */
-const LOCK_LEASE_MILLIS = 3_600_000;
-
 async function runRedrive(
-  run: Pick<RedriveRun, 'queue' | 'reading' | 'ttlSeconds' | 'operationId'> & {
+  run: Pick<RedriveRun, 'queue' | 'reading' | 'ttlSeconds' | 'operationId' | 'lock'> & {
     readonly target: { readonly consumer: string; readonly sourceQueueArn?: string };
   },
   values: RedriveValues,
   io: CliIo,
+  audited: { aws: OperatorClients; tableName: string; arguments: readonly string[] },
 ): Promise<number> {
   const out = output(io, values);
   const apply = values.apply ?? false;
-  const { queue, target } = run;
+  const { queue, target, operationId } = run;
   const mode = apply ? 'redriving' : 'dry run (nothing is sent or deleted; --apply to act)';
-  io.stderr(`${mode}: ${queue.arn}, operation ${run.operationId}\n`);
+  io.stderr(`${mode}: ${queue.arn}, operation ${operationId}\n`);
+  // Only an applied run is audited: a dry run changes nothing.
+  const audit = apply
+    ? await startAudit(audited.aws, io, out, {
+        ...audited,
+        operationId,
+        consumer: target.consumer,
+        queueArn: queue.arn,
+      })
+    : undefined;
   const to = values.to ?? target.sourceQueueArn;
-  const summary = await redriveDeadLetters({
-    ...run,
-    apply,
-    ...(to ? { to } : {}),
-    ...choices(values),
-    runtime: systemRuntime,
-    ...signal(io),
-    onMessage: (outcome) => out.item(outcome, () => outcomeText(outcome)),
-  });
-  const document = { consumer: target.consumer, queueArn: queue.arn, ...summary };
+  const redrive = () =>
+    redriveDeadLetters({
+      ...run,
+      apply,
+      ...(to ? { to } : {}),
+      ...choices(values),
+      runtime: systemRuntime,
+      ...signal(io),
+      onMessage: (outcome) => {
+        const line = audit?.line(outcome);
+        out.item(line ? { ...outcome, ...line } : outcome, () => outcomeText(outcome));
+      },
+    });
+  const summary = audit ? await audit.around(redrive) : await redrive();
+  return finish(summary, target.consumer, queue.arn, out);
+}
+
+function finish(summary: RedriveSummary, consumer: string, queueArn: string, out: Output) {
+  const document = { consumer, queueArn, ...summary };
   out.document(document, () => summaryText(summary));
+  if (summary.lockLost) {
+    out.warn(
+      `stopped: the run ${summary.lockLost}; the messages it held are visible again. Check that no other redrive of ${queueArn} runs, then run it again.`,
+    );
+  }
   const attention = summary.kept - (summary.decisions[RedriveDecision.NotSelected] ?? 0);
-  return attention > 0 || summary.errors > 0 ? ExitCode.NeedsAttention : ExitCode.Done;
+  const stopped = summary.stoppedBy === 'lock-lost';
+  return attention > 0 || summary.errors > 0 || stopped ? ExitCode.NeedsAttention : ExitCode.Done;
 }
 
 type RedriveValues = CommonValues & OwnValues<typeof REDRIVE_OPTIONS>;

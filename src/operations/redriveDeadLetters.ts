@@ -9,6 +9,7 @@ import {
 import { RedriveDecision } from './RedriveDecision.js';
 import type { RedriveQueue } from './RedriveQueue.js';
 import { type RedriveSelection, selected } from './RedriveSelection.js';
+import { LOCK_LEASE_MILLIS, type RunLease, type RunLock, takeLease } from './RunLease.js';
 import { receiveAll } from './receiveAll.js';
 import { type ConsumerReading, keyRecovery } from './recoverKey.js';
 import { redrivenCopy } from './redrivenCopy.js';
@@ -42,6 +43,14 @@ export interface RedriveRun {
   readonly permanentErrors?: readonly string[];
   readonly showKey?: boolean;
   readonly runtime: Pick<InboxRuntime, 'now' | 'sleep'>;
+  /**
+   * One run per DLQ: taken at the start ({@link RedriveLockedError} when another run holds it),
+   * renewed every third of `lockLeaseMillis` while the run works, released at the end. A run
+   * that finds it another's stops (`stoppedBy: 'lock-lost'`) and acts on no further message.
+   */
+  readonly lock?: RunLock;
+  /** How long the lock holds unrenewed; default one hour. */
+  readonly lockLeaseMillis?: number;
   /** Aborted: the run stops after the message in hand, and releases what it holds. */
   readonly signal?: AbortSignal;
   /** Told each message's outcome as it is decided and acted on. */
@@ -79,8 +88,13 @@ export interface RedriveSummary {
   readonly deleted: number;
   readonly kept: number;
   readonly errors: number;
-  readonly stoppedBy?: 'max-errors' | 'limit';
+  readonly stoppedBy?: StopReason;
+  /** Why the run lost its lock, when `stoppedBy` is `lock-lost`. */
+  readonly lockLost?: string;
 }
+
+/** Why a run stopped before the DLQ's end: `--max-errors`, `--limit`, or its lock lost. */
+type StopReason = 'max-errors' | 'limit' | 'lock-lost';
 
 /**
  * The inbox-aware redrive of a consumer's DLQ. Each message is keyed the way its consumer keys
@@ -97,7 +111,17 @@ export interface RedriveSummary {
  * ```
  */
 export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummary> {
-  const state = newState(run);
+  const leaseMillis = run.lockLeaseMillis ?? LOCK_LEASE_MILLIS;
+  const lease = await takeLease(run.lock, leaseMillis, run.runtime.now, run.queue.arn);
+  try {
+    return await redriveHolding(run, lease);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<RedriveSummary> {
+  const state = newState(run, lease);
   // A message dead-lettered after the run began is left for the next run: a copy this run sent
   // back that failed again would otherwise come round to it for as long as it runs.
   const selection = {
@@ -111,6 +135,7 @@ export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummar
   const context = judgeContext(run);
   try {
     for await (const record of reader.records()) {
+      if (!(await holds(state))) break;
       const outcome = await handle(
         record,
         { ...context, nowMillis: run.runtime.now() },
@@ -127,6 +152,13 @@ export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummar
   return summarise(run, state);
 }
 
+/** Whether the run still holds its lock (renewed when due); once not, it stops. */
+async function holds(state: RunState): Promise<boolean> {
+  if (await state.lease.hold()) return true;
+  state.stoppedBy = 'lock-lost';
+  return false;
+}
+
 interface RunState {
   messages: number;
   decisions: Record<string, number>;
@@ -137,10 +169,11 @@ interface RunState {
   selectedCount: number;
   keptGroups: Set<string>;
   nextActionMillis: number;
-  stoppedBy?: 'max-errors' | 'limit';
+  lease: RunLease;
+  stoppedBy?: StopReason;
 }
 
-function newState(run: RedriveRun): RunState {
+function newState(run: RedriveRun, lease: RunLease): RunState {
   return {
     messages: 0,
     decisions: {},
@@ -151,6 +184,7 @@ function newState(run: RedriveRun): RunState {
     selectedCount: 0,
     keptGroups: new Set(),
     nextActionMillis: run.runtime.now(),
+    lease,
   };
 }
 
@@ -229,6 +263,8 @@ async function act(
   let newMessageId: string | undefined;
   try {
     await pace(run, state);
+    // Checked after the wait, right before acting: a run that lost its lock sends and deletes nothing more.
+    if (!(await holds(state))) return lockLost(verdict, state);
     if (sending && sourceQueueArn !== undefined) {
       newMessageId = await run.queue.sendBack(
         sourceQueueArn,
@@ -270,6 +306,11 @@ async function pace(run: RedriveRun, state: RunState): Promise<void> {
   state.nextActionMillis = Math.max(state.nextActionMillis, run.runtime.now()) + intervalMillis;
 }
 
+/** The message in hand when the run found its lock lost: kept, untouched. */
+function lockLost(verdict: DeadLetterVerdict, state: RunState): DeadLetterOutcome {
+  return kept({ ...verdict, why: `not acted on: the run ${state.lease.lost}` });
+}
+
 function kept(verdict: DeadLetterVerdict): DeadLetterOutcome {
   return { ...verdict, action: 'kept' };
 }
@@ -293,6 +334,7 @@ function summarise(run: RedriveRun, state: RunState): RedriveSummary {
     kept: state.kept,
     errors: state.errors,
     ...(state.stoppedBy ? { stoppedBy: state.stoppedBy } : {}),
+    ...(state.lease.lost ? { lockLost: state.lease.lost } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       'events',
       's3',
       'ses',
+      // The redrive's audit reads its caller with sts:GetCallerIdentity.
+      'sts',
     ]);
     started.push(emulator);
     let dynamodb = emulator;

@@ -384,6 +384,24 @@ export const MUTANTS = {
     find: 'if (nowMillis >= horizonMillis && facts.acceptStale !== true) return RedriveDecision.Stale;',
     replace: '',
   },
+  redriveLockNotRenewed: {
+    name: 'redriveLockNotRenewed',
+    invariant: 'redrive',
+    description:
+      "the inbox-aware redrive never renews its run's lock, so a run longer than the lease acts on under a lapsed one, beside the run that took it",
+    file: 'src/operations/RunLease.ts',
+    find: 'if (nowMillis < renewAtMillis) return true;',
+    replace: 'if (nowMillis < Number.POSITIVE_INFINITY) return true;',
+  },
+  redriveActsAfterLockLost: {
+    name: 'redriveActsAfterLockLost',
+    invariant: 'redrive',
+    description:
+      'the inbox-aware redrive sends or deletes the message in hand after a wait in which it lost its lock, checking the lock only before each message',
+    file: 'src/operations/redriveDeadLetters.ts',
+    find: 'if (!(await holds(state))) return lockLost(verdict, state);',
+    replace: '',
+  },
   resumeCountedAsTakeover: {
     name: 'resumeCountedAsTakeover',
     invariant: 'metrics',

@@ -26,6 +26,8 @@ export class SimRedriveQueue implements RedriveQueue {
     private readonly nowMillis: () => number,
     /** Added to the queue's times (the kernel's) to give the world's wall clock, as SQS does. */
     private readonly epochMillis: number,
+    /** Told of each send and delete as it happens, for the oracle. */
+    private readonly witness: (action: 'send' | 'delete') => void = () => {},
   ) {}
 
   get arn(): string {
@@ -54,12 +56,14 @@ export class SimRedriveQueue implements RedriveQueue {
   }
 
   async remove(record: SQSRecord): Promise<void> {
+    this.witness('delete');
     this.queue.delete(record.receiptHandle, false);
   }
 
   async sendBack(destinationArn: string, copy: RedrivenCopy): Promise<string> {
     const source = this.sources.find((queue) => queue.arn === destinationArn);
     if (source === undefined) throw new Error(`no simulated queue ${destinationArn}`);
+    this.witness('send');
     const attributes: Record<string, SentAttribute> = {};
     for (const [name, value] of Object.entries(copy.messageAttributes)) {
       attributes[name] = {

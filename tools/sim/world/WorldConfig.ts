@@ -58,6 +58,13 @@ export interface WorldConfig {
   readonly redriveKind?: 'console' | 'inbox-aware';
   /** The inbox-aware redrive's `--include-permanent`: the operator says the fix is deployed. */
   readonly redriveIncludesPermanent?: boolean;
+  /**
+   * The inbox-aware redrive's lock, made short (the real one is an hour) so that a run outlives
+   * it, with two runs started a few seconds apart and an operator whose process stalls longer
+   * than the lease at some of its waits: the setting in which a run must renew its lock, and stop
+   * once another run took it.
+   */
+  readonly redriveLock?: { readonly leaseMillis: number; readonly stallMillis: number };
   readonly batchSize: number;
   /** Concurrent invocations the event source mapping runs at most. */
   readonly pollers: number;
@@ -290,6 +297,15 @@ function drawRedriveKind(random: Prng, drawn: WorldConfig): Partial<WorldConfig>
     redriveKind: 'inbox-aware',
     ...(random.chance(0.5) ? { redriveIncludesPermanent: true } : {}),
     ...(random.chance(1 / 3) ? { ttlSeconds: 60 } : {}),
+    // Drawn last, so that the worlds drawn before the lock was renewed stay as they were.
+    ...(drawn.redrives === 2 && random.chance(0.5)
+      ? {
+          redriveLock: {
+            leaseMillis: random.pick([600, 2_000, 5_000]),
+            stallMillis: random.pick([1_000, 4_000, 12_000]),
+          },
+        }
+      : {}),
   };
 }
 

@@ -48,8 +48,27 @@ export interface WorldObservation {
     readonly messageId: string;
     readonly sentAtMillis: number;
   }>;
+  /** Each send and delete of the operator's inbox-aware redrives, with the DLQ's lock then. */
+  readonly redriveActions: readonly RedriveAction[];
   /** Every value the consumer's containers gave their metrics sink, in order. */
   readonly metrics: readonly ObservedMetric[];
+}
+
+/**
+ * A send or delete of an inbox-aware redrive run, with the DLQ's lock item as it stood at that
+ * instant (world millis): its owner and its lease, if the item existed.
+ *
+ * @example
+ * ```ts
+ * const fenced = action.lockOwner === action.operationId && (action.lockUntilMillis ?? 0) > action.atMillis;
+ * ```
+ */
+export interface RedriveAction {
+  readonly operationId: string;
+  readonly action: 'send' | 'delete';
+  readonly atMillis: number;
+  readonly lockOwner?: string;
+  readonly lockUntilMillis?: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { FORMAT_VERSIONS } from '../../../src/constants/index.js';
 import type { ChangeRecord } from '../dynamo/ChangeLog.js';
+import { isOperationItem } from './checkRedrive.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';
 
@@ -31,6 +32,7 @@ export function checkFormats(world: WorldObservation, failures: string[]): void 
     const image = change.newImage;
     const invocation = world.changeInvocations[change.sequence - 1];
     if (written === undefined || image === undefined || invocation === undefined) continue;
+    if (isOperationItem(change)) continue;
     const actor = actors.get(invocation) ?? '?';
     const version = versionOf(image);
     if (world.previousReleaseActors.has(actor)) {

@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { ChangeRecord } from '../dynamo/ChangeLog.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';
 
@@ -15,6 +16,7 @@ import type { WorldObservation } from './WorldObservation.js';
  */
 export function checkRedrive(world: WorldObservation, failures: string[]): void {
   for (const error of world.redriveErrors) failures.push(`redrive: ${error}`);
+  checkRedriveLock(world, failures);
   if (world.redriveSends.length === 0) return;
   const sentAt = new Map(world.redriveSends.map((send) => [send.messageId, send.sentAtMillis]));
   const commits = new Map<string, number[]>();
@@ -35,6 +37,39 @@ export function checkRedrive(world: WorldObservation, failures: string[]): void 
     }
     commits.set(key, [...(commits.get(key) ?? []), atMillis]);
   });
+}
+
+/**
+ * One run at a time acts on the DLQ: every send and delete of a run happens while the DLQ's lock
+ * item names that run, under a lease that has not lapsed. (Two runs' actions then never
+ * interleave, and a run that stalled past its lease acts no more once another run took over.)
+ */
+function checkRedriveLock(world: WorldObservation, failures: string[]): void {
+  for (const action of world.redriveActions) {
+    const { operationId, lockOwner, lockUntilMillis, atMillis } = action;
+    if (lockOwner === operationId && lockUntilMillis !== undefined && lockUntilMillis > atMillis)
+      continue;
+    const lock =
+      lockOwner === undefined
+        ? 'no run held the lock'
+        : `the lock was ${lockOwner}'s until ${lockUntilMillis} ms`;
+    failures.push(
+      `redrive: ${operationId} made a ${action.action} at ${atMillis} ms while ${lock}`,
+    );
+  }
+}
+
+/**
+ * An operator's item in the inbox table (`#ops#…`, the redrive's lock): no entry, since a
+ * leading `#` is no entry's key.
+ *
+ * @example
+ * ```ts
+ * const entries = changes.filter((change) => !isOperationItem(change));
+ * ```
+ */
+export function isOperationItem(change: ChangeRecord): boolean {
+  return change.tableName === WorldTables.Inbox && (change.keys.pk?.S ?? '').startsWith('#ops#');
 }
 
 function isNewCommit(

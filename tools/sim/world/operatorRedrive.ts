@@ -1,52 +1,83 @@
 import { ledgerConsumer } from '../../../functions/ledger/paymentCaptured.js';
+import { OperationLock, operationLockPk } from '../../../src/aws/OperationLock.js';
 import type { ParsedMessage } from '../../../src/core/types.js';
 import { DynamoDBInboxStore } from '../../../src/index.js';
+import { RedriveLockedError } from '../../../src/operations/RunLease.js';
 import { redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
 import { MessageSource } from '../../../src/sources/MessageSource.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
 import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
+import type { Prng } from '../kernel/Prng.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { SimRedriveQueue } from '../sqs/SimRedriveQueue.js';
 import { WorldTables } from './consumerFunction.js';
 import { type WorldConfig, WorldSource } from './WorldConfig.js';
+import type { RedriveAction } from './WorldObservation.js';
+
+/** What the operator's runs share with the world: its queues, tables and clock, and the oracle's records. */
+export interface OperatorWorld {
+  readonly kernel: Kernel;
+  readonly dynamo: SimDynamoDB;
+  readonly queue: SimQueue;
+  readonly deadLetterQueue: SimQueue;
+  readonly config: WorldConfig;
+  readonly sent: Array<{ readonly messageId: string; readonly sentAtMillis: number }>;
+  /** Each send and delete of a run, with the DLQ's lock item as it stood then. */
+  readonly actions: RedriveAction[];
+  /** Why a run could not decide a message, or stopped: each a failure of the world. */
+  readonly errors: string[];
+}
+
+/** How often the operator, refused by another run's lock, tries again before giving up. */
+const LOCKED_TRIES = 4;
 
 /**
  * The operator's `sqs-inbox dlq redrive --apply`: the library's own run over the world's DLQ,
- * keying messages as the consumer does (its `key`, its declared source) and reading its inbox
- * table. Every copy it sends back is recorded in `sent`, for the oracle.
+ * keying messages as the consumer does (its `key`, its declared source), reading its inbox
+ * table, and holding the DLQ's lock (`OperationLock`) there as the command does. Refused by
+ * another run's lock, the operator tries again a little later. Every copy it sends back is
+ * recorded in `sent`, and every send and delete in `actions`, for the oracle.
  *
  * @example
  * ```ts
- * await inboxAwareRedrive({ kernel, dynamo, queue, deadLetterQueue, config, sent }, 1);
+ * await inboxAwareRedrive(world, 1, random.derive('operator-1'));
  * ```
  */
-export async function inboxAwareRedrive(
-  world: {
-    readonly kernel: Kernel;
-    readonly dynamo: SimDynamoDB;
-    readonly queue: SimQueue;
-    readonly deadLetterQueue: SimQueue;
-    readonly config: WorldConfig;
-    readonly sent: Array<{ readonly messageId: string; readonly sentAtMillis: number }>;
-    /** Why a run could not decide a message, or stopped: each a failure of the world. */
-    readonly errors: string[];
-  },
-  run: number,
-): Promise<void> {
+export async function inboxAwareRedrive(world: OperatorWorld, run: number, random: Prng) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await redriveOnce(world, run, random);
+    } catch (error) {
+      if (!(error instanceof RedriveLockedError) || tries === LOCKED_TRIES) throw error;
+      const leaseMillis = world.config.redriveLock?.leaseMillis ?? 60_000;
+      await world.kernel.sleep('operator', random.int(leaseMillis / 2, 2 * leaseMillis));
+    }
+  }
+}
+
+async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Promise<void> {
   const { kernel, config } = world;
+  const operationId = `redrive-${run}`;
   const nowMillis = () => WORLD_EPOCH_MILLIS + kernel.nowMillis;
+  const lockPk = operationLockPk('dlq', world.deadLetterQueue.arn);
+  const witness = (action: RedriveAction['action']) =>
+    world.actions.push({
+      operationId,
+      action,
+      atMillis: nowMillis(),
+      ...lockHolder(world, lockPk),
+    });
   const queue = new SimRedriveQueue(
     world.deadLetterQueue,
     [world.queue],
     () => kernel.nowMillis,
     WORLD_EPOCH_MILLIS,
+    witness,
   );
-  const store = new DynamoDBInboxStore({
-    tableName: WorldTables.Inbox,
-    client: new SimDocumentClient({ dynamo: world.dynamo }).documentClient,
-  });
+  const client = new SimDocumentClient({ dynamo: world.dynamo }).documentClient;
+  const store = new DynamoDBInboxStore({ tableName: WorldTables.Inbox, client });
   // Every world's consumer keys by the event id in the payload, as the ledger does.
   const key = ledgerConsumer.key as (message: ParsedMessage<unknown>) => string;
   await redriveDeadLetters({
@@ -58,12 +89,14 @@ export async function inboxAwareRedrive(
       key,
     },
     ttlSeconds: config.ttlSeconds,
-    operationId: `redrive-${run}`,
+    operationId,
     apply: true,
     includePermanent: config.redriveIncludesPermanent ?? false,
     to: world.queue.arn,
     ratePerSecond: 50,
-    runtime: { now: nowMillis, sleep: (millis) => kernel.sleep('operator', millis) },
+    lock: new OperationLock(client, WorldTables.Inbox, lockPk, operationId),
+    ...(config.redriveLock ? { lockLeaseMillis: config.redriveLock.leaseMillis } : {}),
+    runtime: { now: nowMillis, sleep: (millis) => kernel.sleep('operator', stalled(millis)) },
     onMessage: (outcome) => {
       if (outcome.decision === 'error')
         world.errors.push(`${outcome.dlqMessageId}: ${outcome.why}`);
@@ -71,4 +104,25 @@ export async function inboxAwareRedrive(
   });
   for (const message of queue.sent)
     world.sent.push({ messageId: message.messageId, sentAtMillis: message.sentAtMillis });
+
+  /** One wait in five of a stalling operator lasts its stall too (a paused laptop, a GC). */
+  function stalled(millis: number): number {
+    const stallMillis = config.redriveLock?.stallMillis;
+    return stallMillis !== undefined && random.chance(0.2) ? millis + stallMillis : millis;
+  }
+}
+
+/** The DLQ's lock item as it stands: its owner and lease, read at the instant of an action. */
+function lockHolder(world: OperatorWorld, pk: string) {
+  const item = world.dynamo.getItem({
+    TableName: WorldTables.Inbox,
+    Key: { pk: { S: pk } },
+    ConsistentRead: true,
+  }).Item;
+  return {
+    ...(item?.owner?.S === undefined ? {} : { lockOwner: item.owner.S }),
+    ...(item?.leaseUntilMillis?.N === undefined
+      ? {}
+      : { lockUntilMillis: Number(item.leaseUntilMillis.N) }),
+  };
 }

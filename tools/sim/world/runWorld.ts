@@ -11,13 +11,13 @@ import { ConflictRules } from './ConflictRules.js';
 import { checkWorld } from './checkWorld.js';
 import { consumerFunction, type ObservedMetric, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
-import { inboxAwareRedrive } from './operatorRedrive.js';
+import { inboxAwareRedrive, type OperatorWorld } from './operatorRedrive.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
 import { previousReleaseContainers } from './previousRelease.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
-import type { InboxRead, WorldObservation } from './WorldObservation.js';
+import type { InboxRead, RedriveAction, WorldObservation } from './WorldObservation.js';
 
 /**
  * How one world ended.
@@ -212,6 +212,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const upstream = produce(kernel, queue, workload, config);
   const redriveSends: Array<{ messageId: string; sentAtMillis: number }> = [];
   const redriveErrors: string[] = [];
+  const redriveActions: RedriveAction[] = [];
   const redrives = scheduleRedrives(kernel, random.derive('redrive'), {
     kernel,
     queue,
@@ -219,6 +220,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     config,
     dynamo,
     sent: redriveSends,
+    actions: redriveActions,
     errors: redriveErrors,
   });
   sweepTtl(kernel, random.derive('ttl'), dynamo, config, stampChanges);
@@ -251,6 +253,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     previousReleaseActors: previous.actors,
     redriveSends,
     redriveErrors,
+    redriveActions,
     metrics,
     ...(second ? { outbox: second } : {}),
   };
@@ -392,21 +395,24 @@ function published(event: PlannedEvent, copy: number, kernel: Kernel): string {
  * The operator's redrives: console-like (every DLQ message back to the queue, each with a new
  * messageId), or inbox-aware (`sqs-inbox dlq redrive --apply`: only what never committed).
  */
-function scheduleRedrives(
-  kernel: Kernel,
-  random: Prng,
-  world: Parameters<typeof inboxAwareRedrive>[0],
-) {
+function scheduleRedrives(kernel: Kernel, random: Prng, world: OperatorWorld) {
   const { queue, deadLetterQueue, config } = world;
   let pending = config.redrives;
+  let firstMillis: number | undefined;
   for (let n = 1; n <= config.redrives; n++) {
+    const drawnMillis = random.int(30_000, config.faults.untilMillis + 600_000);
+    firstMillis ??= drawnMillis;
+    // With a short lock, the runs start a few seconds apart: the second meets the first's lock.
+    const delayMillis = config.redriveLock
+      ? firstMillis + random.derive(`overlap-${n}`).int(0, 3_000)
+      : drawnMillis;
     kernel.schedule({
       actor: 'operator',
       label: `redrives the DLQ (${n}${config.redriveKind === 'inbox-aware' ? ', inbox-aware' : ''})`,
-      delayMillis: random.int(30_000, config.faults.untilMillis + 600_000),
+      delayMillis,
       run: () => {
         if (config.redriveKind === 'inbox-aware') {
-          void inboxAwareRedrive(world, n)
+          void inboxAwareRedrive(world, n, random.derive(`operator-${n}`))
             .catch((error: unknown) => {
               world.errors.push(
                 `the run failed: ${(error as Error).name}: ${(error as Error).message}`,

@@ -1,0 +1,59 @@
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { InboxAttribute } from '../constants/values.js';
+
+/**
+ * The partition key of an operation's audit record in the inbox table (`#ops#op#<id>`): a
+ * leading `#` is no entry's key.
+ *
+ * @example
+ * ```ts
+ * operationRecordPk(operationId); // '#ops#op#3f0c…'
+ * ```
+ */
+export function operationRecordPk(operationId: string): string {
+  return `#ops#op#${operationId}`;
+}
+
+/** How long an operation's record stays in the table: as long as CloudTrail's default history. */
+export const OPERATION_RECORD_SECONDS = 90 * 86_400;
+
+/** The most message lines one record holds (an item holds 400 KB); the rest are counted. */
+export const RECORDED_LINES = 500;
+
+/**
+ * Operations' audit records in the inbox table: one item per run, `#ops#op#<operationId>`,
+ * expiring by TTL after {@link OPERATION_RECORD_SECONDS}; the run's message lines up to
+ * {@link RECORDED_LINES}, and how many more there were.
+ *
+ * @example
+ * ```ts
+ * const records = new OperationRecords(client, tableName);
+ * await records.put(record, lines, Date.now());
+ * ```
+ */
+export class OperationRecords {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Writes (or rewrites) the record of `record.operationId` with its message lines. */
+  async put(
+    record: { readonly operationId: string },
+    lines: readonly object[],
+    nowMillis: number,
+  ): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...record,
+          [InboxAttribute.PartitionKey]: operationRecordPk(record.operationId),
+          messages: lines.slice(0, RECORDED_LINES),
+          messagesNotRecorded: Math.max(0, lines.length - RECORDED_LINES),
+          [InboxAttribute.ExpiresAt]: Math.floor(nowMillis / 1000) + OPERATION_RECORD_SECONDS,
+        },
+      }),
+    );
+  }
+}

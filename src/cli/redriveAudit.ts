@@ -1,0 +1,95 @@
+import { OperationRecords } from '../aws/OperationRecords.js';
+import type { OperatorClients } from '../aws/operatorClients.js';
+import {
+  type AuditLine,
+  auditLine,
+  endedRecord,
+  type OperationRecord,
+} from '../operations/redriveAudit.js';
+import type { DeadLetterOutcome, RedriveSummary } from '../operations/redriveDeadLetters.js';
+import type { CliIo, Output } from './CliIo.js';
+
+/** What an applied run is audited as: its id, consumer, DLQ, table and command line. */
+interface AuditedRun {
+  readonly operationId: string;
+  readonly consumer: string;
+  readonly queueArn: string;
+  readonly tableName: string;
+  readonly arguments: readonly string[];
+}
+
+/**
+ * The audit of an applied redrive: its record written to the inbox table (`#ops#op#<id>`)
+ * before the run acts — a run that cannot record itself does not act — and again when it ends;
+ * the record's start and end as JSON lines on stderr, and one JSON line per message (on stdout
+ * with `--jsonl`, merged into its line there; otherwise on stderr). The caller is read with
+ * `sts:GetCallerIdentity`; when it cannot be read the run goes on as `unknown`, with a warning.
+ *
+ * @example
+ * ```ts
+ * const audit = await startAudit(aws, io, out, run);
+ * const summary = await audit.around(() => redriveDeadLetters({ ...run, onMessage: audit.line }));
+ * ```
+ */
+export async function startAudit(
+  aws: OperatorClients,
+  io: CliIo,
+  out: Output,
+  run: AuditedRun,
+  now: () => number = Date.now,
+) {
+  const records = new OperationRecords(aws.dynamodb(), run.tableName);
+  const started: OperationRecord = {
+    record: 'operation',
+    operationId: run.operationId,
+    kind: 'dlq-redrive',
+    caller: await callerOf(aws, out),
+    arguments: run.arguments,
+    consumer: run.consumer,
+    queueArn: run.queueArn,
+    startedAt: new Date(now()).toISOString(),
+    outcome: 'running',
+  };
+  await records.put(started, [], now());
+  io.stderr(`${JSON.stringify(started)}\n`);
+  const lines: AuditLine[] = [];
+  return {
+    /** The message's audit line: kept for the record, and on stderr unless `--jsonl` prints it. */
+    line(outcome: DeadLetterOutcome): AuditLine {
+      const line = auditLine(outcome, run, now());
+      lines.push(line);
+      if (out.format !== 'jsonl') io.stderr(`${JSON.stringify(line)}\n`);
+      return line;
+    },
+    /** Runs the redrive, then records how it ended (a failed write of that only warns). */
+    async around(redrive: () => Promise<RedriveSummary>): Promise<RedriveSummary> {
+      let end: { summary: RedriveSummary } | { error: unknown };
+      try {
+        end = { summary: await redrive() };
+      } catch (error) {
+        end = { error };
+      }
+      const ended = endedRecord(started, end, now());
+      io.stderr(`${JSON.stringify(ended)}\n`);
+      await records.put(ended, lines, now()).catch((error: unknown) => {
+        out.warn(
+          `the run's record ${run.operationId} could not be updated in ${run.tableName} (${(error as Error).name}); the JSON lines above are its audit`,
+        );
+      });
+      if ('error' in end) throw end.error;
+      return end.summary;
+    },
+  };
+}
+
+/** The caller's ARN, or `unknown` with a warning: the run does not fail for want of STS. */
+async function callerOf(aws: OperatorClients, out: Output): Promise<string> {
+  try {
+    return await aws.callerArn();
+  } catch (error) {
+    const name = error instanceof Error ? error.name : typeof error;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    out.warn(`the caller could not be read (${name}: ${message}); the audit records "unknown"`);
+    return 'unknown';
+  }
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { OperationLock, operationLockPk } from '../../../src/aws/OperationLock.js';
+import { operationRecordPk } from '../../../src/aws/OperationRecords.js';
+import { SqsRedriveQueue } from '../../../src/aws/SqsRedriveQueue.js';
+import { DeadLetterAttribute } from '../../../src/constants/index.js';
+import { keyHash } from '../../../src/core/loggedKey.js';
+import { redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
+import { MessageSource } from '../../../src/sources/MessageSource.js';
+import { useLedger } from '../../support/ledgerFixture.js';
+import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
+import { receiveMessages } from '../../support/receiveMessages.js';
+
+const { aws, ledger } = useLedger();
+/** In every body: no output or record may carry it. */
+const MARKER = `marker-${randomUUID()}`;
+
+/** A DLQ of `count` library dead letters that never committed, and the queue they came from. */
+async function deadLetters(count: number) {
+  const dlq = await aws.createQueue(aws.uniqueName('audit-dlq'));
+  const source = await aws.createQueue(aws.uniqueName('audit-source'));
+  const keys: string[] = [];
+  for (let n = 0; n < count; n++) {
+    const eventId = `evt-${randomUUID()}`;
+    keys.push(eventId);
+    await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: dlq.url,
+        MessageBody: JSON.stringify({ eventId, accountId: 'acc', amountCents: 1, note: MARKER }),
+        MessageAttributes: {
+          [DeadLetterAttribute.Error]: { DataType: 'String', StringValue: 'TransientStoreError' },
+          [DeadLetterAttribute.Consumer]: { DataType: 'String', StringValue: 'ledger' },
+          [DeadLetterAttribute.OriginalMessageId]: {
+            DataType: 'String',
+            StringValue: `original-${n}`,
+          },
+          [DeadLetterAttribute.SourceQueueArn]: { DataType: 'String', StringValue: source.arn },
+          [DeadLetterAttribute.KeyHash]: { DataType: 'String', StringValue: keyHash(eventId) },
+        },
+      }),
+    );
+  }
+  const flags = [
+    'ledger',
+    ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--queue', source.url],
+    ...['--ttl-seconds', '1987200', '--key-from', 'field:eventId'],
+  ];
+  return { dlq, source, keys, flags };
+}
+
+async function recordOf(operationId: string) {
+  const { Item } = await aws.documentClient.send(
+    new GetCommand({
+      TableName: ledger.tables.inbox,
+      Key: { pk: operationRecordPk(operationId) },
+      ConsistentRead: true,
+    }),
+  );
+  return Item;
+}
+
+const jsonLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('the audit of an applied redrive', () => {
+  it('records the caller, the arguments, the counts and a line per message, in the inbox table and as JSON lines, without bodies or keys', async () => {
+    const s = await deadLetters(2);
+    const env = { ...standardAwsEnvironment(aws), AWS_ENDPOINT_URL_STS: aws.endpoints.sqs };
+    const run = await sqsInbox(['dlq', 'redrive', ...s.flags, '--apply', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = jsonLines(run.stderr);
+    const started = lines.find((line) => line.outcome === 'running');
+    const ended = lines.find((line) => line.record === 'operation' && line.outcome !== 'running');
+    const messages = lines.filter((line) => line.record === 'message');
+    expect(started?.caller).toMatch(/^arn:aws:(iam|sts)::000000000000:/);
+    expect(ended).toMatchObject({
+      kind: 'dlq-redrive',
+      outcome: 'done',
+      consumer: 'ledger',
+      queueArn: s.dlq.arn,
+      arguments: [...s.flags, '--apply', '--json'],
+      counts: { messages: 2, sent: 2, deleted: 2, kept: 0 },
+    });
+    expect(messages.map((line) => line.keyHash).sort()).toEqual(s.keys.map(keyHash).sort());
+    for (const line of messages) {
+      expect(line).toMatchObject({ decision: 'retry', action: 'sent', consumer: 'ledger' });
+      expect(line.newMessageId).toEqual(expect.any(String));
+      expect(line.originalMessageId).toMatch(/^original-/);
+    }
+    const record = await recordOf(String(started?.operationId));
+    expect(record).toMatchObject({ caller: started?.caller, outcome: 'done' });
+    expect(record?.messages).toEqual(messages);
+    expect(record?.expiresAt).toBeGreaterThan(Date.now() / 1000 + 80 * 86_400);
+    const everything = JSON.stringify(record) + run.stdout + run.stderr;
+    expect(everything).not.toContain(MARKER);
+    for (const key of s.keys) expect(everything).not.toContain(key);
+  });
+
+  it('records the caller as unknown, with a warning, when STS does not answer, and still redrives', async () => {
+    const s = await deadLetters(1);
+    const env = { ...standardAwsEnvironment(aws), AWS_ENDPOINT_URL_STS: 'http://127.0.0.1:9' };
+    const run = await sqsInbox(['dlq', 'redrive', ...s.flags, '--apply', '--jsonl'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('the caller could not be read');
+    const [message] = jsonLines(run.stdout).filter((line) => line.record === 'message');
+    expect(message).toMatchObject({
+      decision: 'retry',
+      action: 'sent',
+      operationId: expect.any(String),
+    });
+    expect(await recordOf(String(message?.operationId))).toMatchObject({
+      caller: 'unknown',
+      outcome: 'done',
+    });
+  });
+
+  it('writes no record of a dry run', async () => {
+    const s = await deadLetters(1);
+    const run = await sqsInbox(
+      ['dlq', 'redrive', ...s.flags, '--json'],
+      standardAwsEnvironment(aws),
+    );
+    const { operationId } = JSON.parse(run.stdout) as { operationId: string };
+    expect(await recordOf(operationId)).toBeUndefined();
+    expect(jsonLines(run.stderr)).toEqual([]);
+  });
+});
+
+describe("the redrive's lock", () => {
+  it('refuses a run while another run holds the lock, naming it, and sends nothing', async () => {
+    const s = await deadLetters(1);
+    await aws.documentClient.send(
+      new PutCommand({
+        TableName: ledger.tables.inbox,
+        Item: {
+          pk: operationLockPk('dlq', s.dlq.arn),
+          owner: 'another-run',
+          leaseUntilMillis: Date.now() + 600_000,
+        },
+      }),
+    );
+    const run = await sqsInbox(
+      ['dlq', 'redrive', ...s.flags, '--apply'],
+      standardAwsEnvironment(aws),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`another run of the redrive holds the lock of ${s.dlq.arn}`);
+    expect(await receiveMessages(aws.sqs, s.source.url)).toEqual([]);
+  });
+
+  it('stops a run whose lease lapsed while another run took the lock: nothing more sent, what it held visible again', async () => {
+    const s = await deadLetters(3);
+    const queue = await SqsRedriveQueue.open(aws.sqs, s.dlq.url);
+    const lockPk = operationLockPk('dlq', queue.arn);
+    const leaseMillis = 1_500;
+    const other = new OperationLock(aws.documentClient, ledger.tables.inbox, lockPk, 'other');
+    let tookOver: boolean | undefined;
+    const wait = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
+    const summary = await redriveDeadLetters({
+      queue,
+      reading: {
+        store: ledger.store,
+        consumer: 'ledger',
+        sources: [MessageSource.Sqs],
+        key: ({ body }) => (body as { eventId: string }).eventId,
+      },
+      ttlSeconds: 1_987_200,
+      operationId: 'stalled-run',
+      apply: true,
+      lock: new OperationLock(aws.documentClient, ledger.tables.inbox, lockPk, 'stalled-run'),
+      lockLeaseMillis: leaseMillis,
+      ratePerSecond: 5,
+      runtime: {
+        now: () => Date.now(),
+        // The run's first wait (before its second send) stalls past its lease, and meanwhile
+        // another run takes the lock.
+        sleep: async (millis) => {
+          await wait(millis);
+          if (tookOver !== undefined) return;
+          await wait(leaseMillis + 200);
+          tookOver = await other.acquire(Date.now(), 600_000);
+        },
+      },
+    });
+    expect(tookOver).toBe(true);
+    expect(summary).toMatchObject({ stoppedBy: 'lock-lost', sent: 1, kept: 1, messages: 2 });
+    expect(summary.lockLost).toContain('another run took its lock');
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({ TableName: ledger.tables.inbox, Key: { pk: lockPk }, ConsistentRead: true }),
+    );
+    expect(Item?.owner).toBe('other');
+    const left = await receiveMessages(aws.sqs, s.dlq.url);
+    expect(left.length).toBe(3 - summary.sent);
+  });
+});
