@@ -12,10 +12,10 @@ import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants/values.js';
 import {
   deadLetterAgeThresholdSeconds,
-  inboxMetric,
   type MonitoredQueues,
   separateDeliveryQueue,
 } from './createInboxMonitoring.js';
+import { inboxMetric } from './inboxMetric.js';
 import { operatorCommands } from './operatorCommands.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 

@@ -1,11 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants/values.js';
+import { failureRateAlarm } from './failureRateAlarm.js';
+import { inboxMetric } from './inboxMetric.js';
 import { operatorCommands } from './operatorCommands.js';
 import { depthAboveZeroAlarm } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
@@ -42,6 +44,14 @@ export interface InboxAlarms {
    * in the DLQ does not count) less a day, at least an hour. Fires while there is time to act.
    */
   readonly deadLetterAge: Alarm;
+  /**
+   * The share of failed records (`InboxFailures` among processed, duplicates and failures, by
+   * metric math) at or above 10 % in two of three 5-minute periods. Undefined when the CDK
+   * context `sqs-inbox:metricMathAlarms` is `false` (`CdkContext.MetricMathAlarms` of
+   * `sqs-inbox/constants`), which an emulator's deploy sets: MiniStack's CloudFormation refuses
+   * a metric-math alarm.
+   */
+  readonly failureRate: Alarm | undefined;
   /**
    * The function failed whole invocations (Lambda's `Errors` above zero in 5 minutes): a
    * timeout, or an error outside any record (configuration, a malformed event). Record
@@ -111,6 +121,7 @@ export function createInboxAlarms(
   const alarms = {
     deadLetters,
     deadLetterAge: deadLetterAgeAlarm(scope, queues.deadLetterQueue, s, commands),
+    failureRate: failureRateAlarm(scope, s, commands.dlqReport),
     functionErrors: functionErrorsAlarm(scope, fn, `${s.consumer}: `, commands.dlqReport),
     leaseTakeovers: inboxCountAlarm(scope, s, {
       id: 'LeaseTakeoversAlarm',
@@ -148,29 +159,6 @@ export function functionErrorsAlarm(
     comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
     evaluationPeriods: 1,
     treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-}
-
-/**
- * One of the library's metrics of this consumer (namespace and `service` dimension as the
- * function writes them), summed over `period`.
- *
- * @example
- * ```ts
- * const processed = inboxMetric(settings, InboxMetric.Processed, Duration.minutes(1));
- * ```
- */
-export function inboxMetric(
-  s: InboxConsumerSettings,
-  metricName: string,
-  period: Duration,
-): Metric {
-  return new Metric({
-    namespace: s.metricsNamespace,
-    metricName,
-    dimensionsMap: { service: s.consumer },
-    statistic: 'Sum',
-    period,
   });
 }
 
