@@ -90,36 +90,8 @@ export function createInboxAlarms(
 ): InboxAlarms {
   const { queues, fn } = parts;
   const commands = operatorCommands(fn.functionName);
-  const depthAbove0 = (id: string, queue: Queue, description: string) =>
-    depthAboveZeroAlarm(scope, id, queue, `${s.consumer}: ${description}`);
-  const deadLetters = depthAbove0(
-    'DeadLettersAlarm',
-    queues.deadLetterQueue,
-    `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (ERROR_CODE for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
-  );
-  const queueAge = new Alarm(scope, 'QueueAgeAlarm', {
-    alarmDescription: `${s.consumer}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow: see its dashboard, and \`${commands.dlqReport}\`.`,
-    metric: queues.queue.metricApproximateAgeOfOldestMessage({
-      period: Duration.minutes(1),
-      statistic: 'Maximum',
-    }),
-    threshold: s.queueAgeAlarmThreshold.toSeconds(),
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    evaluationPeriods: 3,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-  const delivery = separateDeliveryQueue(queues);
-  const deliveryDeadLetters =
-    delivery &&
-    depthAbove0(
-      'DeliveryDeadLettersAlarm',
-      delivery,
-      'events EventBridge gave up delivering to the queue. Read their ERROR_CODE and ' +
-        "ERROR_MESSAGE attributes, fix the cause, then send each to the queue with the rule's " +
-        'messageGroupId: they keep their event id, so the inbox applies each once.',
-    );
-  const alarms = {
-    deadLetters,
+  const alarms: InboxAlarms = {
+    ...deadLetterAlarms(scope, queues, s, commands),
     deadLetterAge: deadLetterAgeAlarm(scope, queues.deadLetterQueue, s, commands),
     failureRate: failureRateAlarm(scope, s, commands.dlqReport),
     functionErrors: functionErrorsAlarm(scope, fn, `${s.consumer}: `, commands.dlqReport),
@@ -128,13 +100,61 @@ export function createInboxAlarms(
       metricName: InboxMetric.LeaseTakeovers,
       description: `${s.consumer}: a step's lease was taken over after the attempt holding it crashed or timed out; a step it ran without journaling may have run twice. Check the effects of the message named in the "lease taken over" log line with \`${commands.message}\`.`,
     }),
-    queueAge,
-    deliveryDeadLetters,
+    queueAge: queueAgeAlarm(scope, queues.queue, s, commands),
   };
   if (alarmTopic) {
     for (const alarm of Object.values(alarms)) alarm?.addAlarmAction(new SnsAction(alarmTopic));
   }
   return alarms;
+}
+
+type OperatorCommands = ReturnType<typeof operatorCommands>;
+
+/** Depth above zero of the DLQ, and of the delivery DLQ when it is a queue of its own. */
+function deadLetterAlarms(
+  scope: Construct,
+  queues: MonitoredQueues,
+  s: InboxConsumerSettings,
+  commands: OperatorCommands,
+): Pick<InboxAlarms, 'deadLetters' | 'deliveryDeadLetters'> {
+  const depthAbove0 = (id: string, queue: Queue, description: string) =>
+    depthAboveZeroAlarm(scope, id, queue, `${s.consumer}: ${description}`);
+  const delivery = separateDeliveryQueue(queues);
+  return {
+    deadLetters: depthAbove0(
+      'DeadLettersAlarm',
+      queues.deadLetterQueue,
+      `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (ERROR_CODE for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
+    ),
+    deliveryDeadLetters:
+      delivery &&
+      depthAbove0(
+        'DeliveryDeadLettersAlarm',
+        delivery,
+        'events EventBridge gave up delivering to the queue. Read their ERROR_CODE and ' +
+          "ERROR_MESSAGE attributes, fix the cause, then send each to the queue with the rule's " +
+          'messageGroupId: they keep their event id, so the inbox applies each once.',
+      ),
+  };
+}
+
+function queueAgeAlarm(
+  scope: Construct,
+  queue: Queue,
+  s: InboxConsumerSettings,
+  commands: OperatorCommands,
+): Alarm {
+  return new Alarm(scope, 'QueueAgeAlarm', {
+    alarmDescription: `${s.consumer}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow: see its dashboard, and \`${commands.dlqReport}\`.`,
+    metric: queue.metricApproximateAgeOfOldestMessage({
+      period: Duration.minutes(1),
+      statistic: 'Maximum',
+    }),
+    threshold: s.queueAgeAlarmThreshold.toSeconds(),
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 3,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
 }
 
 /**
@@ -195,7 +215,7 @@ function deadLetterAgeAlarm(
   scope: Construct,
   deadLetterQueue: Queue,
   s: InboxConsumerSettings,
-  commands: ReturnType<typeof operatorCommands>,
+  commands: OperatorCommands,
 ): Alarm {
   const threshold = deadLetterAgeThresholdSeconds(s);
   return new Alarm(scope, 'DeadLetterAgeAlarm', {
