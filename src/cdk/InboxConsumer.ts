@@ -82,9 +82,11 @@ export class InboxConsumer extends Construct {
    */
   readonly deliveryDeadLetterQueue: Queue | undefined;
   /**
-   * DLQ depth above zero and its oldest message near its retention, the failure rate, function
-   * errors, lease takeovers, the oldest message older than `monitoring.queueAgeAlarmThreshold`,
-   * delivery DLQ depth above zero. Each description names the `sqs-inbox` command to run.
+   * DLQ depth above zero and its oldest message near its retention, the failure rate (metric
+   * math: left out when the CDK context `sqs-inbox:metricMathAlarms` is `false`, as on an
+   * emulator), function errors, lease takeovers, the oldest message older than
+   * `monitoring.queueAgeAlarmThreshold`, delivery DLQ depth above zero. Each description names
+   * the `sqs-inbox` command to run.
    */
   readonly alarms: InboxAlarms;
   /**
