@@ -82,9 +82,11 @@ export class InboxConsumer extends Construct {
    */
   readonly deliveryDeadLetterQueue: Queue | undefined;
   /**
-   * DLQ depth above zero and its oldest message near its retention, the failure rate, function
-   * errors, lease takeovers, the oldest message older than `monitoring.queueAgeAlarmThreshold`,
-   * delivery DLQ depth above zero. Each description names the `sqs-inbox` command to run.
+   * DLQ depth above zero and its oldest message near its retention, the failure rate (metric
+   * math: left out when the CDK context `sqs-inbox:metricMathAlarms` is `false`, as on an
+   * emulator), function errors, lease takeovers, the oldest message older than
+   * `monitoring.queueAgeAlarmThreshold`, delivery DLQ depth above zero. Each description names
+   * the `sqs-inbox` command to run.
    */
   readonly alarms: InboxAlarms;
   /**
@@ -130,22 +132,39 @@ export class InboxConsumer extends Construct {
     this.logGroup = logGroup;
     this.#grant(props, settings);
     this.outbox?.grantPublish(this.function);
-    this.eventSource = new SqsEventSource(this.queue, {
-      batchSize: settings.batchSize,
-      maxBatchingWindow: settings.maxBatchingWindow,
-      maxConcurrency: settings.maxConcurrency,
+    this.eventSource = this.#readQueue(settings);
+    const { alarms, dashboard } = this.#monitor(props, settings);
+    this.alarms = alarms;
+    this.dashboard = dashboard;
+  }
+
+  /** The function's event source mapping on the queue, with `ReportBatchItemFailures`. */
+  #readQueue(s: InboxConsumerSettings): SqsEventSource {
+    const eventSource = new SqsEventSource(this.queue, {
+      batchSize: s.batchSize,
+      maxBatchingWindow: s.maxBatchingWindow,
+      maxConcurrency: s.maxConcurrency,
       reportBatchItemFailures: true,
       // The mapping's own counts (polled, invoked, failed, deleted): off unless asked for.
       metricsConfig: { metrics: [MetricType.EVENT_COUNT] },
     });
-    this.function.addEventSource(this.eventSource);
+    this.function.addEventSource(eventSource);
+    return eventSource;
+  }
+
+  /** The consumer's alarms and dashboard. */
+  #monitor(
+    props: InboxConsumerProps,
+    s: InboxConsumerSettings,
+  ): { readonly alarms: InboxAlarms; readonly dashboard: Dashboard } {
+    const fn = this.function;
     const queues: MonitoredQueues = {
       queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
       deliveryDeadLetterQueue: this.deliveryDeadLetterQueue,
     };
-    this.alarms = createInboxAlarms(this, { queues, fn }, settings, props.monitoring?.alarmTopic);
-    this.dashboard = createInboxDashboard(
+    const alarms = createInboxAlarms(this, { queues, fn }, s, props.monitoring?.alarmTopic);
+    const dashboard = createInboxDashboard(
       this,
       {
         queues,
@@ -155,8 +174,9 @@ export class InboxConsumer extends Construct {
         logGroupName: this.logGroup?.logGroupName ?? `/aws/lambda/${fn.functionName}`,
         eventSourceMappingId: this.eventSource.eventSourceMappingId,
       },
-      settings,
+      s,
     );
+    return { alarms, dashboard };
   }
 
   /** Wires each source to the queue; returns the delivery DLQ if a source needed one. */

@@ -25,6 +25,7 @@ import { createFunctionRole, createStandardDeadLetterQueue } from './ownResource
 import {
   destinationAddress,
   grantSend,
+  type OutboxRelaySettings,
   resolveOutboxRelayProps,
 } from './resolveOutboxRelayProps.js';
 
@@ -86,7 +87,21 @@ export class OutboxRelay extends Construct {
     for (const destination of Object.values(props.destinations))
       grantSend(destination, this.function);
     this.deadLetterQueue.grantSendMessages(this.function);
-    this.eventSource = new DynamoEventSource(this.table, {
+    this.eventSource = this.#readStream(settings);
+    const monitored: MonitoredRelay = {
+      name: props.name,
+      fn: this.function,
+      deadLetterQueue: this.deadLetterQueue,
+      metricsNamespace: settings.metricsNamespace,
+    };
+    const { iteratorAgeAlarmThreshold } = settings;
+    this.alarms = createOutboxAlarms(this, monitored, iteratorAgeAlarmThreshold, props.alarmTopic);
+    this.dashboard = createOutboxDashboard(this, monitored);
+  }
+
+  /** The function's event source mapping on the table's stream, as the class describes it. */
+  #readStream(settings: OutboxRelaySettings): DynamoEventSource {
+    const eventSource = new DynamoEventSource(this.table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: settings.batchSize,
       bisectBatchOnError: true,
@@ -98,7 +113,7 @@ export class OutboxRelay extends Construct {
       filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY') })],
       onFailure: new SqsDlq(this.deadLetterQueue),
     });
-    this.function.addEventSource(this.eventSource);
+    this.function.addEventSource(eventSource);
     // The stream read (the event source's grant) includes dynamodb:ListStreams, which has no
     // resource-level permission: that one wildcard, and no other, is acknowledged.
     Validations.of(this.function.role ?? this).acknowledge({
@@ -106,19 +121,7 @@ export class OutboxRelay extends Construct {
       reason:
         'dynamodb:ListStreams, part of reading the stream, supports no resource-level permission.',
     });
-    const monitored: MonitoredRelay = {
-      name: props.name,
-      fn: this.function,
-      deadLetterQueue: this.deadLetterQueue,
-      metricsNamespace: settings.metricsNamespace,
-    };
-    this.alarms = createOutboxAlarms(
-      this,
-      monitored,
-      settings.iteratorAgeAlarmThreshold,
-      props.alarmTopic,
-    );
-    this.dashboard = createOutboxDashboard(this, monitored);
+    return eventSource;
   }
 
   /** Lets a function publish through this outbox: `PutItem` and `UpdateItem` on its table. */

@@ -8,14 +8,15 @@ import {
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants/values.js';
 import {
   deadLetterAgeThresholdSeconds,
-  inboxMetric,
   type MonitoredQueues,
   separateDeliveryQueue,
 } from './createInboxMonitoring.js';
+import { inboxMetric } from './inboxMetric.js';
 import { operatorCommands } from './operatorCommands.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 
@@ -77,44 +78,18 @@ export function createInboxDashboard(
   parts: DashboardParts,
   s: InboxConsumerSettings,
 ): Dashboard {
-  const { queues, fn } = parts;
-  const minute = Duration.minutes(1);
-  const count = (metricName: string) => inboxMetric(s, metricName, minute);
+  const count = (metricName: string) => inboxMetric(s, metricName, Duration.minutes(1));
+  const dlqs = deadLetterQueues(parts.queues);
   const dashboard = new Dashboard(scope, 'Dashboard');
   const latency = count(InboxMetric.HandlerLatency).with({
     statistic: 'p99',
     label: 'handler latency p99 (ms)',
   });
-  const delivery = separateDeliveryQueue(queues);
-  const dlqs = [
-    { queue: queues.deadLetterQueue, label: 'DLQ' },
-    ...(delivery ? [{ queue: delivery, label: 'delivery DLQ' }] : []),
-  ];
   dashboard.addWidgets(
     graph(`${s.consumer}: messages`, INBOX_COUNTS.map(count), [latency]),
-    graph(
-      `${s.consumer}: queues`,
-      dlqs.map(({ queue, label }) =>
-        queue.metricApproximateNumberOfMessagesVisible({ label: `${label} depth` }),
-      ),
-      [queues.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
-    ),
+    queuesGraph(s, parts.queues.queue, dlqs),
   );
-  dashboard.addWidgets(
-    new GraphWidget({
-      title: `${s.consumer}: oldest dead letter (s)`,
-      left: dlqs.map(({ queue, label }) =>
-        queue.metricApproximateAgeOfOldestMessage({ label: `${label} oldest (s)` }),
-      ),
-      leftAnnotations: [deadLetterAgeAnnotation(s)],
-      width: 12,
-    }),
-    graph(
-      `${s.consumer}: function`,
-      [fn.metricErrors({ period: minute }), fn.metricThrottles({ period: minute })],
-      [fn.metricDuration({ period: minute, statistic: 'p99', label: 'duration p99 (ms)' })],
-    ),
-  );
+  dashboard.addWidgets(deadLetterAgeGraph(s, dlqs), functionGraph(s, parts.fn));
   dashboard.addWidgets(
     graph(
       `${s.consumer}: event source mapping`,
@@ -123,8 +98,53 @@ export function createInboxDashboard(
     ),
     graph(`${s.consumer}: steps and leases`, STEP_COUNTS.map(count), []),
   );
-  dashboard.addWidgets(failuresByErrorName(parts.logGroupName, s), commandsText(fn, s));
+  dashboard.addWidgets(failuresByErrorName(parts.logGroupName, s), commandsText(parts.fn, s));
   return dashboard;
+}
+
+/** A DLQ the dashboard graphs, with its label. */
+interface LabelledQueue {
+  readonly queue: Queue;
+  readonly label: string;
+}
+
+/** The DLQ, and the delivery DLQ when it is a queue of its own. */
+function deadLetterQueues(queues: MonitoredQueues): LabelledQueue[] {
+  const delivery = separateDeliveryQueue(queues);
+  return [
+    { queue: queues.deadLetterQueue, label: 'DLQ' },
+    ...(delivery ? [{ queue: delivery, label: 'delivery DLQ' }] : []),
+  ];
+}
+
+function queuesGraph(s: InboxConsumerSettings, queue: Queue, dlqs: LabelledQueue[]): GraphWidget {
+  return graph(
+    `${s.consumer}: queues`,
+    dlqs.map(({ queue: dlq, label }) =>
+      dlq.metricApproximateNumberOfMessagesVisible({ label: `${label} depth` }),
+    ),
+    [queue.metricApproximateAgeOfOldestMessage({ label: 'oldest message (s)' })],
+  );
+}
+
+function deadLetterAgeGraph(s: InboxConsumerSettings, dlqs: LabelledQueue[]): GraphWidget {
+  return new GraphWidget({
+    title: `${s.consumer}: oldest dead letter (s)`,
+    left: dlqs.map(({ queue, label }) =>
+      queue.metricApproximateAgeOfOldestMessage({ label: `${label} oldest (s)` }),
+    ),
+    leftAnnotations: [deadLetterAgeAnnotation(s)],
+    width: 12,
+  });
+}
+
+function functionGraph(s: InboxConsumerSettings, fn: IFunction): GraphWidget {
+  const minute = Duration.minutes(1);
+  return graph(
+    `${s.consumer}: function`,
+    [fn.metricErrors({ period: minute }), fn.metricThrottles({ period: minute })],
+    [fn.metricDuration({ period: minute, statistic: 'p99', label: 'duration p99 (ms)' })],
+  );
 }
 
 function graph(title: string, left: Metric[], right: Metric[]): GraphWidget {

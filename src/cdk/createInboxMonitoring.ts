@@ -1,11 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants/values.js';
+import { failureRateAlarm } from './failureRateAlarm.js';
+import { inboxMetric } from './inboxMetric.js';
 import { operatorCommands } from './operatorCommands.js';
 import { depthAboveZeroAlarm } from './ownResources.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
@@ -42,6 +44,14 @@ export interface InboxAlarms {
    * in the DLQ does not count) less a day, at least an hour. Fires while there is time to act.
    */
   readonly deadLetterAge: Alarm;
+  /**
+   * The share of failed records (`InboxFailures` among processed, duplicates and failures, by
+   * metric math) at or above 10 % in two of three 5-minute periods. Undefined when the CDK
+   * context `sqs-inbox:metricMathAlarms` is `false` (`CdkContext.MetricMathAlarms` of
+   * `sqs-inbox/constants`), which an emulator's deploy sets: MiniStack's CloudFormation refuses
+   * a metric-math alarm.
+   */
+  readonly failureRate: Alarm | undefined;
   /**
    * The function failed whole invocations (Lambda's `Errors` above zero in 5 minutes): a
    * timeout, or an error outside any record (configuration, a malformed event). Record
@@ -80,16 +90,63 @@ export function createInboxAlarms(
 ): InboxAlarms {
   const { queues, fn } = parts;
   const commands = operatorCommands(fn.functionName);
+  const alarms: InboxAlarms = {
+    ...deadLetterAlarms(scope, queues, s, commands),
+    deadLetterAge: deadLetterAgeAlarm(scope, queues.deadLetterQueue, s, commands),
+    failureRate: failureRateAlarm(scope, s, commands.dlqReport),
+    functionErrors: functionErrorsAlarm(scope, fn, `${s.consumer}: `, commands.dlqReport),
+    leaseTakeovers: inboxCountAlarm(scope, s, {
+      id: 'LeaseTakeoversAlarm',
+      metricName: InboxMetric.LeaseTakeovers,
+      description: `${s.consumer}: a step's lease was taken over after the attempt holding it crashed or timed out; a step it ran without journaling may have run twice. Check the effects of the message named in the "lease taken over" log line with \`${commands.message}\`.`,
+    }),
+    queueAge: queueAgeAlarm(scope, queues.queue, s, commands),
+  };
+  if (alarmTopic) {
+    for (const alarm of Object.values(alarms)) alarm?.addAlarmAction(new SnsAction(alarmTopic));
+  }
+  return alarms;
+}
+
+type OperatorCommands = ReturnType<typeof operatorCommands>;
+
+/** Depth above zero of the DLQ, and of the delivery DLQ when it is a queue of its own. */
+function deadLetterAlarms(
+  scope: Construct,
+  queues: MonitoredQueues,
+  s: InboxConsumerSettings,
+  commands: OperatorCommands,
+): Pick<InboxAlarms, 'deadLetters' | 'deliveryDeadLetters'> {
   const depthAbove0 = (id: string, queue: Queue, description: string) =>
     depthAboveZeroAlarm(scope, id, queue, `${s.consumer}: ${description}`);
-  const deadLetters = depthAbove0(
-    'DeadLettersAlarm',
-    queues.deadLetterQueue,
-    `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (ERROR_CODE for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
-  );
-  const queueAge = new Alarm(scope, 'QueueAgeAlarm', {
+  const delivery = separateDeliveryQueue(queues);
+  return {
+    deadLetters: depthAbove0(
+      'DeadLettersAlarm',
+      queues.deadLetterQueue,
+      `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (ERROR_CODE for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
+    ),
+    deliveryDeadLetters:
+      delivery &&
+      depthAbove0(
+        'DeliveryDeadLettersAlarm',
+        delivery,
+        'events EventBridge gave up delivering to the queue. Read their ERROR_CODE and ' +
+          "ERROR_MESSAGE attributes, fix the cause, then send each to the queue with the rule's " +
+          'messageGroupId: they keep their event id, so the inbox applies each once.',
+      ),
+  };
+}
+
+function queueAgeAlarm(
+  scope: Construct,
+  queue: Queue,
+  s: InboxConsumerSettings,
+  commands: OperatorCommands,
+): Alarm {
+  return new Alarm(scope, 'QueueAgeAlarm', {
     alarmDescription: `${s.consumer}: the oldest message waits longer than ${s.queueAgeAlarmThreshold.toHumanString()}. The consumer is failing or too slow: see its dashboard, and \`${commands.dlqReport}\`.`,
-    metric: queues.queue.metricApproximateAgeOfOldestMessage({
+    metric: queue.metricApproximateAgeOfOldestMessage({
       period: Duration.minutes(1),
       statistic: 'Maximum',
     }),
@@ -98,32 +155,6 @@ export function createInboxAlarms(
     evaluationPeriods: 3,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
-  const delivery = separateDeliveryQueue(queues);
-  const deliveryDeadLetters =
-    delivery &&
-    depthAbove0(
-      'DeliveryDeadLettersAlarm',
-      delivery,
-      'events EventBridge gave up delivering to the queue. Read their ERROR_CODE and ' +
-        "ERROR_MESSAGE attributes, fix the cause, then send each to the queue with the rule's " +
-        'messageGroupId: they keep their event id, so the inbox applies each once.',
-    );
-  const alarms = {
-    deadLetters,
-    deadLetterAge: deadLetterAgeAlarm(scope, queues.deadLetterQueue, s, commands),
-    functionErrors: functionErrorsAlarm(scope, fn, `${s.consumer}: `, commands.dlqReport),
-    leaseTakeovers: inboxCountAlarm(scope, s, {
-      id: 'LeaseTakeoversAlarm',
-      metricName: InboxMetric.LeaseTakeovers,
-      description: `${s.consumer}: a step's lease was taken over after the attempt holding it crashed or timed out; a step it ran without journaling may have run twice. Check the effects of the message named in the "lease taken over" log line with \`${commands.message}\`.`,
-    }),
-    queueAge,
-    deliveryDeadLetters,
-  };
-  if (alarmTopic) {
-    for (const alarm of Object.values(alarms)) alarm?.addAlarmAction(new SnsAction(alarmTopic));
-  }
-  return alarms;
 }
 
 /**
@@ -148,29 +179,6 @@ export function functionErrorsAlarm(
     comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
     evaluationPeriods: 1,
     treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-}
-
-/**
- * One of the library's metrics of this consumer (namespace and `service` dimension as the
- * function writes them), summed over `period`.
- *
- * @example
- * ```ts
- * const processed = inboxMetric(settings, InboxMetric.Processed, Duration.minutes(1));
- * ```
- */
-export function inboxMetric(
-  s: InboxConsumerSettings,
-  metricName: string,
-  period: Duration,
-): Metric {
-  return new Metric({
-    namespace: s.metricsNamespace,
-    metricName,
-    dimensionsMap: { service: s.consumer },
-    statistic: 'Sum',
-    period,
   });
 }
 
@@ -207,7 +215,7 @@ function deadLetterAgeAlarm(
   scope: Construct,
   deadLetterQueue: Queue,
   s: InboxConsumerSettings,
-  commands: ReturnType<typeof operatorCommands>,
+  commands: OperatorCommands,
 ): Alarm {
   const threshold = deadLetterAgeThresholdSeconds(s);
   return new Alarm(scope, 'DeadLetterAgeAlarm', {

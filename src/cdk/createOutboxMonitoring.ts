@@ -107,44 +107,8 @@ export function createOutboxAlarms(
  * ```
  */
 export function createOutboxDashboard(scope: Construct, relay: MonitoredRelay): Dashboard {
-  const minute = Duration.minutes(1);
-  const count = (metricName: string) =>
-    new Metric({
-      namespace: relay.metricsNamespace,
-      metricName,
-      dimensionsMap: { service: relay.name },
-      statistic: 'Sum',
-      period: minute,
-    });
-  const { fn } = relay;
   const dashboard = new Dashboard(scope, 'Dashboard');
-  dashboard.addWidgets(
-    new GraphWidget({
-      title: `${relay.name} outbox: messages`,
-      left: [
-        InboxMetric.OutboxMessagesRelayed,
-        InboxMetric.OutboxDeadLettered,
-        InboxMetric.OutboxRecordsFailed,
-      ].map(count),
-      right: [
-        relay.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' }),
-      ],
-      width: 12,
-    }),
-    new GraphWidget({
-      title: `${relay.name} outbox: relay function`,
-      left: [fn.metricErrors({ period: minute }), fn.metricThrottles({ period: minute })],
-      right: [
-        fn.metricDuration({ period: minute, statistic: 'p99', label: 'duration p99 (ms)' }),
-        fn.metric('IteratorAge', {
-          period: minute,
-          statistic: 'Maximum',
-          label: 'iterator age (ms)',
-        }),
-      ],
-      width: 12,
-    }),
-  );
+  dashboard.addWidgets(relayMessagesGraph(relay), relayFunctionGraph(relay));
   dashboard.addWidgets(
     new TextWidget({
       markdown: [
@@ -156,4 +120,43 @@ export function createOutboxDashboard(scope: Construct, relay: MonitoredRelay): 
     }),
   );
   return dashboard;
+}
+
+/** The relay's counts (relayed, dead-lettered, failed records) beside its DLQ's depth. */
+function relayMessagesGraph(relay: MonitoredRelay): GraphWidget {
+  const count = (metricName: string) =>
+    new Metric({
+      namespace: relay.metricsNamespace,
+      metricName,
+      dimensionsMap: { service: relay.name },
+      statistic: 'Sum',
+      period: Duration.minutes(1),
+    });
+  return new GraphWidget({
+    title: `${relay.name} outbox: messages`,
+    left: [
+      InboxMetric.OutboxMessagesRelayed,
+      InboxMetric.OutboxDeadLettered,
+      InboxMetric.OutboxRecordsFailed,
+    ].map(count),
+    right: [relay.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'DLQ depth' })],
+    width: 12,
+  });
+}
+
+function relayFunctionGraph({ name, fn }: MonitoredRelay): GraphWidget {
+  const minute = Duration.minutes(1);
+  return new GraphWidget({
+    title: `${name} outbox: relay function`,
+    left: [fn.metricErrors({ period: minute }), fn.metricThrottles({ period: minute })],
+    right: [
+      fn.metricDuration({ period: minute, statistic: 'p99', label: 'duration p99 (ms)' }),
+      fn.metric('IteratorAge', {
+        period: minute,
+        statistic: 'Maximum',
+        label: 'iterator age (ms)',
+      }),
+    ],
+    width: 12,
+  });
 }

@@ -15,6 +15,7 @@ export { outboxMessageId } from '../outbox/outboxMessageId.js';
 export { stepIdempotencyKey } from '../steps/stepIdempotencyKey.js';
 export {
   businessTableVariable,
+  CdkContext,
   CONSUMER_NAME_PATTERN,
   DEAD_LETTER_ATTRIBUTE_PREFIX,
   DeadLetterAttribute,

@@ -461,6 +461,25 @@ export const InboxEnvironment = {
 } as const;
 
 /**
+ * CDK context keys the constructs of `sqs-inbox/cdk` read (`cdk deploy -c <key>=<value>`, or
+ * `context` in `cdk.json`).
+ *
+ * `MetricMathAlarms`: `false` leaves out the alarms that watch a metric-math expression
+ * (`InboxConsumer`'s `FailureRateAlarm`), which an emulator's CloudFormation may refuse (MiniStack
+ * 1.5.33 refuses an `AWS::CloudWatch::Alarm` with `Metrics`); the construct then adds an info
+ * annotation naming what it left out. Default `true`: every alarm, as AWS deploys them.
+ *
+ * @example
+ * ```ts
+ * const app = new App({ context: { [CdkContext.MetricMathAlarms]: false } }); // an emulator's deploy
+ * ```
+ * @public
+ */
+export const CdkContext = {
+  MetricMathAlarms: 'sqs-inbox:metricMathAlarms',
+} as const;
+
+/**
  * The rule for consumer names, shared by the processor's options and the construct's props.
  * 128 characters leave room in DynamoDB's 2,048-byte partition key for a 1,024-byte dedup key;
  * `#` is excluded because it separates consumer and key in the entry's partition key.

@@ -1,11 +1,13 @@
 import { Duration, type Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { type CfnQueue, type Queue, Queue as SqsQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { InboxConsumer, OutboxRelay } from '../../src/cdk/index.js';
+import { CdkContext } from '../../src/constants/index.js';
 import { consumerTemplate, fixtureEntry, freshStack } from './stackFactory.js';
 
 /** The `Ref` of a construct's CloudFormation resource. */
@@ -31,14 +33,96 @@ describe('InboxConsumer monitoring', () => {
     });
   });
 
-  it('creates no metric-math alarm: MiniStack’s CloudFormation refuses one (`Properties.Metrics`), and the stack must deploy there', () => {
-    const { template } = consumerTemplate();
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms.length).toBeGreaterThan(0);
-    for (const alarm of alarms) expect(alarm.Properties).not.toHaveProperty('Metrics');
+  it('alarms on the failure rate by metric math over the library’s counts, at 10 % in two of three 5-minute periods, naming the dlq report command', () => {
+    const { stack, consumer, template } = consumerTemplate();
+
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Threshold: 10,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'notBreaching',
+      Metrics: Match.arrayWith([
+        Match.objectLike({
+          Expression: Match.stringLikeRegexp(
+            '100 \\* failed / \\(failed \\+ processed \\+ duplicates\\)',
+          ),
+          ReturnData: true,
+        }),
+        ...(['failed', 'processed', 'duplicates'] as const).map((id) =>
+          Match.objectLike({
+            Id: id,
+            ReturnData: false,
+            MetricStat: Match.objectLike({
+              Metric: {
+                Namespace: 'SqsInbox',
+                MetricName: {
+                  failed: 'InboxFailures',
+                  processed: 'InboxProcessed',
+                  duplicates: 'InboxDuplicates',
+                }[id],
+                Dimensions: [{ Name: 'service', Value: 'orders' }],
+              },
+              Period: 300,
+              Stat: 'Sum',
+            }),
+          }),
+        ),
+      ]),
+    });
+    const failureRate = consumer.alarms.failureRate?.node.defaultChild as CfnAlarm | undefined;
+    expect(failureRate).toBeDefined();
+    expect(JSON.stringify(stack.resolve(failureRate?.alarmDescription))).toContain(
+      'npx sqs-inbox dlq report --function ',
+    );
   });
 
-  it('alarms on function errors, on lease takeovers and on a dead letter near the DLQ’s retention, notifying the topic', () => {
+  it.each([
+    ['-c sqs-inbox:metricMathAlarms=false', 'false'],
+    ['a boolean false in cdk.json', false],
+  ])(
+    'leaves out the failure-rate alarm, with an info annotation saying so, when the context says %s (an emulator’s deploy)',
+    (_, value) => {
+      const { stack, consumer, template } = consumerTemplate(
+        {},
+        { context: { [CdkContext.MetricMathAlarms]: value } },
+      );
+
+      const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+      expect(alarms).toHaveLength(5);
+      for (const alarm of alarms) expect(alarm.Properties).not.toHaveProperty('Metrics');
+      expect(consumer.alarms.failureRate).toBeUndefined();
+      Annotations.fromStack(stack).hasInfo(
+        '/TestStack/Consumer',
+        Match.stringLikeRegexp('FailureRateAlarm left out .*sqs-inbox:metricMathAlarms'),
+      );
+    },
+  );
+
+  it('keeps the failure-rate alarm, with no annotation, when the context says true', () => {
+    const { stack, consumer } = consumerTemplate(
+      {},
+      { context: { [CdkContext.MetricMathAlarms]: 'true' } },
+    );
+
+    expect(consumer.alarms.failureRate).toBeDefined();
+    Annotations.fromStack(stack).hasNoInfo('/TestStack/Consumer', Match.anyValue());
+  });
+
+  it('refuses a context value other than true or false, naming the key', () => {
+    expect(() =>
+      consumerTemplate({}, { context: { [CdkContext.MetricMathAlarms]: 'no' } }),
+    ).toThrow(
+      expect.objectContaining({
+        name: 'InboxValidationError',
+        message: expect.stringMatching(
+          /sqs-inbox:metricMathAlarms must be true or false \(given "no"\)/,
+        ),
+      }),
+    );
+  });
+
+  it('alarms on function errors, on lease takeovers, on the failure rate and on a dead letter near the DLQ’s retention, notifying the topic', () => {
     const stack = freshStack();
     const topic = new Topic(stack, 'Alarms');
     const consumer = new InboxConsumer(stack, 'Consumer', {
@@ -68,6 +152,10 @@ describe('InboxConsumer monitoring', () => {
       TreatMissingData: 'notBreaching',
       AlarmActions: actions,
     });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.anyValue() })]),
+      AlarmActions: actions,
+    });
     // 14 days of DLQ retention less 4 of the source queue and a day: 9 days.
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateAgeOfOldestMessage',
@@ -84,6 +172,7 @@ describe('InboxConsumer monitoring', () => {
       'deadLetterAge',
       'deadLetters',
       'deliveryDeadLetters',
+      'failureRate',
       'functionErrors',
       'leaseTakeovers',
       'queueAge',
@@ -110,7 +199,7 @@ describe('InboxConsumer monitoring', () => {
       JSON.stringify(Properties.AlarmDescription),
     );
 
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(6);
     for (const description of descriptions) {
       expect(description).toMatch(/npx sqs-inbox (dlq report|dlq redrive|message) --function /);
       expect(description).toContain(JSON.stringify(functionRef));

@@ -12,13 +12,20 @@ import { InboxConsumer } from '../../src/cdk/index.js';
 
 export const fixtureEntry = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
 
+/** How a test's app is made: bundled or not, and the CDK context it is given (`-c` as a user's). */
+export interface StackOptions {
+  readonly bundle?: boolean;
+  readonly context?: Readonly<Record<string, unknown>>;
+}
+
 /**
  * A fresh app and stack for one test. Most tests read only the template, so esbuild is skipped
  * (CDK's `aws:cdk:bundling-stacks` left empty: the asset is a placeholder); `bundle: true` runs
  * it, for tests that read the bundle. The packed-tarball consumer project bundles for real.
  */
-export function freshStack(options: { bundle?: boolean } = {}): Stack {
-  const context = options.bundle === true ? {} : { 'aws:cdk:bundling-stacks': [] };
+export function freshStack(options: StackOptions = {}): Stack {
+  const bundling = options.bundle === true ? {} : { 'aws:cdk:bundling-stacks': [] };
+  const context = { ...bundling, ...options.context };
   return new Stack(new App({ context }), 'TestStack', {
     env: { account: '123456789012', region: 'eu-west-1' },
   });
@@ -44,10 +51,7 @@ export function withFixture(props: TestConsumerProps): InboxConsumerProps {
 }
 
 /** A fresh stack holding one InboxConsumer with the given props, and its template. */
-export function consumerTemplate(
-  props: TestConsumerProps = {},
-  options: { bundle?: boolean } = {},
-) {
+export function consumerTemplate(props: TestConsumerProps = {}, options: StackOptions = {}) {
   const stack = freshStack(options);
   const consumer = new InboxConsumer(stack, 'Consumer', withFixture(props));
   return { stack, consumer, template: Template.fromStack(stack) };

@@ -19,6 +19,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { CdkContext } from '../../src/constants/index.js';
 import { trackChild } from '../cli/shutdown.js';
 import { projectRoot } from '../emulator/paths.js';
 import { enforceSenderIdentity } from './enforceSenderIdentity.js';
@@ -57,7 +58,10 @@ export interface LocalDeployment {
 
 /** Which CDK app to deploy, and how. */
 export interface DeployOptions {
-  /** `-c name=value` context for the app. */
+  /**
+   * `-c name=value` context for the app, over `sqs-inbox:metricMathAlarms=false`, which every
+   * deploy here gets: MiniStack's CloudFormation refuses an alarm on metric math.
+   */
   readonly context?: Readonly<Record<string, string>>;
   /** Where progress and repairs are reported. */
   readonly log?: (line: string) => void;
@@ -83,7 +87,11 @@ export async function deployToEmulator(
   const outputDir = join(projectDir, '.cache', 'cdk.out.local');
   const outputsFile = join(outputDir, 'outputs.json');
   mkdirSync(outputDir, { recursive: true });
-  const contextArgs = Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const emulatorContext = { [CdkContext.MetricMathAlarms]: 'false', ...context };
+  const contextArgs = Object.entries(emulatorContext).flatMap(([key, value]) => [
+    '-c',
+    `${key}=${value}`,
+  ]);
   const appArgs = options.app ? ['--app', options.app] : [];
   const common = ['--no-notices', '--output', outputDir, ...appArgs, ...contextArgs];
   log(`[deploy:local] bootstrapping the CDK environment on ${endpoint}`);
