@@ -20,7 +20,10 @@ export async function checkProbe(
     scanAll(client, tables.probe),
     scanAll(client, tables.inbox),
   ]);
-  const inboxKeys = new Set(entries.map((entry) => String(entry.pk)));
+  // The operator's lock and audit items (`#ops#…`) share the inbox table; they are no entries.
+  const inboxKeys = new Set(
+    entries.map((entry) => String(entry.pk)).filter((pk) => !pk.startsWith('#ops#')),
+  );
   const counts = new Map(probes.map((probe) => [String(probe.pk), Number(probe.commits)]));
   const twice = [...counts].filter(([, commits]) => commits !== 1).map(([pk]) => pk);
   const withoutEntry = [...counts.keys()].filter((pk) => !inboxKeys.has(pk));

@@ -25,9 +25,8 @@ export interface CommandRun {
  * The operator's `sqs-inbox dlq redrive <consumer> --apply`, run as a user runs it: the
  * package's command in a process of its own (from source through tsx, as `npm run redrive`
  * does), given the consumer by flags and the emulators by the standard AWS variables only —
- * no shared config, no other AWS variable of this process. The chaos consumers are keyed in
- * their handlers (`eventId`), so the operator says so with `--key-from`, as the README asks of
- * a handler-defined key.
+ * no shared config, no other AWS variable of this process. The key is the consumer's declared
+ * one (`INBOX_KEY`), else `eventId`, which the chaos counter computes in its handler.
  *
  * @example
  * ```ts
@@ -108,8 +107,10 @@ function consumerFlags(mapping: LocalMapping): string[] {
     mapping.queueArn,
     ...flag('--ttl-seconds', InboxEnvironment.TtlSeconds),
     ...flag('--sources', InboxEnvironment.Sources),
+    // The reference consumers declare their key (INBOX_KEY); the chaos counter keys by eventId
+    // in its handler, so the operator names it, as the README asks of a key computed in code.
     '--key-from',
-    'field:eventId',
+    env[InboxEnvironment.Key] ?? 'field:eventId',
     // The emulator answers at once: no need to spare a production queue.
     '--rate',
     '200',
