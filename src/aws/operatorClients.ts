@@ -1,10 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InboxError } from '../errors.js';
-import { AwsOutboxSender } from './AwsOutboxSender.js';
 
 /**
  * Where an operator's commands connect: the SDK's standard chain (`AWS_PROFILE`, `AWS_REGION`,
@@ -63,14 +60,26 @@ export function operatorClients(connection: OperatorConnection) {
       return dynamodb;
     },
     /** What the relay's redrive sends with: the outbox sender and the stream reader. */
-    outbox: async () => ({
-      sender: new AwsOutboxSender({
-        sqsClient: sqsClient(),
-        snsClient: made(new SNSClient(config)),
-        eventBridgeClient: made(new EventBridgeClient(config)),
-      }),
-      streamsClient: made(new (await importStreams()).DynamoDBStreamsClient(config)),
-    }),
+    outbox: async () => {
+      const [sns, eventBridge, streams] = await Promise.all([
+        importPeer(() => import('@aws-sdk/client-sns'), '@aws-sdk/client-sns'),
+        importPeer(() => import('@aws-sdk/client-eventbridge'), '@aws-sdk/client-eventbridge'),
+        importPeer(
+          () => import('@aws-sdk/client-dynamodb-streams'),
+          '@aws-sdk/client-dynamodb-streams',
+        ),
+      ]);
+      // Loaded after its peers: it imports the SNS and EventBridge clients itself.
+      const { AwsOutboxSender } = await import('./AwsOutboxSender.js');
+      return {
+        sender: new AwsOutboxSender({
+          sqsClient: sqsClient(),
+          snsClient: made(new sns.SNSClient(config)),
+          eventBridgeClient: made(new eventBridge.EventBridgeClient(config)),
+        }),
+        streamsClient: made(new streams.DynamoDBStreamsClient(config)),
+      };
+    },
     /** The ARN of the credentials' caller (`sts:GetCallerIdentity`, which needs no grant). */
     callerArn: async (): Promise<string> => {
       const sts = await importSts();
@@ -85,13 +94,12 @@ export function operatorClients(connection: OperatorConnection) {
   };
 }
 
-async function importStreams() {
+/** An optional peer of the outbox commands, or a `MissingPeerError` naming it. */
+async function importPeer<T>(load: () => Promise<T>, packageName: string): Promise<T> {
   try {
-    return await import('@aws-sdk/client-dynamodb-streams');
+    return await load();
   } catch (error) {
-    throw new MissingPeerError('@aws-sdk/client-dynamodb-streams', 'outbox redrive', {
-      cause: error,
-    });
+    throw new MissingPeerError(packageName, 'outbox report|redrive', { cause: error });
   }
 }
 

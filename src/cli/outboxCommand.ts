@@ -1,6 +1,6 @@
 import type { OperatorClients } from '../aws/operatorClients.js';
 import { InboxEnvironment } from '../constants/values.js';
-import { type RedriveOutcome, redriveOutbox } from '../relay/redriveOutbox.js';
+import type { RedriveOutcome } from '../relay/redriveOutbox.js';
 import { ExitCode, UsageError } from './CliError.js';
 import { type CliIo, output } from './CliIo.js';
 import { parseCommand, wholeNumber } from './cliOptions.js';
@@ -49,9 +49,12 @@ export async function outboxCommand(
   const apply = action === 'redrive' && values.apply === true;
   const maxMessages = wholeNumber('--max', values.max, 1);
   io.stderr(`${apply ? 'redriving' : 'reading (nothing is sent or deleted)'}: ${queueUrl}\n`);
+  // Its clients are optional peers: loaded here, so the other commands run without them.
+  const sending = await aws.outbox();
+  const { redriveOutbox } = await import('../relay/redriveOutbox.js');
   const outcomes = await redriveOutbox({
     deadLetter: { queueUrl, client: aws.sqs() },
-    ...(await aws.outbox()),
+    ...sending,
     dryRun: !apply,
     ...(maxMessages === undefined ? {} : { maxMessages }),
   });

@@ -342,6 +342,36 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     expect(usage.output).toMatch(/^sqs-inbox: .*--kee/m);
   });
 
+  it('runs the sqs-inbox command in a project without its optional peers, naming the one a command needs', async () => {
+    const bare = join(tempDir, 'bare');
+    const required = [
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+      '@aws-sdk/util-dynamodb',
+      '@aws-sdk/client-sqs',
+    ];
+    await installApart(bare, [
+      tarball,
+      ...required.map((n) => `${n}@${consumerVersion(n, peers)}`),
+    ]);
+    const bin = join(bare, 'node_modules', '.bin', 'sqs-inbox');
+
+    expect((await runOrThrow(bin, ['--version'], { cwd: bare })).trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(await runOrThrow(bin, ['message', '--help'], { cwd: bare })).toMatch(/--search-dlq/);
+    const outbox = await run(
+      bin,
+      ['outbox', 'report', '--queue-url', 'http://127.0.0.1:9/000000000000/q'],
+      {
+        cwd: bare,
+      },
+    );
+    expect(outbox.code).toBe(2);
+    expect(outbox.output).toMatch(
+      /^sqs-inbox: MissingPeerError: .* npm install @aws-sdk\/client-/m,
+    );
+    expect(outbox.output).not.toMatch(/\n\s+at /);
+  }, 300_000);
+
   it('fails the cold start naming the missing variable, before any message', async () => {
     const result = await run(process.execPath, ['dist/check/loadEsm.js'], {
       cwd: project,
