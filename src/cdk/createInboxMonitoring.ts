@@ -124,7 +124,7 @@ function deadLetterAlarms(
     deadLetters: depthAbove0(
       'DeadLettersAlarm',
       queues.deadLetterQueue,
-      `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (ERROR_CODE for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
+      `messages in the dead-letter queue. Run \`${commands.dlqReport}\` to see them by reason (eventbridge:<ERROR_CODE> for events EventBridge could not deliver), fix the cause, then \`${commands.dlqRedrive}\` (a dry run; --apply to act).`,
     ),
     deliveryDeadLetters:
       delivery &&

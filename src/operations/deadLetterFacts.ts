@@ -8,9 +8,13 @@ export const NO_REASON_RECORDED = 'no reason recorded';
 /** SQS's longest retention (14 days), assumed for a source queue whose own is unknown. */
 const MAX_RETENTION_SECONDS = 14 * 24 * 3600;
 
+/** The attribute EventBridge sets on an event it could not deliver to its target. */
+const EVENTBRIDGE_ERROR_CODE = 'ERROR_CODE';
+
 /**
- * A DLQ message's reason: the `inbox.error` the library dead-lettered it with, or
- * {@link NO_REASON_RECORDED} for a move by the queue's redrive policy.
+ * A DLQ message's reason: the `inbox.error` the library dead-lettered it with; for an event
+ * EventBridge could not deliver, its `ERROR_CODE` (`eventbridge:<code>`); else
+ * {@link NO_REASON_RECORDED}, a move by the queue's redrive policy.
  *
  * @example
  * ```ts
@@ -18,12 +22,16 @@ const MAX_RETENTION_SECONDS = 14 * 24 * 3600;
  * ```
  */
 export function deadLetterReason(record: SQSRecord): string {
-  return attribute(record, DeadLetterAttribute.Error) ?? NO_REASON_RECORDED;
+  const libraryReason = attribute(record, DeadLetterAttribute.Error);
+  if (libraryReason !== undefined) return libraryReason;
+  const eventBridgeCode = attribute(record, EVENTBRIDGE_ERROR_CODE);
+  return eventBridgeCode === undefined ? NO_REASON_RECORDED : `eventbridge:${eventBridgeCode}`;
 }
 
 /**
- * The ARN of the queue a DLQ message came from: the one the library recorded, else the one SQS
- * records on a redrive-policy move; undefined when neither is there.
+ * The ARN of the queue a DLQ message came from: the one SQS records on a redrive-policy move
+ * (a message attribute may have come with the message from its producer, or with a copy sent
+ * back to another queue), else the one the library recorded; undefined when neither is there.
  *
  * @example
  * ```ts
@@ -32,8 +40,8 @@ export function deadLetterReason(record: SQSRecord): string {
  */
 export function sourceQueueArnOf(record: SQSRecord): string | undefined {
   return (
-    attribute(record, DeadLetterAttribute.SourceQueueArn) ??
-    record.attributes.DeadLetterQueueSourceArn
+    record.attributes.DeadLetterQueueSourceArn ??
+    attribute(record, DeadLetterAttribute.SourceQueueArn)
   );
 }
 
