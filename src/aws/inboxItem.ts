@@ -112,6 +112,7 @@ function leaseFields(item: Record<string, unknown>): Partial<InboxEntry> {
   const fields: { -readonly [K in keyof InboxEntry]?: InboxEntry[K] } = {};
   if (item.attempts !== undefined) fields.attempts = toNumber(item.attempts);
   if (item.leaseUntil !== undefined) fields.leaseUntilMillis = toNumber(item.leaseUntil);
+  if (item.leaseEpoch !== undefined) fields.leaseEpoch = toNumber(item.leaseEpoch);
   const lastError = item.lastError as { name?: unknown; at?: unknown } | undefined;
   if (lastError !== undefined) {
     fields.lastError = { name: String(lastError.name), at: String(lastError.at) };

@@ -38,6 +38,7 @@ export function entryView(
       ? {
           lease: {
             until: new Date(entry.leaseUntilMillis).toISOString(),
+            ...(entry.leaseEpoch === undefined ? {} : { epoch: entry.leaseEpoch }),
             state: entry.leaseUntilMillis >= nowMillis ? 'held' : 'lapsed',
           },
         }
@@ -73,7 +74,12 @@ export function entryText(view: EntryView & { dlqCopies?: readonly unknown[] }):
       view.steps?.map((step) => `${step.name} (${step.at})`).join(', ') ||
         (view.steps ? 'none finished' : undefined),
     ],
-    ['lease', view.lease ? `${view.lease.state} until ${view.lease.until}` : undefined],
+    [
+      'lease',
+      view.lease
+        ? `${view.lease.state} until ${view.lease.until}${'epoch' in view.lease ? `, epoch ${view.lease.epoch}` : ''}`
+        : undefined,
+    ],
     ['expires', view.expiresAt],
   ];
   const shown = lines.filter((line): line is [string, string] => line[1] !== undefined);

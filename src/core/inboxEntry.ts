@@ -61,6 +61,11 @@ export interface InboxEntry {
   /** Epoch milliseconds until which an `IN_PROGRESS` entry's lease holds. */
   readonly leaseUntilMillis?: number;
   /**
+   * The lease's fencing counter: one more at each claim, so a write of an attempt whose lease
+   * was taken over is refused. Absent on an entry no attempt with steps claimed.
+   */
+  readonly leaseEpoch?: number;
+  /**
    * The class name of the last failed attempt's error, and when it failed (released its lease,
    * with steps). Absent on an entry a step-less commit wrote.
    */

@@ -28,6 +28,22 @@ describe('toEntry', () => {
     expect(toEntry(previousFormat, 'inbox')).toEqual({ ...previousFormat, formatVersion: 1 });
   });
 
+  it('reads a leased entry’s lease (until, fencing counter) and what a commit published', () => {
+    const published = [{ id: 'a'.repeat(64), destination: 'https://sqs.example/q', groupId: 'g' }];
+    const entry = toEntry(
+      {
+        ...previousFormat,
+        status: 'IN_PROGRESS',
+        leaseOwner: 'o-1',
+        leaseEpoch: 3,
+        leaseUntil: 1_900_000_000_000,
+        published,
+      },
+      'inbox',
+    );
+    expect(entry).toMatchObject({ leaseEpoch: 3, leaseUntilMillis: 1_900_000_000_000, published });
+  });
+
   it('reads an entry of the format version this release writes', () => {
     expect(toEntry({ ...previousFormat, formatVersion: 1 }, 'inbox').formatVersion).toBe(1);
   });

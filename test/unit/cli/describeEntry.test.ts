@@ -16,6 +16,7 @@ const base: InboxEntry = {
   formatVersion: 1,
   attempts: 2,
   leaseUntilMillis: NOW + 30_000,
+  leaseEpoch: 2,
   lastError: { name: 'TimeoutError', at: '2026-11-24T09:59:00.000Z' },
   steps: { email: { at: '2026-11-24T09:58:00.000Z' } },
 };
@@ -29,13 +30,13 @@ describe('the entry as sqs-inbox message shows it', () => {
       attempts: 2,
       lastError: base.lastError,
       steps: [{ name: 'email', at: '2026-11-24T09:58:00.000Z' }],
-      lease: { until: '2026-11-24T10:00:30.000Z', state: 'held' },
+      lease: { until: '2026-11-24T10:00:30.000Z', epoch: 2, state: 'held' },
     });
     expect(JSON.stringify(view)).not.toContain('"evt-1"');
     const text = entryText(view);
     expect(text.split('\n')[0]).toBe(`notifier / keyHash ${keyHash('evt-1')}: IN_PROGRESS`);
     expect(text).toMatch(/last error\s+TimeoutError at 2026-11-24T09:59:00.000Z/);
-    expect(text).toMatch(/lease\s+held until/);
+    expect(text).toMatch(/lease\s+held until .*, epoch 2/);
   });
 
   it('shows the key only when asked, a lapsed lease, an expired entry, and an absent one', () => {
