@@ -24,7 +24,7 @@ import {
 } from './cliOptions.js';
 import { consumerReading } from './consumerReading.js';
 import { help } from './messageCommand.js';
-import { startAudit } from './redriveAudit.js';
+import { RunNotRecordedError, startAudit } from './redriveAudit.js';
 import { required, resolveTarget } from './resolveTarget.js';
 
 /** `sqs-inbox dlq --help`. */
@@ -148,6 +148,10 @@ async function redrive(
     const run = { queue, reading, ttlSeconds, operationId, lock, target };
     return await runRedrive(run, values, io, { aws, tableName, arguments: argv });
   } catch (error) {
+    if (error instanceof RunNotRecordedError) {
+      io.stderr(`sqs-inbox: ${error.message}\n`);
+      return error.exitCode;
+    }
     if (!(error instanceof RedriveLockedError)) throw error;
     io.stderr(`${error.message}\n`);
     return ExitCode.NeedsAttention;

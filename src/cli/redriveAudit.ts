@@ -1,5 +1,6 @@
 import { OperationRecords } from '../aws/OperationRecords.js';
 import type { OperatorClients } from '../aws/operatorClients.js';
+import { InboxError } from '../errors.js';
 import {
   type AuditLine,
   auditLine,
@@ -7,6 +8,7 @@ import {
   type OperationRecord,
 } from '../operations/redriveAudit.js';
 import type { DeadLetterOutcome, RedriveSummary } from '../operations/redriveDeadLetters.js';
+import { describeFailure, type ExitCode } from './CliError.js';
 import type { CliIo, Output } from './CliIo.js';
 
 /** What an applied run is audited as: its id, consumer, DLQ, table and command line. */
@@ -16,6 +18,37 @@ interface AuditedRun {
   readonly queueArn: string;
   readonly tableName: string;
   readonly arguments: readonly string[];
+}
+
+/**
+ * An applied run's start record could not be written to the inbox table: the run did not
+ * start (it took no lock, held no message, sent and deleted nothing). Its message names the
+ * table, DynamoDB's answer and what to fix; `exitCode` is 3 when AWS refused, else 1.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof RunNotRecordedError) process.exitCode = error.exitCode;
+ * ```
+ */
+export class RunNotRecordedError extends InboxError {
+  static override readonly errorName: string = 'RunNotRecordedError';
+  readonly exitCode: ExitCode;
+  constructor(
+    readonly tableName: string,
+    cause: unknown,
+  ) {
+    const name = cause instanceof Error ? cause.name : typeof cause;
+    const answer = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    // The usual cause: a role without dynamodb:PutItem on the table (README, "What an operator needs").
+    const fix = /AccessDenied/.test(name)
+      ? `give the caller dynamodb:PutItem on ${tableName} (its #ops# items)`
+      : 'fix what DynamoDB answered';
+    super(
+      `the redrive did not start: its audit record could not be written to ${tableName} (${name}: ${answer}); nothing was sent or deleted. To run it, ${fix}, then run it again.`,
+      { cause },
+    );
+    this.exitCode = describeFailure(cause).code;
+  }
 }
 
 /**
@@ -50,7 +83,10 @@ export async function startAudit(
     startedAt: new Date(now()).toISOString(),
     outcome: 'running',
   };
-  await records.put(started, [], now());
+  // Before the run takes its lock or a message: a run that cannot record itself does nothing.
+  await records.put(started, [], now()).catch((error: unknown) => {
+    throw new RunNotRecordedError(run.tableName, error);
+  });
   io.stderr(`${JSON.stringify(started)}\n`);
   const lines: AuditLine[] = [];
   return {

@@ -9,10 +9,21 @@ import {
 import { RedriveDecision } from './RedriveDecision.js';
 import type { RedriveQueue } from './RedriveQueue.js';
 import { type RedriveSelection, selected } from './RedriveSelection.js';
+import {
+  countError,
+  countOutcome,
+  type DeadLetterOutcome,
+  newRedriveState,
+  type RedriveState,
+  type RedriveSummary,
+  summarise,
+} from './RedriveState.js';
 import { LOCK_LEASE_MILLIS, type RunLease, type RunLock, takeLease } from './RunLease.js';
 import { receiveAll } from './receiveAll.js';
 import { type ConsumerReading, keyRecovery } from './recoverKey.js';
 import { redrivenCopy } from './redrivenCopy.js';
+
+export type { DeadLetterOutcome, RedriveSummary } from './RedriveState.js';
 
 /**
  * One inbox-aware redrive run: the DLQ, how its consumer reads messages, and the operator's
@@ -58,45 +69,6 @@ export interface RedriveRun {
 }
 
 /**
- * A message's verdict and what the run did: `deleted` (already applied), `sent` (and
- * deleted), `kept`, or in a dry run `would-delete` / `would-send`.
- *
- * @example
- * ```ts
- * if (outcome.action === 'sent') console.log(outcome.newMessageId);
- * ```
- */
-export type DeadLetterOutcome = DeadLetterVerdict & {
-  readonly action: 'deleted' | 'sent' | 'kept' | 'would-delete' | 'would-send';
-  readonly newMessageId?: string;
-};
-
-/**
- * The summary of a run: counts by decision and by action, and why it stopped early, if it did.
- *
- * @example
- * ```ts
- * process.exitCode = summary.kept > 0 ? 1 : 0;
- * ```
- */
-export interface RedriveSummary {
-  readonly operationId: string;
-  readonly apply: boolean;
-  readonly messages: number;
-  readonly decisions: Readonly<Record<string, number>>;
-  readonly sent: number;
-  readonly deleted: number;
-  readonly kept: number;
-  readonly errors: number;
-  readonly stoppedBy?: StopReason;
-  /** Why the run lost its lock, when `stoppedBy` is `lock-lost`. */
-  readonly lockLost?: string;
-}
-
-/** Why a run stopped before the DLQ's end: `--max-errors`, `--limit`, or its lock lost. */
-type StopReason = 'max-errors' | 'limit' | 'lock-lost';
-
-/**
  * The inbox-aware redrive of a consumer's DLQ. Each message is keyed the way its consumer keys
  * it, its entry read consistently, and decided by {@link decideRedrive}: an applied one is
  * deleted and never sent; one proven not committed is sent back to its source queue, then
@@ -121,7 +93,7 @@ export async function redriveDeadLetters(run: RedriveRun): Promise<RedriveSummar
 }
 
 async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<RedriveSummary> {
-  const state = newState(run, lease);
+  const state = newRedriveState(run.runtime.now(), lease);
   // A message dead-lettered after the run began is left for the next run: a copy this run sent
   // back that failed again would otherwise come round to it for as long as it runs.
   const selection = {
@@ -143,7 +115,7 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
         state,
       );
       if (outcome.action === 'deleted' || outcome.action === 'sent') reader.forget(record);
-      count(state, outcome);
+      countOutcome(state, outcome);
       run.onMessage?.(outcome);
     }
   } finally {
@@ -153,39 +125,10 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
 }
 
 /** Whether the run still holds its lock (renewed when due); once not, it stops. */
-async function holds(state: RunState): Promise<boolean> {
+async function holds(state: RedriveState): Promise<boolean> {
   if (await state.lease.hold()) return true;
   state.stoppedBy = 'lock-lost';
   return false;
-}
-
-interface RunState {
-  messages: number;
-  decisions: Record<string, number>;
-  sent: number;
-  deleted: number;
-  kept: number;
-  errors: number;
-  selectedCount: number;
-  keptGroups: Set<string>;
-  nextActionMillis: number;
-  lease: RunLease;
-  stoppedBy?: StopReason;
-}
-
-function newState(run: RedriveRun, lease: RunLease): RunState {
-  return {
-    messages: 0,
-    decisions: {},
-    sent: 0,
-    deleted: 0,
-    kept: 0,
-    errors: 0,
-    selectedCount: 0,
-    keptGroups: new Set(),
-    nextActionMillis: run.runtime.now(),
-    lease,
-  };
 }
 
 function judgeContext(run: RedriveRun): Omit<JudgeContext, 'nowMillis'> {
@@ -213,7 +156,7 @@ async function handle(
   record: SQSRecord,
   context: JudgeContext,
   run: RedriveRun,
-  state: RunState,
+  state: RedriveState,
 ): Promise<DeadLetterOutcome> {
   const groupId = record.attributes.MessageGroupId;
   if (!selected(record, run.selection)) {
@@ -236,7 +179,7 @@ async function handle(
     verdict = await judgeDeadLetter(record, context);
   } catch (error) {
     // The entry could not be read (throttled, refused, not an entry): this message stays.
-    countError(run, state);
+    countError(state, run.maxErrors);
     verdict = {
       ...describeDeadLetter(record, run.to),
       decision: RedriveDecision.Error,
@@ -252,7 +195,7 @@ async function act(
   record: SQSRecord,
   verdict: DeadLetterVerdict,
   run: RedriveRun,
-  state: RunState,
+  state: RedriveState,
 ): Promise<DeadLetterOutcome> {
   const { decision, sourceQueueArn } = verdict;
   if (decision !== RedriveDecision.AlreadyApplied && decision !== RedriveDecision.Retry) {
@@ -278,28 +221,20 @@ async function act(
       ...(newMessageId ? { newMessageId } : {}),
     };
   } catch (error) {
-    countError(run, state);
-    const step =
-      newMessageId === undefined
-        ? sending
-          ? 'sending it back'
-          : 'deleting it'
-        : `deleting it after it was sent as ${newMessageId}`;
-    return kept({
-      ...verdict,
-      decision: RedriveDecision.Error,
-      why: `${step} failed: ${errorName(error)}`,
-    });
+    countError(state, run.maxErrors);
+    const why = `${failedStep(sending, newMessageId)} failed: ${errorName(error)}`;
+    return kept({ ...verdict, decision: RedriveDecision.Error, why });
   }
 }
 
-function countError(run: RedriveRun, state: RunState): void {
-  state.errors++;
-  if (state.errors >= (run.maxErrors ?? 10)) state.stoppedBy = 'max-errors';
+/** The step of a send or delete that failed, for the kept message's `why`. */
+function failedStep(sending: boolean, newMessageId: string | undefined): string {
+  if (newMessageId !== undefined) return `deleting it after it was sent as ${newMessageId}`;
+  return sending ? 'sending it back' : 'deleting it';
 }
 
 /** Spaces sends and deletes `1 / ratePerSecond` apart. */
-async function pace(run: RedriveRun, state: RunState): Promise<void> {
+async function pace(run: RedriveRun, state: RedriveState): Promise<void> {
   const intervalMillis = 1000 / (run.ratePerSecond ?? 10);
   const waitMillis = state.nextActionMillis - run.runtime.now();
   if (waitMillis > 0) await run.runtime.sleep(waitMillis);
@@ -307,35 +242,12 @@ async function pace(run: RedriveRun, state: RunState): Promise<void> {
 }
 
 /** The message in hand when the run found its lock lost: kept, untouched. */
-function lockLost(verdict: DeadLetterVerdict, state: RunState): DeadLetterOutcome {
+function lockLost(verdict: DeadLetterVerdict, state: RedriveState): DeadLetterOutcome {
   return kept({ ...verdict, why: `not acted on: the run ${state.lease.lost}` });
 }
 
 function kept(verdict: DeadLetterVerdict): DeadLetterOutcome {
   return { ...verdict, action: 'kept' };
-}
-
-function count(state: RunState, outcome: DeadLetterOutcome): void {
-  state.messages++;
-  state.decisions[outcome.decision] = (state.decisions[outcome.decision] ?? 0) + 1;
-  if (outcome.action === 'sent') state.sent++;
-  if (outcome.action === 'sent' || outcome.action === 'deleted') state.deleted++;
-  if (outcome.action === 'kept') state.kept++;
-}
-
-function summarise(run: RedriveRun, state: RunState): RedriveSummary {
-  return {
-    operationId: run.operationId,
-    apply: run.apply,
-    messages: state.messages,
-    decisions: state.decisions,
-    sent: state.sent,
-    deleted: state.deleted,
-    kept: state.kept,
-    errors: state.errors,
-    ...(state.stoppedBy ? { stoppedBy: state.stoppedBy } : {}),
-    ...(state.lease.lost ? { lockLost: state.lease.lost } : {}),
-  };
 }
 
 function errorName(error: unknown): string {

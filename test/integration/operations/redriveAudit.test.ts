@@ -119,6 +119,33 @@ describe('the audit of an applied redrive', () => {
     });
   });
 
+  it('does not start when the table refuses its start record: nothing sent, deleted or held, no lock left, exit 3 naming what to fix', async () => {
+    const s = await deadLetters(1);
+    // A real refusal: the record carries the command line, and DynamoDB refuses an item over
+    // 400 KB. The reasons include the messages' own, so a run that went on would send them.
+    const oversized = Array.from({ length: 4 }, (_, n) => ['--reason', `${n}`.repeat(110_000)]);
+    const args = [...s.flags, '--reason', 'TransientStoreError', ...oversized.flat(), '--apply'];
+    const run = await sqsInbox(['dlq', 'redrive', ...args], standardAwsEnvironment(aws));
+    expect(run.code, run.stderr).toBe(3);
+    const [line, ...more] = run.stderr.split('\n').filter((text) => text.startsWith('sqs-inbox:'));
+    expect(more).toEqual([]);
+    expect(line).toContain(
+      `the redrive did not start: its audit record could not be written to ${ledger.tables.inbox} (ValidationException`,
+    );
+    expect(line).toContain('nothing was sent or deleted');
+    expect(await receiveMessages(aws.sqs, s.source.url)).toEqual([]);
+    // Still in the DLQ, and visible at once: the run held no message.
+    expect((await receiveMessages(aws.sqs, s.dlq.url)).length).toBe(1);
+    const { Item } = await aws.documentClient.send(
+      new GetCommand({
+        TableName: ledger.tables.inbox,
+        Key: { pk: operationLockPk('dlq', s.dlq.arn) },
+        ConsistentRead: true,
+      }),
+    );
+    expect(Item).toBeUndefined();
+  });
+
   it('writes no record of a dry run', async () => {
     const s = await deadLetters(1);
     const run = await sqsInbox(
