@@ -85,6 +85,8 @@ export const CONSUMER_PACKAGES = [
   '@aws-sdk/client-eventbridge',
   // The sqs-inbox command's --function reads the function with it (an optional peer).
   '@aws-sdk/client-lambda',
+  // The sqs-inbox command's redrive audit records its caller with it (an optional peer).
+  '@aws-sdk/client-sts',
   // sqs-inbox/otel's (an optional peer).
   '@opentelemetry/api',
   'aws-cdk-lib',
