@@ -20,6 +20,11 @@ export const RedriveDecision = {
   InFlight: 'in-flight',
   /** Not committed, and an absent commit is proven: sent back to its source queue. */
   Retry: 'retry',
+  /**
+   * Not committed, but its consumer keys by the SQS message id, which a copy sent back does not
+   * keep: the copy would be keyed anew and could apply twice. Kept: declare a key.
+   */
+  MessageIdKey: 'message-id-key',
   /** Older than the inbox's TTL could vouch for: a commit may have expired (`--accept-stale`). */
   Stale: 'stale',
   /** Dead-lettered by a permanent error; kept unless `--include-permanent` (the fix deployed). */
@@ -65,6 +70,8 @@ export interface RedriveFacts {
   readonly permanent: boolean;
   readonly includePermanent?: boolean;
   readonly acceptStale?: boolean;
+  /** The consumer keys by the SQS message id: a copy sent back would be keyed anew. */
+  readonly messageIdKey?: boolean;
 }
 
 /**
@@ -74,6 +81,8 @@ export interface RedriveFacts {
  * committed" only while every commit this message could have made would still be visible: a
  * commit is never older than `earliestCommitMillis` and lives `ttlSeconds`, so past that
  * horizon (less a margin) the message is `stale`, kept unless the operator accepts the risk.
+ * A consumer keyed by the SQS message id never gets a message back (`message-id-key`): the copy
+ * would carry a new id, so neither a commit it made nor a rerun's second copy is found.
  *
  * @example
  * ```ts
@@ -97,6 +106,7 @@ export function decideRedrive(facts: RedriveFacts): RedriveDecision {
   ) {
     return RedriveDecision.InFlight;
   }
+  if (facts.messageIdKey === true) return RedriveDecision.MessageIdKey;
   const horizonMillis = facts.earliestCommitMillis + facts.ttlSeconds * 1000 - STALE_MARGIN_MILLIS;
   if (nowMillis >= horizonMillis && facts.acceptStale !== true) return RedriveDecision.Stale;
   return RedriveDecision.Retry;

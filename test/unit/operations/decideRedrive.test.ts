@@ -64,6 +64,19 @@ describe('the redrive decision table', () => {
     );
   });
 
+  it('never sends back a message its consumer keys by the SQS message id, but deletes one it applied', () => {
+    const byId = { messageIdKey: true };
+    expect(decide(byId)).toBe('message-id-key');
+    expect(decide({ ...byId, entry: entry({ status: 'FAILED' }), acceptStale: true })).toBe(
+      'message-id-key',
+    );
+    expect(decide({ ...byId, permanent: true, includePermanent: true })).toBe('message-id-key');
+    expect(decide({ ...byId, entry: entry({}) })).toBe('already-applied');
+    expect(decide({ ...byId, entry: entry({ payloadHash: 'other' }) })).toBe('conflict');
+    const leased = { status: 'IN_PROGRESS' as const, leaseUntilMillis: NOW + 60_000 };
+    expect(decide({ ...byId, entry: entry(leased) })).toBe('in-flight');
+  });
+
   it('keeps a permanent failure unless the operator includes it, then decides it like any other', () => {
     expect(decide({ permanent: true, entry: entry({}) })).toBe('permanent');
     expect(decide({ permanent: true, includePermanent: true })).toBe('retry');
