@@ -54,6 +54,19 @@ describe('the redrive decision table', () => {
     expect(decide({ entry: entry({ status: 'FAILED' }) })).toBe('retry');
   });
 
+  it('keeps a message whose key holds another payload’s journal, failed or under a lapsed lease, which its consumer never takes over', () => {
+    const steps = { notify: { result: '{}' } } as unknown as InboxEntry['steps'];
+    const failed = { status: 'FAILED' as const, payloadHash: 'other', steps };
+    expect(decide({ entry: entry(failed) })).toBe('conflict');
+    const lapsed = { ...failed, status: 'IN_PROGRESS' as const, leaseUntilMillis: NOW - 1 };
+    expect(decide({ entry: entry(lapsed) })).toBe('conflict');
+    // Its own payload's journal is resumed; a step-less failure of another payload ties nothing.
+    expect(decide({ entry: entry({ ...failed, payloadHash: 'body' }) })).toBe('retry');
+    expect(decide({ entry: entry({ status: 'FAILED', payloadHash: 'other' }) })).toBe('retry');
+    // Expired, it is written over like an absent entry.
+    expect(decide({ entry: entry({ ...failed, expiresAt: NOW / 1000 - 10 }) })).toBe('retry');
+  });
+
   it('retries an absent entry only while every commit the message could have made would still be visible', () => {
     const horizon = NOW - DAY * 1000 + STALE_MARGIN_MILLIS;
     expect(decide({ earliestCommitMillis: horizon + 1 })).toBe('retry');
