@@ -213,6 +213,10 @@ async function act(
     return kept(verdict);
   }
   const sending = decision === RedriveDecision.Retry;
+  // `no-source` is decided before `retry`: a retry without a source is a bug, never a delete.
+  if (sending && sourceQueueArn === undefined) {
+    throw new Error(`the redrive decided retry for ${verdict.dlqMessageId} without a source queue`);
+  }
   if (!run.apply) return { ...verdict, action: sending ? 'would-send' : 'would-delete' };
   let newMessageId: string | undefined;
   try {
