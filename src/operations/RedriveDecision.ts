@@ -1,5 +1,5 @@
 import { InboxStatus } from '../constants/values.js';
-import { holdsPayload, type InboxEntry, isLive } from '../core/inboxEntry.js';
+import { bindsPayload, holdsPayload, type InboxEntry, isLive } from '../core/inboxEntry.js';
 
 /**
  * What the inbox-aware redrive decides for one DLQ message. Only `already-applied` (deleted,
@@ -14,12 +14,20 @@ import { holdsPayload, type InboxEntry, isLive } from '../core/inboxEntry.js';
 export const RedriveDecision = {
   /** Its key committed with this payload: the effect happened, the copy is deleted. */
   AlreadyApplied: 'already-applied',
-  /** Its key committed with another payload: a reused key, for a person to judge. */
+  /**
+   * Its key committed with another payload, or another payload's unfinished attempt holds a
+   * journal under it: a reused key, for a person to judge.
+   */
   Conflict: 'conflict',
   /** Another attempt holds the entry's lease: run again once it ends. */
   InFlight: 'in-flight',
   /** Not committed, and an absent commit is proven: sent back to its source queue. */
   Retry: 'retry',
+  /**
+   * Not committed, but its consumer keys by the SQS message id, which a copy sent back does not
+   * keep: the copy would be keyed anew and could apply twice. Kept: declare a key.
+   */
+  MessageIdKey: 'message-id-key',
   /** Older than the inbox's TTL could vouch for: a commit may have expired (`--accept-stale`). */
   Stale: 'stale',
   /** Dead-lettered by a permanent error; kept unless `--include-permanent` (the fix deployed). */
@@ -65,15 +73,20 @@ export interface RedriveFacts {
   readonly permanent: boolean;
   readonly includePermanent?: boolean;
   readonly acceptStale?: boolean;
+  /** The consumer keys by the SQS message id: a copy sent back would be keyed anew. */
+  readonly messageIdKey?: boolean;
 }
 
 /**
  * The decision table of the inbox-aware redrive. A `COMPLETED` entry, live or expired but still
  * stored, proves the commit: the same payload is `already-applied`, another a `conflict`. A
- * live lease is `in-flight`. Anything else (absent, `FAILED`, a lapsed lease) proves "not
+ * live lease is `in-flight`; a live `FAILED` entry or lapsed lease with another payload's
+ * journal is a `conflict` too (the consumer never takes such a journal over). Anything else (absent, `FAILED`, a lapsed lease) proves "not
  * committed" only while every commit this message could have made would still be visible: a
  * commit is never older than `earliestCommitMillis` and lives `ttlSeconds`, so past that
  * horizon (less a margin) the message is `stale`, kept unless the operator accepts the risk.
+ * A consumer keyed by the SQS message id never gets a message back (`message-id-key`): the copy
+ * would carry a new id, so neither a commit it made nor a rerun's second copy is found.
  *
  * @example
  * ```ts
@@ -97,6 +110,12 @@ export function decideRedrive(facts: RedriveFacts): RedriveDecision {
   ) {
     return RedriveDecision.InFlight;
   }
+  // A journal of another payload is never taken over (ENTRY_CONDITION.resumable): a copy sent
+  // back would only be refused, and dead-lettered again.
+  if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes)) {
+    return RedriveDecision.Conflict;
+  }
+  if (facts.messageIdKey === true) return RedriveDecision.MessageIdKey;
   const horizonMillis = facts.earliestCommitMillis + facts.ttlSeconds * 1000 - STALE_MARGIN_MILLIS;
   if (nowMillis >= horizonMillis && facts.acceptStale !== true) return RedriveDecision.Stale;
   return RedriveDecision.Retry;

@@ -12,7 +12,7 @@ import {
   sourceQueueArnOf,
 } from './deadLetterFacts.js';
 import { decideRedrive, RedriveDecision } from './RedriveDecision.js';
-import type { ConsumerReading, RecoveredKey } from './recoverKey.js';
+import { type ConsumerReading, keysByMessageId, type RecoveredKey } from './recoverKey.js';
 
 /**
  * What a redrive knows of one DLQ message before it acts: where it stands and why, with no
@@ -41,6 +41,12 @@ export interface DeadLetterVerdict {
   readonly decision: RedriveDecision;
   readonly why?: string;
 }
+
+/** A key declared now keys the messages to come; these were keyed by their ids, for a person. */
+const MESSAGE_ID_KEY_WHY =
+  'its consumer keys by the SQS message id, which a copy sent back does not keep, so a copy ' +
+  'could apply twice: declare a key (MessageKey.field or MessageKey.attribute) for the messages ' +
+  'to come; send this one back by hand once `sqs-inbox message` shows it unapplied';
 
 /**
  * The settings a judgement needs beyond the message: the consumer's reading and TTL, the
@@ -115,8 +121,10 @@ export async function judgeDeadLetter(
     permanent: isPermanentReason(base.reason, context.permanentErrors),
     includePermanent: context.includePermanent ?? false,
     acceptStale: context.acceptStale ?? false,
+    messageIdKey: keysByMessageId(context.reading),
   });
-  return { ...keyed, entryStatus: entry?.status ?? 'absent', decision };
+  const why = decision === RedriveDecision.MessageIdKey ? MESSAGE_ID_KEY_WHY : undefined;
+  return { ...keyed, entryStatus: entry?.status ?? 'absent', decision, ...(why ? { why } : {}) };
 }
 
 /**

@@ -46,8 +46,9 @@ export type RecoveredKey =
  * Recovers a DLQ message's key, in this order: the `inbox.key` the library recorded; the
  * consumer's own reading (its declared sources and key, by the library's reader) of the
  * message's own attributes and body; with `keyIsMessageId`, the original message id of a
- * standard queue's message. A recovered key must hash to the copy's `inbox.keyHash` when there
- * is one. Errors name no content.
+ * standard queue's message. When the consumer's reader derives a key, a recorded one must be
+ * it, and any key must hash to the copy's `inbox.keyHash` when there is one (else
+ * `key-mismatch`). Errors name no content.
  *
  * @example
  * ```ts
@@ -89,7 +90,7 @@ async function recover(
     return unknown('the key is computed in the handler and the copy carries only its hash');
   }
   // A FIFO DLQ replaced the deduplication id the key was: the copy's own is no key of it.
-  if (reading.keyIsMessageId && record.attributes.MessageGroupId !== undefined) {
+  if (keysByMessageId(reading) && record.attributes.MessageGroupId !== undefined) {
     if (recorded !== undefined) return { key: recorded, hashes: bodyHashes(record) };
     return unknown('a FIFO queue keyed by the message id: the DLQ copy lost its deduplication id');
   }
@@ -97,11 +98,33 @@ async function recover(
     const read = await readMessage(own, options);
     if ('notice' in read) return unknown('the message is a source notice, not an event');
     const hashes = { payloadHash: read.payloadHash, bodyHash: read.bodyHash };
-    return { key: recorded ?? read.key, hashes };
+    // The consumer keys by its reader, never by `inbox.key`: a recorded key it would not derive
+    // (another consumer's, a former copy's message id) finds another message's entry.
+    if (recorded !== undefined && recorded !== read.key) {
+      return {
+        decision: RedriveDecision.KeyMismatch,
+        why: `the recorded inbox.key is not the key the consumer reads (hash ${keyHash(read.key)})`,
+      };
+    }
+    return { key: read.key, hashes };
   } catch (error) {
     if (recorded !== undefined) return { key: recorded, hashes: bodyHashes(record) };
     return unknown(`the consumer's reader refused it (${(error as Error).name ?? 'Error'})`);
   }
+}
+
+/**
+ * Whether the consumer keys by the SQS message id (`--key-is-message-id`, or
+ * `redriveUnsafeMessageIdKey` as its key): a copy sent back gets a new id, so its consumer keys
+ * it anew.
+ *
+ * @example
+ * ```ts
+ * if (keysByMessageId(reading)) console.log('declare a key before redriving');
+ * ```
+ */
+export function keysByMessageId(reading: ConsumerReading): boolean {
+  return reading.keyIsMessageId === true || reading.key === redriveUnsafeMessageIdKey;
 }
 
 /** The message as the consumer received it: its own attributes, its original message id. */

@@ -152,13 +152,25 @@ function judgeContext(run: RedriveRun): Omit<JudgeContext, 'nowMillis'> {
   };
 }
 
+/** Decides and acts on one message; one left in the DLQ, for any reason, holds its group back. */
 async function handle(
   record: SQSRecord,
   context: JudgeContext,
   run: RedriveRun,
   state: RedriveState,
 ): Promise<DeadLetterOutcome> {
+  const outcome = await decideAndAct(record, context, run, state);
   const groupId = record.attributes.MessageGroupId;
+  if (outcome.action === 'kept' && groupId !== undefined) state.keptGroups.add(groupId);
+  return outcome;
+}
+
+async function decideAndAct(
+  record: SQSRecord,
+  context: JudgeContext,
+  run: RedriveRun,
+  state: RedriveState,
+): Promise<DeadLetterOutcome> {
   if (!selected(record, run.selection)) {
     return kept({ ...describeDeadLetter(record, run.to), decision: RedriveDecision.NotSelected });
   }
@@ -166,6 +178,7 @@ async function handle(
   if (run.selection?.limit !== undefined && state.selectedCount >= run.selection.limit) {
     state.stoppedBy = 'limit';
   }
+  const groupId = record.attributes.MessageGroupId;
   if (groupId !== undefined && state.keptGroups.has(groupId)) {
     const why = 'an earlier message of its group is kept';
     return kept({
@@ -186,9 +199,7 @@ async function handle(
       why: `reading its entry failed: ${errorName(error)}`,
     };
   }
-  const outcome = await act(record, verdict, run, state);
-  if (outcome.action === 'kept' && groupId !== undefined) state.keptGroups.add(groupId);
-  return outcome;
+  return act(record, verdict, run, state);
 }
 
 async function act(
@@ -202,6 +213,10 @@ async function act(
     return kept(verdict);
   }
   const sending = decision === RedriveDecision.Retry;
+  // `no-source` is decided before `retry`: a retry without a source is a bug, never a delete.
+  if (sending && sourceQueueArn === undefined) {
+    throw new Error(`the redrive decided retry for ${verdict.dlqMessageId} without a source queue`);
+  }
   if (!run.apply) return { ...verdict, action: sending ? 'would-send' : 'would-delete' };
   let newMessageId: string | undefined;
   try {

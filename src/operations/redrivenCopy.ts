@@ -5,9 +5,14 @@ import type { RedrivenCopy } from './RedriveQueue.js';
 
 const MAX_MESSAGE_ATTRIBUTES = 10;
 
-/** The library's annotations a copy keeps, most useful first, after the message's own. */
+/**
+ * The library's annotations a copy keeps, most useful first, after the message's own. Not
+ * `inbox.originalMessageId`: the copy is a new message, and its own id is the one its consumer
+ * logs (and, keyed by the message id, keys it by) and a redrive-policy move keeps; the way back
+ * is `inbox.redriveOf`. `inbox.key` stays: the redrive sends back only messages keyed by their
+ * content, whose copy its consumer keys the same, so it is checked against the consumer's key.
+ */
 const KEPT_ANNOTATIONS = [
-  DeadLetterAttribute.OriginalMessageId,
   DeadLetterAttribute.Key,
   DeadLetterAttribute.KeyHash,
   DeadLetterAttribute.Consumer,

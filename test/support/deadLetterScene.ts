@@ -19,6 +19,8 @@ export interface LibraryDeadLetter {
   readonly key: string;
   /** On a FIFO DLQ: the message's group (its deduplication id is fresh). */
   readonly groupId?: string;
+  /** The id it had on the source queue; a fresh one when not given. */
+  readonly originalMessageId?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function sendLibraryDeadLetter(
       MessageAttributes: {
         [DeadLetterAttribute.Error]: text(letter.reason),
         [DeadLetterAttribute.Consumer]: text(letter.consumer),
-        [DeadLetterAttribute.OriginalMessageId]: text(randomUUID()),
+        [DeadLetterAttribute.OriginalMessageId]: text(letter.originalMessageId ?? randomUUID()),
         [DeadLetterAttribute.SourceQueueArn]: text(letter.source.arn),
         [DeadLetterAttribute.KeyHash]: text(keyHash(letter.key)),
       },

@@ -156,4 +156,71 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
     expect(leftOf(groups.leased)).toEqual([l1, l2]);
     expect(left).toHaveLength(5);
   }, 120_000);
+
+  it('a message outside the --reason selection holds back the later messages of its group', async () => {
+    const dlq = await aws.createQueue(`${aws.uniqueName('fifo-dlq')}.fifo`);
+    const source = await aws.createQueue(`${aws.uniqueName('fifo-source')}.fifo`);
+    const held = group('never', 3);
+    const selectedGroup = group('never', 2);
+    // The held group's head failed for another reason than the run selects; all else matches.
+    const deadLetter = (g: Group, event: PaymentCaptured, reason: string) =>
+      sendLibraryDeadLetter(aws, dlq, {
+        body: JSON.stringify(event),
+        reason,
+        consumer: 'ledger',
+        source,
+        key: event.eventId,
+        groupId: g.groupId,
+      });
+    const [h1, h2, h3] = held.events;
+    const [s1, s2] = selectedGroup.events;
+    if (!h1 || !h2 || !h3 || !s1 || !s2) throw new Error('the groups are too small');
+    const heldIds = [
+      await deadLetter(held, h1, 'DestinationUnavailableError'),
+      await deadLetter(held, h2, 'TransientStoreError'),
+      await deadLetter(held, h3, 'TransientStoreError'),
+    ];
+    const selectedIds = [
+      await deadLetter(selectedGroup, s1, 'TransientStoreError'),
+      await deadLetter(selectedGroup, s2, 'TransientStoreError'),
+    ];
+
+    const result = await sqsInbox(
+      [
+        'dlq',
+        'redrive',
+        'ledger',
+        ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', String(TTL_SECONDS)],
+        ...['--key-from', 'field:eventId', '--reason', 'TransientStoreError', '--apply', '--jsonl'],
+      ],
+      standardAwsEnvironment(aws),
+    );
+
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.dlqMessageId);
+    const seen = (g: Group) =>
+      lines
+        .filter((line) => line.groupId === g.groupId)
+        .map((line) => [line.dlqMessageId, line.decision, line.action]);
+    expect(seen(held)).toEqual([
+      [heldIds[0], 'not-selected', 'kept'],
+      [heldIds[1], 'behind-kept', 'kept'],
+      [heldIds[2], 'behind-kept', 'kept'],
+    ]);
+    expect(seen(selectedGroup)).toEqual([
+      [selectedIds[0], 'retry', 'sent'],
+      [selectedIds[1], 'retry', 'sent'],
+    ]);
+    const copies = await takeMessages(aws.sqs, source.url, 2);
+    expect(copies.map((copy) => copy.Attributes?.MessageGroupId)).toEqual([
+      selectedGroup.groupId,
+      selectedGroup.groupId,
+    ]);
+    const left = await takeMessages(aws.sqs, dlq.url, 3);
+    expect(left.map((m) => m.MessageId)).toEqual(heldIds);
+  }, 120_000);
 });

@@ -54,6 +54,19 @@ describe('the redrive decision table', () => {
     expect(decide({ entry: entry({ status: 'FAILED' }) })).toBe('retry');
   });
 
+  it('keeps a message whose key holds another payload’s journal, failed or under a lapsed lease, which its consumer never takes over', () => {
+    const steps = { notify: { result: '{}' } } as unknown as InboxEntry['steps'];
+    const failed = { status: 'FAILED' as const, payloadHash: 'other', steps };
+    expect(decide({ entry: entry(failed) })).toBe('conflict');
+    const lapsed = { ...failed, status: 'IN_PROGRESS' as const, leaseUntilMillis: NOW - 1 };
+    expect(decide({ entry: entry(lapsed) })).toBe('conflict');
+    // Its own payload's journal is resumed; a step-less failure of another payload ties nothing.
+    expect(decide({ entry: entry({ ...failed, payloadHash: 'body' }) })).toBe('retry');
+    expect(decide({ entry: entry({ status: 'FAILED', payloadHash: 'other' }) })).toBe('retry');
+    // Expired, it is written over like an absent entry.
+    expect(decide({ entry: entry({ ...failed, expiresAt: NOW / 1000 - 10 }) })).toBe('retry');
+  });
+
   it('retries an absent entry only while every commit the message could have made would still be visible', () => {
     const horizon = NOW - DAY * 1000 + STALE_MARGIN_MILLIS;
     expect(decide({ earliestCommitMillis: horizon + 1 })).toBe('retry');
@@ -62,6 +75,19 @@ describe('the redrive decision table', () => {
     expect(decide({ entry: entry({ status: 'FAILED' }), earliestCommitMillis: horizon })).toBe(
       'stale',
     );
+  });
+
+  it('never sends back a message its consumer keys by the SQS message id, but deletes one it applied', () => {
+    const byId = { messageIdKey: true };
+    expect(decide(byId)).toBe('message-id-key');
+    expect(decide({ ...byId, entry: entry({ status: 'FAILED' }), acceptStale: true })).toBe(
+      'message-id-key',
+    );
+    expect(decide({ ...byId, permanent: true, includePermanent: true })).toBe('message-id-key');
+    expect(decide({ ...byId, entry: entry({}) })).toBe('already-applied');
+    expect(decide({ ...byId, entry: entry({ payloadHash: 'other' }) })).toBe('conflict');
+    const leased = { status: 'IN_PROGRESS' as const, leaseUntilMillis: NOW + 60_000 };
+    expect(decide({ ...byId, entry: entry(leased) })).toBe('in-flight');
   });
 
   it('keeps a permanent failure unless the operator includes it, then decides it like any other', () => {

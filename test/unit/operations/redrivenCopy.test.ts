@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DeadLetterAttribute } from '../../../src/constants/index.js';
 import { keyHash } from '../../../src/core/loggedKey.js';
-import { DynamoDBInboxStore } from '../../../src/index.js';
+import { DynamoDBInboxStore, redriveUnsafeMessageIdKey } from '../../../src/index.js';
 import { earliestCommitMillis } from '../../../src/operations/deadLetterFacts.js';
-import { keyRecovery } from '../../../src/operations/recoverKey.js';
+import { keyRecovery, keysByMessageId } from '../../../src/operations/recoverKey.js';
 import { redrivenCopy } from '../../../src/operations/redrivenCopy.js';
 import { sqsRecord } from '../../support/sqsRecords.js';
 
@@ -19,12 +19,13 @@ function deadLetter(body: unknown, attributes: Record<string, string>, fifo = fa
 }
 
 describe('a redriven copy', () => {
-  it('keeps the body and the message’s own attributes, drops the error, and says which DLQ message and run it came from', () => {
+  it('keeps the body and the message’s own attributes, drops the error and the original message id (the copy has its own), and says which DLQ message and run it came from', () => {
     const record = deadLetter('{"eventId":"e-1"}', {
       tenant: 't-1',
       [DeadLetterAttribute.Error]: 'TransientStoreError',
       [DeadLetterAttribute.ErrorMessage]: 'throttled',
       [DeadLetterAttribute.KeyHash]: keyHash('e-1'),
+      [DeadLetterAttribute.OriginalMessageId]: 'first-id',
     });
     const copy = redrivenCopy(record, 'op-1');
     expect(copy.body).toBe(record.body);
@@ -114,5 +115,30 @@ describe('key recovery', () => {
     });
     const standard = deadLetter({}, { [DeadLetterAttribute.OriginalMessageId]: 'orig-1' });
     await expect(byId(standard)).resolves.toMatchObject({ key: 'orig-1' });
+  });
+
+  it('knows a consumer keyed by the SQS message id by the flag or by its key function', () => {
+    expect(keysByMessageId({ store, consumer: 'c', sources: ['sqs'], keyIsMessageId: true })).toBe(
+      true,
+    );
+    const declared = { store, consumer: 'c', sources: ['sqs'] as const };
+    expect(keysByMessageId({ ...declared, key: redriveUnsafeMessageIdKey })).toBe(true);
+    expect(keysByMessageId({ ...declared, key: () => 'k' })).toBe(false);
+  });
+
+  it('refuses a recorded inbox.key that is not the key the consumer reads from the message', async () => {
+    const body = { eventId: 'e-1' };
+    await expect(
+      recover(deadLetter(body, { [DeadLetterAttribute.Key]: 'e-1' })),
+    ).resolves.toMatchObject({
+      key: 'e-1',
+    });
+    const other = await recover(deadLetter(body, { [DeadLetterAttribute.Key]: 'e-2' }));
+    expect(other).toMatchObject({ decision: 'key-mismatch' });
+    expect(JSON.stringify(other)).not.toContain('e-2');
+    // A former copy's: keyed by the message id, the copy's own id is its key, not the one it carried.
+    const byId = keyRecovery({ store, consumer: 'ledger', sources: ['sqs'], keyIsMessageId: true });
+    const moved = deadLetter({}, { [DeadLetterAttribute.Key]: 'first-copy-id' });
+    await expect(byId(moved)).resolves.toMatchObject({ decision: 'key-mismatch' });
   });
 });
