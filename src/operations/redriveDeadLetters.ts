@@ -62,7 +62,7 @@ export interface RedriveRun {
   readonly lock?: RunLock;
   /** How long the lock holds unrenewed; default one hour. */
   readonly lockLeaseMillis?: number;
-  /** Aborted: the run stops after the message in hand, and releases what it holds. */
+  /** Aborted: the run stops after the message in hand (`stoppedBy: 'signal'`), and releases what it holds. */
   readonly signal?: AbortSignal;
   /** Told each message's outcome as it is decided and acted on. */
   readonly onMessage?: (outcome: DeadLetterOutcome) => void;
@@ -100,10 +100,7 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
     ...run.selection,
     untilMillis: Math.min(run.selection?.untilMillis ?? Infinity, run.runtime.now()),
   };
-  const reader = receiveAll(
-    run.queue,
-    () => state.stoppedBy !== undefined || run.signal?.aborted === true,
-  );
+  const reader = receiveAll(run.queue, () => stopping(run, state));
   const context = judgeContext(run);
   try {
     for await (const record of reader.records()) {
@@ -122,6 +119,12 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
     await reader.releaseAll();
   }
   return summarise(run, state);
+}
+
+/** Whether the run stops before the next message; an aborted `signal` is recorded as its reason. */
+function stopping(run: RedriveRun, state: RedriveState): boolean {
+  if (state.stoppedBy === undefined && run.signal?.aborted === true) state.stoppedBy = 'signal';
+  return state.stoppedBy !== undefined;
 }
 
 /** Whether the run still holds its lock (renewed when due); once not, it stops. */
