@@ -60,7 +60,7 @@ export interface RedriveRun {
    * that finds it another's stops (`stoppedBy: 'lock-lost'`) and acts on no further message.
    */
   readonly lock?: RunLock;
-  /** How long the lock holds unrenewed; default one hour. */
+  /** How long the lock holds unrenewed; default {@link LOCK_LEASE_MILLIS} (two minutes). */
   readonly lockLeaseMillis?: number;
   /** Aborted: the run stops after the message in hand (`stoppedBy: 'signal'`), and releases what it holds. */
   readonly signal?: AbortSignal;
@@ -236,11 +236,18 @@ function failedStep(sending: boolean, newMessageId: string | undefined): string 
   return sending ? 'sending it back' : 'deleting it';
 }
 
-/** Spaces sends and deletes `1 / ratePerSecond` apart. */
+/**
+ * Spaces sends and deletes `1 / ratePerSecond` apart. A wait longer than a third of the lock's
+ * lease is slept in slices, the lock renewed between them: a slow rate does not let it lapse.
+ */
 async function pace(run: RedriveRun, state: RedriveState): Promise<void> {
   const intervalMillis = 1000 / (run.ratePerSecond ?? 10);
+  const sliceMillis = (run.lockLeaseMillis ?? LOCK_LEASE_MILLIS) / 3;
   const waitMillis = state.nextActionMillis - run.runtime.now();
-  if (waitMillis > 0) await run.runtime.sleep(waitMillis);
+  for (let leftMillis = waitMillis; leftMillis > 0; leftMillis -= sliceMillis) {
+    await run.runtime.sleep(Math.min(leftMillis, sliceMillis));
+    if (!(await holds(state))) return;
+  }
   state.nextActionMillis = Math.max(state.nextActionMillis, run.runtime.now()) + intervalMillis;
 }
 
