@@ -100,7 +100,7 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
     ...run.selection,
     untilMillis: Math.min(run.selection?.untilMillis ?? Infinity, run.runtime.now()),
   };
-  const reader = receiveAll(run.queue, () => stopping(run, state));
+  const reader = receiveAll(run.queue, () => stopping(run, state), { now: run.runtime.now });
   const context = judgeContext(run);
   try {
     for await (const record of reader.records()) {
