@@ -23,13 +23,14 @@ const RENEW_CONDITION = '#owner = :owner';
 /**
  * One operator run at a time on one resource (a DLQ): a lease item in the inbox table, taken by
  * a conditional put that succeeds only when no other run's lease is live, renewed only while
- * the item still names this run, released by its owner. A crashed run's lease lapses after
- * `leaseMillis` (and the item expires by TTL a day later).
+ * the item still names this run, released by its owner. A killed run's lease lapses
+ * `leaseMillis` after its last renewal (the redrive's: two minutes), then the next run takes the
+ * lock; the item itself expires by TTL a day later.
  *
  * @example
  * ```ts
  * const lock = new OperationLock(client, tableName, operationLockPk('dlq', arn), operationId);
- * if (!(await lock.acquire(Date.now(), 3_600_000))) throw new Error('another run holds it');
+ * if (!(await lock.acquire(Date.now(), 120_000))) throw new Error('another run holds it');
  * ```
  */
 export class OperationLock {

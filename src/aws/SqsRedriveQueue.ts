@@ -59,7 +59,15 @@ export class SqsRedriveQueue {
     return Messages.map((message) => this.#record(message));
   }
 
-  async release(records: readonly SQSRecord[]): Promise<void> {
+  hide(records: readonly SQSRecord[], visibilitySeconds: number): Promise<void> {
+    return this.#changeVisibility(records, visibilitySeconds);
+  }
+
+  release(records: readonly SQSRecord[]): Promise<void> {
+    return this.#changeVisibility(records, 0);
+  }
+
+  async #changeVisibility(records: readonly SQSRecord[], seconds: number): Promise<void> {
     if (records.length === 0) return;
     await this.client.send(
       new ChangeMessageVisibilityBatchCommand({
@@ -67,7 +75,7 @@ export class SqsRedriveQueue {
         Entries: records.map((record, index) => ({
           Id: String(index),
           ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: 0,
+          VisibilityTimeout: seconds,
         })),
       }),
     );

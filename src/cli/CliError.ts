@@ -3,7 +3,8 @@ import { InboxError } from '../errors.js';
 /**
  * How the `sqs-inbox` command ends: done; something needs a person (a message not found, a
  * DLQ not empty, messages kept); the command line or configuration is wrong; AWS refused (no
- * credentials, access denied, no such resource, no answer).
+ * credentials, access denied, no such resource, no answer); stopped by SIGINT or SIGTERM
+ * (130, as a shell reports a command its Ctrl-C ended).
  *
  * @example
  * ```ts
@@ -15,6 +16,7 @@ export const ExitCode = {
   NeedsAttention: 1,
   Usage: 2,
   AwsRefused: 3,
+  Interrupted: 130,
 } as const;
 /** One of the values of {@link ExitCode}. */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

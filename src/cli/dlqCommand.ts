@@ -51,7 +51,7 @@ export const DLQ_HELP = `usage: sqs-inbox dlq report [<consumer>] [consumer flag
   #ops#op#<operation id> in the inbox table (90 days), and JSON lines on stderr (its caller,
   arguments, counts, outcome, one line per message; no bodies, no keys).
 Exit: 0 done (report: DLQ empty), 1 needs attention (messages kept or in the DLQ), 2 usage,
-3 AWS refused.`;
+3 AWS refused, 130 stopped by SIGINT or SIGTERM (what it held and its lock released).`;
 
 const REDRIVE_OPTIONS = {
   apply: { type: 'boolean' },
@@ -191,7 +191,8 @@ async function runRedrive(
       ...signal(io),
       onMessage: (outcome) => {
         const line = audit?.line(outcome);
-        out.item(line ? { ...outcome, ...line } : outcome, () => outcomeText(outcome));
+        const shown = printable(outcome, values['show-key'] ?? false);
+        out.item(line ? { ...shown, ...line } : shown, () => outcomeText(outcome));
       },
     });
   const summary = audit ? await audit.around(redrive) : await redrive();
@@ -205,6 +206,12 @@ function finish(summary: RedriveSummary, consumer: string, queueArn: string, out
     out.warn(
       `stopped: the run ${summary.lockLost}; the messages it held are visible again. Check that no other redrive of ${queueArn} runs, then run it again.`,
     );
+  }
+  if (summary.stoppedBy === 'signal') {
+    out.warn(
+      `stopped by a signal after ${summary.messages} messages; the messages it held and its lock are released. Run it again to go on.`,
+    );
+    return ExitCode.Interrupted;
   }
   const attention = summary.kept - (summary.decisions[RedriveDecision.NotSelected] ?? 0);
   const stopped = summary.stoppedBy === 'lock-lost';
@@ -240,6 +247,16 @@ function selection(values: { reason?: string[]; since?: string; until?: string; 
     ...(untilMillis === undefined ? {} : { untilMillis }),
     ...(limit === undefined ? {} : { limit }),
   };
+}
+
+/**
+ * A message's outcome as printed: its FIFO group (often an account or customer id) only with
+ * `--show-key`, as its key, which the run leaves out without it.
+ */
+function printable(outcome: DeadLetterOutcome, showKey: boolean): DeadLetterOutcome {
+  if (showKey || outcome.groupId === undefined) return outcome;
+  const { groupId: _group, ...rest } = outcome;
+  return rest;
 }
 
 function outcomeText(outcome: DeadLetterOutcome): string {

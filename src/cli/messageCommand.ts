@@ -166,7 +166,8 @@ async function keyFromDeadLetter(
       const original = attribute(record, DeadLetterAttribute.OriginalMessageId);
       if (record.messageId === messageId || original === messageId) found = record;
     },
-    () => found !== undefined,
+    () => found !== undefined || io.signal?.aborted === true,
+    { now: Date.now },
   );
   if (found === undefined) {
     io.stderr(
@@ -210,6 +211,7 @@ async function copiesInDeadLetterQueue(
       });
     },
     () => io.signal?.aborted === true,
+    { now: Date.now },
   );
   return copies;
 }

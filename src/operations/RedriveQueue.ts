@@ -18,6 +18,8 @@ export interface RedriveQueue {
   readonly fifo: boolean;
   /** Up to ten messages, hidden for `visibilitySeconds`; none when the queue has none visible. */
   receive(visibilitySeconds: number): Promise<readonly SQSRecord[]>;
+  /** Keeps received messages hidden for `visibilitySeconds` more, from now. */
+  hide(records: readonly SQSRecord[], visibilitySeconds: number): Promise<void>;
   /** Makes received messages visible again at once. */
   release(records: readonly SQSRecord[]): Promise<void>;
   /** Deletes a received message. */

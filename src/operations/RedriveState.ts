@@ -37,8 +37,11 @@ export interface RedriveSummary {
   readonly lockLost?: string;
 }
 
-/** Why a run stopped before the DLQ's end: `--max-errors`, `--limit`, or its lock lost. */
-type StopReason = 'max-errors' | 'limit' | 'lock-lost';
+/**
+ * Why a run stopped before the DLQ's end: `--max-errors`, `--limit`, its lock lost, or its
+ * `signal` aborted (SIGINT, SIGTERM, its output closed).
+ */
+type StopReason = 'max-errors' | 'limit' | 'lock-lost' | 'signal';
 
 /**
  * What a redrive run has done so far: its counts, the FIFO groups it keeps back, when it may

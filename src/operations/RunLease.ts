@@ -18,8 +18,13 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
-/** How long a run's lock holds unrenewed: a run that crashed lets the next one start after it. */
-export const LOCK_LEASE_MILLIS = 3_600_000;
+/**
+ * How long a run's lock holds unrenewed: two minutes, renewed every 40 s while the run works
+ * (before each message, each send or delete, and during a wait for `--rate`). A run killed
+ * outright (SIGKILL, a closed laptop) cannot release it: the next run is refused until it lapses,
+ * at most this long after the killed run's last renewal.
+ */
+export const LOCK_LEASE_MILLIS = 120_000;
 
 /**
  * Another run holds the DLQ's lock: this one did not start.
@@ -64,7 +69,7 @@ export interface RunLease {
  *
  * @example
  * ```ts
- * const lease = await takeLease(lock, 3_600_000, () => Date.now(), queue.arn);
+ * const lease = await takeLease(lock, LOCK_LEASE_MILLIS, () => Date.now(), queue.arn);
  * ```
  */
 export async function takeLease(

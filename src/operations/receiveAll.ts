@@ -1,34 +1,81 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { RedriveQueue } from './RedriveQueue.js';
 
-/** How long a received message stays hidden while a run holds it. */
+/** How long a received message stays hidden at a time while a run holds it. */
 export const HOLD_SECONDS = 300;
 
 /**
+ * How a reader keeps what it holds hidden: its clock (the runtime's), and how long each hold
+ * lasts (tests shorten it). Without a clock a hold is not extended and lapses after
+ * `holdSeconds`.
+ */
+export interface HoldOptions {
+  readonly now?: () => number;
+  readonly holdSeconds?: number;
+}
+
+/**
  * Receives a DLQ's messages one batch at a time, each message once, holding every one until
- * `releaseAll` (a message seen again after its hold lapsed is held under its new receipt, not
- * handed out twice). It ends after two receives in a row bring nothing new, or once `stop()`
- * says so. Reading is receiving: every message's receive count rises.
+ * `releaseAll`. A hold is extended (ChangeMessageVisibility) once a third of it has passed, at
+ * each receive and each message handed out, so a run longer than one hold keeps what it holds
+ * hidden: a kept message does not come round again, and a kept FIFO message keeps its group
+ * behind it. A message seen again all the same (an extension failed) is held under its new
+ * receipt, not handed out twice. It ends after two receives in a row bring nothing new, or once
+ * `stop()` says so. Reading is receiving: every message's receive count rises.
  *
  * @example
  * ```ts
- * const reader = receiveAll(queue);
+ * const reader = receiveAll(queue, () => false, { now: runtime.now });
  * for await (const record of reader.records()) judge(record);
  * await reader.releaseAll();
  * ```
  */
-export function receiveAll(queue: RedriveQueue, stop: () => boolean = () => false) {
-  const held = new Map<string, SQSRecord>();
+export function receiveAll(
+  queue: RedriveQueue,
+  stop: () => boolean = () => false,
+  options: HoldOptions = {},
+) {
+  const holdSeconds = options.holdSeconds ?? HOLD_SECONDS;
+  const held = new Map<string, { record: SQSRecord; sinceMillis: number }>();
+  const extendDue = async () => {
+    if (options.now === undefined) return;
+    const nowMillis = options.now();
+    const due = [...held.values()].filter(
+      (hold) => nowMillis - hold.sinceMillis >= (holdSeconds * 1000) / 3,
+    );
+    for (let n = 0; n < due.length; n += 10) {
+      const batch = due.slice(n, n + 10);
+      // Refused or unanswered: tried again at the next message while the hold lasts; a hold
+      // that lapses all the same only lets the message be seen again by this run (the lock
+      // keeps other runs out), and it is not handed out twice.
+      await queue
+        .hide(
+          batch.map((hold) => hold.record),
+          holdSeconds,
+        )
+        .then(
+          () => {
+            for (const hold of batch) hold.sinceMillis = nowMillis;
+          },
+          () => {},
+        );
+    }
+  };
   return {
     async *records(): AsyncGenerator<SQSRecord> {
       let quiet = 0;
       while (quiet < 2 && !stop()) {
-        const batch = await queue.receive(HOLD_SECONDS);
+        await extendDue();
+        const receivedMillis = options.now?.() ?? 0;
+        const batch = await queue.receive(holdSeconds);
         const fresh = batch.filter((record) => !held.has(record.messageId));
-        for (const record of batch) held.set(record.messageId, record);
+        for (const record of batch) {
+          held.set(record.messageId, { record, sinceMillis: receivedMillis });
+        }
         quiet = fresh.length === 0 ? quiet + 1 : 0;
         for (const record of fresh) {
           if (stop()) return;
+          await extendDue();
           yield record;
         }
       }
@@ -39,7 +86,7 @@ export function receiveAll(queue: RedriveQueue, stop: () => boolean = () => fals
     },
     /** Makes every message still held visible again. */
     async releaseAll(): Promise<void> {
-      const records = [...held.values()];
+      const records = [...held.values()].map((hold) => hold.record);
       held.clear();
       for (let n = 0; n < records.length; n += 10) await queue.release(records.slice(n, n + 10));
     },
@@ -59,8 +106,9 @@ export async function readEach(
   queue: RedriveQueue,
   visit: (record: SQSRecord) => Promise<void> | void,
   stop: () => boolean = () => false,
+  options: HoldOptions = {},
 ): Promise<void> {
-  const reader = receiveAll(queue, stop);
+  const reader = receiveAll(queue, stop, options);
   try {
     for await (const record of reader.records()) await visit(record);
   } finally {

@@ -60,9 +60,9 @@ export interface RedriveRun {
    * that finds it another's stops (`stoppedBy: 'lock-lost'`) and acts on no further message.
    */
   readonly lock?: RunLock;
-  /** How long the lock holds unrenewed; default one hour. */
+  /** How long the lock holds unrenewed; default {@link LOCK_LEASE_MILLIS} (two minutes). */
   readonly lockLeaseMillis?: number;
-  /** Aborted: the run stops after the message in hand, and releases what it holds. */
+  /** Aborted: the run stops after the message in hand (`stoppedBy: 'signal'`), and releases what it holds. */
   readonly signal?: AbortSignal;
   /** Told each message's outcome as it is decided and acted on. */
   readonly onMessage?: (outcome: DeadLetterOutcome) => void;
@@ -100,10 +100,7 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
     ...run.selection,
     untilMillis: Math.min(run.selection?.untilMillis ?? Infinity, run.runtime.now()),
   };
-  const reader = receiveAll(
-    run.queue,
-    () => state.stoppedBy !== undefined || run.signal?.aborted === true,
-  );
+  const reader = receiveAll(run.queue, () => stopping(run, state), { now: run.runtime.now });
   const context = judgeContext(run);
   try {
     for await (const record of reader.records()) {
@@ -122,6 +119,12 @@ async function redriveHolding(run: RedriveRun, lease: RunLease): Promise<Redrive
     await reader.releaseAll();
   }
   return summarise(run, state);
+}
+
+/** Whether the run stops before the next message; an aborted `signal` is recorded as its reason. */
+function stopping(run: RedriveRun, state: RedriveState): boolean {
+  if (state.stoppedBy === undefined && run.signal?.aborted === true) state.stoppedBy = 'signal';
+  return state.stoppedBy !== undefined;
 }
 
 /** Whether the run still holds its lock (renewed when due); once not, it stops. */
@@ -248,11 +251,18 @@ function failedStep(sending: boolean, newMessageId: string | undefined): string 
   return sending ? 'sending it back' : 'deleting it';
 }
 
-/** Spaces sends and deletes `1 / ratePerSecond` apart. */
+/**
+ * Spaces sends and deletes `1 / ratePerSecond` apart. A wait longer than a third of the lock's
+ * lease is slept in slices, the lock renewed between them: a slow rate does not let it lapse.
+ */
 async function pace(run: RedriveRun, state: RedriveState): Promise<void> {
   const intervalMillis = 1000 / (run.ratePerSecond ?? 10);
+  const sliceMillis = (run.lockLeaseMillis ?? LOCK_LEASE_MILLIS) / 3;
   const waitMillis = state.nextActionMillis - run.runtime.now();
-  if (waitMillis > 0) await run.runtime.sleep(waitMillis);
+  for (let leftMillis = waitMillis; leftMillis > 0; leftMillis -= sliceMillis) {
+    await run.runtime.sleep(Math.min(leftMillis, sliceMillis));
+    if (!(await holds(state))) return;
+  }
   state.nextActionMillis = Math.max(state.nextActionMillis, run.runtime.now()) + intervalMillis;
 }
 

@@ -71,7 +71,9 @@ export async function reportDeadLetters(input: {
   const { queue } = input;
   const depth = await queue.depth();
   const groups = new Map<string, GroupTally>();
-  const reader = receiveAll(queue, () => input.signal?.aborted === true);
+  const reader = receiveAll(queue, () => input.signal?.aborted === true, {
+    now: input.runtime.now,
+  });
   let messagesRead = 0;
   try {
     for await (const record of reader.records()) {

@@ -65,6 +65,7 @@ function dyingAfterSend(inner: RedriveQueue, crashAtSend: number) {
         for (const record of records) held.set(record.messageId, record);
         return records;
       }),
+    hide: (records, seconds) => alive(() => inner.hide(records, seconds)),
     release: (records) => alive(() => inner.release(records)),
     remove: (record) => {
       if (sends === crashAtSend && dead === undefined) {

@@ -102,7 +102,7 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
         'redrive',
         'ledger',
         ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', String(TTL_SECONDS)],
-        ...['--key-from', 'field:eventId', '--apply', '--jsonl'],
+        ...['--key-from', 'field:eventId', '--apply', '--jsonl', '--show-key'],
       ],
       standardAwsEnvironment(aws),
     );
@@ -139,6 +139,18 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
       [l1, 'in-flight', 'kept'],
       [l2, 'behind-kept', 'kept'],
     ]);
+
+    // Without --show-key, a line names no group (often a customer's id), as it names no key.
+    const dryRun = await sqsInbox(
+      [
+        ...['dlq', 'redrive', 'ledger', '--table', ledger.tables.inbox, '--dlq', dlq.url],
+        ...['--ttl-seconds', String(TTL_SECONDS), '--key-from', 'field:eventId', '--jsonl'],
+      ],
+      standardAwsEnvironment(aws),
+    );
+    expect(dryRun.stdout).toContain(c1);
+    for (const g of [groups.conflict, groups.leased])
+      expect(dryRun.stdout).not.toContain(g.groupId);
 
     const copies = await takeMessages(aws.sqs, source.url, 4);
     const arrived = (g: Group) =>

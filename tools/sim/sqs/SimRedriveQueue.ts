@@ -48,6 +48,13 @@ export class SimRedriveQueue implements RedriveQueue {
     });
   }
 
+  async hide(records: readonly SQSRecord[], visibilitySeconds: number): Promise<void> {
+    for (const record of records) {
+      const message = this.queue.messages.find((m) => m.receiptHandle === record.receiptHandle);
+      if (message) message.visibleAtMillis = this.nowMillis() + visibilitySeconds * 1000;
+    }
+  }
+
   async release(records: readonly SQSRecord[]): Promise<void> {
     for (const record of records) {
       const message = this.queue.messages.find((m) => m.receiptHandle === record.receiptHandle);
