@@ -204,6 +204,8 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
         'ledger',
         ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', String(TTL_SECONDS)],
         ...['--key-from', 'field:eventId', '--reason', 'TransientStoreError', '--apply', '--jsonl'],
+        // The lines name each message's group only with --show-key.
+        '--show-key',
       ],
       standardAwsEnvironment(aws),
     );
