@@ -12,6 +12,13 @@ const { aws, ledger } = useLedger();
 // Now, not a fixed date: the emulators delete an entry whose expiresAt (T0 + a day) has passed.
 const T0 = Math.floor(Date.now() / 60_000) * 60_000;
 const TTL_SECONDS = 86_400;
+/**
+ * An entry "expired but not yet swept": its expiresAt is in the future by the emulators' clock
+ * (which sweep past ones on their own, at any moment) and in the past by the claim's, which is
+ * AFTER_EXPIRY.
+ */
+const EXPIRED_SECONDS = 3_600;
+const AFTER_EXPIRY = T0 + (EXPIRED_SECONDS + 60) * 1000;
 
 /** A claim of `key` at `nowMillis` by `owner`, for a lease of `leaseMillis`. */
 function claimOf(
@@ -288,7 +295,7 @@ describe('the lease of a handler with steps', () => {
           messageId: 'm-old',
           status: InboxStatus.Failed,
           payloadHash: hashPayloadForTests('p1'),
-          expiresAt: Math.floor(T0 / 1000) - 1,
+          expiresAt: Math.floor(T0 / 1000) + EXPIRED_SECONDS,
           attempts: 4,
           leaseEpoch: 4,
           lastError: { name: 'Error', at: 'long ago' },
@@ -297,7 +304,7 @@ describe('the lease of a handler with steps', () => {
       }),
     );
 
-    const result = await ledger.store.claim(claimOf(key, 'owner-a', T0));
+    const result = await ledger.store.claim(claimOf(key, 'owner-a', AFTER_EXPIRY));
 
     expect(result).toMatchObject({ claimed: true, attempts: 1, lease: { epoch: 5 }, journal: {} });
     expect(await rawEntry(key)).not.toHaveProperty('lastError');
@@ -316,14 +323,14 @@ describe('the lease of a handler with steps', () => {
           status: InboxStatus.Completed,
           payloadHash: hashPayloadForTests('p1'),
           processedAt: 'long ago',
-          expiresAt: Math.floor(T0 / 1000) - 1,
+          expiresAt: Math.floor(T0 / 1000) + EXPIRED_SECONDS,
           published: [{ id: 'a'.repeat(64), destination: 'https://sqs.example/q' }],
         },
       }),
     );
 
-    const lease = await claimed(claimOf(key, 'owner-a', T0, 60_000));
-    await ledger.store.commit({ ...entryOf(key, T0 + 10, lease), operations: [] });
+    const lease = await claimed(claimOf(key, 'owner-a', AFTER_EXPIRY, 60_000));
+    await ledger.store.commit({ ...entryOf(key, AFTER_EXPIRY + 10, lease), operations: [] });
 
     const entry = await rawEntry(key);
     expect(entry).toMatchObject({ status: InboxStatus.Completed, messageId: 'm-commit' });
