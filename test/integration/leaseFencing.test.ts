@@ -69,6 +69,24 @@ function entryOf(key: string, nowMillis: number, lease: LeaseToken) {
   };
 }
 
+/** An entry of payload p1 written by message m-old, expired by AFTER_EXPIRY, with `fields`. */
+async function putExpiredEntry(key: string, fields: Record<string, unknown>): Promise<void> {
+  await aws.documentClient.send(
+    new PutCommand({
+      TableName: ledger.tables.inbox,
+      Item: {
+        pk: inboxPk('fencing', key),
+        consumer: 'fencing',
+        key,
+        messageId: 'm-old',
+        payloadHash: hashPayloadForTests('p1'),
+        expiresAt: Math.floor(T0 / 1000) + EXPIRED_SECONDS,
+        ...fields,
+      },
+    }),
+  );
+}
+
 async function rawEntry(key: string) {
   const { Item } = await aws.documentClient.send(
     new GetCommand({
@@ -285,24 +303,13 @@ describe('the lease of a handler with steps', () => {
 
   it('starts afresh on an expired entry not yet swept by TTL: attempts 1, empty journal, the next fencing counter', async () => {
     const key = randomUUID();
-    await aws.documentClient.send(
-      new PutCommand({
-        TableName: ledger.tables.inbox,
-        Item: {
-          pk: inboxPk('fencing', key),
-          consumer: 'fencing',
-          key,
-          messageId: 'm-old',
-          status: InboxStatus.Failed,
-          payloadHash: hashPayloadForTests('p1'),
-          expiresAt: Math.floor(T0 / 1000) + EXPIRED_SECONDS,
-          attempts: 4,
-          leaseEpoch: 4,
-          lastError: { name: 'Error', at: 'long ago' },
-          steps: { charge: { result: '1', at: 'long ago' } },
-        },
-      }),
-    );
+    await putExpiredEntry(key, {
+      status: InboxStatus.Failed,
+      attempts: 4,
+      leaseEpoch: 4,
+      lastError: { name: 'Error', at: 'long ago' },
+      steps: { charge: { result: '1', at: 'long ago' } },
+    });
 
     const result = await ledger.store.claim(claimOf(key, 'owner-a', AFTER_EXPIRY));
 
@@ -312,22 +319,11 @@ describe('the lease of a handler with steps', () => {
 
   it('starts afresh on an expired committed entry: the messages its commit published are no longer the entry’s', async () => {
     const key = randomUUID();
-    await aws.documentClient.send(
-      new PutCommand({
-        TableName: ledger.tables.inbox,
-        Item: {
-          pk: inboxPk('fencing', key),
-          consumer: 'fencing',
-          key,
-          messageId: 'm-old',
-          status: InboxStatus.Completed,
-          payloadHash: hashPayloadForTests('p1'),
-          processedAt: 'long ago',
-          expiresAt: Math.floor(T0 / 1000) + EXPIRED_SECONDS,
-          published: [{ id: 'a'.repeat(64), destination: 'https://sqs.example/q' }],
-        },
-      }),
-    );
+    await putExpiredEntry(key, {
+      status: InboxStatus.Completed,
+      processedAt: 'long ago',
+      published: [{ id: 'a'.repeat(64), destination: 'https://sqs.example/q' }],
+    });
 
     const lease = await claimed(claimOf(key, 'owner-a', AFTER_EXPIRY, 60_000));
     await ledger.store.commit({ ...entryOf(key, AFTER_EXPIRY + 10, lease), operations: [] });

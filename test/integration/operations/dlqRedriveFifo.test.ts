@@ -66,6 +66,35 @@ async function prepareHead({ head, events }: Group): Promise<void> {
   }
 }
 
+/** `sqs-inbox dlq redrive` of the ledger's FIFO DLQ, keyed as the ledger keys. */
+function redriveArgs(dlqUrl: string): string[] {
+  return [
+    ...['dlq', 'redrive', 'ledger', '--table', ledger.tables.inbox, '--dlq', dlqUrl],
+    ...['--ttl-seconds', String(TTL_SECONDS), '--key-from', 'field:eventId'],
+  ];
+}
+
+/**
+ * An applied redrive with `flags` besides, its lines naming groups (`--show-key`): how it ended,
+ * and each group's messages as it saw them (DLQ message id, decision, action), in its order.
+ */
+async function redriveApplied(dlqUrl: string, flags: readonly string[] = []) {
+  const result = await sqsInbox(
+    [...redriveArgs(dlqUrl), ...flags, '--apply', '--jsonl', '--show-key'],
+    standardAwsEnvironment(aws),
+  );
+  const lines = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.dlqMessageId);
+  const seen = (g: Group) =>
+    lines
+      .filter((line) => line.groupId === g.groupId)
+      .map((line) => [line.dlqMessageId, line.decision, line.action]);
+  return { result, seen };
+}
+
 describe('sqs-inbox dlq redrive on FIFO queues', () => {
   it('sends each group back in DLQ order under its own group id, and a kept head holds back the rest of its group', async () => {
     const dlq = await aws.createQueue(`${aws.uniqueName('fifo-dlq')}.fifo`);
@@ -96,27 +125,9 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
     }
     const ids = (g: Group) => dlqIds.get(g.groupId) ?? [];
 
-    const result = await sqsInbox(
-      [
-        'dlq',
-        'redrive',
-        'ledger',
-        ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', String(TTL_SECONDS)],
-        ...['--key-from', 'field:eventId', '--apply', '--jsonl', '--show-key'],
-      ],
-      standardAwsEnvironment(aws),
-    );
+    const { result, seen } = await redriveApplied(dlq.url);
 
     expect(result.code, result.stderr).toBe(1);
-    const lines = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.dlqMessageId);
-    const seen = (g: Group) =>
-      lines
-        .filter((line) => line.groupId === g.groupId)
-        .map((line) => [line.dlqMessageId, line.decision, line.action]);
     const [o1, o2, o3] = ids(groups.ordered);
     expect(seen(groups.ordered)).toEqual([
       [o1, 'retry', 'sent'],
@@ -142,10 +153,7 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
 
     // Without --show-key, a line names no group (often a customer's id), as it names no key.
     const dryRun = await sqsInbox(
-      [
-        ...['dlq', 'redrive', 'ledger', '--table', ledger.tables.inbox, '--dlq', dlq.url],
-        ...['--ttl-seconds', String(TTL_SECONDS), '--key-from', 'field:eventId', '--jsonl'],
-      ],
+      [...redriveArgs(dlq.url), '--jsonl'],
       standardAwsEnvironment(aws),
     );
     expect(dryRun.stdout).toContain(c1);
@@ -197,29 +205,9 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
       await deadLetter(selectedGroup, s2, 'TransientStoreError'),
     ];
 
-    const result = await sqsInbox(
-      [
-        'dlq',
-        'redrive',
-        'ledger',
-        ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', String(TTL_SECONDS)],
-        ...['--key-from', 'field:eventId', '--reason', 'TransientStoreError', '--apply', '--jsonl'],
-        // The lines name each message's group only with --show-key.
-        '--show-key',
-      ],
-      standardAwsEnvironment(aws),
-    );
+    const { result, seen } = await redriveApplied(dlq.url, ['--reason', 'TransientStoreError']);
 
     expect(result.code, result.stderr).toBe(1);
-    const lines = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.dlqMessageId);
-    const seen = (g: Group) =>
-      lines
-        .filter((line) => line.groupId === g.groupId)
-        .map((line) => [line.dlqMessageId, line.decision, line.action]);
     expect(seen(held)).toEqual([
       [heldIds[0], 'not-selected', 'kept'],
       [heldIds[1], 'behind-kept', 'kept'],

@@ -93,7 +93,8 @@ describe('the lock of a redrive that waits', () => {
   it('is renewed while the run waits for its rate, so no other run takes it during a wait longer than the lease', async () => {
     const s = await scene(2);
     const rival = s.lockOf('rival');
-    let clockMillis = Date.now();
+    const startMillis = Date.now();
+    let clockMillis = startMillis;
     let rivalTook = false;
     const summary = await redriveDeadLetters({
       ...(await runOf(s)),
@@ -109,6 +110,8 @@ describe('the lock of a redrive that waits', () => {
       },
     });
 
+    // The run did wait out its rate (else no rival ever tried), and the rival never got in.
+    expect(clockMillis - startMillis).toBeGreaterThanOrEqual(300_000);
     expect(rivalTook).toBe(false);
     expect(summary).toMatchObject({ sent: 2, kept: 0 });
     expect(summary.stoppedBy).toBeUndefined();
