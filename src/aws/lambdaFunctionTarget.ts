@@ -1,4 +1,4 @@
-import { MissingPeerError, type OperatorClients } from './operatorClients.js';
+import { importPeer, type OperatorClients } from './operatorClients.js';
 
 /**
  * What a deployed consumer function tells an operator: its environment (the `INBOX_*`
@@ -57,10 +57,6 @@ export async function lambdaFunctionTarget(
   }
 }
 
-async function importLambda() {
-  try {
-    return await import('@aws-sdk/client-lambda');
-  } catch (error) {
-    throw new MissingPeerError('@aws-sdk/client-lambda', '--function', { cause: error });
-  }
+function importLambda() {
+  return importPeer(() => import('@aws-sdk/client-lambda'), '@aws-sdk/client-lambda', '--function');
 }

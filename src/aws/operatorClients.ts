@@ -56,17 +56,23 @@ export function operatorClients(connection: OperatorConnection) {
     config,
     sqs: sqsClient,
     dynamodb: () => {
-      dynamodb ??= made(DynamoDBDocumentClient.from(new DynamoDBClient(config)));
+      // The document client's own destroy does nothing: the client under it holds the sockets.
+      dynamodb ??= DynamoDBDocumentClient.from(made(new DynamoDBClient(config)));
       return dynamodb;
     },
     /** What the relay's redrive sends with: the outbox sender and the stream reader. */
     outbox: async () => {
       const [sns, eventBridge, streams] = await Promise.all([
-        importPeer(() => import('@aws-sdk/client-sns'), '@aws-sdk/client-sns'),
-        importPeer(() => import('@aws-sdk/client-eventbridge'), '@aws-sdk/client-eventbridge'),
+        importPeer(() => import('@aws-sdk/client-sns'), '@aws-sdk/client-sns', OUTBOX_COMMANDS),
+        importPeer(
+          () => import('@aws-sdk/client-eventbridge'),
+          '@aws-sdk/client-eventbridge',
+          OUTBOX_COMMANDS,
+        ),
         importPeer(
           () => import('@aws-sdk/client-dynamodb-streams'),
           '@aws-sdk/client-dynamodb-streams',
+          OUTBOX_COMMANDS,
         ),
       ]);
       // Loaded after its peers: it imports the SNS and EventBridge clients itself.
@@ -82,7 +88,11 @@ export function operatorClients(connection: OperatorConnection) {
     },
     /** The ARN of the credentials' caller (`sts:GetCallerIdentity`, which needs no grant). */
     callerArn: async (): Promise<string> => {
-      const sts = await importSts();
+      const sts = await importPeer(
+        () => import('@aws-sdk/client-sts'),
+        '@aws-sdk/client-sts',
+        "the redrive's audit of its caller",
+      );
       const identity = await made(new sts.STSClient(config)).send(
         new sts.GetCallerIdentityCommand({}),
       );
@@ -94,22 +104,25 @@ export function operatorClients(connection: OperatorConnection) {
   };
 }
 
-/** An optional peer of the outbox commands, or a `MissingPeerError` naming it. */
-async function importPeer<T>(load: () => Promise<T>, packageName: string): Promise<T> {
+const OUTBOX_COMMANDS = 'outbox report|redrive';
+
+/**
+ * An optional peer, loaded on first use, or a `MissingPeerError` naming it and what needs it.
+ *
+ * @example
+ * ```ts
+ * const lambda = await importPeer(() => import('@aws-sdk/client-lambda'), '@aws-sdk/client-lambda', '--function');
+ * ```
+ */
+export async function importPeer<T>(
+  load: () => Promise<T>,
+  packageName: string,
+  neededFor: string,
+): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    throw new MissingPeerError(packageName, 'outbox report|redrive', { cause: error });
-  }
-}
-
-async function importSts() {
-  try {
-    return await import('@aws-sdk/client-sts');
-  } catch (error) {
-    throw new MissingPeerError('@aws-sdk/client-sts', "the redrive's audit of its caller", {
-      cause: error,
-    });
+    throw new MissingPeerError(packageName, neededFor, { cause: error });
   }
 }
 

@@ -191,8 +191,7 @@ async function runRedrive(
       ...signal(io),
       onMessage: (outcome) => {
         const line = audit?.line(outcome);
-        const shown = printable(outcome, values['show-key'] ?? false);
-        out.item(line ? { ...shown, ...line } : shown, () => outcomeText(outcome));
+        out.item(line ? { ...outcome, ...line } : outcome, () => outcomeText(outcome));
       },
     });
   const summary = audit ? await audit.around(redrive) : await redrive();
@@ -253,12 +252,6 @@ function selection(values: { reason?: string[]; since?: string; until?: string; 
  * A message's outcome as printed: its FIFO group (often an account or customer id) only with
  * `--show-key`, as its key, which the run leaves out without it.
  */
-function printable(outcome: DeadLetterOutcome, showKey: boolean): DeadLetterOutcome {
-  if (showKey || outcome.groupId === undefined) return outcome;
-  const { groupId: _group, ...rest } = outcome;
-  return rest;
-}
-
 function outcomeText(outcome: DeadLetterOutcome): string {
   const who = outcome.key ?? outcome.keyHash ?? 'no key';
   const extra = [outcome.why, outcome.newMessageId ? `sent as ${outcome.newMessageId}` : undefined]

@@ -29,6 +29,7 @@ export interface DeadLetterVerdict {
   /** `inbox.error`, or "no reason recorded" for a redrive-policy move. */
   readonly reason: string;
   readonly sourceQueueArn?: string;
+  /** The FIFO message group: only with `showKey` (a group is often a customer's id). */
   readonly groupId?: string;
   /** ISO-8601 time SQS gives as the message's send time. */
   readonly sentAt: string;
@@ -85,7 +86,7 @@ export async function judgeDeadLetter(
   record: SQSRecord,
   context: JudgeContext,
 ): Promise<DeadLetterVerdict> {
-  const base = describeDeadLetter(record, context.to);
+  const base = describeDeadLetter(record, context);
   const recovered = await context.recover(record);
   if ('decision' in recovered) {
     const recordedHash = attribute(record, DeadLetterAttribute.KeyHash);
@@ -128,7 +129,8 @@ export async function judgeDeadLetter(
 }
 
 /**
- * A DLQ message's facts that need no key: ids, reason, source, group, send time, receives.
+ * A DLQ message's facts that need no key: ids, reason, source (else `to`), send time,
+ * receives, and its group with `showKey`.
  *
  * @example
  * ```ts
@@ -137,10 +139,10 @@ export async function judgeDeadLetter(
  */
 export function describeDeadLetter(
   record: SQSRecord,
-  to?: string,
+  shown: { readonly to?: string | undefined; readonly showKey?: boolean | undefined } = {},
 ): Omit<DeadLetterVerdict, 'decision'> {
-  const source = sourceQueueArnOf(record) ?? to;
-  const groupId = record.attributes.MessageGroupId;
+  const source = sourceQueueArnOf(record) ?? shown.to;
+  const groupId = shown.showKey ? record.attributes.MessageGroupId : undefined;
   return {
     dlqMessageId: record.messageId,
     originalMessageId: attribute(record, DeadLetterAttribute.OriginalMessageId) ?? record.messageId,

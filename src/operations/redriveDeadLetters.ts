@@ -175,7 +175,7 @@ async function decideAndAct(
   state: RedriveState,
 ): Promise<DeadLetterOutcome> {
   if (!selected(record, run.selection)) {
-    return kept({ ...describeDeadLetter(record, run.to), decision: RedriveDecision.NotSelected });
+    return kept({ ...describeDeadLetter(record, run), decision: RedriveDecision.NotSelected });
   }
   state.selectedCount++;
   if (run.selection?.limit !== undefined && state.selectedCount >= run.selection.limit) {
@@ -185,7 +185,7 @@ async function decideAndAct(
   if (groupId !== undefined && state.keptGroups.has(groupId)) {
     const why = 'an earlier message of its group is kept';
     return kept({
-      ...describeDeadLetter(record, run.to),
+      ...describeDeadLetter(record, run),
       decision: RedriveDecision.BehindKept,
       why,
     });
@@ -197,7 +197,7 @@ async function decideAndAct(
     // The entry could not be read (throttled, refused, not an entry): this message stays.
     countError(state, run.maxErrors);
     verdict = {
-      ...describeDeadLetter(record, run.to),
+      ...describeDeadLetter(record, run),
       decision: RedriveDecision.Error,
       why: `reading its entry failed: ${errorName(error)}`,
     };
