@@ -102,12 +102,13 @@ export const ENTRY_UPDATE = {
   commit:
     'SET #status = :completed, #messageId = :messageId, #payloadHash = :payloadHash, ' +
     '#processedAt = :processedAt, #expiresAt = :expiresAt REMOVE #owner, #leaseUntil',
-  /** A commit that published: it records the outbox messages' ids on the entry. */
-  commitPublished:
-    'SET #status = :completed, #messageId = :messageId, #payloadHash = :payloadHash, ' +
-    '#processedAt = :processedAt, #expiresAt = :expiresAt, #published = :published ' +
-    'REMOVE #owner, #leaseUntil',
 } as const;
+
+/** A commit that published: it also records the outbox messages on the entry. */
+const COMMIT_PUBLISHED = ENTRY_UPDATE.commit.replace(
+  ' REMOVE ',
+  ', #published = :published REMOVE ',
+);
 
 /**
  * The release's update, carrying the results in hand whose journal writes did not land: step
@@ -146,7 +147,7 @@ export function entryWrite(tableName: string, request: CommitRequest) {
   const entry = recordedEntry(request);
   const { published } = entry;
   if (lease !== undefined) {
-    const update = published ? ENTRY_UPDATE.commitPublished : ENTRY_UPDATE.commit;
+    const update = published ? COMMIT_PUBLISHED : ENTRY_UPDATE.commit;
     return {
       Update: entryUpdate(tableName, entry.pk, update, ENTRY_CONDITION.fenced, {
         ':completed': InboxStatus.Completed,
@@ -204,7 +205,13 @@ export function recordedEntry(request: Pick<CommitRequest, 'entry' | 'outgoing'>
  * The second hash an entry of this message may hold: an entry written before the consumer
  * declared its source holds the whole body's. The entry's own when there is none.
  */
-function otherHash({ entry, payloadHashes = [] }: CommitRequest): string {
+function otherHash({
+  entry,
+  payloadHashes = [],
+}: {
+  readonly entry: Pick<InboxEntry, 'payloadHash'>;
+  readonly payloadHashes?: readonly string[] | undefined;
+}): string {
   return payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash;
 }
 
@@ -258,7 +265,7 @@ export function entryValues(
     ':key': entry.key,
     ':messageId': entry.messageId,
     ':payloadHash': entry.payloadHash,
-    ':bodyHash': payloadHashes.find((hash) => hash !== entry.payloadHash) ?? entry.payloadHash,
+    ':bodyHash': otherHash({ entry, payloadHashes }),
     ':expiresAt': entry.expiresAt,
     ':formatVersion': FORMAT_VERSIONS.inboxEntry,
     ':one': 1,

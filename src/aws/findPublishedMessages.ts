@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { OutboxAttribute } from '../constants/values.js';
 import type { InboxEntry } from '../core/inboxEntry.js';
-import { groupItemPk } from '../outbox/planOutboxItems.js';
+import { outboxItemPk } from '../outbox/planOutboxItems.js';
 
 /** One message an entry published, as the outbox table holds it now. */
 export interface PublishedMessageState {
@@ -39,9 +39,9 @@ export async function findPublishedMessages(
     return ids;
   };
   return Promise.all(
-    published.map(async ({ id, destination, groupId }) => {
-      const pk = groupId === undefined ? `msg#${id}` : groupItemPk(destination, groupId);
-      return { id, destination, inOutboxTable: (await idsIn(pk)).has(id) };
+    published.map(async (message) => {
+      const { id, destination } = message;
+      return { id, destination, inOutboxTable: (await idsIn(outboxItemPk(message))).has(id) };
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { OperatorClients } from '../aws/operatorClients.js';
-import { InboxEnvironment } from '../constants/values.js';
+import { DEFAULT_OUTBOX_RETENTION_SECONDS, InboxEnvironment } from '../constants/values.js';
 import { inboxConfigFromEnvironment } from '../environment/inboxConfigFromEnvironment.js';
 import type { ConsumerReading } from '../operations/recoverKey.js';
 import { UsageError } from './CliError.js';
@@ -10,6 +10,8 @@ const UNUSED = {
   [InboxEnvironment.TtlSeconds]: '86400',
   [InboxEnvironment.DeadLetterQueueUrl]: 'https://sqs.us-east-1.amazonaws.com/000000000000/unused',
   [InboxEnvironment.MaxReceiveCount]: '5',
+  // Read only with an outbox table, and then not used by an operator's reading.
+  [InboxEnvironment.OutboxRetentionSeconds]: String(DEFAULT_OUTBOX_RETENTION_SECONDS),
 };
 
 /**
@@ -29,11 +31,8 @@ export function consumerReading(
 ): { readonly reading: ConsumerReading; readonly ttlSeconds?: number; readonly tableName: string } {
   const tableName = target.environment[InboxEnvironment.TableName];
   if (!tableName) throw new UsageError('this command needs --table <inbox table> (or --function)');
-  const outboxUnused = target.environment[InboxEnvironment.OutboxTableName]
-    ? { [InboxEnvironment.OutboxRetentionSeconds]: '604800' }
-    : {};
   const config = inboxConfigFromEnvironment({
-    env: { ...UNUSED, ...outboxUnused, ...target.environment },
+    env: { ...UNUSED, ...target.environment },
     dynamoDBClient: clients.dynamodb(),
   });
   const { store, consumer, sources, key } = config.options;

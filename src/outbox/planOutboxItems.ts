@@ -67,12 +67,28 @@ export function planOutboxItems(messages: readonly OutgoingMessage[]): OutboxIte
  * ```
  */
 export function itemPlanOf(message: OutgoingMessage): OutboxItemPlan {
-  if (message.groupId === undefined) return { pk: `msg#${message.id}`, messages: [message] };
+  if (message.groupId === undefined) return { pk: outboxItemPk(message), messages: [message] };
   return {
-    pk: groupItemPk(message.destination, message.groupId),
+    pk: outboxItemPk(message),
     messages: [message],
     group: { destination: message.destination, groupId: message.groupId },
   };
+}
+
+/**
+ * The partition key of the outbox item that carries a message: its own (`msg#<id>`), or its
+ * group's.
+ *
+ * @example
+ * ```ts
+ * outboxItemPk({ id, destination: queueUrl }); // 'msg#<id>'
+ * ```
+ */
+export function outboxItemPk(
+  message: Pick<OutgoingMessage, 'id' | 'destination' | 'groupId'>,
+): string {
+  const { id, destination, groupId } = message;
+  return groupId === undefined ? `msg#${id}` : groupItemPk(destination, groupId);
 }
 
 /**

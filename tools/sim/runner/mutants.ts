@@ -278,8 +278,9 @@ export const MUTANTS = {
     description:
       "a group's messages each get an item of their own, so their order rests on the stream across items",
     file: 'src/outbox/planOutboxItems.ts',
-    find: 'if (message.groupId === undefined) return',
-    replace: 'if (message.groupId === undefined || message.groupId !== undefined) return',
+    find: 'if (message.groupId === undefined) return { pk: outboxItemPk(message), messages: [message] };',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the library's source text, not a template
+    replace: 'return { pk: `msg#${message.id}`, messages: [message] };',
   },
   downstreamKeyedByMessageId: {
     name: 'downstreamKeyedByMessageId',
