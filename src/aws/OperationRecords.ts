@@ -15,7 +15,7 @@ export function operationRecordPk(operationId: string): string {
 }
 
 /** How long an operation's record stays in the table: as long as CloudTrail's default history. */
-export const OPERATION_RECORD_SECONDS = 90 * 86_400;
+const OPERATION_RECORD_SECONDS = 90 * 86_400;
 
 /** The most message lines one record holds (an item holds 400 KB); the rest are counted. */
 export const RECORDED_LINES = 500;
@@ -28,7 +28,7 @@ export const RECORDED_LINES = 500;
  * @example
  * ```ts
  * const records = new OperationRecords(client, tableName);
- * await records.put(record, lines, Date.now());
+ * await records.put(record, { first: lines, more: 0 }, Date.now());
  * ```
  */
 export class OperationRecords {
@@ -37,10 +37,13 @@ export class OperationRecords {
     private readonly tableName: string,
   ) {}
 
-  /** Writes (or rewrites) the record of `record.operationId` with its message lines. */
+  /**
+   * Writes (or rewrites) the record of `record.operationId` with its first message lines (at
+   * most {@link RECORDED_LINES}) and the count of those past them.
+   */
   async put(
     record: { readonly operationId: string },
-    lines: readonly object[],
+    lines: { readonly first: readonly object[]; readonly more: number },
     nowMillis: number,
   ): Promise<void> {
     await this.client.send(
@@ -49,8 +52,8 @@ export class OperationRecords {
         Item: {
           ...record,
           [InboxAttribute.PartitionKey]: operationRecordPk(record.operationId),
-          messages: lines.slice(0, RECORDED_LINES),
-          messagesNotRecorded: Math.max(0, lines.length - RECORDED_LINES),
+          messages: lines.first.slice(0, RECORDED_LINES),
+          messagesNotRecorded: lines.more + Math.max(0, lines.first.length - RECORDED_LINES),
           [InboxAttribute.ExpiresAt]: Math.floor(nowMillis / 1000) + OPERATION_RECORD_SECONDS,
         },
       }),

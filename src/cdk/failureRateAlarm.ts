@@ -17,7 +17,7 @@ import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
  * transient failures retried by SQS stays below it; a handler failing for a tenth of its
  * traffic does not.
  */
-export const FAILURE_RATE_ALARM_PERCENT = 10;
+const FAILURE_RATE_ALARM_PERCENT = 10;
 
 /**
  * Whether the app's context lets the constructs create alarms on metric math
@@ -29,7 +29,7 @@ export const FAILURE_RATE_ALARM_PERCENT = 10;
  * if (metricMathAlarmsAllowed(this)) createTheAlarm();
  * ```
  */
-export function metricMathAlarmsAllowed(scope: Construct): boolean {
+function metricMathAlarmsAllowed(scope: Construct): boolean {
   const value: unknown = scope.node.tryGetContext(CdkContext.MetricMathAlarms);
   if (value === undefined || value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;

@@ -76,6 +76,8 @@ async function relayLetters(
       found.set(id, [...(found.get(id) ?? []), { dlqMessageId: record.messageId, reason }]);
     },
     () => io.signal?.aborted === true,
+    // Its holds outlast a long read, as the consumer DLQ's do.
+    { now: Date.now },
   );
   return found;
 }

@@ -1,4 +1,4 @@
-import { OperationRecords } from '../aws/OperationRecords.js';
+import { OperationRecords, RECORDED_LINES } from '../aws/OperationRecords.js';
 import type { OperatorClients } from '../aws/operatorClients.js';
 import { InboxError } from '../errors.js';
 import {
@@ -84,16 +84,18 @@ export async function startAudit(
     outcome: 'running',
   };
   // Before the run takes its lock or a message: a run that cannot record itself does nothing.
-  await records.put(started, [], now()).catch((error: unknown) => {
+  await records.put(started, { first: [], more: 0 }, now()).catch((error: unknown) => {
     throw new RunNotRecordedError(run.tableName, error);
   });
   io.stderr(`${JSON.stringify(started)}\n`);
-  const lines: AuditLine[] = [];
+  // Only what the record holds is kept; the lines past it are counted (they are on stderr).
+  const lines = { first: [] as AuditLine[], more: 0 };
   return {
     /** The message's audit line: kept for the record, and on stderr unless `--jsonl` prints it. */
     line(outcome: DeadLetterOutcome): AuditLine {
       const line = auditLine(outcome, run, now());
-      lines.push(line);
+      if (lines.first.length < RECORDED_LINES) lines.first.push(line);
+      else lines.more += 1;
       if (out.format !== 'jsonl') io.stderr(`${JSON.stringify(line)}\n`);
       return line;
     },
