@@ -6,12 +6,15 @@ import { hashPayload } from '../../../src/core/inboxEntry.js';
 import { keyHash } from '../../../src/core/loggedKey.js';
 import type { MessageHandler } from '../../../src/index.js';
 import { toRecord } from '../../../tools/local/LocalEventSourceMapping.js';
+import { deadLetterQueues } from '../../support/deadLetterPayments.js';
 import {
   ledgerProcessor,
   type PaymentCaptured,
   payment,
   useLedger,
 } from '../../support/ledgerFixture.js';
+import { ledgerRedrive } from '../../support/ledgerRedrive.js';
+import { messageLines } from '../../support/messageLines.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
 import { receiveMessages, takeMessages } from '../../support/receiveMessages.js';
 import { sqsEvent } from '../../support/sqsRecords.js';
@@ -37,8 +40,7 @@ function stepConsumer() {
 }
 
 async function setUp() {
-  const dlq = await aws.createQueue(aws.uniqueName('ops-dlq'));
-  const source = await aws.createQueue(aws.uniqueName('ops-source'));
+  const { dlq, source } = await deadLetterQueues(aws, 'ops');
   const consumer = stepConsumer();
   const body = (event: PaymentCaptured) => JSON.stringify({ ...event, note: MARKER });
   const process = async (event: PaymentCaptured) => {
@@ -78,22 +80,8 @@ async function setUp() {
     );
     return MessageId ?? '';
   };
-  const flags = [
-    'ledger',
-    '--table',
-    ledger.tables.inbox,
-    '--dlq',
-    dlq.url,
-    '--queue',
-    source.url,
-    // The construct's default (23 days): longer than the source keeps a message (4 days here)
-    // plus its time in the DLQ, so no copy is too old for an absent entry to prove anything.
-    '--ttl-seconds',
-    '1987200',
-    '--key-from',
-    'field:eventId',
-  ];
-  return { dlq, source, consumer, body, process, deadLetter, flags };
+  const redrive = ledgerRedrive(ledger, dlq, { queue: source });
+  return { dlq, source, consumer, body, process, deadLetter, redrive };
 }
 
 describe('sqs-inbox dlq redrive, on a DLQ of every kind of message', () => {
@@ -153,7 +141,7 @@ describe('sqs-inbox dlq redrive, on a DLQ of every kind of message', () => {
       ),
     };
 
-    const dry = await sqsInbox(['dlq', 'redrive', ...s.flags, '--json'], env);
+    const dry = await sqsInbox([...s.redrive, '--json'], env);
     expect(dry.code, dry.stderr).toBe(1);
     expect(JSON.parse(dry.stdout)).toMatchObject({
       apply: false,
@@ -163,16 +151,10 @@ describe('sqs-inbox dlq redrive, on a DLQ of every kind of message', () => {
     });
     expect(await receiveMessages(aws.sqs, s.source.url)).toEqual([]);
 
-    const applied = await sqsInbox(['dlq', 'redrive', ...s.flags, '--apply', '--jsonl'], env);
+    const applied = await sqsInbox([...s.redrive, '--apply', '--jsonl'], env);
     expect(applied.code, applied.stderr).toBe(1);
-    const lines = applied.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
     const decisions = Object.fromEntries(
-      lines
-        .filter((line) => line.dlqMessageId)
-        .map((line) => [line.dlqMessageId, [line.decision, line.action]]),
+      messageLines(applied.stdout).map((line) => [line.dlqMessageId, [line.decision, line.action]]),
     );
     expect(decisions).toEqual({
       [ids.applied]: ['already-applied', 'deleted'],
@@ -193,7 +175,7 @@ describe('sqs-inbox dlq redrive, on a DLQ of every kind of message', () => {
       expect(message.MessageAttributes?.[DeadLetterAttribute.Error]).toBeUndefined();
       await s.consumer.processor.processRecords(sqsEvent(toRecord(message, s.source.arn)));
     }
-    const again = await sqsInbox(['dlq', 'redrive', ...s.flags, '--apply', '--json'], env);
+    const again = await sqsInbox([...s.redrive, '--apply', '--json'], env);
     expect(JSON.parse(again.stdout)).toMatchObject({ sent: 0, deleted: 0, kept: 4 });
 
     expect(await ledger.balanceOf(accounts.applied as string)).toBe(100);

@@ -8,7 +8,8 @@ import type { MessageHandler } from '../../../src/index.js';
 import type { RedriveQueue } from '../../../src/operations/RedriveQueue.js';
 import { redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
 import { systemRuntime } from '../../../src/runtime/InboxRuntime.js';
-import { drainingConsumer, sendLibraryDeadLetter } from '../../support/deadLetterScene.js';
+import { deadLetterPayments, deadLetterQueues } from '../../support/deadLetterPayments.js';
+import { drainingConsumer } from '../../support/deadLetterScene.js';
 import { eventually } from '../../support/eventually.js';
 import { latch } from '../../support/latch.js';
 import {
@@ -17,11 +18,11 @@ import {
   payment,
   useLedger,
 } from '../../support/ledgerFixture.js';
+import { LEDGER_TTL_SECONDS, ledgerReading, ledgerRedrive } from '../../support/ledgerRedrive.js';
+import { messageLines } from '../../support/messageLines.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
 
 const { aws, ledger } = useLedger();
-/** The construct's default TTL (23 days): no copy here is too old for an absent entry. */
-const TTL_SECONDS = 1_987_200;
 const DEAD_LETTERS = 5;
 /** The run dies on the delete that follows its second send. */
 const CRASH_AT_SEND = 2;
@@ -97,24 +98,14 @@ function dyingAfterSend(inner: RedriveQueue, crashAtSend: number) {
 }
 
 async function setUp() {
-  const dlq = await aws.createQueue(aws.uniqueName('crash-dlq'));
   // A copy refused while another attempt holds its lease is back in 5 s, not Lambda's 30.
-  const source = await aws.createQueue(aws.uniqueName('crash-source'), { VisibilityTimeout: '5' });
+  const { dlq, source } = await deadLetterQueues(aws, 'crash', { VisibilityTimeout: '5' });
   const consumer = stepConsumer();
-  const events = Array.from({ length: DEAD_LETTERS }, () =>
-    payment({ accountId: `acc-${randomUUID()}`, amountCents: 100 }),
-  );
-  const eventOf = new Map<string, string>();
-  for (const event of events) {
-    const id = await sendLibraryDeadLetter(aws, dlq, {
-      body: JSON.stringify(event),
-      reason: 'TransientStoreError',
-      consumer: 'ledger',
-      source,
-      key: event.eventId,
-    });
-    eventOf.set(id, event.eventId);
-  }
+  const letters = await deadLetterPayments(aws, { dlq, source }, DEAD_LETTERS, {
+    event: () => payment({ accountId: `acc-${randomUUID()}`, amountCents: 100 }),
+  });
+  const events = letters.map(({ event }) => event);
+  const eventOf = new Map(letters.map(({ event, dlqMessageId }) => [dlqMessageId, event.eventId]));
   return { dlq, source, consumer, events, eventOf };
 }
 
@@ -129,13 +120,8 @@ async function redriveUntilKilled(scene: Scene) {
   // Never settles: the process running it is dead. Only its death is awaited.
   void redriveDeadLetters({
     queue: dying.queue,
-    reading: {
-      store: ledger.store,
-      consumer: 'ledger',
-      sources: ['sqs'],
-      key: ({ body }) => (body as PaymentCaptured).eventId,
-    },
-    ttlSeconds: TTL_SECONDS,
+    reading: ledgerReading(ledger.store),
+    ttlSeconds: LEDGER_TTL_SECONDS,
     operationId: randomUUID(),
     apply: true,
     runtime: systemRuntime,
@@ -165,28 +151,13 @@ async function letHoldsLapse(scene: Scene, held: ReadonlyMap<string, SQSRecord>)
 
 /** `sqs-inbox dlq redrive --apply` run again: each event's decision and action. */
 async function rerun(scene: Scene): Promise<Record<string, [string, string]>> {
-  const flags = [
-    'ledger',
-    '--table',
-    ledger.tables.inbox,
-    '--dlq',
-    scene.dlq.url,
-    '--ttl-seconds',
-    String(TTL_SECONDS),
-    '--key-from',
-    'field:eventId',
-    '--apply',
-    '--jsonl',
-  ];
-  const result = await sqsInbox(['dlq', 'redrive', ...flags], standardAwsEnvironment(aws));
+  const result = await sqsInbox(
+    [...ledgerRedrive(ledger, scene.dlq), '--apply', '--jsonl'],
+    standardAwsEnvironment(aws),
+  );
   expect(result.code, result.stderr).toBe(0);
-  const lines = result.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line))
-    .filter((line) => line.dlqMessageId);
   return Object.fromEntries(
-    lines.map((line) => [
+    messageLines(result.stdout).map((line) => [
       scene.eventOf.get(line.dlqMessageId) ?? '?',
       [line.decision, line.action],
     ]),

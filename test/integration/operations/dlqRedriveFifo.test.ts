@@ -9,13 +9,13 @@ import {
   payment,
   useLedger,
 } from '../../support/ledgerFixture.js';
+import { ledgerRedrive } from '../../support/ledgerRedrive.js';
+import { messageLines } from '../../support/messageLines.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
 import { takeMessages } from '../../support/receiveMessages.js';
 import { sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
 const { aws, ledger } = useLedger();
-/** The construct's default TTL (23 days): no copy here is too old for an absent entry. */
-const TTL_SECONDS = 1_987_200;
 
 /** What a group's head is, in the inbox, before the run. */
 type Head = 'never' | 'applied' | 'conflict' | 'leased';
@@ -66,28 +66,16 @@ async function prepareHead({ head, events }: Group): Promise<void> {
   }
 }
 
-/** `sqs-inbox dlq redrive` of the ledger's FIFO DLQ, keyed as the ledger keys. */
-function redriveArgs(dlqUrl: string): string[] {
-  return [
-    ...['dlq', 'redrive', 'ledger', '--table', ledger.tables.inbox, '--dlq', dlqUrl],
-    ...['--ttl-seconds', String(TTL_SECONDS), '--key-from', 'field:eventId'],
-  ];
-}
-
 /**
  * An applied redrive with `flags` besides, its lines naming groups (`--show-key`): how it ended,
  * and each group's messages as it saw them (DLQ message id, decision, action), in its order.
  */
-async function redriveApplied(dlqUrl: string, flags: readonly string[] = []) {
+async function redriveApplied(dlq: { url: string }, flags: readonly string[] = []) {
   const result = await sqsInbox(
-    [...redriveArgs(dlqUrl), ...flags, '--apply', '--jsonl', '--show-key'],
+    [...ledgerRedrive(ledger, dlq), ...flags, '--apply', '--jsonl', '--show-key'],
     standardAwsEnvironment(aws),
   );
-  const lines = result.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line))
-    .filter((line) => line.dlqMessageId);
+  const lines = messageLines(result.stdout);
   const seen = (g: Group) =>
     lines
       .filter((line) => line.groupId === g.groupId)
@@ -125,7 +113,7 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
     }
     const ids = (g: Group) => dlqIds.get(g.groupId) ?? [];
 
-    const { result, seen } = await redriveApplied(dlq.url);
+    const { result, seen } = await redriveApplied(dlq);
 
     expect(result.code, result.stderr).toBe(1);
     const [o1, o2, o3] = ids(groups.ordered);
@@ -153,7 +141,7 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
 
     // Without --show-key, a line names no group (often a customer's id), as it names no key.
     const dryRun = await sqsInbox(
-      [...redriveArgs(dlq.url), '--jsonl'],
+      [...ledgerRedrive(ledger, dlq), '--jsonl'],
       standardAwsEnvironment(aws),
     );
     expect(dryRun.stdout).toContain(c1);
@@ -205,7 +193,7 @@ describe('sqs-inbox dlq redrive on FIFO queues', () => {
       await deadLetter(selectedGroup, s2, 'TransientStoreError'),
     ];
 
-    const { result, seen } = await redriveApplied(dlq.url, ['--reason', 'TransientStoreError']);
+    const { result, seen } = await redriveApplied(dlq, ['--reason', 'TransientStoreError']);
 
     expect(result.code, result.stderr).toBe(1);
     expect(seen(held)).toEqual([

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { redriveUnsafeMessageIdKey } from '../../../src/index.js';
+import { deadLetterQueues } from '../../support/deadLetterPayments.js';
 import { sendLibraryDeadLetter } from '../../support/deadLetterScene.js';
 import { ledgerProcessor, payment, useLedger } from '../../support/ledgerFixture.js';
+import { ledgerRedrive } from '../../support/ledgerRedrive.js';
+import { messageLines } from '../../support/messageLines.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
 import { receiveMessages, takeMessages } from '../../support/receiveMessages.js';
 import { sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
@@ -11,8 +14,7 @@ const { aws, ledger } = useLedger();
 
 describe('sqs-inbox dlq redrive of a consumer keyed by the SQS message id', () => {
   it('deletes a message whose id committed, and sends none back: a copy would be keyed by its new id', async () => {
-    const dlq = await aws.createQueue(aws.uniqueName('id-dlq'));
-    const source = await aws.createQueue(aws.uniqueName('id-source'));
+    const { dlq, source } = await deadLetterQueues(aws, 'id');
     const processor = ledgerProcessor(ledger.applyPayment, {
       store: ledger.store,
       consumer: 'ledger',
@@ -39,23 +41,12 @@ describe('sqs-inbox dlq redrive of a consumer keyed by the SQS message id', () =
     const neverCopy = await letter(never, neverId);
 
     const run = await sqsInbox(
-      [
-        'dlq',
-        'redrive',
-        'ledger',
-        ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--ttl-seconds', '1987200'],
-        ...['--key-is-message-id', '--apply', '--jsonl'],
-      ],
+      [...ledgerRedrive(ledger, dlq, { keyIsMessageId: true }), '--apply', '--jsonl'],
       standardAwsEnvironment(aws),
     );
 
     expect(run.code, run.stderr).toBe(1);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.dlqMessageId);
-    const byId = new Map(lines.map((line) => [line.dlqMessageId, line]));
+    const byId = new Map(messageLines(run.stdout).map((line) => [line.dlqMessageId, line]));
     expect(byId.get(appliedCopy)).toMatchObject({
       decision: 'already-applied',
       action: 'deleted',

@@ -8,6 +8,7 @@ import { LOCAL_RUN_PATH } from '../../../src/cli/resolveTarget.js';
 import { runCli } from '../../../src/cli/runCli.js';
 import { OUTBOX_DEAD_LETTER_KIND } from '../../../src/relay/index.js';
 import { testAws } from '../../harness/aws.js';
+import { outputLines } from '../../support/messageLines.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
 import { receiveMessages, takeMessages } from '../../support/receiveMessages.js';
 
@@ -53,10 +54,7 @@ describe('sqs-inbox outbox', () => {
       env,
     );
     expect(applied.code, applied.stderr).toBe(0);
-    const [line] = applied.stdout
-      .trim()
-      .split('\n')
-      .map((text) => JSON.parse(text));
+    const [line] = outputLines(applied.stdout);
     expect(line).toMatchObject({ status: 'redriven', kind: 'message', outboxIds: [id] });
     const [sent] = await takeMessages(aws.sqs, destination.url, 1);
     expect(sent?.Body).toContain(MARKER);

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { OperationLock, operationLockPk } from '../../../src/aws/OperationLock.js';
-import { operationRecordPk } from '../../../src/aws/OperationRecords.js';
 import { SqsRedriveQueue } from '../../../src/aws/SqsRedriveQueue.js';
-import { DeadLetterAttribute } from '../../../src/constants/index.js';
 import { keyHash } from '../../../src/core/loggedKey.js';
 import { redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
-import { MessageSource } from '../../../src/sources/MessageSource.js';
+import { deadLetterPayments, deadLetterQueues } from '../../support/deadLetterPayments.js';
 import { useLedger } from '../../support/ledgerFixture.js';
+import {
+  auditRecordOf,
+  LEDGER_TTL_SECONDS,
+  ledgerReading,
+  ledgerRedrive,
+} from '../../support/ledgerRedrive.js';
 import { sqsInbox, standardAwsEnvironment } from '../../support/operatorCli.js';
 import { receiveMessages } from '../../support/receiveMessages.js';
 
@@ -19,46 +22,14 @@ const MARKER = `marker-${randomUUID()}`;
 
 /** A DLQ of `count` library dead letters that never committed, and the queue they came from. */
 async function deadLetters(count: number) {
-  const dlq = await aws.createQueue(aws.uniqueName('audit-dlq'));
-  const source = await aws.createQueue(aws.uniqueName('audit-source'));
-  const keys: string[] = [];
-  for (let n = 0; n < count; n++) {
-    const eventId = `evt-${randomUUID()}`;
-    keys.push(eventId);
-    await aws.sqs.send(
-      new SendMessageCommand({
-        QueueUrl: dlq.url,
-        MessageBody: JSON.stringify({ eventId, accountId: 'acc', amountCents: 1, note: MARKER }),
-        MessageAttributes: {
-          [DeadLetterAttribute.Error]: { DataType: 'String', StringValue: 'TransientStoreError' },
-          [DeadLetterAttribute.Consumer]: { DataType: 'String', StringValue: 'ledger' },
-          [DeadLetterAttribute.OriginalMessageId]: {
-            DataType: 'String',
-            StringValue: `original-${n}`,
-          },
-          [DeadLetterAttribute.SourceQueueArn]: { DataType: 'String', StringValue: source.arn },
-          [DeadLetterAttribute.KeyHash]: { DataType: 'String', StringValue: keyHash(eventId) },
-        },
-      }),
-    );
-  }
-  const flags = [
-    'ledger',
-    ...['--table', ledger.tables.inbox, '--dlq', dlq.url, '--queue', source.url],
-    ...['--ttl-seconds', '1987200', '--key-from', 'field:eventId'],
-  ];
-  return { dlq, source, keys, flags };
-}
-
-async function recordOf(operationId: string) {
-  const { Item } = await aws.documentClient.send(
-    new GetCommand({
-      TableName: ledger.tables.inbox,
-      Key: { pk: operationRecordPk(operationId) },
-      ConsistentRead: true,
-    }),
-  );
-  return Item;
+  const { dlq, source } = await deadLetterQueues(aws, 'audit');
+  const letters = await deadLetterPayments(aws, { dlq, source }, count, {
+    body: (event) => JSON.stringify({ ...event, note: MARKER }),
+    originalMessageId: (n) => `original-${n}`,
+  });
+  const keys = letters.map(({ event }) => event.eventId);
+  const redrive = ledgerRedrive(ledger, dlq, { queue: source });
+  return { dlq, source, keys, redrive };
 }
 
 const jsonLines = (text: string) =>
@@ -71,7 +42,7 @@ describe('the audit of an applied redrive', () => {
   it('records the caller, the arguments, the counts and a line per message, in the inbox table and as JSON lines, without bodies or keys', async () => {
     const s = await deadLetters(2);
     const env = { ...standardAwsEnvironment(aws), AWS_ENDPOINT_URL_STS: aws.endpoints.sqs };
-    const run = await sqsInbox(['dlq', 'redrive', ...s.flags, '--apply', '--json'], env);
+    const run = await sqsInbox([...s.redrive, '--apply', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     const lines = jsonLines(run.stderr);
     const started = lines.find((line) => line.outcome === 'running');
@@ -83,7 +54,8 @@ describe('the audit of an applied redrive', () => {
       outcome: 'done',
       consumer: 'ledger',
       queueArn: s.dlq.arn,
-      arguments: [...s.flags, '--apply', '--json'],
+      // What followed `dlq redrive`.
+      arguments: [...s.redrive.slice(2), '--apply', '--json'],
       counts: { messages: 2, sent: 2, deleted: 2, kept: 0 },
     });
     expect(messages.map((line) => line.keyHash).sort()).toEqual(s.keys.map(keyHash).sort());
@@ -92,7 +64,7 @@ describe('the audit of an applied redrive', () => {
       expect(line.newMessageId).toEqual(expect.any(String));
       expect(line.originalMessageId).toMatch(/^original-/);
     }
-    const record = await recordOf(String(started?.operationId));
+    const record = await auditRecordOf(aws, ledger, String(started?.operationId));
     expect(record).toMatchObject({ caller: started?.caller, outcome: 'done' });
     expect(record?.messages).toEqual(messages);
     expect(record?.expiresAt).toBeGreaterThan(Date.now() / 1000 + 80 * 86_400);
@@ -104,7 +76,7 @@ describe('the audit of an applied redrive', () => {
   it('records the caller as unknown, with a warning, when STS does not answer, and still redrives', async () => {
     const s = await deadLetters(1);
     const env = { ...standardAwsEnvironment(aws), AWS_ENDPOINT_URL_STS: 'http://127.0.0.1:9' };
-    const run = await sqsInbox(['dlq', 'redrive', ...s.flags, '--apply', '--jsonl'], env);
+    const run = await sqsInbox([...s.redrive, '--apply', '--jsonl'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('the caller could not be read');
     const [message] = jsonLines(run.stdout).filter((line) => line.record === 'message');
@@ -113,7 +85,7 @@ describe('the audit of an applied redrive', () => {
       action: 'sent',
       operationId: expect.any(String),
     });
-    expect(await recordOf(String(message?.operationId))).toMatchObject({
+    expect(await auditRecordOf(aws, ledger, String(message?.operationId))).toMatchObject({
       caller: 'unknown',
       outcome: 'done',
     });
@@ -124,8 +96,8 @@ describe('the audit of an applied redrive', () => {
     // A real refusal: the record carries the command line, and DynamoDB refuses an item over
     // 400 KB. The reasons include the messages' own, so a run that went on would send them.
     const oversized = Array.from({ length: 4 }, (_, n) => ['--reason', `${n}`.repeat(110_000)]);
-    const args = [...s.flags, '--reason', 'TransientStoreError', ...oversized.flat(), '--apply'];
-    const run = await sqsInbox(['dlq', 'redrive', ...args], standardAwsEnvironment(aws));
+    const args = [...s.redrive, '--reason', 'TransientStoreError', ...oversized.flat(), '--apply'];
+    const run = await sqsInbox(args, standardAwsEnvironment(aws));
     expect(run.code, run.stderr).toBe(3);
     const [line, ...more] = run.stderr.split('\n').filter((text) => text.startsWith('sqs-inbox:'));
     expect(more).toEqual([]);
@@ -148,12 +120,9 @@ describe('the audit of an applied redrive', () => {
 
   it('writes no record of a dry run', async () => {
     const s = await deadLetters(1);
-    const run = await sqsInbox(
-      ['dlq', 'redrive', ...s.flags, '--json'],
-      standardAwsEnvironment(aws),
-    );
+    const run = await sqsInbox([...s.redrive, '--json'], standardAwsEnvironment(aws));
     const { operationId } = JSON.parse(run.stdout) as { operationId: string };
-    expect(await recordOf(operationId)).toBeUndefined();
+    expect(await auditRecordOf(aws, ledger, operationId)).toBeUndefined();
     expect(jsonLines(run.stderr)).toEqual([]);
   });
 });
@@ -171,10 +140,7 @@ describe("the redrive's lock", () => {
         },
       }),
     );
-    const run = await sqsInbox(
-      ['dlq', 'redrive', ...s.flags, '--apply'],
-      standardAwsEnvironment(aws),
-    );
+    const run = await sqsInbox([...s.redrive, '--apply'], standardAwsEnvironment(aws));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`another run of the redrive holds the lock of ${s.dlq.arn}`);
     expect(await receiveMessages(aws.sqs, s.source.url)).toEqual([]);
@@ -190,13 +156,8 @@ describe("the redrive's lock", () => {
     const wait = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
     const summary = await redriveDeadLetters({
       queue,
-      reading: {
-        store: ledger.store,
-        consumer: 'ledger',
-        sources: [MessageSource.Sqs],
-        key: ({ body }) => (body as { eventId: string }).eventId,
-      },
-      ttlSeconds: 1_987_200,
+      reading: ledgerReading(ledger.store),
+      ttlSeconds: LEDGER_TTL_SECONDS,
       operationId: 'stalled-run',
       apply: true,
       lock: new OperationLock(aws.documentClient, ledger.tables.inbox, lockPk, 'stalled-run'),

@@ -4,29 +4,17 @@ import { OperationLock, operationLockPk } from '../../../src/aws/OperationLock.j
 import { SqsRedriveQueue } from '../../../src/aws/SqsRedriveQueue.js';
 import { RedriveLockedError } from '../../../src/operations/RunLease.js';
 import { type RedriveRun, redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
-import { MessageSource } from '../../../src/sources/MessageSource.js';
-import { sendLibraryDeadLetter } from '../../support/deadLetterScene.js';
-import { payment, useLedger } from '../../support/ledgerFixture.js';
+import { deadLetterPayments, deadLetterQueues } from '../../support/deadLetterPayments.js';
+import { useLedger } from '../../support/ledgerFixture.js';
+import { LEDGER_TTL_SECONDS, ledgerReading } from '../../support/ledgerRedrive.js';
 import { receiveMessages } from '../../support/receiveMessages.js';
 
 const { aws, ledger } = useLedger();
 
 /** A DLQ of `count` never-committed ledger payments, and a redrive of it holding its lock. */
 async function scene(count: number) {
-  const [source, dlq] = await Promise.all([
-    aws.createQueue(aws.uniqueName('lease-source')),
-    aws.createQueue(aws.uniqueName('lease-dlq')),
-  ]);
-  for (let n = 0; n < count; n++) {
-    const event = payment();
-    await sendLibraryDeadLetter(aws, dlq, {
-      body: JSON.stringify(event),
-      reason: 'TransientStoreError',
-      consumer: 'ledger',
-      source,
-      key: event.eventId,
-    });
-  }
+  const { source, dlq } = await deadLetterQueues(aws, 'lease');
+  await deadLetterPayments(aws, { dlq, source }, count);
   const queue = await SqsRedriveQueue.open(aws.sqs, dlq.url);
   const lockPk = operationLockPk('dlq', queue.arn);
   const lockOf = (owner: string) =>
@@ -34,13 +22,8 @@ async function scene(count: number) {
   const run = (operationId: string, runtime: RedriveRun['runtime']) =>
     redriveDeadLetters({
       queue,
-      reading: {
-        store: ledger.store,
-        consumer: 'ledger',
-        sources: [MessageSource.Sqs],
-        key: ({ body }) => (body as { eventId: string }).eventId,
-      },
-      ttlSeconds: 1_987_200,
+      reading: ledgerReading(ledger.store),
+      ttlSeconds: LEDGER_TTL_SECONDS,
       operationId,
       apply: true,
       lock: lockOf(operationId),
@@ -130,13 +113,8 @@ describe('the lock of a redrive that waits', () => {
 async function runOf(s: Awaited<ReturnType<typeof scene>>) {
   return {
     queue: await SqsRedriveQueue.open(aws.sqs, s.dlq.url),
-    reading: {
-      store: ledger.store,
-      consumer: 'ledger',
-      sources: [MessageSource.Sqs],
-      key: ({ body }: { body: unknown }) => (body as { eventId: string }).eventId,
-    },
-    ttlSeconds: 1_987_200,
+    reading: ledgerReading(ledger.store),
+    ttlSeconds: LEDGER_TTL_SECONDS,
     operationId: 'waiting-run',
     apply: true,
     lock: s.lockOf('waiting-run'),
