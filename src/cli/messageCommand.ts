@@ -34,7 +34,8 @@ export const MESSAGE_HELP = `usage: sqs-inbox message [<consumer>] (--key <key> 
   --relay-dlq <url>     the outbox relay's DLQ, for --search-dlq (the local run knows it)
   A committed entry also lists the messages its commit published: outbox id, destination, and
   whether the outbox table (--outbox-table, or the function's) still holds each.
-Exit: 0 found, 1 no entry, 2 usage, 3 AWS refused.`;
+Exit: 0 found, 1 no entry, 2 usage, 3 AWS refused, 130 stopped by SIGINT or SIGTERM (what it read
+  of a DLQ visible again).`;
 
 /**
  * `sqs-inbox message`: where one message stands, from its inbox entry.
@@ -57,7 +58,7 @@ export async function messageCommand(
   const found = consumerReading(target, aws, values['key-is-message-id'] ?? false);
   const { reading } = found;
   const key = await keyOf(values, { ...found, target, aws, io });
-  if (key === undefined) return ExitCode.NeedsAttention;
+  if (key === undefined) return stopped(io) ? ExitCode.Interrupted : ExitCode.NeedsAttention;
   const entry = await reading.store.find(inboxPk(reading.consumer, key));
   const view = entryView(reading.consumer, key, entry, Date.now(), values['show-key'] ?? false);
   const search = values['search-dlq'] ?? false;
@@ -166,12 +167,14 @@ async function keyFromDeadLetter(
       const original = attribute(record, DeadLetterAttribute.OriginalMessageId);
       if (record.messageId === messageId || original === messageId) found = record;
     },
-    () => found !== undefined || io.signal?.aborted === true,
+    () => found !== undefined || stopped(io),
     { now: Date.now },
   );
   if (found === undefined) {
     io.stderr(
-      `no message ${messageId} in the DLQ (read with a receive: other readers may hold it)\n`,
+      stopped(io)
+        ? `stopped by a signal before message ${messageId} was found; what it read of the DLQ is visible again\n`
+        : `no message ${messageId} in the DLQ (read with a receive: other readers may hold it)\n`,
     );
     return undefined;
   }
@@ -210,10 +213,15 @@ async function copiesInDeadLetterQueue(
         sentAt: new Date(Number(record.attributes.SentTimestamp)).toISOString(),
       });
     },
-    () => io.signal?.aborted === true,
+    () => stopped(io),
     { now: Date.now },
   );
   return copies;
+}
+
+/** Whether SIGINT or SIGTERM asked the command to stop. */
+function stopped(io: CliIo): boolean {
+  return io.signal?.aborted === true;
 }
 
 function openDeadLetterQueue(target: Parameters<typeof required>[0], aws: OperatorClients) {

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { deadLetterPayments, deadLetterQueues } from '../../support/deadLetterPayments.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { SqsRedriveQueue } from '../../../src/aws/SqsRedriveQueue.js';
+import {
+  type DeadLetteredPayment,
+  deadLetterPayments,
+  deadLetterQueues,
+} from '../../support/deadLetterPayments.js';
+import { eventually } from '../../support/eventually.js';
 import { useLedger } from '../../support/ledgerFixture.js';
 import { auditRecordOf, ledgerRedrive } from '../../support/ledgerRedrive.js';
 import { outputLines } from '../../support/messageLines.js';
@@ -88,4 +94,71 @@ describe('a dlq redrive stopped by SIGINT', () => {
       DEAD_LETTERS,
     );
   }, 120_000);
+});
+
+/**
+ * Letters arriving in `queues.dlq` every 300 ms, each added to `letters`, until the returned
+ * stop is called or the test ends: a read of the DLQ never runs out of new messages, so only a
+ * signal can end it.
+ */
+function lettersArriving(
+  queues: Parameters<typeof deadLetterPayments>[1],
+  letters: DeadLetteredPayment[],
+): () => Promise<void> {
+  let arriving = true;
+  const arrivals = (async () => {
+    while (arriving) {
+      letters.push(...(await deadLetterPayments(aws, queues, 1)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  })();
+  const stop = async () => {
+    arriving = false;
+    await arrivals;
+  };
+  onTestFinished(stop);
+  return stop;
+}
+
+describe('sqs-inbox message --from-dlq stopped by a signal', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops reading the DLQ on %s, exits 130 without claiming the message absent, and leaves every letter visible again at once, none deleted or changed',
+    async (signal) => {
+      const queues = await deadLetterQueues(aws, 'message-interrupted');
+      const letters = await deadLetterPayments(aws, queues, DEAD_LETTERS);
+      const dlq = await SqsRedriveQueue.open(aws.sqs, queues.dlq.url);
+      const running = startSqsInbox(
+        [
+          ...['message', 'ledger', '--table', ledger.tables.inbox, '--dlq', queues.dlq.url],
+          ...['--key-from', 'field:eventId', '--from-dlq', 'an-id-no-letter-has'],
+        ],
+        standardAwsEnvironment(aws),
+      );
+      const stopArrivals = lettersArriving(queues, letters);
+
+      await eventually(
+        'the command to be reading the DLQ',
+        () => dlq.depth(),
+        (depth) => depth.inFlight > 0,
+        30_000,
+      );
+      running.child.kill(signal);
+      const ended = await running.ended;
+      await stopArrivals();
+
+      expect(ended.code, ended.stderr).toBe(130);
+      expect(ended.stderr).toContain(`${signal}: stopping`);
+      expect(ended.stderr).toContain(
+        'stopped by a signal before message an-id-no-letter-has was found',
+      );
+      expect(ended.stderr).not.toContain('no message an-id-no-letter-has in the DLQ');
+      expect(ended.stdout).toBe('');
+      const left = await takeMessages(aws.sqs, queues.dlq.url, letters.length + 1, 5_000);
+      const bodyOf = new Map(left.map((message) => [message.MessageId, message.Body]));
+      expect(bodyOf).toEqual(
+        new Map(letters.map(({ event, dlqMessageId }) => [dlqMessageId, JSON.stringify(event)])),
+      );
+    },
+    120_000,
+  );
 });
