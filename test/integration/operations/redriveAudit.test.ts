@@ -162,7 +162,9 @@ describe("the redrive's lock", () => {
       apply: true,
       lock: new OperationLock(aws.documentClient, ledger.tables.inbox, lockPk, 'stalled-run'),
       lockLeaseMillis: leaseMillis,
-      ratePerSecond: 5,
+      // One send a second: the run waits before its second send however slowly the first went
+      // on a loaded machine (at 5/s a first message slower than 200 ms left no wait to stall).
+      ratePerSecond: 1,
       runtime: {
         now: () => Date.now(),
         // The run's first wait (before its second send) stalls past its lease, and meanwhile
