@@ -6,6 +6,7 @@ import type { RecordObservation } from '../core/RecordObservation.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { traceLinksOf } from '../core/traceContext.js';
 import type { RecordOutcome } from '../core/types.js';
+import { recordedErrorName } from '../errors/errorText.js';
 
 /**
  * How one record of a batch is watched: its span (with a tracer), a child span per step, and
@@ -110,7 +111,7 @@ class Observed implements ObservedRecord {
     try {
       return await child.withActive(() => run(markReplayed));
     } catch (error) {
-      child.recordError(errorTypeOf(error));
+      child.recordError(recordedErrorName(error));
       throw error;
     } finally {
       if (replayed) this.#stepsReplayed += 1;
@@ -129,7 +130,7 @@ class Observed implements ObservedRecord {
     const durationMs = this.#options.runtime.now() - this.#startMillis;
     const failed =
       outcome.status === RecordStatus.Failed || outcome.status === RecordStatus.DeadLettered;
-    const errorType = failed ? errorTypeOf(outcome.error) : undefined;
+    const errorType = failed ? recordedErrorName(outcome.error) : undefined;
     this.#endSpans(outcome, { key, attempts, errorType, deadlineReached });
     this.#options.logger.info('message outcome', {
       consumer: this.#options.consumer,
@@ -185,9 +186,4 @@ function queueNameOf(arn: string | undefined): string {
 function receiveCountOf(record: SQSRecord): number | undefined {
   const count = Number(record.attributes?.ApproximateReceiveCount);
   return Number.isInteger(count) && count > 0 ? count : undefined;
-}
-
-/** An error's class name; a thrown non-Error value by that fact only (its content may be data). */
-function errorTypeOf(error: unknown): string {
-  return error instanceof Error ? error.name : 'NonErrorThrown';
 }

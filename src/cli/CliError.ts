@@ -1,3 +1,4 @@
+import { errorTypeName } from '../errors/errorText.js';
 import { InboxError } from '../errors.js';
 
 /**
@@ -59,9 +60,8 @@ const NO_ANSWER = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT
  * ```
  */
 export function describeFailure(error: unknown): { code: ExitCode; line: string } {
-  const name = error instanceof Error ? error.name : typeof error;
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  if (error instanceof UsageError) return { code: ExitCode.Usage, line: message ?? '' };
+  const { name, message } = errorParts(error);
+  if (error instanceof UsageError) return { code: ExitCode.Usage, line: message };
   if (['InvalidConfigurationError', 'EnvironmentError', 'MissingPeerError'].includes(name)) {
     return { code: ExitCode.Usage, line: `${name}: ${message}` };
   }
@@ -74,4 +74,18 @@ export function describeFailure(error: unknown): { code: ExitCode; line: string 
     return { code: ExitCode.AwsRefused, line: `AWS refused: ${name}: ${message}` };
   }
   return { code: ExitCode.NeedsAttention, line: `failed: ${name}: ${message}` };
+}
+
+/**
+ * A thrown value's name (its class, or its type) and the first line of its message, for a
+ * one-line report without a stack.
+ *
+ * @example
+ * ```ts
+ * const { name, message } = errorParts(error); // { name: 'TimeoutError', message: 'timed out' }
+ * ```
+ */
+export function errorParts(error: unknown): { readonly name: string; readonly message: string } {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return { name: errorTypeName(error), message: message ?? '' };
 }

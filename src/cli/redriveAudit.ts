@@ -8,7 +8,7 @@ import {
   type OperationRecord,
 } from '../operations/redriveAudit.js';
 import type { DeadLetterOutcome, RedriveSummary } from '../operations/redriveDeadLetters.js';
-import { describeFailure, type ExitCode } from './CliError.js';
+import { describeFailure, type ExitCode, errorParts } from './CliError.js';
 import type { CliIo, Output } from './CliIo.js';
 
 /** What an applied run is audited as: its id, consumer, DLQ, table and command line. */
@@ -37,8 +37,7 @@ export class RunNotRecordedError extends InboxError {
     readonly tableName: string,
     cause: unknown,
   ) {
-    const name = cause instanceof Error ? cause.name : typeof cause;
-    const answer = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    const { name, message: answer } = errorParts(cause);
     // The usual cause: a role without dynamodb:PutItem on the table (README, "What an operator needs").
     const fix = /AccessDenied/.test(name)
       ? `give the caller dynamodb:PutItem on ${tableName} (its #ops# items)`
@@ -125,8 +124,7 @@ async function callerOf(aws: OperatorClients, out: Output): Promise<string> {
   try {
     return await aws.callerArn();
   } catch (error) {
-    const name = error instanceof Error ? error.name : typeof error;
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const { name, message } = errorParts(error);
     out.warn(`the caller could not be read (${name}: ${message}); the audit records "unknown"`);
     return 'unknown';
   }

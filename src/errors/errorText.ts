@@ -85,6 +85,33 @@ export function errorName(error: unknown): string {
 }
 
 /**
+ * A thrown value's name as a record keeps it (an entry's `lastError`, a metric's or a span's
+ * error type): its class, or `NonErrorThrown` for a value that is no Error, whose content may
+ * be data.
+ *
+ * @example
+ * ```ts
+ * recordedErrorName({ statusCode: 500 }) // => 'NonErrorThrown'
+ * ```
+ */
+export function recordedErrorName(error: unknown): string {
+  return error instanceof Error ? error.name : 'NonErrorThrown';
+}
+
+/**
+ * A thrown value's type in a reason the operator reads: its class, or its JavaScript type
+ * (`string`, `object`) for a value that is no Error.
+ *
+ * @example
+ * ```ts
+ * errorTypeName('timeout') // => 'string'
+ * ```
+ */
+export function errorTypeName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/**
  * Keeps a field readable but off `Object.keys`, so loggers that print every field skip it.
  *
  * @example

@@ -1,3 +1,4 @@
+import { errorTypeName } from '../errors/errorText.js';
 import { InboxError } from '../errors.js';
 
 /**
@@ -103,7 +104,7 @@ function heldLease(
       } catch (error) {
         // No answer, or throttled: tried again at the next message while the lease lasts.
         if (now() < untilMillis) return true;
-        lease.lost = `its lock's lease lapsed and could not be renewed (${errorName(error)})`;
+        lease.lost = `its lock's lease lapsed and could not be renewed (${errorTypeName(error)})`;
         return false;
       }
       if (!renewed) {
@@ -117,8 +118,4 @@ function heldLease(
     release: () => lock.release(),
   };
   return lease;
-}
-
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

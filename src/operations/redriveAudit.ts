@@ -1,3 +1,4 @@
+import { errorTypeName } from '../errors/errorText.js';
 import type { DeadLetterOutcome, RedriveSummary } from './redriveDeadLetters.js';
 
 /**
@@ -94,8 +95,7 @@ export function endedRecord(
 ): OperationRecord {
   const endedAt = new Date(nowMillis).toISOString();
   if ('error' in end) {
-    const error = end.error instanceof Error ? end.error.name : typeof end.error;
-    return { ...started, endedAt, outcome: 'failed', error };
+    return { ...started, endedAt, outcome: 'failed', error: errorTypeName(end.error) };
   }
   const { operationId: _id, apply: _apply, lockLost, stoppedBy, ...counts } = end.summary;
   return {

@@ -1,4 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
+import { errorTypeName } from '../errors/errorText.js';
 import type { InboxRuntime } from '../runtime/InboxRuntime.js';
 import {
   type DeadLetterVerdict,
@@ -199,7 +200,7 @@ async function decideAndAct(
     verdict = {
       ...describeDeadLetter(record, run),
       decision: RedriveDecision.Error,
-      why: `reading its entry failed: ${errorName(error)}`,
+      why: `reading its entry failed: ${errorTypeName(error)}`,
     };
   }
   return act(record, verdict, run, state);
@@ -240,7 +241,7 @@ async function act(
     };
   } catch (error) {
     countError(state, run.maxErrors);
-    const why = `${failedStep(sending, newMessageId)} failed: ${errorName(error)}`;
+    const why = `${failedStep(sending, newMessageId)} failed: ${errorTypeName(error)}`;
     return kept({ ...verdict, decision: RedriveDecision.Error, why });
   }
 }
@@ -273,8 +274,4 @@ function lockLost(verdict: DeadLetterVerdict, state: RedriveState): DeadLetterOu
 
 function kept(verdict: DeadLetterVerdict): DeadLetterOutcome {
   return { ...verdict, action: 'kept' };
-}
-
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

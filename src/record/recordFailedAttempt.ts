@@ -2,6 +2,7 @@ import { inboxPk, toEpochSeconds } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { loggableError, type MessageIdentity } from '../core/settleFailure.js';
+import { recordedErrorName } from '../errors/errorText.js';
 import {
   FormatVersionError,
   InboxTableSchemaError,
@@ -68,7 +69,7 @@ export async function recordFailedAttempt(
         expiresAt: toEpochSeconds(nowMillis) + options.ttlSeconds,
       },
       payloadHashes: [payloadHash, ...otherHashes],
-      lastError: { name: errorName(error), at: new Date(nowMillis).toISOString() },
+      lastError: { name: recordedErrorName(error), at: new Date(nowMillis).toISOString() },
       nowMillis,
     });
     if (!recorded) {
@@ -83,9 +84,4 @@ export async function recordFailedAttempt(
       { ...context, writeError: loggableError(writeError) },
     );
   }
-}
-
-/** The class name an entry records: a thrown non-Error value has none. */
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : 'NonErrorThrown';
 }

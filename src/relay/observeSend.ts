@@ -2,6 +2,7 @@ import { DestinationKind, SpanAttribute } from '../constants/values.js';
 import type { InboxSpan, InboxTracer } from '../core/InboxTracer.js';
 import { parseTraceparent } from '../core/traceContext.js';
 import type { InboxLogger } from '../core/types.js';
+import { recordedErrorName } from '../errors/errorText.js';
 import type { OutgoingTrace } from '../outbox/OutboxSender.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 
@@ -55,7 +56,7 @@ export async function observeSend(
     result === undefined ? 'relayed' : result === 'deadLettered' ? 'deadLettered' : 'failed';
   if (span !== undefined) {
     span.setAttributes({ [SpanAttribute.Outcome]: outcome });
-    if (typeof result === 'object') span.recordError(errorTypeOf(result.error));
+    if (typeof result === 'object') span.recordError(recordedErrorName(result.error));
     span.end();
   }
   if (outcome === 'failed') return result;
@@ -98,8 +99,4 @@ function startSendSpan(
           }),
     },
   });
-}
-
-function errorTypeOf(error: unknown): string {
-  return error instanceof Error ? error.name : 'NonErrorThrown';
 }

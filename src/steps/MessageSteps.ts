@@ -15,7 +15,7 @@ import { type RecordObservation, UNOBSERVED } from '../core/RecordObservation.js
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, retryTransient } from '../core/retryTransient.js';
 import type { StepContext, StepFunction } from '../core/StepFunction.js';
-import { describe } from '../errors/errorText.js';
+import { describe, recordedErrorName } from '../errors/errorText.js';
 import {
   InboxError,
   LeaseLostError,
@@ -187,7 +187,6 @@ export class MessageSteps {
     const lease = this.#lease;
     if (lease === undefined || this.#lost !== undefined) return;
     this.#lease = undefined;
-    const name = error instanceof Error ? error.name : 'NonErrorThrown';
     const at = new Date(this.#options.runtime.now()).toISOString();
     // Results in hand go with the release: the next attempt replays them, not their effects.
     const journal = Object.fromEntries(this.#unjournaled);
@@ -196,7 +195,7 @@ export class MessageSteps {
         this.#options.store.release({
           pk: this.#pk,
           lease,
-          lastError: { name, at },
+          lastError: { name: recordedErrorName(error), at },
           ...(this.#unjournaled.size > 0 ? { journal } : {}),
         }),
       );
