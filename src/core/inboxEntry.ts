@@ -170,6 +170,27 @@ export function bindsPayload(entry: Pick<InboxEntry, 'status' | 'steps'>): boole
 }
 
 /**
+ * Whether a live entry refuses this message as another's: it ties its key to its payload (see
+ * {@link bindsPayload}: committed, or unfinished with a journal) and holds another payload's
+ * hash. The consumer never takes such an entry over, committed or not: an unfinished one's
+ * journal may hold an effect that already happened, and its own message is still to commit.
+ *
+ * @example
+ * ```ts
+ * if (bindsOtherPayload(existing, hashes, runtime.now())) throw new PayloadMismatchError(key, hashes.payloadHash, existing);
+ * ```
+ */
+export function bindsOtherPayload(
+  entry: InboxEntry,
+  hashes: { readonly payloadHash: string; readonly bodyHash: string },
+  nowMillis: number,
+): boolean {
+  return (
+    isLive(entry, toEpochSeconds(nowMillis)) && bindsPayload(entry) && !holdsPayload(entry, hashes)
+  );
+}
+
+/**
  * The `LeaseHeldError` an entry answers a copy with while another attempt's lease on it is
  * live (in progress, not expired, `leaseUntilMillis` not passed); undefined when none is.
  *

@@ -1,5 +1,11 @@
 import { InboxStatus } from '../constants/values.js';
-import { bindsPayload, holdsPayload, type InboxEntry, isLive } from '../core/inboxEntry.js';
+import {
+  bindsOtherPayload,
+  holdsPayload,
+  type InboxEntry,
+  isLive,
+  toEpochSeconds,
+} from '../core/inboxEntry.js';
 
 /**
  * What the inbox-aware redrive decides for one DLQ message. Only `already-applied` (deleted,
@@ -102,7 +108,7 @@ export function decideRedrive(facts: RedriveFacts): RedriveDecision {
       ? RedriveDecision.AlreadyApplied
       : RedriveDecision.Conflict;
   }
-  const live = entry !== undefined && isLive(entry, Math.floor(nowMillis / 1000));
+  const live = entry !== undefined && isLive(entry, toEpochSeconds(nowMillis));
   if (
     live &&
     entry.status === InboxStatus.InProgress &&
@@ -112,7 +118,7 @@ export function decideRedrive(facts: RedriveFacts): RedriveDecision {
   }
   // A journal of another payload is never taken over (ENTRY_CONDITION.resumable): a copy sent
   // back would only be refused, and dead-lettered again.
-  if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes)) {
+  if (entry !== undefined && bindsOtherPayload(entry, facts.hashes, nowMillis)) {
     return RedriveDecision.Conflict;
   }
   if (facts.messageIdKey === true) return RedriveDecision.MessageIdKey;

@@ -1,12 +1,5 @@
 import { InboxMetric, RecordStatus } from '../constants/values.js';
-import {
-  bindsPayload,
-  holdsPayload,
-  type InboxEntry,
-  isLive,
-  leaseHeld,
-  toEpochSeconds,
-} from '../core/inboxEntry.js';
+import { bindsOtherPayload, holdsPayload, type InboxEntry, leaseHeld } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
 import type { ReadMessage } from '../core/readMessage.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
@@ -67,8 +60,7 @@ export function throwIfOtherPayload(
   existing: InboxEntry,
   options: ResolvedOptions,
 ): void {
-  const live = isLive(existing, toEpochSeconds(options.runtime.now()));
-  if (!live || !bindsPayload(existing) || holdsPayload(existing, hashes)) return;
+  if (!bindsOtherPayload(existing, hashes, options.runtime.now())) return;
   throw new PayloadMismatchError(message.key, hashes.payloadHash, existing);
 }
 

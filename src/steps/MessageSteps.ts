@@ -2,8 +2,7 @@ import type { Context } from 'aws-lambda';
 import { InboxMetric, LEASE_LIMITS, STEP_LIMITS, TransientReason } from '../constants/values.js';
 import type { ClaimResult, JournaledStep, LeaseToken } from '../core/InboxStore.js';
 import {
-  bindsPayload,
-  holdsPayload,
+  bindsOtherPayload,
   type InboxEntry,
   inboxPk,
   isCommitted,
@@ -376,7 +375,8 @@ export class MessageSteps {
       this.#committed = existing;
       return new AlreadyCommittedError();
     }
-    if (bindsPayload(existing) && !holdsPayload(existing, { payloadHash, bodyHash })) {
+    // A refused claim's entry is live (a claim takes an expired one), as the check requires.
+    if (bindsOtherPayload(existing, { payloadHash, bodyHash }, nowMillis)) {
       return new PayloadMismatchError(key, payloadHash, existing);
     }
     const held = leaseHeld(existing, nowMillis);
