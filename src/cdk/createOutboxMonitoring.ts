@@ -4,7 +4,6 @@ import {
   ComparisonOperator,
   Dashboard,
   GraphWidget,
-  Metric,
   TextWidget,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -15,6 +14,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { InboxMetric } from '../constants/values.js';
 import { functionErrorsAlarm } from './createInboxMonitoring.js';
+import { inboxMetric } from './inboxMetric.js';
 import { outboxReportCommand } from './operatorCommands.js';
 import { depthAboveZeroAlarm } from './ownResources.js';
 
@@ -124,14 +124,8 @@ export function createOutboxDashboard(scope: Construct, relay: MonitoredRelay): 
 
 /** The relay's counts (relayed, dead-lettered, failed records) beside its DLQ's depth. */
 function relayMessagesGraph(relay: MonitoredRelay): GraphWidget {
-  const count = (metricName: string) =>
-    new Metric({
-      namespace: relay.metricsNamespace,
-      metricName,
-      dimensionsMap: { service: relay.name },
-      statistic: 'Sum',
-      period: Duration.minutes(1),
-    });
+  const service = { metricsNamespace: relay.metricsNamespace, consumer: relay.name };
+  const count = (metricName: string) => inboxMetric(service, metricName, Duration.minutes(1));
   return new GraphWidget({
     title: `${relay.name} outbox: messages`,
     left: [

@@ -3,23 +3,24 @@ import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 
 /**
- * One of the library's metrics of this consumer (namespace and `service` dimension as the
- * function writes them), summed over `period`.
+ * One of the library's metrics of a consumer or a relay (namespace and `service` dimension as
+ * its function writes them: a relay's service is its name), summed over `period`.
  *
  * @example
  * ```ts
  * const processed = inboxMetric(settings, InboxMetric.Processed, Duration.minutes(1));
+ * const relayed = inboxMetric({ metricsNamespace, consumer: relay.name }, InboxMetric.OutboxMessagesRelayed, period);
  * ```
  */
 export function inboxMetric(
-  s: InboxConsumerSettings,
+  service: Pick<InboxConsumerSettings, 'metricsNamespace' | 'consumer'>,
   metricName: string,
   period: Duration,
 ): Metric {
   return new Metric({
-    namespace: s.metricsNamespace,
+    namespace: service.metricsNamespace,
     metricName,
-    dimensionsMap: { service: s.consumer },
+    dimensionsMap: { service: service.consumer },
     statistic: 'Sum',
     period,
   });

@@ -264,6 +264,20 @@ describe('OutboxRelay monitoring', () => {
     });
   });
 
+  it('graphs the relay’s counts under its namespace and service, summed per minute', () => {
+    const body = dashboardBody(relay({ metricsNamespace: 'Shop' }).template);
+
+    for (const metricName of [
+      'OutboxMessagesRelayed',
+      'OutboxDeadLettered',
+      'OutboxRecordsFailed',
+    ]) {
+      expect(body).toContain(
+        `[\\"Shop\\",\\"${metricName}\\",\\"service\\",\\"ledger\\",{\\"period\\":60,\\"stat\\":\\"Sum\\"}]`,
+      );
+    }
+  });
+
   it('puts an outbox of a consumer under the consumer’s namespace', () => {
     const stack = freshStack();
     new InboxConsumer(stack, 'Consumer', {
