@@ -1,10 +1,5 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { onTestFinished } from 'vitest';
-import { projectRoot } from '../../tools/emulator/paths.js';
+import { type SpawnedSqsInbox, spawnSqsInbox } from '../../tools/cli/spawnSqsInbox.js';
 import type { TestAws } from '../harness/aws.js';
 
 /** How the `sqs-inbox` command ended: its exit code, and its two streams apart. */
@@ -30,10 +25,7 @@ export function standardAwsEnvironment(aws: TestAws): NodeJS.ProcessEnv {
 }
 
 /** A `sqs-inbox` command still running: its process, and how it ended once it has. */
-export interface RunningCli {
-  readonly child: ChildProcessByStdio<null, Readable, Readable>;
-  readonly ended: Promise<CliResult>;
-}
+export type RunningCli = SpawnedSqsInbox;
 
 /**
  * Starts `sqs-inbox <args>` from the source (`src/cli/bin.ts`) in a process of its own, with
@@ -41,39 +33,12 @@ export interface RunningCli {
  * it, or closes its output, while it runs uses `child`.
  */
 export function startSqsInbox(args: readonly string[], env: NodeJS.ProcessEnv): RunningCli {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_')),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-    cwd: projectRoot,
-    env: {
-      ...clean,
-      HOME: mkdtempSync(join(tmpdir(), 'sqs-inbox-cli-home-')),
-      AWS_EC2_METADATA_DISABLED: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const running = spawnSqsInbox(args, env, { detached: true });
+  const { child } = running;
   onTestFinished(() => {
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
   });
-  const stdout = collected(child.stdout);
-  const stderr = collected(child.stderr);
-  const ended = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: stdout(), stderr: stderr() }));
-  });
-  return { child, ended };
-}
-
-/** What `stream` has given so far, as text. */
-function collected(stream: Readable): () => string {
-  let text = '';
-  stream.on('data', (chunk) => {
-    text += chunk;
-  });
-  return () => text;
+  return running;
 }
 
 /** Runs `sqs-inbox <args>` to its end ({@link startSqsInbox}). */

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { InboxEnvironment } from 'sqs-inbox/constants';
-import { projectRoot } from '../emulator/paths.js';
+import { spawnSqsInbox } from '../cli/spawnSqsInbox.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 
 /** One message's line of `sqs-inbox dlq redrive --jsonl`: the fields the chaos run reads. */
@@ -22,10 +19,9 @@ export interface CommandRun {
 }
 
 /**
- * The operator's `sqs-inbox dlq redrive <consumer> --apply`, run as a user runs it: the
- * package's command in a process of its own (from source through tsx, as `npm run redrive`
- * does), given the consumer by flags and the emulators by the standard AWS variables only —
- * no shared config, no other AWS variable of this process. The key is the consumer's declared
+ * The operator's `sqs-inbox dlq redrive <consumer> --apply`, run as a user runs it
+ * ({@link spawnSqsInbox}), given the consumer by flags and the emulators by the standard AWS
+ * variables only. The key is the consumer's declared
  * one (`INBOX_KEY`), else `eventId`, which the chaos counter computes in its handler.
  *
  * @example
@@ -36,17 +32,10 @@ export interface CommandRun {
  */
 export class OperatorCommand {
   readonly #env: NodeJS.ProcessEnv;
-  readonly #home = mkdtempSync(join(tmpdir(), 'chaos-operator-home-'));
   readonly #running = new Set<ChildProcess>();
 
   constructor(endpoints: { readonly dynamodb: string; readonly sqs: string }) {
-    const clean = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_')),
-    );
     this.#env = {
-      ...clean,
-      HOME: this.#home,
-      AWS_EC2_METADATA_DISABLED: 'true',
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
       AWS_REGION: 'us-east-1',
@@ -60,34 +49,20 @@ export class OperatorCommand {
     return this.#run(['dlq', 'redrive', ...consumerFlags(mapping), '--apply', '--jsonl']);
   }
 
-  /** Stops a run in progress as an operator's Ctrl-C does, and removes the empty home. */
+  /** Stops a run in progress as an operator's Ctrl-C does. */
   stop(): void {
     for (const child of this.#running) child.kill('SIGTERM');
-    rmSync(this.#home, { recursive: true, force: true });
   }
 
-  #run(args: readonly string[]): Promise<CommandRun> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-        cwd: projectRoot,
-        env: this.#env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      this.#running.add(child);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      child.on('error', reject);
-      child.on('close', (code) => {
-        this.#running.delete(child);
-        resolve({ code, lines: messageLines(stdout), stderr });
-      });
-    });
+  async #run(args: readonly string[]): Promise<CommandRun> {
+    const { child, ended } = spawnSqsInbox(args, this.#env);
+    this.#running.add(child);
+    try {
+      const { code, stdout, stderr } = await ended;
+      return { code, lines: messageLines(stdout), stderr };
+    } finally {
+      this.#running.delete(child);
+    }
   }
 }
 
