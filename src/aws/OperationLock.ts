@@ -1,5 +1,5 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { InboxAttribute } from '../constants/values.js';
+import { InboxAttribute, OPERATION_ITEM_PREFIX } from '../constants/values.js';
 
 /**
  * The partition key of an operation's lock in the inbox table. A leading `#` is no entry's:
@@ -11,7 +11,7 @@ import { InboxAttribute } from '../constants/values.js';
  * ```
  */
 export function operationLockPk(kind: string, resource: string): string {
-  return `#ops#lock#${kind}#${resource}`;
+  return `${OPERATION_ITEM_PREFIX}lock#${kind}#${resource}`;
 }
 
 /** Whose lease the condition of a write lets it replace. */

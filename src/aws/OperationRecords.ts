@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { InboxAttribute } from '../constants/values.js';
+import { InboxAttribute, OPERATION_ITEM_PREFIX } from '../constants/values.js';
 
 /**
  * The partition key of an operation's audit record in the inbox table (`#ops#op#<id>`): a
@@ -11,7 +11,7 @@ import { InboxAttribute } from '../constants/values.js';
  * ```
  */
 export function operationRecordPk(operationId: string): string {
-  return `#ops#op#${operationId}`;
+  return `${OPERATION_ITEM_PREFIX}op#${operationId}`;
 }
 
 /** How long an operation's record stays in the table: as long as CloudTrail's default history. */

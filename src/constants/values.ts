@@ -380,6 +380,18 @@ export const InboxAttribute = {
 } as const;
 
 /**
+ * The start of the partition key of every operator item in the inbox table (a redrive's lock,
+ * an operation's audit record): no entry's key, since an entry's starts with its consumer, which
+ * is never empty. Tooling that reads the table's entries skips the items it starts.
+ *
+ * @example
+ * ```ts
+ * const entries = items.filter((item) => !String(item.pk).startsWith(OPERATION_ITEM_PREFIX));
+ * ```
+ */
+export const OPERATION_ITEM_PREFIX = '#ops#';
+
+/**
  * The format version of what the library stores: each inbox entry and each outbox item carries
  * its own in the attribute `formatVersion` (`InboxAttribute.FormatVersion`,
  * `OutboxAttribute.FormatVersion`). An item without one was written before items carried it

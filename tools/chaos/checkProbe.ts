@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OPERATION_ITEM_PREFIX } from '../../src/constants/values.js';
 import { type InvariantResult, scanAll } from '../local/checkInvariants.js';
 
 /**
@@ -22,7 +23,7 @@ export async function checkProbe(
   ]);
   // The operator's lock and audit items (`#ops#…`) share the inbox table; they are no entries.
   const inboxKeys = new Set(
-    entries.map((entry) => String(entry.pk)).filter((pk) => !pk.startsWith('#ops#')),
+    entries.map((entry) => String(entry.pk)).filter((pk) => !pk.startsWith(OPERATION_ITEM_PREFIX)),
   );
   const counts = new Map(probes.map((probe) => [String(probe.pk), Number(probe.commits)]));
   const twice = [...counts].filter(([, commits]) => commits !== 1).map(([pk]) => pk);

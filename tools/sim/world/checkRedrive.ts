@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { OPERATION_ITEM_PREFIX } from '../../../src/constants/values.js';
 import type { ChangeRecord } from '../dynamo/ChangeLog.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';
@@ -69,7 +70,10 @@ function checkRedriveLock(world: WorldObservation, failures: string[]): void {
  * ```
  */
 export function isOperationItem(change: ChangeRecord): boolean {
-  return change.tableName === WorldTables.Inbox && (change.keys.pk?.S ?? '').startsWith('#ops#');
+  return (
+    change.tableName === WorldTables.Inbox &&
+    (change.keys.pk?.S ?? '').startsWith(OPERATION_ITEM_PREFIX)
+  );
 }
 
 function isNewCommit(
