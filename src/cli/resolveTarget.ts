@@ -6,6 +6,7 @@ import { InboxEnvironment } from '../constants/values.js';
 import { UsageError } from './CliError.js';
 import type { CliIo } from './CliIo.js';
 import type { CommonValues } from './cliOptions.js';
+import { environmentOfFlags } from './consumerFlags.js';
 
 /** Where `npm start -- --keep-running` records the local service, under the working directory. */
 export const LOCAL_RUN_PATH = join('.cache', 'local-run.json');
@@ -181,18 +182,11 @@ function localRun(io: CliIo): LocalRun {
 }
 
 function explicitEnvironment(values: CommonValues, positional: string | undefined) {
-  const pairs: Array<[string, string | undefined]> = [
-    [InboxEnvironment.Consumer, values.consumer ?? (values.function ? undefined : positional)],
-    [InboxEnvironment.TableName, values.table],
-    [InboxEnvironment.DeadLetterQueueUrl, values.dlq],
-    [InboxEnvironment.OutboxTableName, values['outbox-table']],
-    [InboxEnvironment.TtlSeconds, values['ttl-seconds']],
-    [InboxEnvironment.Sources, values.sources],
-    [InboxEnvironment.Key, values['key-from']],
-  ];
-  return Object.fromEntries(
-    pairs.filter((pair): pair is [string, string] => pair[1] !== undefined),
-  );
+  const consumer = values.consumer ?? (values.function ? undefined : positional);
+  return {
+    ...(consumer === undefined ? {} : { [InboxEnvironment.Consumer]: consumer }),
+    ...environmentOfFlags(values),
+  };
 }
 
 /** A queue's ARN from its URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`) or ARN. */

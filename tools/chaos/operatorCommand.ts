@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { InboxEnvironment } from 'sqs-inbox/constants';
+import { consumerFlags } from '../../src/cli/consumerFlags.js';
 import { spawnSqsInbox } from '../cli/spawnSqsInbox.js';
 import type { LocalMapping } from '../local/provisionFromTemplate.js';
 
@@ -46,7 +47,7 @@ export class OperatorCommand {
 
   /** `sqs-inbox dlq redrive <consumer> --apply --jsonl` on the consumer's DLQ. */
   redrive(mapping: LocalMapping): Promise<CommandRun> {
-    return this.#run(['dlq', 'redrive', ...consumerFlags(mapping), '--apply', '--jsonl']);
+    return this.#run(['dlq', 'redrive', ...redriveFlags(mapping), '--apply', '--jsonl']);
   }
 
   /** Stops a run in progress as an operator's Ctrl-C does. */
@@ -67,25 +68,19 @@ export class OperatorCommand {
 }
 
 /** The consumer as the command's flags: what its function's environment would have told it. */
-function consumerFlags(mapping: LocalMapping): string[] {
+function redriveFlags(mapping: LocalMapping): string[] {
   const env = mapping.environment;
-  const flag = (name: string, variable: string) => {
-    const value = env[variable];
-    return value ? [name, value] : [];
-  };
   return [
     env[InboxEnvironment.Consumer] ?? mapping.consumer,
-    ...flag('--table', InboxEnvironment.TableName),
-    '--dlq',
-    mapping.deadLetterQueueUrl,
+    ...consumerFlags({
+      ...env,
+      [InboxEnvironment.DeadLetterQueueUrl]: mapping.deadLetterQueueUrl,
+      // The reference consumers declare their key (INBOX_KEY); the chaos counter keys by eventId
+      // in its handler, so the operator names it, as the README asks of a key computed in code.
+      [InboxEnvironment.Key]: env[InboxEnvironment.Key] ?? 'field:eventId',
+    }),
     '--queue',
     mapping.queueArn,
-    ...flag('--ttl-seconds', InboxEnvironment.TtlSeconds),
-    ...flag('--sources', InboxEnvironment.Sources),
-    // The reference consumers declare their key (INBOX_KEY); the chaos counter keys by eventId
-    // in its handler, so the operator names it, as the README asks of a key computed in code.
-    '--key-from',
-    env[InboxEnvironment.Key] ?? 'field:eventId',
     // The emulator answers at once: no need to spare a production queue.
     '--rate',
     '200',
