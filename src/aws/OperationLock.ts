@@ -14,11 +14,45 @@ export function operationLockPk(kind: string, resource: string): string {
   return `${OPERATION_ITEM_PREFIX}lock#${kind}#${resource}`;
 }
 
-/** Whose lease the condition of a write lets it replace. */
-const TAKE_CONDITION = 'attribute_not_exists(#pk) OR #owner = :owner OR #until < :now';
-// A renewal only extends this run's own lease: once another run took the lock (after this run's
-// lease lapsed) or took and released it, the item is not this run's and the renewal fails.
-const RENEW_CONDITION = '#owner = :owner';
+/** The lock item's attributes besides its key and TTL. */
+const OWNER = 'owner';
+const LEASE_UNTIL = 'leaseUntilMillis';
+
+/**
+ * A write's condition with the names and values it uses, and only those: DynamoDB refuses a
+ * name or value the expression does not use.
+ */
+interface LockCondition {
+  readonly ConditionExpression: string;
+  readonly ExpressionAttributeNames: Record<string, string>;
+  readonly ExpressionAttributeValues: Record<string, unknown>;
+}
+
+/** Taken when no lock is there, when it is this run's, or when its holder's lease lapsed. */
+function takeCondition(owner: string, nowMillis: number): LockCondition {
+  return {
+    ConditionExpression: 'attribute_not_exists(#pk) OR #owner = :owner OR #until < :now',
+    ExpressionAttributeNames: {
+      '#owner': OWNER,
+      '#pk': InboxAttribute.PartitionKey,
+      '#until': LEASE_UNTIL,
+    },
+    ExpressionAttributeValues: { ':owner': owner, ':now': nowMillis },
+  };
+}
+
+/**
+ * Held by this run: a renewal only extends this run's own lease; once another run took the lock
+ * (after this run's lease lapsed) or took and released it, the item is not this run's and the
+ * renewal fails. A release deletes only this run's lock too.
+ */
+function ownCondition(owner: string): LockCondition {
+  return {
+    ConditionExpression: '#owner = :owner',
+    ExpressionAttributeNames: { '#owner': OWNER },
+    ExpressionAttributeValues: { ':owner': owner },
+  };
+}
 
 /**
  * One operator run at a time on one resource (a DLQ): a lease item in the inbox table, taken by
@@ -43,7 +77,7 @@ export class OperationLock {
 
   /** Takes the lease until `nowMillis + leaseMillis`; false when another run holds a live one. */
   acquire(nowMillis: number, leaseMillis: number): Promise<boolean> {
-    return this.put(nowMillis, leaseMillis, TAKE_CONDITION);
+    return this.put(nowMillis, leaseMillis, takeCondition(this.owner, nowMillis));
   }
 
   /**
@@ -51,32 +85,25 @@ export class OperationLock {
    * run's (another run took it, or took and released it, after this run's lease lapsed).
    */
   renew(nowMillis: number, leaseMillis: number): Promise<boolean> {
-    return this.put(nowMillis, leaseMillis, RENEW_CONDITION);
+    return this.put(nowMillis, leaseMillis, ownCondition(this.owner));
   }
 
-  private async put(nowMillis: number, leaseMillis: number, condition: string): Promise<boolean> {
-    const withNow = condition.includes(':now');
+  private async put(
+    nowMillis: number,
+    leaseMillis: number,
+    condition: LockCondition,
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: {
             [InboxAttribute.PartitionKey]: this.pk,
-            owner: this.owner,
-            leaseUntilMillis: nowMillis + leaseMillis,
+            [OWNER]: this.owner,
+            [LEASE_UNTIL]: nowMillis + leaseMillis,
             [InboxAttribute.ExpiresAt]: Math.floor((nowMillis + leaseMillis) / 1000) + 86_400,
           },
-          ConditionExpression: condition,
-          ExpressionAttributeNames: {
-            '#owner': 'owner',
-            ...(withNow
-              ? { '#pk': InboxAttribute.PartitionKey, '#until': 'leaseUntilMillis' }
-              : {}),
-          },
-          ExpressionAttributeValues: {
-            ':owner': this.owner,
-            ...(withNow ? { ':now': nowMillis } : {}),
-          },
+          ...condition,
         }),
       );
       return true;
@@ -93,9 +120,7 @@ export class OperationLock {
         new DeleteCommand({
           TableName: this.tableName,
           Key: { [InboxAttribute.PartitionKey]: this.pk },
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': this.owner },
+          ...ownCondition(this.owner),
         }),
       );
     } catch (error) {
