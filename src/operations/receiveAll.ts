@@ -36,13 +36,17 @@ export function receiveAll(
   options: HoldOptions = {},
 ) {
   const holdSeconds = options.holdSeconds ?? HOLD_SECONDS;
-  const held = new Map<string, { record: SQSRecord; sinceMillis: number }>();
+  // In the order the holds began: each (re)hold goes to the end, and on the runtime's clock, which
+  // does not run back, the holds due to be extended are the first ones.
+  const held = new Map<string, Hold>();
+  const hold = (record: SQSRecord, sinceMillis: number) => {
+    held.delete(record.messageId);
+    held.set(record.messageId, { record, sinceMillis });
+  };
   const extendDue = async () => {
     if (options.now === undefined) return;
     const nowMillis = options.now();
-    const due = [...held.values()].filter(
-      (hold) => nowMillis - hold.sinceMillis >= (holdSeconds * 1000) / 3,
-    );
+    const due = dueHolds(held.values(), nowMillis - (holdSeconds * 1000) / 3);
     for (let n = 0; n < due.length; n += 10) {
       const batch = due.slice(n, n + 10);
       // Refused or unanswered: tried again at the next message while the hold lasts; a hold
@@ -50,12 +54,16 @@ export function receiveAll(
       // keeps other runs out), and it is not handed out twice.
       await queue
         .hide(
-          batch.map((hold) => hold.record),
+          batch.map((extended) => extended.record),
           holdSeconds,
         )
         .then(
           () => {
-            for (const hold of batch) hold.sinceMillis = nowMillis;
+            // Not one forgotten or released meanwhile, nor one held anew under a new receipt.
+            for (const extended of batch) {
+              const { messageId } = extended.record;
+              if (held.get(messageId) === extended) hold(extended.record, nowMillis);
+            }
           },
           () => {},
         );
@@ -69,9 +77,7 @@ export function receiveAll(
         const receivedMillis = options.now?.() ?? 0;
         const batch = await queue.receive(holdSeconds);
         const fresh = batch.filter((record) => !held.has(record.messageId));
-        for (const record of batch) {
-          held.set(record.messageId, { record, sinceMillis: receivedMillis });
-        }
+        for (const record of batch) hold(record, receivedMillis);
         quiet = fresh.length === 0 ? quiet + 1 : 0;
         for (const record of fresh) {
           if (stop()) return;
@@ -91,6 +97,22 @@ export function receiveAll(
       for (let n = 0; n < records.length; n += 10) await queue.release(records.slice(n, n + 10));
     },
   };
+}
+
+/** A message the reader holds hidden, under the receipt it holds it by, since a time. */
+interface Hold {
+  readonly record: SQSRecord;
+  readonly sinceMillis: number;
+}
+
+/** The first holds, in order, that began at or before `latestMillis`: those due. */
+function dueHolds(holds: Iterable<Hold>, latestMillis: number): Hold[] {
+  const due: Hold[] = [];
+  for (const hold of holds) {
+    if (hold.sinceMillis > latestMillis) break;
+    due.push(hold);
+  }
+  return due;
 }
 
 /**
