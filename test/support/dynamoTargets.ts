@@ -6,8 +6,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { SimDocumentClient } from '../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../src/testing/dynamo/SimDynamoDB.js';
 import { testAws } from '../harness/aws.js';
 
 /** A DynamoDB the conformance suite runs against, through a document client. */

@@ -19,8 +19,8 @@ import { DynamoDBInboxStore, TransientStoreError } from '../../../src/index.js';
 import {
   type DynamoOperation,
   SimDocumentClient,
-} from '../../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+} from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 
 async function clientWithTable(
   transport?: ConstructorParameters<typeof SimDocumentClient>[0]['transport'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCondition } from '../../../tools/sim/dynamo/parseCondition.js';
+import { parseCondition } from '../../../src/testing/dynamo/parseCondition.js';
 
 const refused = (expression: string) => {
   try {
