@@ -155,6 +155,43 @@ export class SimDynamoDB {
   }
 
   /**
+   * The names of the tables, in the order they were created.
+   *
+   * @example
+   * ```ts
+   * dynamo.tableNames() // => ['inbox', 'accounts']
+   * ```
+   */
+  tableNames(): readonly string[] {
+    return [...this.#tables.keys()];
+  }
+
+  /**
+   * The key of an item of a table (its key attributes, in wire form).
+   *
+   * @example
+   * ```ts
+   * dynamo.keyOf('inbox', item) // => { pk: { S: 'ledger#evt-1' } }
+   * ```
+   */
+  keyOf(tableName: string, item: Item): Item {
+    return this.#table(tableName).keyOfItem(item).key;
+  }
+
+  /**
+   * Every item of a table, in the order they were written (a test's view, not an
+   * operation: no paging, no capacity).
+   *
+   * @example
+   * ```ts
+   * dynamo.tableItems('accounts').length
+   * ```
+   */
+  tableItems(tableName: string): readonly Item[] {
+    return [...this.#table(tableName).items.values()];
+  }
+
+  /**
    * Enables or disables TTL on an attribute; it applies at once.
    *
    * @example

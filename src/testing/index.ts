@@ -1,0 +1,9 @@
+/**
+ * `sqs-inbox/testing`: test your own handlers in milliseconds, without an emulator, against an
+ * in-memory DynamoDB that behaves as DynamoDB does. Nothing of it is loaded by the root entry.
+ */
+
+export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
+export { NotModelledError } from './NotModelledError.js';
+export type { TestKeyAttribute, TestTable } from './tableDefinitions.js';
+export type { CloudFormationTemplate } from './templateTables.js';
