@@ -5,5 +5,6 @@
 
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';
+export { InMemoryQueues, type QueuedMessage } from './sqs/InMemoryQueues.js';
 export type { TestKeyAttribute, TestTable } from './tableDefinitions.js';
 export type { CloudFormationTemplate } from './templateTables.js';

@@ -1,18 +1,12 @@
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { NotModelledError } from '../NotModelledError.js';
+import { type WireRequest, wireAnswer, wireBody, wireOperation } from '../wireRequest.js';
 import { tableNamesOf } from './documentRoutes.js';
 import { MODEL_OPERATIONS } from './modelOperations.js';
 import { applyAtOnce, type Transport } from './SimDocumentClient.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
 import { bytesFromWire, bytesToWire } from './wireValues.js';
 
-/** The part of an SDK HTTP request the model reads. */
-interface WireRequest {
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body?: unknown;
-}
-
-const JSON_CONTENT = 'application/x-amz-json-1.0';
 /** The members of an SDK exception that are not part of DynamoDB's error document. */
 const NOT_ON_THE_WIRE = new Set(['name', 'message', '$fault', '$metadata', '$response', 'stack']);
 
@@ -41,14 +35,11 @@ export class ModelRequestHandler {
 
   /** Answers one request of the SDK's DynamoDB JSON protocol. */
   async handle(request: WireRequest) {
-    const operation = operationOf(request.headers);
+    const operation = wireOperation(request.headers);
     const apply = MODEL_OPERATIONS[operation];
     if (apply === undefined)
       throw new NotModelledError(operation, operation, Object.keys(MODEL_OPERATIONS));
-    const input = bytesFromWire(JSON.parse(bodyText(request.body) || '{}')) as Record<
-      string,
-      unknown
-    >;
+    const input = bytesFromWire(wireBody(request)) as Record<string, unknown>;
     try {
       const output = await this.#transport({
         name: operation,
@@ -56,10 +47,10 @@ export class ModelRequestHandler {
         input,
         apply: (at) => apply(this.#dynamo, input, at),
       });
-      return { response: answer(200, bytesToWire(output ?? {})) };
+      return wireAnswer(200, bytesToWire(output ?? {}));
     } catch (error) {
       if (!(error instanceof DynamoDBServiceException)) throw error;
-      return { response: answer(error.$fault === 'server' ? 500 : 400, errorDocument(error)) };
+      return wireAnswer(error.$fault === 'server' ? 500 : 400, errorDocument(error));
     }
   }
 
@@ -73,26 +64,6 @@ export class ModelRequestHandler {
 
   /** Part of the SDK's handler contract: nothing to release. */
   destroy(): void {}
-}
-
-function operationOf(headers: Readonly<Record<string, string>>): string {
-  const target = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-amz-target');
-  return target?.[1].split('.')[1] ?? '(no X-Amz-Target)';
-}
-
-function bodyText(body: unknown): string {
-  if (body === undefined || body === null) return '';
-  if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
-  throw new Error('The in-memory DynamoDB reads request bodies given whole, not as streams.');
-}
-
-function answer(statusCode: number, document: unknown) {
-  return {
-    statusCode,
-    headers: { 'content-type': JSON_CONTENT, 'x-amzn-requestid': 'in-memory' },
-    body: new TextEncoder().encode(JSON.stringify(document)),
-  };
 }
 
 /** DynamoDB's error document: the shape in `__type`, the message, and the modelled members. */
