@@ -18,6 +18,7 @@ export interface QueuedMessage {
   readonly messageId: string;
   /** The URL of the queue it was sent to. */
   readonly queueUrl: string;
+  /** The message body, as sent. */
   readonly body: string;
   /** Its message attributes' values (`StringValue`, or a `BinaryValue` as base64). */
   readonly attributes: Readonly<Record<string, string>>;
