@@ -3,8 +3,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { InvalidConfigurationError } from '../errors/configurationErrors.js';
 import { MARSHALL_OPTIONS } from './dynamo/documentRoutes.js';
+import { type InjectedFault, InjectedFaults } from './dynamo/InjectedFaults.js';
 import { ModelRequestHandler } from './dynamo/ModelRequestHandler.js';
-import { SimDocumentClient } from './dynamo/SimDocumentClient.js';
+import { intercepted } from './dynamo/requestInterceptors.js';
+import { SimDocumentClient, type Transport } from './dynamo/SimDocumentClient.js';
 import { SimDynamoDB } from './dynamo/SimDynamoDB.js';
 import { createTableInput, type TestTable } from './tableDefinitions.js';
 import { type CloudFormationTemplate, templateTables } from './templateTables.js';
@@ -67,7 +69,13 @@ const LOCAL_CLIENT_CONFIG = {
 export class InMemoryDynamoDB {
   readonly #model = new SimDynamoDB();
   readonly #now: () => number;
-  readonly #documentClient = new SimDocumentClient({ dynamo: this.#model });
+  readonly #faults = new InjectedFaults();
+  readonly #transport: Transport = (operation) =>
+    intercepted(this, operation) ?? this.#faults.apply(operation, this.#model);
+  readonly #documentClient = new SimDocumentClient({
+    dynamo: this.#model,
+    transport: this.#transport,
+  });
   #client: DynamoDBClient | undefined;
 
   constructor(options: InMemoryDynamoDBOptions = {}) {
@@ -83,7 +91,7 @@ export class InMemoryDynamoDB {
   get client(): DynamoDBClient {
     this.#client ??= new DynamoDBClient({
       ...LOCAL_CLIENT_CONFIG,
-      requestHandler: new ModelRequestHandler({ dynamo: this.#model }),
+      requestHandler: new ModelRequestHandler({ dynamo: this.#model, transport: this.#transport }),
     } as DynamoDBClientConfig);
     return this.#client;
   }
@@ -176,6 +184,28 @@ export class InMemoryDynamoDB {
       }
     }
     return deleted;
+  }
+
+  /**
+   * Makes the next matching requests fail as DynamoDB sometimes does — a transaction conflict,
+   * throttling, a lost answer (applied, then the SDK's `TimeoutError`), a timeout (not applied)
+   * — for a test of what the library and your handler do then. Through `client`, the SDK's own
+   * retries apply, as in production; through `documentClient`, the library's retries do.
+   * Returns this, so that calls chain.
+   *
+   * @example
+   * ```ts
+   * dynamo.injectFault({ fault: DynamoFault.Conflict, operation: 'TransactWriteItems', times: 2 });
+   * ```
+   */
+  injectFault(fault: InjectedFault): this {
+    this.#faults.add(fault);
+    return this;
+  }
+
+  /** How many injected faults have not met their requests yet. */
+  get pendingFaults(): number {
+    return this.#faults.pending;
   }
 
   #enableTimeToLive(tableName: string, attributeName: string): void {

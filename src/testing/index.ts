@@ -3,6 +3,8 @@
  * in-memory DynamoDB that behaves as DynamoDB does. Nothing of it is loaded by the root entry.
  */
 
+export { DynamoFault, type InjectedFault } from './dynamo/InjectedFaults.js';
+export { TestClock } from './harness/TestClock.js';
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';
 export { InMemoryQueues, type QueuedMessage } from './sqs/InMemoryQueues.js';
