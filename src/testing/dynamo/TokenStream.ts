@@ -61,8 +61,8 @@ function tokenize(text: string): Token[] {
     });
     at = end;
   }
-  const last = tokens.at(-1)?.end ?? 0;
-  tokens.push({ type: 'eof', text: '<EOF>', start: last, end: last });
+  // At the very end, so a syntax error at the end quotes trailing space too, as DynamoDB does.
+  tokens.push({ type: 'eof', text: '<EOF>', start: text.length, end: text.length });
   return tokens;
 }
 
