@@ -9,7 +9,12 @@ import { validationException } from './dynamoExceptions.js';
  * const kind: ExpressionKind = 'UpdateExpression';
  * ```
  */
-export type ExpressionKind = 'ConditionExpression' | 'UpdateExpression';
+export type ExpressionKind =
+  | 'ConditionExpression'
+  | 'UpdateExpression'
+  | 'KeyConditionExpression'
+  | 'FilterExpression'
+  | 'ProjectionExpression';
 
 /**
  * One lexical token of an expression, with its place in the text.
