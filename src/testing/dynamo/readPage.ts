@@ -12,7 +12,7 @@ import type { SimTable } from './SimTable.js';
  *
  * @example
  * ```ts
- * if (bytesRead > MAX_PAGE_BYTES) stopWithLastEvaluatedKey();
+ * if (bytesRead >= MAX_PAGE_BYTES) stopWithLastEvaluatedKey();
  * ```
  */
 export const MAX_PAGE_BYTES = 1024 * 1024;
@@ -39,8 +39,8 @@ export interface Page {
  * stops after `Limit` evaluated items — filtered out or not — with a `LastEvaluatedKey` even
  * when no item follows (unless `keyOnLimit` is false: DynamoDB Local leaves it out where at
  * most one item can match, a `Query` of a table without a sort key). It also stops, with a
- * `LastEvaluatedKey`, once the items evaluated pass 1 MB and another item follows: the item
- * that passes 1 MB is the page's last (as DynamoDB Local counts; exactly 1 MB does not stop).
+ * `LastEvaluatedKey`, once the items evaluated reach 1 MB and another item follows: the item
+ * that reaches 1 MB is the page's last (as DynamoDB Local counts: 1 MB exactly stops it).
  *
  * @example
  * ```ts
@@ -67,7 +67,7 @@ export function readPage(
       if (keyOnLimit) last = item;
       break;
     }
-    if (bytes > MAX_PAGE_BYTES && more) {
+    if (bytes >= MAX_PAGE_BYTES && more) {
       last = item;
       break;
     }
