@@ -83,6 +83,27 @@ export function prepareRead(
   if (input.Limit !== undefined && input.Limit < 1) {
     throw validationException('Limit must be greater than or equal to 1');
   }
+  const { filter, projection } = parseExpressions(input, keyCondition);
+  const names = input.ExpressionAttributeNames;
+  const values = input.ExpressionAttributeValues && normalizeItem(input.ExpressionAttributeValues);
+  if (filter) checkConditionOperands(filter.root, values, 'FilterExpression');
+  const paths = projection?.paths.map((path) => resolvePath(path, names));
+  if (paths) checkDistinctPaths(paths, 'ProjectionExpression');
+  const filterPaths = (filter ? conditionPaths(filter.root) : []).map((p) => resolvePath(p, names));
+  checkNoPathIntoKey([...filterPaths, ...(paths ?? [])], table);
+  return {
+    table,
+    placeholders: { names, values },
+    filter: filter?.root,
+    projection: paths,
+    countOnly,
+    limit: input.Limit,
+    startKey: checkStartKey(table, input.ExclusiveStartKey),
+  };
+}
+
+/** The filter and projection, parsed, their placeholders checked with the key condition's. */
+function parseExpressions(input: ReadInput, keyCondition: ParsedCondition | undefined) {
   const filter =
     input.FilterExpression === undefined
       ? undefined
@@ -95,26 +116,15 @@ export function prepareRead(
   if (keyCondition) used.push({ kind: 'KeyConditionExpression', ...keyCondition });
   if (filter) used.push({ kind: 'FilterExpression', ...filter });
   if (projection) used.push({ kind: 'ProjectionExpression', ...projection });
-  const names = input.ExpressionAttributeNames;
-  checkPlaceholders(used, names, input.ExpressionAttributeValues);
-  const values = input.ExpressionAttributeValues && normalizeItem(input.ExpressionAttributeValues);
-  if (filter) checkConditionOperands(filter.root, values, 'FilterExpression');
-  const paths = projection?.paths.map((path) => resolvePath(path, names));
-  if (paths) checkDistinctPaths(paths, 'ProjectionExpression');
-  const filterPaths = filter ? conditionPaths(filter.root) : [];
-  for (const path of [...filterPaths.map((p) => resolvePath(p, names)), ...(paths ?? [])]) {
-    const [name] = path;
-    if (path.length > 1 && table.keyNames.has(String(name))) throw keyNotScalar(String(name));
+  checkPlaceholders(used, input.ExpressionAttributeNames, input.ExpressionAttributeValues);
+  return { filter, projection };
+}
+
+/** Refuses a path into a key attribute (`pk.x`, `sk[0]`): keys are scalars. */
+function checkNoPathIntoKey(paths: readonly ResolvedPath[], table: SimTable): void {
+  for (const [name, ...rest] of paths) {
+    if (rest.length > 0 && table.keyNames.has(String(name))) throw keyNotScalar(String(name));
   }
-  return {
-    table,
-    placeholders: { names, values },
-    filter: filter?.root,
-    projection: paths,
-    countOnly,
-    limit: input.Limit,
-    startKey: checkStartKey(table, input.ExclusiveStartKey),
-  };
 }
 
 /** Whether `Select` asks for counts only, after refusing what DynamoDB refuses. */
