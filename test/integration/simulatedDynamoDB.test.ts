@@ -200,6 +200,11 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
         fits: { n: 12345, x: 'x'.repeat(400 * KB - 9) },
         over: { n: 12345, x: 'x'.repeat(400 * KB - 8) },
       },
+      {
+        shape: 'the number 0 (no significant digit: 1 byte)',
+        fits: { n: 0, x: 'x'.repeat(400 * KB - 6) },
+        over: { n: 0, x: 'x'.repeat(400 * KB - 5) },
+      },
     ])(
       'counts item size as DynamoDB does with $shape: 400 KB passes, 1 byte more fails',
       async ({ fits, over }) => {

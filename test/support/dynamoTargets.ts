@@ -55,7 +55,9 @@ export function dynamoTargets(): DynamoTarget[] {
   return [emulator, simulator, sdkOverModel];
 }
 
-type KeySpec = ReadonlyArray<readonly [name: string, type: 'S' | 'N', keyType: 'HASH' | 'RANGE']>;
+type KeySpec = ReadonlyArray<
+  readonly [name: string, type: 'S' | 'N' | 'B', keyType: 'HASH' | 'RANGE']
+>;
 
 /** Creates a uniquely named table through the client (TTL on `ttlAttribute` if given). */
 export async function createTable(

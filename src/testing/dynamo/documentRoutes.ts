@@ -10,6 +10,8 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -85,6 +87,23 @@ function batchGetToWire(input: Loose): Loose {
   return { ...input, RequestItems: Object.fromEntries(requests) };
 }
 
+/** lib-dynamodb converts these members of a Query or Scan. */
+function readToWire(input: Loose): Loose {
+  return defined({
+    ...input,
+    ExclusiveStartKey: toWireItem(input.ExclusiveStartKey),
+    ExpressionAttributeValues: toWireItem(input.ExpressionAttributeValues),
+  });
+}
+
+function readFromWire(output: Loose): Loose {
+  return defined({
+    ...output,
+    Items: (output.Items as Item[] | undefined)?.map((item) => unmarshall(item)),
+    LastEvaluatedKey: fromWireItem(output.LastEvaluatedKey),
+  });
+}
+
 function withItem(name: 'Item' | 'Attributes') {
   return (output: Loose): Loose => defined({ ...output, [name]: fromWireItem(output[name]) });
 }
@@ -102,7 +121,7 @@ const call = (method: Call) => method as unknown as DocumentRoute['apply'];
 
 /**
  * The commands {@link SimDocumentClient} understands: lib-dynamodb's item commands (native
- * values marshalled in, `Item`/`Attributes`/`Responses` unmarshalled out, errors untouched —
+ * values marshalled in, `Item`/`Attributes`/`Responses`/`Items`/`LastEvaluatedKey` unmarshalled out, errors untouched —
  * so a cancellation reason's `Item` stays in wire form, as with the real client) and
  * client-dynamodb's table commands (wire form both ways).
  *
@@ -153,6 +172,20 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     toWire: batchGetToWire,
     apply: call((d, i) => d.batchGetItem(i)),
     fromWire: batchGetFromWire,
+  },
+  {
+    command: QueryCommand,
+    operation: 'Query',
+    toWire: readToWire,
+    apply: call((d, i) => d.query(i)),
+    fromWire: readFromWire,
+  },
+  {
+    command: ScanCommand,
+    operation: 'Scan',
+    toWire: readToWire,
+    apply: call((d, i) => d.scan(i)),
+    fromWire: readFromWire,
   },
   {
     command: CreateTableCommand,

@@ -6,9 +6,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -107,8 +107,8 @@ describe('SimDocumentClient', () => {
   it.each([
     [
       'a lib-dynamodb command it does not model',
-      new QueryCommand({ TableName: 't' }),
-      /does not model QueryCommand/,
+      new BatchWriteCommand({ RequestItems: {} }),
+      /does not model BatchWriteCommand/,
     ],
     [
       'a client-dynamodb command it does not model',

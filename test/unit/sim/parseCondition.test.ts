@@ -83,6 +83,11 @@ describe('parseCondition', () => {
       'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: ":v"',
     ],
     [
+      'an end reached too soon, quoting the trailing space (as DynamoDB Local and MiniStack do)',
+      '(a = :v  ',
+      'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: ":v  "',
+    ],
+    [
       'an expression of spaces',
       '   ',
       'Invalid ConditionExpression: The expression can not be empty;',
