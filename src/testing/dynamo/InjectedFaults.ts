@@ -38,6 +38,7 @@ export type DynamoFault = (typeof DynamoFault)[keyof typeof DynamoFault];
  * @public
  */
 export interface InjectedFault {
+  /** What happens to the request. */
   readonly fault: DynamoFault;
   /** The operation it hits (`TransactWriteItems`, `UpdateItem`, `GetItem`…); default any. */
   readonly operation?: string;

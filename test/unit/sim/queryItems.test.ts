@@ -31,18 +31,18 @@ describe('SimDynamoDB Query and Scan', () => {
   it('refuses IndexName, which it does not model, with an Error naming it', () => {
     const dynamo = withPartition(1);
     expect(thrown(() => dynamo.query({ ...allOfP, IndexName: 'byStatus' })).message).toMatch(
-      /^SimDynamoDB does not model IndexName of Query/,
+      /^The in-memory DynamoDB does not model IndexName of Query/,
     );
     expect(
       thrown(() => dynamo.scan({ TableName: 'sorted', IndexName: 'byStatus' })).message,
-    ).toMatch(/^SimDynamoDB does not model IndexName of Scan/);
+    ).toMatch(/^The in-memory DynamoDB does not model IndexName of Scan/);
   });
 
   it('refuses a parallel Scan (Segment, TotalSegments), which it does not model', () => {
     const dynamo = withPartition(1);
     const segmented = { TableName: 'sorted', Segment: 0, TotalSegments: 2 };
     expect(thrown(() => dynamo.scan(segmented)).message).toMatch(
-      /^SimDynamoDB does not model Segment, TotalSegments of Scan/,
+      /^The in-memory DynamoDB does not model Segment, TotalSegments of Scan/,
     );
   });
 

@@ -59,6 +59,13 @@ describe('InMemoryDynamoDB', () => {
       }),
     );
     expect(low.Item).toEqual({ orderId: { S: 'o' }, version: { N: '2' } });
+    const lowThroughDocument = await dynamo.documentClient.send(
+      new GetItemCommand({
+        TableName: 'versions',
+        Key: { orderId: { S: 'o' }, version: { N: '2' } },
+      }),
+    );
+    expect(lowThroughDocument.Item).toEqual(low.Item);
   });
 
   it('answers through the SDK client with the SDK’s own exceptions and their members', async () => {
