@@ -4,6 +4,12 @@
  */
 
 export { DynamoFault, type InjectedFault } from './dynamo/InjectedFaults.js';
+export type { BatchRun, CrashPoint, RecordRun } from './harness/BatchRun.js';
+export {
+  InboxTest,
+  type InboxTestOptions,
+  type InboxTestProcessorOptions,
+} from './harness/InboxTest.js';
 export { TestClock } from './harness/TestClock.js';
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';
