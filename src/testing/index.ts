@@ -1,8 +1,27 @@
 /**
  * `sqs-inbox/testing`: test your own handlers in milliseconds, without an emulator, against an
- * in-memory DynamoDB that behaves as DynamoDB does. Nothing of it is loaded by the root entry.
+ * in-memory DynamoDB that behaves as DynamoDB does, with the records Lambda delivers from each
+ * source. Nothing of it is loaded by the root entry.
  */
 
+export {
+  type DeliveryOptions,
+  type EventBridgeRecordOptions,
+  eventBridgeRecord,
+  type FifoRecordOptions,
+  fifoRecord,
+  type OutboxRecordOptions,
+  outboxRecord,
+  type S3ObjectNotice,
+  type SnsRecordOptions,
+  type SqsRecordOptions,
+  s3Record,
+  s3TestEventRecord,
+  snsRecord,
+  sqsEvent,
+  sqsRecord,
+  type TestMessageAttributes,
+} from './events/index.js';
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';
 export type { TestKeyAttribute, TestTable } from './tableDefinitions.js';
