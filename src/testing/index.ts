@@ -5,6 +5,7 @@
  */
 
 export {
+  copyOf,
   type DeliveryOptions,
   type EventBridgeRecordOptions,
   eventBridgeRecord,
@@ -12,6 +13,9 @@ export {
   fifoRecord,
   type OutboxRecordOptions,
   outboxRecord,
+  type RedrivenCopyOptions,
+  redeliveryOf,
+  redrivenCopy,
   type S3ObjectNotice,
   type SnsRecordOptions,
   type SqsRecordOptions,
