@@ -11,6 +11,8 @@ export {
   eventBridgeRecord,
   type FifoRecordOptions,
   fifoRecord,
+  type LambdaContextOptions,
+  lambdaContext,
   type OutboxRecordOptions,
   outboxRecord,
   type RedrivenCopyOptions,

@@ -8,6 +8,7 @@ export { copyOf } from './copyOf.js';
 export type { DeliveryOptions } from './deliveredRecord.js';
 export { type EventBridgeRecordOptions, eventBridgeRecord } from './eventBridgeRecord.js';
 export type { TestMessageAttributes } from './lambdaAttributes.js';
+export { type LambdaContextOptions, lambdaContext } from './lambdaContext.js';
 export { type OutboxRecordOptions, outboxRecord } from './outboxRecord.js';
 export { redeliveryOf } from './redeliveryOf.js';
 export { type RedrivenCopyOptions, redrivenCopy } from './redrivenCopy.js';
