@@ -15,7 +15,7 @@ export const TEST_ACCOUNT = '123456789012';
 const STANDARD_QUEUE_ARN = `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:orders`;
 const FIFO_QUEUE_ARN = `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:orders.fifo`;
 const FIFO_SUFFIX = '.fifo';
-// What SQS reports as the sender of a message an AWS service (SNS, EventBridge, S3) sent.
+// What SQS reports as the sender (an IAM principal's id): one for every sender, nothing reads it.
 const SENDER_ID = 'AIDAIENQZJOLO23YVJ4VO';
 
 /**
