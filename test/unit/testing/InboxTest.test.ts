@@ -7,8 +7,13 @@ import {
   SchemaValidationError,
 } from '../../../src/errors.js';
 import { createBatchProcessor, type MessageHandler } from '../../../src/index.js';
-import { DynamoFault, InboxTest } from '../../../src/testing/index.js';
-import { sqsRecord } from '../../support/sqsRecords.js';
+import {
+  copyOf,
+  DynamoFault,
+  InboxTest,
+  redeliveryOf,
+  sqsRecord,
+} from '../../../src/testing/index.js';
 
 const Payment = z.object({ eventId: z.string(), accountId: z.string(), amountCents: z.number() });
 type Payment = z.infer<typeof Payment>;
@@ -53,8 +58,9 @@ const payment = (eventId: string, amountCents = 1250) =>
 describe('InboxTest', () => {
   it('commits a message once: a copy of it with another messageId is a duplicate', async () => {
     const { inbox, processor, balance } = ledger();
-    const first = await inbox.run(processor, [payment('e-1')]);
-    const copy = await inbox.run(processor, [payment('e-1')]);
+    const original = payment('e-1');
+    const first = await inbox.run(processor, [original]);
+    const copy = await inbox.run(processor, [copyOf(original)]);
     expect(first.records.map((record) => record.status)).toEqual(['processed']);
     expect(copy.records.map((record) => record.status)).toEqual(['duplicate']);
     expect(balance()).toBe(1250);
@@ -86,7 +92,7 @@ describe('InboxTest', () => {
     const record = payment('e-1');
     const crashed = await inbox.run(processor, [record], { crash: { afterStep: 'charge' } });
     expect(crashed).toMatchObject({ crashed: true, records: [] });
-    const copy = await inbox.run(processor, [payment('e-1')]);
+    const copy = await inbox.run(processor, [copyOf(record)]);
     expect(copy.records[0]?.error).toBeInstanceOf(LeaseHeldError);
     await inbox.clock.advanceMillis(HOUR_MILLIS);
     const redelivered = {
