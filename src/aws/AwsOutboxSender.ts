@@ -14,6 +14,7 @@ import type { OutboxSender, OutgoingTrace } from '../outbox/OutboxSender.js';
 import type { OutgoingMessage } from '../outbox/OutgoingMessage.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
 import { entryFailure, sendFailure, serviceOf } from './sendFailure.js';
+import { sqsSendInput, stringAttributes } from './sqsSendInput.js';
 
 /**
  * Options of {@link AwsOutboxSender}: the clients to send with, each built on first use when
@@ -86,7 +87,7 @@ export class AwsOutboxSender implements OutboxSender {
     switch (message.kind) {
       case DestinationKind.SqsQueue:
       case DestinationKind.SqsFifoQueue:
-        await this.sqsClient.send(sqsCommand(message, traceparent));
+        await this.sqsClient.send(new SendMessageCommand(sqsSendInput(message, traceparent)));
         return;
       case DestinationKind.SnsTopic:
       case DestinationKind.SnsFifoTopic:
@@ -124,28 +125,6 @@ export class AwsOutboxSender implements OutboxSender {
   }
 }
 
-// Built by the function `tx.publish` counts the size with, so the check and the send agree.
-function stringAttributes(message: OutgoingMessage, extra: Record<string, string> = {}) {
-  const attributes: Record<string, { DataType: string; StringValue: string }> = {};
-  for (const [name, value] of Object.entries({ ...sentAttributes(message), ...extra })) {
-    attributes[name] = { DataType: SENT_ATTRIBUTE_DATA_TYPE, StringValue: value };
-  }
-  return attributes;
-}
-
-// SQS carries the context as the `AWSTraceHeader` system attribute, which counts against neither
-// the ten-attribute quota nor the size limit (docs.aws.amazon.com/xray/latest/devguide/
-// xray-services-sqs.html; SendMessage `MessageSystemAttributes`), so every message has room.
-function sqsTrace(traceparent: string | undefined) {
-  const header = traceparent === undefined ? undefined : toXRayHeader(traceparent);
-  if (header === undefined) return {};
-  return {
-    MessageSystemAttributes: {
-      [TraceCarrier.AwsTraceHeader]: { DataType: 'String', StringValue: header },
-    },
-  };
-}
-
 /**
  * SNS has no system attribute: the context goes as a `traceparent` message attribute (what
  * OpenTelemetry's SNS instrumentation sends), only where it fits — within the ten attributes a
@@ -166,18 +145,6 @@ function snsTrace(
   const limit = OUTBOX_LIMITS.maxBytesByKind[message.kind];
   if (destinationBytes(message).totalBytes + bytes > limit) return {};
   return { [TraceCarrier.TraceParent]: traceparent };
-}
-
-function sqsCommand(message: OutgoingMessage, traceparent?: string): SendMessageCommand {
-  const fifo = message.kind === DestinationKind.SqsFifoQueue;
-  return new SendMessageCommand({
-    QueueUrl: message.destination,
-    MessageBody: message.body,
-    MessageAttributes: stringAttributes(message),
-    ...sqsTrace(traceparent),
-    ...(message.groupId === undefined ? {} : { MessageGroupId: message.groupId }),
-    ...(fifo ? { MessageDeduplicationId: message.id } : {}),
-  });
 }
 
 function snsCommand(message: OutgoingMessage, traceparent?: string): PublishCommand {

@@ -1,6 +1,6 @@
 /**
  * One suite, several DynamoDBs: the project's emulator (MiniStack under `integration`, DynamoDB
- * Local under `conformance`) and the simulator of tools/sim/dynamo. Every test runs with the
+ * Local under `conformance`) and the simulator of src/testing/dynamo. Every test runs with the
  * same assertions on each target, so the simulator is held to what the emulators do. Where
  * the two emulators disagree, a test asserts only what both do and says what differs; the
  * simulator's own choice there is pinned by test/unit/sim. Kept in one file, as the
@@ -27,8 +27,8 @@ import { isKeySchemaMismatch, translate } from '../../src/aws/dynamoDBErrors.js'
 import { InboxStatus, inboxPk } from '../../src/constants/index.js';
 import { TransactionLimit } from '../../src/errors.js';
 import { BusinessConditionFailedError, DynamoDBInboxStore } from '../../src/index.js';
+import { RESERVED_WORDS, SYNTAX_KEYWORDS } from '../../src/testing/dynamo/reservedWords.js';
 import type { InboxEntry } from '../../src/types.js';
-import { RESERVED_WORDS, SYNTAX_KEYWORDS } from '../../tools/sim/dynamo/reservedWords.js';
 import {
   caught,
   createTable,
@@ -199,6 +199,11 @@ describe.each(dynamoTargets())('DynamoDB semantics on $name', (target) => {
         shape: 'a number (1 byte per 2 digits, plus 1)',
         fits: { n: 12345, x: 'x'.repeat(400 * KB - 9) },
         over: { n: 12345, x: 'x'.repeat(400 * KB - 8) },
+      },
+      {
+        shape: 'the number 0 (no significant digit: 1 byte)',
+        fits: { n: 0, x: 'x'.repeat(400 * KB - 6) },
+        over: { n: 0, x: 'x'.repeat(400 * KB - 5) },
       },
     ])(
       'counts item size as DynamoDB does with $shape: 400 KB passes, 1 byte more fails',

@@ -8,8 +8,8 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimDocumentClient } from '../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../src/testing/dynamo/SimDynamoDB.js';
 import { SimStream } from '../../tools/sim/streams/SimStream.js';
 import { testAws } from '../harness/aws.js';
 import { readStream, type StreamChange } from '../support/streamRecords.js';

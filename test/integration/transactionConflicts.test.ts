@@ -1,5 +1,5 @@
 /**
- * DynamoDB's transaction-conflict rules and the simulator's model of them (tools/sim/dynamo/ItemHolds.ts).
+ * DynamoDB's transaction-conflict rules and the simulator's model of them (src/testing/dynamo/ItemHolds.ts).
  * No emulator implements these rules: MiniStack and DynamoDB Local apply concurrent transactions
  * on one item one after another, never answering TransactionConflict. So the rules the model
  * follows are taken from DynamoDB's documentation ("Transaction conflict handling",
@@ -23,8 +23,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transientReasonOf } from '../../src/aws/dynamoDBErrors.js';
 import { TransientReason } from '../../src/errors.js';
-import { SimDocumentClient } from '../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../src/testing/dynamo/SimDynamoDB.js';
 import {
   type CaughtError,
   caught,

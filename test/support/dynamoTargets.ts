@@ -6,8 +6,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { SimDocumentClient } from '../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../src/testing/dynamo/SimDynamoDB.js';
+import { InMemoryDynamoDB } from '../../src/testing/InMemoryDynamoDB.js';
 import { testAws } from '../harness/aws.js';
 
 /** A DynamoDB the conformance suite runs against, through a document client. */
@@ -19,7 +20,9 @@ export interface DynamoTarget {
 
 /**
  * The targets of the conformance suite: the project's emulator (MiniStack in `integration`,
- * DynamoDB Local in `conformance`) and the simulator, a fresh one per connection.
+ * DynamoDB Local in `conformance`), the model through the simulation's document client, and the
+ * model through the testing kit's SDK client (the SDK's own middleware, wire protocol and
+ * exception parsing over `ModelRequestHandler`), a fresh model per connection.
  */
 export function dynamoTargets(): DynamoTarget[] {
   const backend = /DynamoDB: ([^;]+)/.exec(inject('aws').backend)?.[1] ?? 'emulator';
@@ -40,10 +43,21 @@ export function dynamoTargets(): DynamoTarget[] {
       close: () => {},
     }),
   };
-  return [emulator, simulator];
+  const sdkOverModel: DynamoTarget = {
+    name: 'InMemoryDynamoDB.client',
+    connect: () => {
+      const client = DynamoDBDocumentClient.from(new InMemoryDynamoDB().client, {
+        marshallOptions: { removeUndefinedValues: true },
+      });
+      return { client, close: () => client.destroy() };
+    },
+  };
+  return [emulator, simulator, sdkOverModel];
 }
 
-type KeySpec = ReadonlyArray<readonly [name: string, type: 'S' | 'N', keyType: 'HASH' | 'RANGE']>;
+type KeySpec = ReadonlyArray<
+  readonly [name: string, type: 'S' | 'N' | 'B', keyType: 'HASH' | 'RANGE']
+>;
 
 /** Creates a uniquely named table through the client (TTL on `ttlAttribute` if given). */
 export async function createTable(

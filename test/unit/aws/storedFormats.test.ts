@@ -17,8 +17,8 @@ import type { CommitRequest, LeaseToken } from '../../../src/core/InboxStore.js'
 import { buildEntry } from '../../../src/core/inboxEntry.js';
 import type { OutgoingMessage } from '../../../src/outbox/OutgoingMessage.js';
 import { groupItemPk } from '../../../src/outbox/planOutboxItems.js';
-import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 
 const NOW_MILLIS = Date.UTC(2026, 10, 24, 10, 0, 0);
 const NOW_SECONDS = NOW_MILLIS / 1000;

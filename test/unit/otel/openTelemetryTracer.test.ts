@@ -18,8 +18,8 @@ import { SpanAttribute } from '../../../src/constants/index.js';
 import type { MessageHandler } from '../../../src/core/types.js';
 import { RecordStatus } from '../../../src/index.js';
 import { openTelemetryTracer } from '../../../src/otel/index.js';
-import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
 const MARKER = 'secret-body-marker';

@@ -5,9 +5,9 @@ import {
   throttled,
   transactionConflict,
   transactionInProgress,
-} from '../../../tools/sim/dynamo/dynamoExceptions.js';
-import type { DynamoOperation } from '../../../tools/sim/dynamo/SimDocumentClient.js';
-import type { ServerTime } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+} from '../../../src/testing/dynamo/dynamoExceptions.js';
+import type { DynamoOperation } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import type { ServerTime } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { Kernel } from '../../../tools/sim/kernel/Kernel.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { REQUEST_TIMEOUT_MILLIS } from '../../../tools/sim/network/Network.js';

@@ -1,5 +1,5 @@
 /**
- * DynamoDB's transaction-conflict rules as the simulator models them (tools/sim/dynamo/ItemHolds.ts),
+ * DynamoDB's transaction-conflict rules as the simulator models them (src/testing/dynamo/ItemHolds.ts),
  * taken from the developer guide because no emulator implements them; the conformance suite
  * (test/integration/transactionConflicts.test.ts) checks what the emulators can show.
  */
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { transientReasonOf, translate } from '../../../src/aws/dynamoDBErrors.js';
 import { TransientReason } from '../../../src/errors.js';
 import { TransientStoreError } from '../../../src/index.js';
-import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDocumentClient.js';
+import { SimDocumentClient } from '../../../src/testing/dynamo/SimDocumentClient.js';
 import { N, S, simWithTables, thrown } from './simFixture.js';
 
 const put = (pk: string): TransactWriteItem => ({ Put: { TableName: 't', Item: { pk: S(pk) } } });

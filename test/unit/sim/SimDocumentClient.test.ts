@@ -6,9 +6,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -19,8 +19,8 @@ import { DynamoDBInboxStore, TransientStoreError } from '../../../src/index.js';
 import {
   type DynamoOperation,
   SimDocumentClient,
-} from '../../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+} from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 
 async function clientWithTable(
   transport?: ConstructorParameters<typeof SimDocumentClient>[0]['transport'],
@@ -107,8 +107,8 @@ describe('SimDocumentClient', () => {
   it.each([
     [
       'a lib-dynamodb command it does not model',
-      new QueryCommand({ TableName: 't' }),
-      /does not model QueryCommand/,
+      new BatchWriteCommand({ RequestItems: {} }),
+      /does not model BatchWriteCommand/,
     ],
     [
       'a client-dynamodb command it does not model',

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { translate } from '../../../src/aws/dynamoDBErrors.js';
 import { TransientReason } from '../../../src/errors.js';
 import { TransientStoreError } from '../../../src/index.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { N, S, simWithTables, thrown } from './simFixture.js';
 
 const put = (pk: string, extra = {}): TransactWriteItem => ({

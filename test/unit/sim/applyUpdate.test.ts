@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { parseUpdate } from '../../../tools/sim/dynamo/parseUpdate.js';
+import { parseUpdate } from '../../../src/testing/dynamo/parseUpdate.js';
 import { N, S, simWithTables, thrown } from './simFixture.js';
 
 const ITEM = {

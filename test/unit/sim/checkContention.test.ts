@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import type { FaultedRequest, Invocation } from '../../../tools/sim/lambda/SimLambda.js';
 import { FaultKind, RequestChannel } from '../../../tools/sim/network/Network.js';

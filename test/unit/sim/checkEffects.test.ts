@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeRecord } from '../../../tools/sim/dynamo/SimDynamoDB.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { checkEffects } from '../../../tools/sim/world/checkEffects.js';
 import { WorldTables } from '../../../tools/sim/world/consumerFunction.js';

@@ -6,7 +6,7 @@ import {
   itemsEqual,
   typeOf,
   valuesEqual,
-} from '../../../tools/sim/dynamo/compareValues.js';
+} from '../../../src/testing/dynamo/compareValues.js';
 
 describe('compareStrings', () => {
   it('orders by code point, where UTF-16 order differs above U+FFFF', () => {

@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { checkConditionOperands } from '../../../tools/sim/dynamo/checkConditionOperands.js';
-import type { Item } from '../../../tools/sim/dynamo/compareValues.js';
-import { evaluateCondition } from '../../../tools/sim/dynamo/evaluateCondition.js';
-import { normalizeItem } from '../../../tools/sim/dynamo/normalizeItem.js';
-import { parseCondition } from '../../../tools/sim/dynamo/parseCondition.js';
+import { checkConditionOperands } from '../../../src/testing/dynamo/checkConditionOperands.js';
+import type { Item } from '../../../src/testing/dynamo/compareValues.js';
+import { evaluateCondition } from '../../../src/testing/dynamo/evaluateCondition.js';
+import { normalizeItem } from '../../../src/testing/dynamo/normalizeItem.js';
+import { parseCondition } from '../../../src/testing/dynamo/parseCondition.js';
 
 const ITEM: Item = normalizeItem({
   n: { N: '10' },

@@ -4,7 +4,7 @@ import {
   compareNumbers,
   normalizeNumber,
   significantDigits,
-} from '../../../tools/sim/dynamo/normalizeNumber.js';
+} from '../../../src/testing/dynamo/normalizeNumber.js';
 
 describe('normalizeNumber', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCondition } from '../../../tools/sim/dynamo/parseCondition.js';
+import { parseCondition } from '../../../src/testing/dynamo/parseCondition.js';
 
 const refused = (expression: string) => {
   try {
@@ -81,6 +81,11 @@ describe('parseCondition', () => {
       'an unclosed parenthesis',
       '(a = :v',
       'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: ":v"',
+    ],
+    [
+      'an end reached too soon, quoting the trailing space (as DynamoDB Local and MiniStack do)',
+      '(a = :v  ',
+      'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: ":v  "',
     ],
     [
       'an expression of spaces',

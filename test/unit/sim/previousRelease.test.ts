@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DynamoDBInboxStore } from '../../../src/aws/DynamoDBInboxStore.js';
 import { outboxMessageId } from '../../../src/constants/index.js';
 import { buildEntry } from '../../../src/core/inboxEntry.js';
-import { SimDocumentClient } from '../../../tools/sim/dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import {
   asPreviousRelease,

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SimDynamoDB } from '../../../tools/sim/dynamo/SimDynamoDB.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 
 /** Wire values, shorter to write. */
 export const S = (value: string): AttributeValue => ({ S: value });

@@ -1,5 +1,5 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { ChangeRecord } from '../dynamo/ChangeLog.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/ChangeLog.js';
 import { hash32 } from '../kernel/Prng.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 

@@ -1,5 +1,5 @@
-import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
-import { isConflictAnswer } from '../dynamo/SimDynamoDB.js';
+import type { DynamoOperation } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { isConflictAnswer } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
 import { REQUEST_TIMEOUT_MILLIS, type RequestOptions } from '../network/Network.js';

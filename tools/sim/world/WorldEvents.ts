@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { WorldTables } from './consumerFunction.js';
 import type { PlannedEvent } from './paymentWorkload.js';
 import { publishedText } from './snsEnvelope.js';

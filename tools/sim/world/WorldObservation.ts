@@ -1,4 +1,4 @@
-import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import type { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import type { Invocation } from '../lambda/SimLambda.js';

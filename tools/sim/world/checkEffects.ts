@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { outboxMessagesOf } from './checkOutbox.js';
 import { WorldTables } from './consumerFunction.js';
 import { type PlannedEvent, Planted, UNKNOWN_COUNTER_ID } from './paymentWorkload.js';

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { FORMAT_VERSIONS } from '../../../src/constants/index.js';
-import type { ChangeRecord } from '../dynamo/ChangeLog.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/ChangeLog.js';
 import { isOperationItem } from './checkRedrive.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';

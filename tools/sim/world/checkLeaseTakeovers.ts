@@ -1,5 +1,5 @@
 import { InboxMetric } from '../../../src/constants/index.js';
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import type { Invocation } from '../lambda/SimLambda.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { OutboxMessageIdField } from '../../../src/constants/index.js';
-import type { ChangeRecord } from '../dynamo/ChangeLog.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/ChangeLog.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';
 import { WorldTables } from './consumerFunction.js';
 import { DownstreamTables, type OutboxWorld } from './outboxWorld.js';

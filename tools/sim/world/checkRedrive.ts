@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { OPERATION_ITEM_PREFIX } from '../../../src/constants/values.js';
-import type { ChangeRecord } from '../dynamo/ChangeLog.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/ChangeLog.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';
 

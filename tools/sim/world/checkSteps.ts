@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { stepIdempotencyKey } from '../../../src/constants/index.js';
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import type { EffectCall } from '../effects/SimEffects.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { isFailureRecord } from './checkFailureRecords.js';

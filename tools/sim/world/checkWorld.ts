@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { QueuedMessage } from '../sqs/SimQueue.js';
 import { checkAcknowledged } from './checkAcknowledged.js';

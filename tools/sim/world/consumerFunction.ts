@@ -17,9 +17,12 @@ import {
   type MessageHandler,
   MessageSource,
 } from '../../../src/index.js';
+import {
+  type DynamoOperation,
+  SimDocumentClient,
+} from '../../../src/testing/dynamo/SimDocumentClient.js';
+import type { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { COUNTERS_TABLE, counterConsumer } from '../../chaos/counterConsumer.js';
-import { type DynamoOperation, SimDocumentClient } from '../dynamo/SimDocumentClient.js';
-import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { SimEffects } from '../effects/SimEffects.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { FunctionFactory } from '../lambda/SimLambda.js';

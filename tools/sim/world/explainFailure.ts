@@ -1,4 +1,4 @@
-import type { ChangeRecord } from '../dynamo/SimDynamoDB.js';
+import type { ChangeRecord } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { type Invocation, WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import { FaultKind, RequestChannel } from '../network/Network.js';
 import { type PlannedEvent, Planted } from './paymentWorkload.js';

@@ -1,11 +1,11 @@
 import type { ConsumerDefinition } from '../../../functions/shared/ConsumerDefinition.js';
 import type { MessageHandler } from '../../../src/index.js';
+import type { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import {
   COUNTERS_TABLE,
   type CounterIncremented,
   counterConsumer,
 } from '../../chaos/counterConsumer.js';
-import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 
 /**
  * The counter of a world with `unknownCounterRate`: the chaos run's increment, but only into a

@@ -12,8 +12,8 @@ import {
   MessageSource,
 } from '../../../src/index.js';
 import { AwsOutboxSender, createOutboxRelay } from '../../../src/relay/index.js';
-import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import { SimDocumentClient } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import { hash32, type Prng } from '../kernel/Prng.js';
 import { EventSourceMapping } from '../lambda/EventSourceMapping.js';

@@ -1,5 +1,5 @@
 import { FORMAT_STAMP, READABLE_FORMAT } from '../../../src/aws/entryWrites.js';
-import type { Rewrite } from '../dynamo/SimDocumentClient.js';
+import type { Rewrite } from '../../../src/testing/dynamo/SimDocumentClient.js';
 import type { Prng } from '../kernel/Prng.js';
 
 type Request = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
-import { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
+import type { DynamoOperation } from '../../../src/testing/dynamo/SimDocumentClient.js';
+import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
 import { SimEffects } from '../effects/SimEffects.js';
 import { Kernel, RunEnd } from '../kernel/Kernel.js';
 import { hash32, Prng } from '../kernel/Prng.js';

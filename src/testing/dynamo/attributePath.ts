@@ -1,8 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from './compareValues.js';
+import { validationException } from './dynamoExceptions.js';
 import { RuntimeValidation, RuntimeValidationError } from './RuntimeValidationError.js';
 import { isReservedWord, isSyntaxKeyword } from './reservedWords.js';
-import type { TokenStream } from './TokenStream.js';
+import type { ExpressionKind, TokenStream } from './TokenStream.js';
 
 /**
  * A step of a document path: an attribute or map key name, a `#name` placeholder, a list index.
@@ -141,6 +142,28 @@ export function comparePaths(
     return typeof a[at] === typeof b[at] ? 'distinct' : 'conflict';
   }
   return 'overlap';
+}
+
+/**
+ * Refuses two paths of one expression that overlap or conflict (see {@link comparePaths}), in
+ * DynamoDB's words, naming the expression.
+ *
+ * @example
+ * ```ts
+ * checkDistinctPaths([['m'], ['m', 'x']], 'ProjectionExpression'); // throws: overlap
+ * ```
+ */
+export function checkDistinctPaths(paths: readonly ResolvedPath[], kind: ExpressionKind): void {
+  for (const [at, first] of paths.entries()) {
+    for (const second of paths.slice(at + 1)) {
+      const relation = comparePaths(first, second);
+      if (relation === 'distinct') continue;
+      throw validationException(
+        `Invalid ${kind}: Two document paths ${relation} with each other; must remove or rewrite one of these paths; ` +
+          `path one: ${formatPath(first)}, path two: ${formatPath(second)}`,
+      );
+    }
+  }
 }
 
 const invalidPath = () => new RuntimeValidationError(RuntimeValidation.InvalidPath);

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { comparePaths, formatPath, type ResolvedPath, resolvePath } from './attributePath.js';
+import { checkDistinctPaths, type ResolvedPath, resolvePath } from './attributePath.js';
 import { typeOf } from './compareValues.js';
 import { validationException } from './dynamoExceptions.js';
 import type { Placeholders } from './evaluateCondition.js';
@@ -39,7 +39,7 @@ export function checkUpdateActions(
   for (const action of update.actions) checkOperandTypes(action, placeholders.values);
   const targets = update.actions.map((action) => resolvePath(action.path, placeholders.names));
   for (const target of targets) checkNotKey(target, keyNames);
-  checkDistinct(targets);
+  checkDistinctPaths(targets, 'UpdateExpression');
   return targets;
 }
 
@@ -100,17 +100,4 @@ function checkNotKey(target: ResolvedPath, keyNames: ReadonlySet<string>): void 
   throw validationException(
     `One or more parameter values were invalid: Cannot update attribute ${name}. This attribute is part of the key`,
   );
-}
-
-function checkDistinct(targets: readonly ResolvedPath[]): void {
-  for (const [at, first] of targets.entries()) {
-    for (const second of targets.slice(at + 1)) {
-      const relation = comparePaths(first, second);
-      if (relation === 'distinct') continue;
-      throw invalid(
-        `Two document paths ${relation} with each other; must remove or rewrite one of these paths; ` +
-          `path one: ${formatPath(first)}, path two: ${formatPath(second)}`,
-      );
-    }
-  }
 }

@@ -23,7 +23,7 @@ export const MAX_TRANSACTION_BYTES = 4 * 1024 * 1024;
 
 /**
  * The bytes DynamoDB counts for a wire value: UTF-8 for strings, one byte per two significant
- * digits plus one for numbers, 1 for BOOL and NULL, 3 plus one per element for lists and maps
+ * digits plus one for numbers (1 for zero), 1 for BOOL and NULL, 3 plus one per element for lists and maps
  * (map keys counted too). Checked at the 400 KB boundary against DynamoDB Local and MiniStack.
  *
  * @example
@@ -60,7 +60,9 @@ function attributeBytes(name: string, value: AttributeValue): number {
   return Buffer.byteLength(name, 'utf8') + valueBytes(value);
 }
 
+/** Zero has no significant digit: 1 byte (checked at 400 KB against DynamoDB Local and MiniStack). */
 function numberBytes(normalized: string): number {
+  if (normalized === '0') return 1;
   return Math.ceil(significantDigits(normalized) / 2) + 1;
 }
 

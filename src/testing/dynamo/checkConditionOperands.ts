@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { AttributeType, compareOrdered, contentOf, typeOf } from './compareValues.js';
 import { validationException } from './dynamoExceptions.js';
-import type { Condition, Operand } from './parseCondition.js';
+import type { Condition, ConditionKind, Operand } from './parseCondition.js';
 
 type Values = Readonly<Record<string, AttributeValue>> | undefined;
 
@@ -12,41 +12,51 @@ const PREFIX_TYPES = new Set<string>(['S', 'B']);
  * Checks what DynamoDB refuses in a condition once it knows the request's values, before it
  * reads any item: a placeholder of an unordered type in `<`/`BETWEEN`, a number in
  * `begins_with`, an unknown type name in `attribute_type`, `BETWEEN` bounds of two types or in
- * the wrong order. Throws a `ValidationException`.
+ * the wrong order. Throws a `ValidationException` naming the expression's `kind`.
  *
  * @example
  * ```ts
  * checkConditionOperands(parseCondition('a < :v').root, { ':v': { BOOL: true } }); // throws
  * ```
  */
-export function checkConditionOperands(condition: Condition, values: Values): void {
+export function checkConditionOperands(
+  condition: Condition,
+  values: Values,
+  kind: ConditionKind = 'ConditionExpression',
+): void {
+  const context = { values, kind };
   switch (condition.kind) {
     case 'and':
     case 'or':
-      checkConditionOperands(condition.left, values);
-      checkConditionOperands(condition.right, values);
+      checkConditionOperands(condition.left, values, kind);
+      checkConditionOperands(condition.right, values, kind);
       break;
     case 'not':
-      checkConditionOperands(condition.condition, values);
+      checkConditionOperands(condition.condition, values, kind);
       break;
     case 'compare':
       if (condition.comparator !== '=' && condition.comparator !== '<>') {
-        checkTypes(condition.comparator, [condition.left, condition.right], values, ORDERED_TYPES);
+        checkTypes(condition.comparator, [condition.left, condition.right], context, ORDERED_TYPES);
       }
       break;
     case 'between':
-      checkBetween(condition.operand, condition.low, condition.high, values);
+      checkBetween(condition.operand, condition.low, condition.high, context);
       break;
     case 'function':
-      checkFunction(condition.name, condition.args, values);
+      checkFunction(condition.name, condition.args, context);
       break;
     case 'in':
       break;
   }
 }
 
-function invalid(detail: string) {
-  return validationException(`Invalid ConditionExpression: ${detail}`);
+interface Context {
+  readonly values: Values;
+  readonly kind: ConditionKind;
+}
+
+function invalid(context: Context, detail: string) {
+  return validationException(`Invalid ${context.kind}: ${detail}`);
 }
 
 function placeholderValue(
@@ -59,13 +69,14 @@ function placeholderValue(
 function checkTypes(
   operator: string,
   operands: readonly Operand[],
-  values: Values,
+  context: Context,
   allowed: ReadonlySet<string>,
 ): void {
   for (const operand of operands) {
-    const value = placeholderValue(operand, values);
+    const value = placeholderValue(operand, context.values);
     if (value === undefined || allowed.has(typeOf(value))) continue;
     throw invalid(
+      context,
       `Incorrect operand type for operator or function; operator or function: ${operator}, operand type: ${typeOf(value)}`,
     );
   }
@@ -76,33 +87,36 @@ function shown(value: AttributeValue): string {
   return `AttributeValue: {${type}:${String(contentOf(value, type))}}`;
 }
 
-function checkBetween(operand: Operand, low: Operand, high: Operand, values: Values): void {
-  checkTypes('BETWEEN', [operand, low, high], values, ORDERED_TYPES);
-  const lowValue = placeholderValue(low, values);
-  const highValue = placeholderValue(high, values);
+function checkBetween(operand: Operand, low: Operand, high: Operand, context: Context): void {
+  checkTypes('BETWEEN', [operand, low, high], context, ORDERED_TYPES);
+  const lowValue = placeholderValue(low, context.values);
+  const highValue = placeholderValue(high, context.values);
   if (lowValue === undefined || highValue === undefined) return;
   const bounds = `lower bound operand: ${shown(lowValue)}, upper bound operand: ${shown(highValue)}`;
   const order = compareOrdered(lowValue, highValue);
   if (order === undefined) {
     throw invalid(
+      context,
       `The BETWEEN operator requires same data type for lower and upper bounds; ${bounds}`,
     );
   }
   if (order > 0) {
     throw invalid(
+      context,
       `The BETWEEN operator requires upper bound to be greater than or equal to lower bound; ${bounds}`,
     );
   }
 }
 
-function checkFunction(name: string, args: readonly Operand[], values: Values): void {
-  if (name === 'begins_with') checkTypes(name, args, values, PREFIX_TYPES);
+function checkFunction(name: string, args: readonly Operand[], context: Context): void {
+  if (name === 'begins_with') checkTypes(name, args, context, PREFIX_TYPES);
   if (name !== 'attribute_type') return;
-  const type = placeholderValue(args[1], values);
+  const type = placeholderValue(args[1], context.values);
   if (type === undefined) return;
-  if (type.S === undefined) checkTypes(name, [args[1] as Operand], values, new Set(['S']));
+  if (type.S === undefined) checkTypes(name, [args[1] as Operand], context, new Set(['S']));
   else if (!Object.hasOwn(AttributeType, type.S)) {
     throw invalid(
+      context,
       `Invalid attribute type name found; type: ${type.S}, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}`,
     );
   }

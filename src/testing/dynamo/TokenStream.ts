@@ -9,7 +9,12 @@ import { validationException } from './dynamoExceptions.js';
  * const kind: ExpressionKind = 'UpdateExpression';
  * ```
  */
-export type ExpressionKind = 'ConditionExpression' | 'UpdateExpression';
+export type ExpressionKind =
+  | 'ConditionExpression'
+  | 'UpdateExpression'
+  | 'KeyConditionExpression'
+  | 'FilterExpression'
+  | 'ProjectionExpression';
 
 /**
  * One lexical token of an expression, with its place in the text.
@@ -61,8 +66,8 @@ function tokenize(text: string): Token[] {
     });
     at = end;
   }
-  const last = tokens.at(-1)?.end ?? 0;
-  tokens.push({ type: 'eof', text: '<EOF>', start: last, end: last });
+  // At the very end, so a syntax error at the end quotes trailing space too, as DynamoDB does.
+  tokens.push({ type: 'eof', text: '<EOF>', start: text.length, end: text.length });
   return tokens;
 }
 

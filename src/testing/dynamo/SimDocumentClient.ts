@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NotModelledError } from '../NotModelledError.js';
 import { DOCUMENT_ROUTES, MARSHALL_OPTIONS, tableNamesOf } from './documentRoutes.js';
 import type { ServerTime } from './ItemHolds.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
@@ -110,13 +111,13 @@ export class SimDocumentClient {
     return this as unknown as DynamoDBDocumentClient;
   }
 
-  /** Sends a command; a command the simulator does not model rejects with an `Error` naming it. */
+  /** Sends a command; a command the model does not answer rejects with a `NotModelledError` naming it. */
   async send(command: object): Promise<Record<string, unknown>> {
     const route = DOCUMENT_ROUTES.find((candidate) => command instanceof candidate.command);
     if (route === undefined) {
       const name = command.constructor?.name ?? typeof command;
-      const known = DOCUMENT_ROUTES.map((candidate) => candidate.command.name).join(', ');
-      throw new Error(`SimDocumentClient does not model ${name}; it sends ${known}.`);
+      const known = DOCUMENT_ROUTES.map((candidate) => candidate.command.name);
+      throw new NotModelledError(name, name, known);
     }
     const asBuilt = route.toWire((command as { input: Record<string, unknown> }).input);
     const wireInput = this.#rewrite?.(route.operation, asBuilt) ?? asBuilt;

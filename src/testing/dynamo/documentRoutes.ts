@@ -1,8 +1,16 @@
 import {
+  BatchGetItemCommand,
   CreateTableCommand,
+  DeleteItemCommand,
   DeleteTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
+  GetItemCommand,
+  QueryCommand as LowLevelQueryCommand,
+  ScanCommand as LowLevelScanCommand,
+  PutItemCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -10,12 +18,15 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from './compareValues.js';
 import type { ServerTime } from './ItemHolds.js';
+import { MODEL_OPERATIONS } from './modelOperations.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
 
 /**
@@ -85,6 +96,23 @@ function batchGetToWire(input: Loose): Loose {
   return { ...input, RequestItems: Object.fromEntries(requests) };
 }
 
+/** lib-dynamodb converts these members of a Query or Scan. */
+function readToWire(input: Loose): Loose {
+  return defined({
+    ...input,
+    ExclusiveStartKey: toWireItem(input.ExclusiveStartKey),
+    ExpressionAttributeValues: toWireItem(input.ExpressionAttributeValues),
+  });
+}
+
+function readFromWire(output: Loose): Loose {
+  return defined({
+    ...output,
+    Items: (output.Items as Item[] | undefined)?.map((item) => unmarshall(item)),
+    LastEvaluatedKey: fromWireItem(output.LastEvaluatedKey),
+  });
+}
+
 function withItem(name: 'Item' | 'Attributes') {
   return (output: Loose): Loose => defined({ ...output, [name]: fromWireItem(output[name]) });
 }
@@ -97,14 +125,24 @@ function batchGetFromWire(output: Loose): Loose {
 }
 
 const same = (value: Loose) => value;
-type Call = (dynamo: SimDynamoDB, input: never, at?: ServerTime) => unknown;
-const call = (method: Call) => method as unknown as DocumentRoute['apply'];
+
+function route(
+  command: DocumentRoute['command'],
+  operation: string,
+  toWire: DocumentRoute['toWire'] = same,
+  fromWire: DocumentRoute['fromWire'] = same,
+): DocumentRoute {
+  const apply = MODEL_OPERATIONS[operation];
+  if (apply === undefined) throw new Error(`no model operation ${operation}`);
+  return { command, operation, toWire, apply, fromWire };
+}
 
 /**
  * The commands {@link SimDocumentClient} understands: lib-dynamodb's item commands (native
- * values marshalled in, `Item`/`Attributes`/`Responses` unmarshalled out, errors untouched —
- * so a cancellation reason's `Item` stays in wire form, as with the real client) and
- * client-dynamodb's table commands (wire form both ways).
+ * values marshalled in; `Item`, `Attributes`, `Responses`, `Items` and `LastEvaluatedKey`
+ * unmarshalled out; errors untouched, so a cancellation reason's `Item` stays in wire form, as
+ * with the real client) and client-dynamodb's commands (wire form both ways), each applied by
+ * the model operation of its name.
  *
  * @example
  * ```ts
@@ -112,83 +150,27 @@ const call = (method: Call) => method as unknown as DocumentRoute['apply'];
  * ```
  */
 export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
-  {
-    command: GetCommand,
-    operation: 'GetItem',
-    toWire: writeToWire,
-    apply: call((d, i) => d.getItem(i)),
-    fromWire: withItem('Item'),
-  },
-  {
-    command: PutCommand,
-    operation: 'PutItem',
-    toWire: writeToWire,
-    apply: call((d, i, at) => d.putItem(i, at)),
-    fromWire: withItem('Attributes'),
-  },
-  {
-    command: UpdateCommand,
-    operation: 'UpdateItem',
-    toWire: writeToWire,
-    apply: call((d, i, at) => d.updateItem(i, at)),
-    fromWire: withItem('Attributes'),
-  },
-  {
-    command: DeleteCommand,
-    operation: 'DeleteItem',
-    toWire: writeToWire,
-    apply: call((d, i, at) => d.deleteItem(i, at)),
-    fromWire: withItem('Attributes'),
-  },
-  {
-    command: TransactWriteCommand,
-    operation: 'TransactWriteItems',
-    toWire: transactionToWire,
-    apply: call((d, i, at) => d.transactWriteItems(i, at)),
-    fromWire: same,
-  },
-  {
-    command: BatchGetCommand,
-    operation: 'BatchGetItem',
-    toWire: batchGetToWire,
-    apply: call((d, i) => d.batchGetItem(i)),
-    fromWire: batchGetFromWire,
-  },
-  {
-    command: CreateTableCommand,
-    operation: 'CreateTable',
-    toWire: same,
-    apply: call((d, i) => d.createTable(i)),
-    fromWire: same,
-  },
-  {
-    command: DeleteTableCommand,
-    operation: 'DeleteTable',
-    toWire: same,
-    apply: call((d, i) => d.deleteTable(i)),
-    fromWire: same,
-  },
-  {
-    command: DescribeTableCommand,
-    operation: 'DescribeTable',
-    toWire: same,
-    apply: call((d, i) => d.describeTable(i)),
-    fromWire: same,
-  },
-  {
-    command: UpdateTimeToLiveCommand,
-    operation: 'UpdateTimeToLive',
-    toWire: same,
-    apply: call((d, i) => d.updateTimeToLive(i)),
-    fromWire: same,
-  },
-  {
-    command: DescribeTimeToLiveCommand,
-    operation: 'DescribeTimeToLive',
-    toWire: same,
-    apply: call((d, i) => d.describeTimeToLive(i)),
-    fromWire: same,
-  },
+  route(GetCommand, 'GetItem', writeToWire, withItem('Item')),
+  route(PutCommand, 'PutItem', writeToWire, withItem('Attributes')),
+  route(UpdateCommand, 'UpdateItem', writeToWire, withItem('Attributes')),
+  route(DeleteCommand, 'DeleteItem', writeToWire, withItem('Attributes')),
+  route(TransactWriteCommand, 'TransactWriteItems', transactionToWire, same),
+  route(BatchGetCommand, 'BatchGetItem', batchGetToWire, batchGetFromWire),
+  route(QueryCommand, 'Query', readToWire, readFromWire),
+  route(ScanCommand, 'Scan', readToWire, readFromWire),
+  route(GetItemCommand, 'GetItem'),
+  route(PutItemCommand, 'PutItem'),
+  route(UpdateItemCommand, 'UpdateItem'),
+  route(DeleteItemCommand, 'DeleteItem'),
+  route(TransactWriteItemsCommand, 'TransactWriteItems'),
+  route(BatchGetItemCommand, 'BatchGetItem'),
+  route(LowLevelQueryCommand, 'Query'),
+  route(LowLevelScanCommand, 'Scan'),
+  route(CreateTableCommand, 'CreateTable'),
+  route(DeleteTableCommand, 'DeleteTable'),
+  route(DescribeTableCommand, 'DescribeTable'),
+  route(UpdateTimeToLiveCommand, 'UpdateTimeToLive'),
+  route(DescribeTimeToLiveCommand, 'DescribeTimeToLive'),
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { type PathSpec, parsePath } from './attributePath.js';
-import { TokenStream } from './TokenStream.js';
+import { type ExpressionKind, TokenStream } from './TokenStream.js';
 
 /**
  * A value in a condition: a document path, a `:value` placeholder, or `size(operand)`.
@@ -97,35 +97,52 @@ const MAX_CACHED = 10_000;
 const cache = new Map<string, ParsedCondition | { readonly failure: string }>();
 
 /**
- * Parses a `ConditionExpression` once and caches it by its text (the failure too): the
- * grammar of comparators, `BETWEEN`, `IN`, `AND`/`OR`/`NOT` (in that precedence, loosest last),
- * parentheses and the functions, with DynamoDB's `ValidationException` messages.
+ * The expressions written in the condition grammar, named as DynamoDB names them in messages.
+ *
+ * @example
+ * ```ts
+ * const kind: ConditionKind = 'FilterExpression';
+ * ```
+ */
+export type ConditionKind = Extract<
+  ExpressionKind,
+  'ConditionExpression' | 'KeyConditionExpression' | 'FilterExpression'
+>;
+
+/**
+ * Parses a `ConditionExpression` (or a `KeyConditionExpression` or `FilterExpression`, whose
+ * grammar is the same: only the name in messages differs) once and caches it by kind and text
+ * (the failure too): the grammar of comparators, `BETWEEN`, `IN`, `AND`/`OR`/`NOT` (in that
+ * precedence, loosest last), parentheses and the functions, with DynamoDB's
+ * `ValidationException` messages.
  *
  * @example
  * ```ts
  * parseCondition('attribute_not_exists(#pk) OR #expiresAt < :now').valueRefs // => Set { ':now' }
  * ```
  */
-export function parseCondition(text: string): ParsedCondition {
-  const cached = cache.get(text);
+export function parseCondition(
+  text: string,
+  kind: ConditionKind = 'ConditionExpression',
+): ParsedCondition {
+  const cacheKey = `${kind}\u0000${text}`;
+  const cached = cache.get(cacheKey);
   if (cached !== undefined && 'root' in cached) return cached;
-  const stream = new TokenStream(text, 'ConditionExpression');
+  const stream = new TokenStream(text, kind);
   if (cached !== undefined) throw stream.error(cached.failure);
   try {
     const parsed = new ConditionParser(stream).parse();
-    remember(text, parsed);
+    remember(cacheKey, parsed);
     return parsed;
   } catch (error) {
-    remember(text, {
-      failure: (error as Error).message.replace(/^Invalid ConditionExpression: /, ''),
-    });
+    remember(cacheKey, { failure: (error as Error).message.replace(`Invalid ${kind}: `, '') });
     throw error;
   }
 }
 
-function remember(text: string, entry: ParsedCondition | { readonly failure: string }): void {
+function remember(key: string, entry: ParsedCondition | { readonly failure: string }): void {
   if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(text, entry);
+  cache.set(key, entry);
 }
 
 class ConditionParser {

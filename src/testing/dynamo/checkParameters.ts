@@ -1,3 +1,4 @@
+import { NotModelledError } from '../NotModelledError.js';
 /**
  * Refuses request parameters the simulator does not model (a projection, legacy `Expected`,
  * a `ClientRequestToken`…) with a plain `Error` naming them, rather than ignoring them and
@@ -19,10 +20,7 @@ export function checkParameters(
     if (value !== undefined && !modelled.includes(name)) unmodelled.push(name);
   }
   if (unmodelled.length === 0) return;
-  throw new Error(
-    `SimDynamoDB does not model ${unmodelled.join(', ')} of ${operation}; it models ${modelled.join(', ')}. ` +
-      'Leave the parameter out or extend tools/sim/dynamo.',
-  );
+  throw new NotModelledError(operation, unmodelled.join(', '), modelled);
 }
 
 /**

@@ -16,6 +16,10 @@ import type {
   ProvisionedThroughputExceededException,
   PutItemInput,
   PutItemOutput,
+  QueryInput,
+  QueryOutput,
+  ScanInput,
+  ScanOutput,
   ThrottlingException,
   TransactionCanceledException,
   TransactWriteItemsInput,
@@ -38,7 +42,9 @@ import {
 } from './dynamoExceptions.js';
 import { type ConflictRecord, ItemHolds, type ServerTime } from './ItemHolds.js';
 import { batchGetItem, deleteItem, getItem, putItem, updateItem } from './itemOperations.js';
+import { queryItems } from './queryItems.js';
 import { SimTable, tableNameOf } from './SimTable.js';
+import { scanItems } from './scanItems.js';
 import * as ttl from './timeToLive.js';
 import { transactWriteItems } from './transactWriteItems.js';
 
@@ -155,6 +161,43 @@ export class SimDynamoDB {
   }
 
   /**
+   * The names of the tables, in the order they were created.
+   *
+   * @example
+   * ```ts
+   * dynamo.tableNames() // => ['inbox', 'accounts']
+   * ```
+   */
+  tableNames(): readonly string[] {
+    return [...this.#tables.keys()];
+  }
+
+  /**
+   * The key of an item of a table (its key attributes, in wire form).
+   *
+   * @example
+   * ```ts
+   * dynamo.keyOf('inbox', item) // => { pk: { S: 'ledger#evt-1' } }
+   * ```
+   */
+  keyOf(tableName: string, item: Item): Item {
+    return this.#table(tableName).keyOfItem(item).key;
+  }
+
+  /**
+   * Every item of a table, in the order they were written (a test's view, not an
+   * operation: no paging, no capacity).
+   *
+   * @example
+   * ```ts
+   * dynamo.tableItems('accounts').length
+   * ```
+   */
+  tableItems(tableName: string): readonly Item[] {
+    return [...this.#table(tableName).items.values()];
+  }
+
+  /**
    * Enables or disables TTL on an attribute; it applies at once.
    *
    * @example
@@ -200,6 +243,30 @@ export class SimDynamoDB {
    */
   batchGetItem(input: BatchGetItemInput): BatchGetItemOutput {
     return batchGetItem(this.#database, input);
+  }
+
+  /**
+   * One page of a partition's items in sort-key order (see `queryItems.ts`); no `IndexName`.
+   *
+   * @example
+   * ```ts
+   * dynamo.query({ TableName: 't', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'a' } } }).Items
+   * ```
+   */
+  query(input: QueryInput): QueryOutput {
+    return queryItems(this.#database, input);
+  }
+
+  /**
+   * One page of a table's items, in key order (see `scanItems.ts`); no `IndexName`, no segments.
+   *
+   * @example
+   * ```ts
+   * dynamo.scan({ TableName: 't', Limit: 100 }).LastEvaluatedKey
+   * ```
+   */
+  scan(input: ScanInput): ScanOutput {
+    return scanItems(this.#database, input);
   }
 
   /**

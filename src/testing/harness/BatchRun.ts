@@ -1,0 +1,83 @@
+import type { RecordStatus } from '../../constants/values.js';
+import type { RecordOutcome } from '../../core/types.js';
+import type { RecordingTracer } from './RecordingTracer.js';
+
+/**
+ * Where `InboxTest.run` makes an invocation die: right after the step's effect — its journal
+ * write applied (`journaled`, the default) or lost with the invocation (`journaled: false`, the
+ * window a step's `idempotencyKey` is for).
+ *
+ * @example
+ * ```ts
+ * await inbox.run(processor, [record], { crash: { afterStep: 'charge', journaled: false } });
+ * ```
+ * @public
+ */
+export interface CrashPoint {
+  /** The step whose effect happens before the invocation dies. */
+  readonly afterStep: string;
+  /** Whether its journal write lands before the invocation dies; default true. */
+  readonly journaled?: boolean;
+}
+
+/**
+ * What happened to one record of a run.
+ *
+ * @example
+ * ```ts
+ * const { status, stepsRun, stepsReplayed } = run.records[0]!;
+ * ```
+ * @public
+ */
+export interface RecordRun {
+  /** The record's SQS message id. */
+  readonly messageId: string;
+  /** processed, duplicate, deadLettered, failed, skipped or ignored. */
+  readonly status: RecordStatus;
+  /** Its dedup key, once derived. */
+  readonly key?: string;
+  /** Why it failed or was dead-lettered. */
+  readonly error?: unknown;
+  /** The steps whose function ran in this attempt, in order. */
+  readonly stepsRun: readonly string[];
+  /** The steps answered from the journal in this attempt, in order. */
+  readonly stepsReplayed: readonly string[];
+}
+
+/**
+ * What a run of a batch did: each record's outcome in the event's order, or `crashed` when the
+ * invocation died at its crash point (then no record has an outcome).
+ *
+ * @example
+ * ```ts
+ * expect(run.records.map((record) => record.status)).toEqual(['processed', 'duplicate']);
+ * ```
+ * @public
+ */
+export interface BatchRun {
+  /** Whether the invocation died at its crash point. */
+  readonly crashed: boolean;
+  /** Each record's outcome, in the event's order (none when it crashed). */
+  readonly records: readonly RecordRun[];
+  /** The ids Lambda would be told to retry (`batchItemFailures`). */
+  readonly failedMessageIds: readonly string[];
+}
+
+/** A run's report from the processor's outcomes and the steps the tracer saw. */
+export function batchRun(
+  outcomes: readonly RecordOutcome[],
+  tracer: RecordingTracer,
+  crashed: boolean,
+): BatchRun {
+  const records = outcomes.map((outcome) => {
+    const steps = tracer.stepsOf(outcome.messageId);
+    return { ...outcome, stepsRun: [...steps.run], stepsReplayed: [...steps.replayed] };
+  });
+  return {
+    crashed,
+    records,
+    failedMessageIds: records
+      .filter((record) => record.status === 'failed')
+      .map((record) => record.messageId),
+  };
+}

@@ -1,0 +1,220 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
+import type { BatchProcessor } from '../../batch/createBatchProcessor.js';
+import { InboxAttribute, OutboxAttribute } from '../../constants/values.js';
+import type { InboxTracer } from '../../core/InboxTracer.js';
+import type { InboxEntry } from '../../core/inboxEntry.js';
+import { inboxPk } from '../../core/inboxEntry.js';
+import type { InboxLogger } from '../../core/types.js';
+import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
+import { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
+import { NotModelledError } from '../NotModelledError.js';
+import { InMemoryQueues, type QueuedMessage } from '../sqs/InMemoryQueues.js';
+import type { TestTable } from '../tableDefinitions.js';
+import { type BatchRun, batchRun, type CrashPoint } from './BatchRun.js';
+import { Invocations } from './Invocations.js';
+import { RecordingTracer } from './RecordingTracer.js';
+import { TestClock } from './TestClock.js';
+
+/**
+ * The inbox options {@link InboxTest} gives a processor (spread them into yours).
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { ...inbox.options, key });
+ * ```
+ * @public
+ */
+export interface InboxTestProcessorOptions {
+  /** The store over the in-memory inbox table (and outbox table). */
+  readonly store: DynamoDBInboxStore;
+  /** The consumer's name. */
+  readonly consumer: string;
+  /** The inbox entries' TTL. */
+  readonly ttlSeconds: number;
+  /** The in-memory dead-letter queue, its client, and the source queue's maxReceiveCount. */
+  readonly deadLetter: {
+    readonly queueUrl: string;
+    readonly maxReceiveCount: number;
+    readonly client: SQSClient;
+  };
+  /** The test clock, with timers that die with their invocation. */
+  readonly runtime: InboxRuntime;
+  /** A logger into `logs`, a tracer that tells the steps, and no metrics. */
+  readonly observability: {
+    readonly logger: InboxLogger;
+    readonly tracer: InboxTracer;
+    readonly metrics: false;
+  };
+}
+
+/**
+ * Options of {@link InboxTest}.
+ *
+ * @example
+ * ```ts
+ * const options: InboxTestOptions = { consumer: 'ledger', tables: [{ tableName: 'accounts', partitionKey: 'accountId' }] };
+ * ```
+ * @public
+ */
+export interface InboxTestOptions {
+  /** The consumer's name; default `test`. */
+  readonly consumer?: string;
+  /** Your business tables, created empty. */
+  readonly tables?: readonly TestTable[];
+  /** The inbox entries' TTL; default the construct's (23 days). */
+  readonly ttlSeconds?: number;
+  /** The source queue's `maxReceiveCount`; default the construct's (5). */
+  readonly maxReceiveCount?: number;
+  /** An outbox table (`outbox`) for `tx.publish`; default none. */
+  readonly outbox?: boolean;
+  /** The clock; default a {@link TestClock} at 2026-01-01. */
+  readonly clock?: TestClock;
+}
+
+const INBOX_TABLE = 'inbox';
+const OUTBOX_TABLE = 'outbox';
+const CONSTRUCT_TTL_SECONDS = 23 * 86_400;
+
+/**
+ * Everything a handler test needs, in memory: the inbox table and your tables in an
+ * {@link InMemoryDynamoDB}, a dead-letter queue in {@link InMemoryQueues}, a {@link TestClock},
+ * and `options` to spread into your processor's. `run` delivers a batch and tells what
+ * happened to each record — its status, error, and the steps it ran and replayed — and can
+ * make the invocation die after a step's effect, as a crashed Lambda does.
+ *
+ * @example
+ * ```ts
+ * const inbox = new InboxTest({ consumer: 'ledger', tables: [{ tableName: 'accounts', partitionKey: 'accountId' }] });
+ * const processor = createBatchProcessor(handler, { ...inbox.options, key: ({ body }) => body.eventId });
+ * const run = await inbox.run(processor, [sqsRecord({ eventId: 'e-1', accountId: 'a', amountCents: 5 })]);
+ * expect(run.records[0]?.status).toBe('processed');
+ * ```
+ * @public
+ */
+export class InboxTest {
+  /** The clock of the run: the processor's runtime, the tables' TTL, the queues' send times. */
+  readonly clock: TestClock;
+  /** The inbox table (`inbox`), the outbox table (`outbox`) if asked, and your tables. */
+  readonly dynamo: InMemoryDynamoDB;
+  /** The queues the library sends to: the dead-letter queue. */
+  readonly queues = new InMemoryQueues({ now: () => this.clock.now() });
+  /** The dead-letter queue the library sends to. */
+  readonly deadLetterQueueUrl: string;
+  /** What the library logged, line by line (nothing reaches the console). */
+  readonly logs: Array<{
+    readonly level: string;
+    readonly message: string;
+    readonly extra?: object;
+  }> = [];
+  readonly #consumer: string;
+  readonly #store: DynamoDBInboxStore;
+  readonly #tracer = new RecordingTracer();
+  readonly #invocations: Invocations;
+  readonly #options: InboxTestOptions;
+
+  constructor(options: InboxTestOptions = {}) {
+    this.#options = options;
+    this.clock = options.clock ?? new TestClock();
+    this.#consumer = options.consumer ?? 'test';
+    this.dynamo = new InMemoryDynamoDB({ now: () => this.clock.now() }).createTable({
+      tableName: INBOX_TABLE,
+      partitionKey: InboxAttribute.PartitionKey,
+      timeToLiveAttribute: InboxAttribute.ExpiresAt,
+    });
+    if (options.outbox)
+      this.dynamo.createTable({
+        tableName: OUTBOX_TABLE,
+        partitionKey: OutboxAttribute.PartitionKey,
+        timeToLiveAttribute: OutboxAttribute.ExpiresAt,
+      });
+    for (const table of options.tables ?? []) this.dynamo.createTable(table);
+    this.deadLetterQueueUrl = this.queues.createQueue(`${this.#consumer}-dlq`);
+    this.#store = new DynamoDBInboxStore({
+      tableName: INBOX_TABLE,
+      client: this.dynamo.documentClient,
+      ...(options.outbox ? { outbox: { tableName: OUTBOX_TABLE } } : {}),
+    });
+    this.#invocations = new Invocations(this.dynamo, INBOX_TABLE);
+  }
+
+  /**
+   * The inbox options to spread into your processor's: store, consumer, TTL, dead-letter queue,
+   * the clock as runtime, and a logger and tracer that the harness reads (give your own
+   * `observability` and `run` can no longer tell the steps).
+   */
+  get options(): InboxTestProcessorOptions {
+    return {
+      store: this.#store,
+      consumer: this.#consumer,
+      ttlSeconds: this.#options.ttlSeconds ?? CONSTRUCT_TTL_SECONDS,
+      deadLetter: {
+        queueUrl: this.deadLetterQueueUrl,
+        maxReceiveCount: this.#options.maxReceiveCount ?? 5,
+        client: this.queues.client,
+      },
+      runtime: this.#invocations.runtime(this.clock),
+      observability: { logger: this.#logger(), tracer: this.#tracer, metrics: false as const },
+    };
+  }
+
+  /**
+   * Delivers a batch to the processor as Lambda would, and tells what happened to each record.
+   * With `crash`, the invocation dies at that point (its requests and timers stop, its lease
+   * stays), and the run comes back with `crashed` set and no outcomes. A record that failed on
+   * something the in-memory DynamoDB does not model throws its `NotModelledError` here.
+   *
+   * @example
+   * ```ts
+   * await inbox.run(processor, [record], { crash: { afterStep: 'charge' } });
+   * ```
+   */
+  async run(
+    processor: BatchProcessor,
+    records: readonly SQSRecord[] | SQSEvent,
+    options: { readonly context?: Context; readonly crash?: CrashPoint } = {},
+  ): Promise<BatchRun> {
+    const event: SQSEvent = Array.isArray(records)
+      ? { Records: [...records] }
+      : (records as SQSEvent);
+    const ended = await this.#invocations.invoke(options.crash, () =>
+      processor.processRecords(event, options.context),
+    );
+    if (ended === 'crashed') return batchRun([], this.#tracer, true);
+    const notModelled = ended.find((outcome) => outcome.error instanceof NotModelledError);
+    if (notModelled) throw notModelled.error;
+    return batchRun(ended, this.#tracer, false);
+  }
+
+  /**
+   * A key's inbox entry as the table holds it (status, attempts, steps, lease…), or undefined.
+   *
+   * @example
+   * ```ts
+   * expect(await inbox.entry('e-1')).toMatchObject({ status: 'COMPLETED' });
+   * ```
+   */
+  entry(key: string): Promise<InboxEntry | undefined> {
+    return this.#store.find(inboxPk(this.#consumer, key));
+  }
+
+  /** The messages the library sent to the dead-letter queue, oldest first. */
+  deadLetters(): readonly QueuedMessage[] {
+    return this.queues.messages(this.deadLetterQueueUrl);
+  }
+
+  /** The outbox table's items (one per committed message that published), as native values. */
+  outboxItems(): Array<Record<string, unknown>> {
+    return this.#options.outbox ? this.dynamo.items(OUTBOX_TABLE) : [];
+  }
+
+  #logger(): InboxLogger {
+    const at =
+      (level: string) =>
+      (message: string, ...extra: Array<Record<string, unknown>>) => {
+        this.logs.push({ level, message, ...(extra[0] ? { extra: extra[0] } : {}) });
+      };
+    return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  }
+}

@@ -1,0 +1,83 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
+import { interceptRequests } from '../dynamo/requestInterceptors.js';
+import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
+import type { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
+import type { CrashPoint } from './BatchRun.js';
+import type { TestClock } from './TestClock.js';
+
+interface Invocation {
+  readonly crash: CrashPoint | undefined;
+  dead: boolean;
+  die(): void;
+}
+
+/** A promise that never settles: the answer a dead invocation waits for. */
+const NEVER = new Promise<never>(() => {});
+
+/**
+ * The harness's invocations: each `run` is one, known to the requests and timers it starts (by
+ * `AsyncLocalStorage`), so that one that dies stops there — its requests get no answer, its
+ * timers (a lease's heartbeat) never fire — as a crashed Lambda's do.
+ */
+export class Invocations {
+  readonly #current = new AsyncLocalStorage<Invocation>();
+
+  constructor(dynamo: InMemoryDynamoDB, inboxTable: string) {
+    interceptRequests(dynamo, (operation) => {
+      const invocation = this.#current.getStore();
+      if (invocation === undefined) return undefined;
+      if (invocation.dead) return NEVER;
+      const crash = invocation.crash;
+      if (crash === undefined || !journals(operation, inboxTable, crash.afterStep))
+        return undefined;
+      // Its effect happened; the journal write lands (or not), and the invocation dies.
+      if (crash.journaled !== false) operation.apply();
+      invocation.die();
+      return NEVER;
+    });
+  }
+
+  /** The runtime to give the processor: the clock's, with timers that die with their invocation. */
+  runtime(clock: TestClock): InboxRuntime {
+    return {
+      now: () => clock.now(),
+      sleep: (millis) => clock.sleep(millis),
+      random: () => clock.random(),
+      startTimer: (millis, callback, purpose) => {
+        const owner = this.#current.getStore();
+        if (owner === undefined) return clock.startTimer(millis, callback, purpose);
+        // Its callback runs as part of its invocation (a heartbeat's request too), or not at all.
+        const fire = () => (owner.dead ? undefined : this.#current.run(owner, callback));
+        return clock.startTimer(millis, fire, purpose);
+      },
+    };
+  }
+
+  /** Runs one invocation: its result, or `crashed` when it died at its crash point. */
+  async invoke<T>(crash: CrashPoint | undefined, work: () => Promise<T>): Promise<T | 'crashed'> {
+    let die = () => {};
+    const died = new Promise<'crashed'>((resolve) => {
+      die = () => resolve('crashed');
+    });
+    const invocation: Invocation = {
+      crash,
+      dead: false,
+      die: () => {
+        invocation.dead = true;
+        die();
+      },
+    };
+    return Promise.race([this.#current.run(invocation, work), died]);
+  }
+}
+
+/** Whether a request is the journal write of a step: the update that records it on the entry. */
+function journals(operation: DynamoOperation, inboxTable: string, stepName: string): boolean {
+  if (operation.name !== 'UpdateItem' || !operation.tableNames.includes(inboxTable)) return false;
+  const names = (operation.input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const update = String(operation.input.UpdateExpression ?? '');
+  return Object.entries(names).some(
+    ([placeholder, name]) => name === stepName && update.includes(`.${placeholder}`),
+  );
+}

@@ -1,0 +1,71 @@
+import { SpanAttribute } from '../../constants/values.js';
+import type {
+  InboxSpan,
+  InboxTracer,
+  SpanAttributeValue,
+  SpanStart,
+} from '../../core/InboxTracer.js';
+
+type Attributes = Readonly<Record<string, SpanAttributeValue>>;
+
+/** The steps one record's attempt went through: run (its effect happened) or replayed. */
+export interface RecordedSteps {
+  readonly run: string[];
+  readonly replayed: string[];
+}
+
+/**
+ * A tracer that keeps, per message id, the steps each attempt ran and replayed — how the
+ * harness tells a test which steps a record's run went through. It opens no real span.
+ */
+export class RecordingTracer implements InboxTracer {
+  readonly #steps = new Map<string, RecordedSteps>();
+
+  /** The steps the latest attempt of a message ran and replayed. */
+  stepsOf(messageId: string): RecordedSteps {
+    return this.#steps.get(messageId) ?? { run: [], replayed: [] };
+  }
+
+  startSpan(start: SpanStart): InboxSpan {
+    const messageId = String(start.attributes['messaging.message.id'] ?? '');
+    const steps: RecordedSteps = { run: [], replayed: [] };
+    if (start.kind === 'consumer') this.#steps.set(messageId, steps);
+    return recordSpan((name, replayed) => (replayed ? steps.replayed : steps.run).push(name));
+  }
+}
+
+function recordSpan(onStep: (name: string, replayed: boolean) => void): InboxSpan {
+  return {
+    setAttributes: () => {},
+    recordError: () => {},
+    startChild: (_name: string, attributes: Attributes) => stepSpan(attributes, onStep),
+    withActive: (work) => work(),
+    traceparent: () => undefined,
+    end: () => {},
+  };
+}
+
+function stepSpan(
+  started: Attributes,
+  onStep: (name: string, replayed: boolean) => void,
+): InboxSpan {
+  const stepName = String(started[SpanAttribute.StepName] ?? '');
+  let ended = false;
+  let replayed = false;
+  const span: InboxSpan = {
+    setAttributes: (attributes) => {
+      if (attributes[SpanAttribute.StepReplayed] !== undefined)
+        replayed = attributes[SpanAttribute.StepReplayed] === true;
+    },
+    recordError: () => {},
+    startChild: () => span,
+    withActive: (work) => work(),
+    traceparent: () => undefined,
+    end: () => {
+      if (ended) return;
+      ended = true;
+      onStep(stepName, replayed);
+    },
+  };
+  return span;
+}

@@ -1,0 +1,43 @@
+/**
+ * `sqs-inbox/testing`: test your own handlers in milliseconds, without an emulator, against an
+ * in-memory DynamoDB that behaves as DynamoDB does, with the records Lambda delivers from each
+ * source. Nothing of it is loaded by the root entry.
+ */
+
+export { DynamoFault, type InjectedFault } from './dynamo/InjectedFaults.js';
+export {
+  copyOf,
+  type DeliveryOptions,
+  type EventBridgeRecordOptions,
+  eventBridgeRecord,
+  type FifoRecordOptions,
+  fifoRecord,
+  type LambdaContextOptions,
+  lambdaContext,
+  type OutboxRecordOptions,
+  outboxRecord,
+  type RedrivenCopyOptions,
+  redeliveryOf,
+  redrivenCopy,
+  type S3ObjectNotice,
+  type SnsRecordOptions,
+  type SqsRecordOptions,
+  s3Record,
+  s3TestEventRecord,
+  snsRecord,
+  sqsEvent,
+  sqsRecord,
+  type TestMessageAttributes,
+} from './events/index.js';
+export type { BatchRun, CrashPoint, RecordRun } from './harness/BatchRun.js';
+export {
+  InboxTest,
+  type InboxTestOptions,
+  type InboxTestProcessorOptions,
+} from './harness/InboxTest.js';
+export { TestClock } from './harness/TestClock.js';
+export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
+export { NotModelledError } from './NotModelledError.js';
+export { InMemoryQueues, type QueuedMessage } from './sqs/InMemoryQueues.js';
+export type { TestKeyAttribute, TestTable } from './tableDefinitions.js';
+export type { CloudFormationTemplate } from './templateTables.js';

@@ -1,0 +1,158 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  BusinessConditionFailedError,
+  LeaseHeldError,
+  SchemaValidationError,
+} from '../../../src/errors.js';
+import { createBatchProcessor, type MessageHandler } from '../../../src/index.js';
+import {
+  copyOf,
+  DynamoFault,
+  InboxTest,
+  redeliveryOf,
+  sqsRecord,
+} from '../../../src/testing/index.js';
+
+const Payment = z.object({ eventId: z.string(), accountId: z.string(), amountCents: z.number() });
+type Payment = z.infer<typeof Payment>;
+const HOUR_MILLIS = 3_600_000;
+
+function ledger(options: { outbox?: boolean } = {}) {
+  const inbox = new InboxTest({
+    consumer: 'ledger',
+    tables: [{ tableName: 'accounts', partitionKey: 'accountId' }],
+    ...options,
+  });
+  const charges: string[] = [];
+  const handler: MessageHandler<Payment> = async (message, tx) => {
+    await message.step('charge', async ({ idempotencyKey }) => {
+      charges.push(idempotencyKey);
+    });
+    tx.update({
+      TableName: 'accounts',
+      Key: { accountId: message.body.accountId },
+      UpdateExpression: 'ADD balanceCents :amount',
+      ConditionExpression: 'attribute_not_exists(balanceCents) OR balanceCents >= :zero',
+      ExpressionAttributeValues: { ':amount': message.body.amountCents, ':zero': 0 },
+    });
+    if (options.outbox)
+      tx.publish({
+        destination: 'arn:aws:sns:us-east-1:000000000000:receipts',
+        body: message.body,
+      });
+  };
+  const processor = createBatchProcessor(handler, {
+    ...inbox.options,
+    schema: Payment,
+    key: ({ body }) => body.eventId,
+  });
+  const balance = () => inbox.dynamo.item('accounts', { accountId: 'acc-1' })?.balanceCents;
+  return { inbox, processor, charges, balance };
+}
+
+const payment = (eventId: string, amountCents = 1250) =>
+  sqsRecord({ eventId, accountId: 'acc-1', amountCents });
+
+describe('InboxTest', () => {
+  it('commits a message once: a copy of it with another messageId is a duplicate', async () => {
+    const { inbox, processor, balance } = ledger();
+    const original = payment('e-1');
+    const first = await inbox.run(processor, [original]);
+    const copy = await inbox.run(processor, [copyOf(original)]);
+    expect(first.records.map((record) => record.status)).toEqual(['processed']);
+    expect(copy.records.map((record) => record.status)).toEqual(['duplicate']);
+    expect(balance()).toBe(1250);
+    expect(await inbox.entry('e-1')).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('reports a failed business condition as failed, writing nothing, for SQS to retry', async () => {
+    const { inbox, processor, balance } = ledger();
+    await inbox.run(processor, [payment('e-1', -100)]);
+    const run = await inbox.run(processor, [payment('e-2', -100)]);
+    expect(run.records[0]?.error).toBeInstanceOf(BusinessConditionFailedError);
+    expect(run.failedMessageIds).toEqual([run.records[0]?.messageId]);
+    expect(balance()).toBe(-100);
+    expect(await inbox.entry('e-2')).toMatchObject({ status: 'FAILED' });
+  });
+
+  it('dead-letters a body its schema refuses, with the reason on the DLQ copy', async () => {
+    const { inbox, processor } = ledger();
+    const run = await inbox.run(processor, [sqsRecord({ eventId: 'e-1', amountCents: 'ten' })]);
+    expect(run.records[0]).toMatchObject({ status: 'deadLettered' });
+    expect(run.records[0]?.error).toBeInstanceOf(SchemaValidationError);
+    expect(inbox.deadLetters().map((dead) => dead.attributes['inbox.error'])).toEqual([
+      'SchemaValidationError',
+    ]);
+  });
+
+  it('replays a journaled step after the invocation died; a copy meets its live lease until it lapses', async () => {
+    const { inbox, processor, charges, balance } = ledger();
+    const record = payment('e-1');
+    const crashed = await inbox.run(processor, [record], { crash: { afterStep: 'charge' } });
+    expect(crashed).toMatchObject({ crashed: true, records: [] });
+    const copy = await inbox.run(processor, [copyOf(record)]);
+    expect(copy.records[0]?.error).toBeInstanceOf(LeaseHeldError);
+    await inbox.clock.advanceMillis(HOUR_MILLIS);
+    const redelivered = {
+      ...record,
+      attributes: { ...record.attributes, ApproximateReceiveCount: '2' },
+    };
+    const again = await inbox.run(processor, [redelivered]);
+    expect(again.records[0]).toMatchObject({
+      status: 'processed',
+      stepsRun: [],
+      stepsReplayed: ['charge'],
+    });
+    expect(charges).toHaveLength(1);
+    expect(balance()).toBe(1250);
+  });
+
+  it('runs a step again, with the same idempotency key, when the invocation died before its journal landed', async () => {
+    const { inbox, processor, charges } = ledger();
+    const record = payment('e-1');
+    await inbox.run(processor, [record], { crash: { afterStep: 'charge', journaled: false } });
+    await inbox.clock.advanceMillis(HOUR_MILLIS);
+    const again = await inbox.run(processor, [record]);
+    expect(again.records[0]).toMatchObject({ status: 'processed', stepsRun: ['charge'] });
+    expect(charges).toHaveLength(2);
+    expect(charges[1]).toBe(charges[0]);
+  });
+
+  it('retries a transaction conflict within the record, and commits once', async () => {
+    const { inbox, processor, balance } = ledger();
+    inbox.dynamo.injectFault({ fault: DynamoFault.Conflict, operation: 'TransactWriteItems' });
+    const run = await inbox.run(processor, [payment('e-1')]);
+    expect(run.records[0]?.status).toBe('processed');
+    expect(inbox.dynamo.pendingFaults).toBe(0);
+    expect(balance()).toBe(1250);
+  });
+
+  it('throws what the in-memory DynamoDB does not model, instead of reporting the record failed', async () => {
+    const inbox = new InboxTest({ tables: [{ tableName: 'orders', partitionKey: 'orderId' }] });
+    const processor = createBatchProcessor(
+      async () => {
+        await inbox.dynamo.documentClient.send(
+          new QueryCommand({
+            TableName: 'orders',
+            IndexName: 'byCustomer',
+            KeyConditionExpression: 'customerId = :c',
+            ExpressionAttributeValues: { ':c': 'c-1' },
+          }),
+        );
+      },
+      { ...inbox.options, key: ({ messageId }) => messageId },
+    );
+    await expect(inbox.run(processor, [sqsRecord({})])).rejects.toMatchObject({
+      name: 'NotModelledError',
+      feature: 'IndexName',
+    });
+  });
+
+  it('writes one outbox item per commit that published, none for a duplicate', async () => {
+    const { inbox, processor } = ledger({ outbox: true });
+    await inbox.run(processor, [payment('e-1'), payment('e-1')]);
+    expect(inbox.outboxItems()).toHaveLength(1);
+  });
+});
