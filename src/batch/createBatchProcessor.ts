@@ -19,6 +19,7 @@ import type { InboxOptions } from './InboxOptions.js';
 import { mapConcurrently } from './mapConcurrently.js';
 import { type ObservedRecord, observeRecord } from './RecordObserver.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
+import { retriedBySqs } from './retriedBySqs.js';
 import { groupRecords, readSqsRecords } from './sqsEvent.js';
 import { startDeadline } from './startDeadline.js';
 
@@ -261,9 +262,7 @@ function skipped(record: SQSRecord): RecordOutcome {
 }
 
 function toBatchResponse(outcomes: readonly RecordOutcome[]): SQSBatchResponse {
-  const failed = outcomes.filter(
-    (o) => o.status === RecordStatus.Failed || o.status === RecordStatus.Skipped,
-  );
+  const failed = outcomes.filter(retriedBySqs);
   return { batchItemFailures: failed.map((outcome) => ({ itemIdentifier: outcome.messageId })) };
 }
 

@@ -16,13 +16,18 @@ import { type CloudFormationTemplate, templateTables } from './templateTables.js
  *
  * @example
  * ```ts
- * const options: InMemoryDynamoDBOptions = { now: () => clock.nowMillis };
+ * const options: InMemoryDynamoDBOptions = { now: () => clock.now() };
  * ```
  * @public
  */
 export interface InMemoryDynamoDBOptions {
   /** The clock TTL's deletions read (epoch milliseconds); default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Settings of the SDK client `client` (say `maxAttempts: 1`): its requests always reach these
+   * tables, and the SDK's retries wait in real time, as in production.
+   */
+  readonly clientConfig?: Omit<DynamoDBClientConfig, 'requestHandler' | 'endpoint'>;
 }
 
 /** A region and credentials for the SDK client: it never leaves the process, and signs nothing. */
@@ -69,6 +74,7 @@ const LOCAL_CLIENT_CONFIG = {
 export class InMemoryDynamoDB {
   readonly #model = new SimDynamoDB();
   readonly #now: () => number;
+  readonly #clientConfig: InMemoryDynamoDBOptions['clientConfig'];
   readonly #faults = new InjectedFaults();
   readonly #transport: Transport = (operation) =>
     intercepted(this, operation) ?? this.#faults.apply(operation, this.#model);
@@ -80,6 +86,7 @@ export class InMemoryDynamoDB {
 
   constructor(options: InMemoryDynamoDBOptions = {}) {
     this.#now = options.now ?? Date.now;
+    this.#clientConfig = options.clientConfig;
   }
 
   /** A document client over these tables (lib-dynamodb and client-dynamodb commands). */
@@ -91,6 +98,7 @@ export class InMemoryDynamoDB {
   get client(): DynamoDBClient {
     this.#client ??= new DynamoDBClient({
       ...LOCAL_CLIENT_CONFIG,
+      ...this.#clientConfig,
       requestHandler: new ModelRequestHandler({ dynamo: this.#model, transport: this.#transport }),
     } as DynamoDBClientConfig);
     return this.#client;
@@ -171,7 +179,7 @@ export class InMemoryDynamoDB {
    *
    * @example
    * ```ts
-   * clock.advanceMillis(24 * 3600_000 * 30); dynamo.deleteExpiredItems();
+   * await clock.advanceMillis(30 * 24 * 3_600_000); dynamo.deleteExpiredItems();
    * ```
    */
   deleteExpiredItems(): number {

@@ -4,6 +4,9 @@
  * source. Nothing of it is loaded by the root entry.
  */
 
+// The library's types this entry's declarations name, so that a test can name them too.
+export type { InboxTracer } from '../core/InboxTracer.js';
+export type { InboxLogger } from '../core/types.js';
 export { DynamoFault, type InjectedFault } from './dynamo/InjectedFaults.js';
 export {
   copyOf,
@@ -35,7 +38,7 @@ export {
   type InboxTestOptions,
   type InboxTestProcessorOptions,
 } from './harness/InboxTest.js';
-export { TestClock } from './harness/TestClock.js';
+export { TestClock, type TestClockOptions } from './harness/TestClock.js';
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';
 export { InMemoryQueues, type QueuedMessage } from './sqs/InMemoryQueues.js';

@@ -36,8 +36,9 @@ export function wireBody(request: WireRequest): Record<string, unknown> {
   const { body } = request;
   if (body === undefined || body === null || body === '') return {};
   if (typeof body === 'string') return JSON.parse(body) as Record<string, unknown>;
+  // Decoded as bytes: the SDK's body adapter warns when read as a string.
   if (body instanceof Uint8Array)
-    return JSON.parse(Buffer.from(body).toString('utf8')) as Record<string, unknown>;
+    return JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
   throw new Error('The in-memory services read request bodies given whole, not as streams.');
 }
 

@@ -1,3 +1,4 @@
+import { retriedBySqs } from '../../batch/retriedBySqs.js';
 import type { RecordStatus } from '../../constants/values.js';
 import type { RecordOutcome } from '../../core/types.js';
 import type { RecordingTracer } from './RecordingTracer.js';
@@ -5,7 +6,8 @@ import type { RecordingTracer } from './RecordingTracer.js';
 /**
  * Where `InboxTest.run` makes an invocation die: right after the step's effect — its journal
  * write applied (`journaled`, the default) or lost with the invocation (`journaled: false`, the
- * window a step's `idempotencyKey` is for).
+ * window a step's `idempotencyKey` is for). In a batch of several records, the first to reach
+ * the step's journal write takes the whole invocation down with it.
  *
  * @example
  * ```ts
@@ -59,7 +61,7 @@ export interface BatchRun {
   readonly crashed: boolean;
   /** Each record's outcome, in the event's order (none when it crashed). */
   readonly records: readonly RecordRun[];
-  /** The ids Lambda would be told to retry (`batchItemFailures`). */
+  /** The ids the batch response asks SQS to deliver again (`batchItemFailures`): failed, skipped. */
   readonly failedMessageIds: readonly string[];
 }
 
@@ -76,8 +78,6 @@ export function batchRun(
   return {
     crashed,
     records,
-    failedMessageIds: records
-      .filter((record) => record.status === 'failed')
-      .map((record) => record.messageId),
+    failedMessageIds: outcomes.filter(retriedBySqs).map((outcome) => outcome.messageId),
   };
 }

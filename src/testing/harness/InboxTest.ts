@@ -2,11 +2,22 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
 import type { BatchProcessor } from '../../batch/createBatchProcessor.js';
-import { InboxAttribute, OutboxAttribute } from '../../constants/values.js';
+import {
+  businessTableVariable,
+  DEFAULT_OUTBOX_RETENTION_SECONDS,
+  InboxAttribute,
+  InboxEnvironment,
+  OutboxAttribute,
+} from '../../constants/values.js';
 import type { InboxTracer } from '../../core/InboxTracer.js';
 import type { InboxEntry } from '../../core/inboxEntry.js';
 import { inboxPk } from '../../core/inboxEntry.js';
 import type { InboxLogger } from '../../core/types.js';
+import {
+  type InboxEnvironmentConfig,
+  inboxConfigFromEnvironment,
+} from '../../environment/inboxConfigFromEnvironment.js';
+import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
 import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
 import { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
 import { NotModelledError } from '../NotModelledError.js';
@@ -160,9 +171,75 @@ export class InboxTest {
   }
 
   /**
+   * The environment the `InboxConsumer` construct would give the function, naming this
+   * harness's tables and queue: for a handler module that reads its tables with
+   * `inboxConfigFromEnvironment` (see {@link InboxTest.inboxConfig}).
+   *
+   * @example
+   * ```ts
+   * inbox.environment.INBOX_BUSINESS_TABLE_accounts // => 'accounts'
+   * ```
+   */
+  get environment(): Readonly<Record<string, string>> {
+    const options = this.options;
+    return {
+      [InboxEnvironment.TableName]: INBOX_TABLE,
+      [InboxEnvironment.Consumer]: options.consumer,
+      [InboxEnvironment.TtlSeconds]: String(options.ttlSeconds),
+      [InboxEnvironment.DeadLetterQueueUrl]: options.deadLetter.queueUrl,
+      [InboxEnvironment.MaxReceiveCount]: String(options.deadLetter.maxReceiveCount),
+      ...(this.#options.outbox
+        ? {
+            [InboxEnvironment.OutboxTableName]: OUTBOX_TABLE,
+            [InboxEnvironment.OutboxRetentionSeconds]: String(DEFAULT_OUTBOX_RETENTION_SECONDS),
+          }
+        : {}),
+      ...Object.fromEntries(
+        (this.#options.tables ?? []).map((table) => [
+          businessTableVariable(table.tableName),
+          table.tableName,
+        ]),
+      ),
+    };
+  }
+
+  /**
+   * What `inboxConfigFromEnvironment()` gives a function deployed with {@link
+   * InboxTest.environment}, over this harness's clients — its `options` also carry the harness's
+   * runtime and observability, so `run` can tell the steps. Hand it to a handler module written as
+   * a factory of its config.
+   *
+   * @example
+   * ```ts
+   * // ledger.ts: export const createLedger = (inbox = inboxConfigFromEnvironment()) =>
+   * //   createBatchProcessor(handler(inbox.table('accounts')), { ...inbox.options, key });
+   * const processor = createLedger(inbox.inboxConfig());
+   * ```
+   */
+  inboxConfig(): InboxEnvironmentConfig {
+    const config = inboxConfigFromEnvironment({
+      env: this.environment,
+      dynamoDBClient: this.dynamo.documentClient,
+      sqsClient: this.queues.client,
+    });
+    const { runtime, observability } = this.options;
+    return {
+      ...config,
+      options: {
+        ...config.options,
+        store: this.#store,
+        runtime,
+        observability,
+      } as InboxEnvironmentConfig['options'],
+    };
+  }
+
+  /**
    * Delivers a batch to the processor as Lambda would, and tells what happened to each record.
-   * With `crash`, the invocation dies at that point (its requests and timers stop, its lease
-   * stays), and the run comes back with `crashed` set and no outcomes. A record that failed on
+   * With `crash`, the invocation dies at that point (its requests, waits and timers stop; other
+   * code of it runs on until it next calls DynamoDB or waits; its lease stays), and the run comes
+   * back with `crashed` set and no outcomes; a batch that never reaches the crash point throws
+   * an `InvalidConfigurationError` naming the steps it ran. A record that failed on
    * something the in-memory DynamoDB does not model throws its `NotModelledError` here.
    *
    * @example
@@ -182,6 +259,14 @@ export class InboxTest {
       processor.processRecords(event, options.context),
     );
     if (ended === 'crashed') return batchRun([], this.#tracer, true);
+    if (options.crash !== undefined) {
+      const steps = ended.flatMap((outcome) => this.#tracer.stepsOf(outcome.messageId).run);
+      throw new InvalidConfigurationError(
+        'crash.afterStep',
+        options.crash.afterStep,
+        `a step this batch journals; it ran ${steps.length > 0 ? steps.join(', ') : 'none'}`,
+      );
+    }
     const notModelled = ended.find((outcome) => outcome.error instanceof NotModelledError);
     if (notModelled) throw notModelled.error;
     return batchRun(ended, this.#tracer, false);

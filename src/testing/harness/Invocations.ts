@@ -12,8 +12,8 @@ interface Invocation {
   die(): void;
 }
 
-/** A promise that never settles: the answer a dead invocation waits for. */
-const NEVER = new Promise<never>(() => {});
+/** A promise that never settles, one per wait, so that a dead invocation's chain can be freed. */
+const never = () => new Promise<never>(() => {});
 
 /**
  * The harness's invocations: each `run` is one, known to the requests and timers it starts (by
@@ -27,14 +27,13 @@ export class Invocations {
     interceptRequests(dynamo, (operation) => {
       const invocation = this.#current.getStore();
       if (invocation === undefined) return undefined;
-      if (invocation.dead) return NEVER;
+      if (invocation.dead) return never();
       const crash = invocation.crash;
-      if (crash === undefined || !journals(operation, inboxTable, crash.afterStep))
-        return undefined;
+      if (crash === undefined || !journals(operation, inboxTable, crash)) return undefined;
       // Its effect happened; the journal write lands (or not), and the invocation dies.
       if (crash.journaled !== false) operation.apply();
       invocation.die();
-      return NEVER;
+      return never();
     });
   }
 
@@ -42,14 +41,15 @@ export class Invocations {
   runtime(clock: TestClock): InboxRuntime {
     return {
       now: () => clock.now(),
-      sleep: (millis) => clock.sleep(millis),
+      // A dead invocation's wait never ends, and does not move the clock.
+      sleep: (millis) => (this.#current.getStore()?.dead ? never() : clock.sleep(millis)),
       random: () => clock.random(),
-      startTimer: (millis, callback, purpose) => {
+      startTimer: (millis, callback) => {
         const owner = this.#current.getStore();
-        if (owner === undefined) return clock.startTimer(millis, callback, purpose);
+        if (owner === undefined) return clock.startTimer(millis, callback);
         // Its callback runs as part of its invocation (a heartbeat's request too), or not at all.
         const fire = () => (owner.dead ? undefined : this.#current.run(owner, callback));
-        return clock.startTimer(millis, fire, purpose);
+        return clock.startTimer(millis, fire);
       },
     };
   }
@@ -72,12 +72,15 @@ export class Invocations {
   }
 }
 
-/** Whether a request is the journal write of a step: the update that records it on the entry. */
-function journals(operation: DynamoOperation, inboxTable: string, stepName: string): boolean {
+/**
+ * Whether a request is the crash point's journal write: the update that records its step on an
+ * entry (the first record of the batch to journal it: the whole invocation dies with it).
+ */
+function journals(operation: DynamoOperation, inboxTable: string, crash: CrashPoint): boolean {
   if (operation.name !== 'UpdateItem' || !operation.tableNames.includes(inboxTable)) return false;
   const names = (operation.input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const update = String(operation.input.UpdateExpression ?? '');
   return Object.entries(names).some(
-    ([placeholder, name]) => name === stepName && update.includes(`.${placeholder}`),
+    ([placeholder, name]) => name === crash.afterStep && update.includes(`.${placeholder}`),
   );
 }

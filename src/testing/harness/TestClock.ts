@@ -1,5 +1,22 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { InboxRuntime, TimerPurpose } from '../../runtime/InboxRuntime.js';
+import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
+import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
+
+/**
+ * Options of {@link TestClock}.
+ *
+ * @example
+ * ```ts
+ * const clock = new TestClock({ startMillis: Date.UTC(2026, 10, 27), seed: 7 });
+ * ```
+ * @public
+ */
+export interface TestClockOptions {
+  /** Where the clock starts, in epoch milliseconds; default 2026-01-01T00:00:00Z. */
+  readonly startMillis?: number;
+  /** The seed of `random()`; default 1. */
+  readonly seed?: number;
+}
 
 interface Timer {
   readonly dueMillis: number;
@@ -15,9 +32,12 @@ interface Timer {
  * backoff's jitter and the attempts' owner tokens differ from call to call, and are the same in
  * every run of a test.
  *
+ * With {@link InboxTest}, give the processor `inbox.options.runtime` (this clock, with timers
+ * that die with their invocation), not the clock itself.
+ *
  * @example
  * ```ts
- * const clock = new TestClock(Date.UTC(2026, 0, 1));
+ * const clock = new TestClock({ startMillis: Date.UTC(2026, 0, 1) });
  * await clock.advanceMillis(60_000); // a lease lapses
  * ```
  * @public
@@ -28,9 +48,9 @@ export class TestClock implements InboxRuntime {
 
   #seed: number;
 
-  constructor(startMillis = Date.UTC(2026, 0, 1), seed = 1) {
-    this.#nowMillis = startMillis;
-    this.#seed = seed >>> 0;
+  constructor(options: TestClockOptions = {}) {
+    this.#nowMillis = checkedMillis(options.startMillis ?? Date.UTC(2026, 0, 1), 'startMillis');
+    this.#seed = (options.seed ?? 1) >>> 0;
   }
 
   /** The clock's time, in epoch milliseconds. */
@@ -38,9 +58,16 @@ export class TestClock implements InboxRuntime {
     return this.#nowMillis;
   }
 
-  /** Moves the clock by the wait, firing the timers it passes, then yields a turn. */
+  /**
+   * Waits until the clock reaches now + `millis`, moving it there if nothing else has: waits
+   * that overlap end at their own times (two 100 ms waits side by side move the clock 100 ms,
+   * not 200), and the clock never runs back.
+   */
   async sleep(millis: number): Promise<void> {
-    await this.advanceMillis(Math.max(0, millis));
+    const targetMillis = this.#nowMillis + Math.max(0, checkedMillis(millis));
+    // The waits started in this turn all measure from the same time.
+    await nextTurn();
+    await this.#advanceTo(targetMillis);
     await nextTurn();
   }
 
@@ -54,9 +81,9 @@ export class TestClock implements InboxRuntime {
   }
 
   /** Calls `callback` once the clock has moved `millis` on; returns what cancels it. */
-  startTimer(millis: number, callback: () => void, _purpose?: TimerPurpose): () => void {
+  startTimer(millis: number, callback: () => void): () => void {
     const timer: Timer = {
-      dueMillis: this.#nowMillis + Math.max(0, millis),
+      dueMillis: this.#nowMillis + Math.max(0, checkedMillis(millis)),
       callback,
       cancelled: false,
     };
@@ -77,7 +104,10 @@ export class TestClock implements InboxRuntime {
    * ```
    */
   async advanceMillis(millis: number): Promise<void> {
-    const targetMillis = this.#nowMillis + Math.max(0, millis);
+    await this.#advanceTo(this.#nowMillis + Math.max(0, checkedMillis(millis)));
+  }
+
+  async #advanceTo(targetMillis: number): Promise<void> {
     for (;;) {
       const due = this.#timers
         .filter((timer) => !timer.cancelled && timer.dueMillis <= targetMillis)
@@ -89,11 +119,18 @@ export class TestClock implements InboxRuntime {
       this.#forgetFired();
       await nextTurn();
     }
-    this.#nowMillis = targetMillis;
+    this.#nowMillis = Math.max(this.#nowMillis, targetMillis);
   }
 
   #forgetFired(): void {
     for (let at = this.#timers.length - 1; at >= 0; at--)
       if (this.#timers[at]?.cancelled) this.#timers.splice(at, 1);
   }
+}
+
+/** A duration or time as given, refused when it is no finite number. */
+function checkedMillis(millis: number, option = 'millis'): number {
+  if (!Number.isFinite(millis))
+    throw new InvalidConfigurationError(option, millis, 'a finite number of milliseconds');
+  return millis;
 }

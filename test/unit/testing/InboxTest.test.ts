@@ -6,10 +6,15 @@ import {
   LeaseHeldError,
   SchemaValidationError,
 } from '../../../src/errors.js';
-import { createBatchProcessor, type MessageHandler } from '../../../src/index.js';
+import {
+  createBatchProcessor,
+  inboxConfigFromEnvironment,
+  type MessageHandler,
+} from '../../../src/index.js';
 import {
   copyOf,
   DynamoFault,
+  fifoRecord,
   InboxTest,
   redeliveryOf,
   sqsRecord,
@@ -147,6 +152,53 @@ describe('InboxTest', () => {
     await expect(inbox.run(processor, [sqsRecord({})])).rejects.toMatchObject({
       name: 'NotModelledError',
       feature: 'IndexName',
+    });
+  });
+
+  it('refuses a crash point the batch never reaches, naming the steps it ran', async () => {
+    const { inbox, processor } = ledger();
+    await expect(
+      inbox.run(processor, [payment('e-1')], { crash: { afterStep: 'chrage' } }),
+    ).rejects.toThrow(/crash\.afterStep.*it ran charge/);
+  });
+
+  it('lists the FIFO records skipped behind a failure among those SQS delivers again', async () => {
+    const inbox = new InboxTest();
+    const processor = createBatchProcessor(
+      async ({ body }) => {
+        if ((body as { fail?: boolean }).fail) throw new Error('the downstream is down');
+      },
+      { ...inbox.options, key: ({ messageId }) => messageId },
+    );
+    const run = await inbox.run(processor, [
+      fifoRecord({ fail: true }, { groupId: 'g' }),
+      fifoRecord({}, { groupId: 'g' }),
+    ]);
+    expect(run.records.map((record) => record.status)).toEqual(['failed', 'skipped']);
+    expect(run.failedMessageIds).toEqual(run.records.map((record) => record.messageId));
+  });
+
+  it('gives a handler module the config inboxConfigFromEnvironment would, over its own tables', async () => {
+    const inbox = new InboxTest({
+      consumer: 'ledger',
+      tables: [{ tableName: 'accounts', partitionKey: 'accountId' }],
+      outbox: true,
+    });
+    const createLedger = (config = inboxConfigFromEnvironment()) => {
+      const accounts = config.table('accounts');
+      return createBatchProcessor(
+        async ({ body }, tx) => {
+          tx.put({ TableName: accounts, Item: { accountId: body.accountId } });
+        },
+        { ...config.options, schema: Payment, key: ({ body }) => body.eventId },
+      );
+    };
+    const run = await inbox.run(createLedger(inbox.inboxConfig()), [payment('e-1')]);
+    expect(run.records[0]?.status).toBe('processed');
+    expect(inbox.dynamo.items('accounts')).toEqual([{ accountId: 'acc-1' }]);
+    expect(inbox.environment).toMatchObject({
+      INBOX_CONSUMER: 'ledger',
+      INBOX_BUSINESS_TABLE_accounts: 'accounts',
     });
   });
 
