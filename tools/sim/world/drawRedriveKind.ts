@@ -1,0 +1,68 @@
+import type { Prng } from '../kernel/Prng.js';
+
+/**
+ * How the world's operator redrives its DLQ, beyond how many times (`redrives`).
+ *
+ * @example
+ * ```ts
+ * if (config.redriveKind === 'inbox-aware' && config.redriveLock) startTwoRuns();
+ * ```
+ */
+export interface OperatorRedriveSettings {
+  /**
+   * How the operator redrives: `console`, every DLQ message back as SQS's redrive does (the
+   * default), or `inbox-aware`, by `sqs-inbox dlq redrive --apply` (the library's own run).
+   */
+  readonly redriveKind?: 'console' | 'inbox-aware';
+  /** The inbox-aware redrive's `--include-permanent`: the operator says the fix is deployed. */
+  readonly redriveIncludesPermanent?: boolean;
+  /**
+   * The inbox-aware redrive's lock, made short (the real one is an hour) so that a run outlives
+   * it, with two runs started a few seconds apart and an operator whose process stalls longer
+   * than the lease at some of its waits: the setting in which a run must renew its lock, and stop
+   * once another run took it.
+   */
+  readonly redriveLock?: { readonly leaseMillis: number; readonly stallMillis: number };
+}
+
+/** The settings of the world at large that a redrive's draw changes. */
+interface Overrides {
+  readonly ttlSeconds?: number;
+}
+
+/** The share of worlds with redrives whose operator uses the inbox-aware redrive. */
+const INBOX_AWARE_REDRIVE_SHARE = 0.5;
+
+/**
+ * The inbox-aware redrive in half of the worlds with redrives; in half of those the operator
+ * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
+ * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
+ * must keep what it cannot vouch for. Then, drawn after them: a short lock.
+ *
+ * @example
+ * ```ts
+ * const config = { ...drawn, ...drawRedriveKind(random, drawn) };
+ * ```
+ */
+export function drawRedriveKind(
+  random: Prng,
+  drawn: { readonly redrives: number },
+): OperatorRedriveSettings & Overrides {
+  if (drawn.redrives === 0 || !random.chance(INBOX_AWARE_REDRIVE_SHARE)) return {};
+  const includesPermanent = random.chance(0.5);
+  const shortTtl = random.chance(1 / 3);
+  // Drawn after the kind, so that the worlds drawn before the lock was renewed stay as they were.
+  const lock =
+    drawn.redrives === 2 && random.chance(0.5)
+      ? {
+          leaseMillis: random.pick([600, 2_000, 5_000]),
+          stallMillis: random.pick([1_000, 4_000, 12_000]),
+        }
+      : undefined;
+  return {
+    redriveKind: 'inbox-aware',
+    ...(includesPermanent ? { redriveIncludesPermanent: true } : {}),
+    ...(shortTtl ? { ttlSeconds: 60 } : {}),
+    ...(lock ? { redriveLock: lock } : {}),
+  };
+}
