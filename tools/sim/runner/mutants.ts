@@ -403,6 +403,16 @@ export const MUTANTS = {
     find: 'if (!(await holds(state))) return lockLost(verdict, state);',
     replace: '',
   },
+  redriveUnselectedHoldsNoGroup: {
+    name: 'redriveUnselectedHoldsNoGroup',
+    invariant: 'redrive',
+    description:
+      'the inbox-aware redrive lets a FIFO message outside its selection (--reason, --since) hold nothing back: a later message of its group goes back ahead of it',
+    file: 'src/operations/redriveDeadLetters.ts',
+    find: "if (outcome.action === 'kept' && groupId !== undefined) state.keptGroups.add(groupId);",
+    replace:
+      "if (outcome.action === 'kept' && outcome.decision !== RedriveDecision.NotSelected && groupId !== undefined) state.keptGroups.add(groupId);",
+  },
   resumeCountedAsTakeover: {
     name: 'resumeCountedAsTakeover',
     invariant: 'metrics',

@@ -1,4 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
+import { DeadLetterAttribute } from '../../../src/constants/values.js';
 import type {
   QueueDepth,
   RedrivenCopy,
@@ -26,8 +27,8 @@ export class SimRedriveQueue implements RedriveQueue {
     private readonly nowMillis: () => number,
     /** Added to the queue's times (the kernel's) to give the world's wall clock, as SQS does. */
     private readonly epochMillis: number,
-    /** Told of each send and delete as it happens, for the oracle. */
-    private readonly witness: (action: 'send' | 'delete') => void = () => {},
+    /** Told of each send and delete as it happens, with the DLQ message's id, for the oracle. */
+    private readonly witness: (action: 'send' | 'delete', dlqMessageId: string) => void = () => {},
   ) {}
 
   get arn(): string {
@@ -63,14 +64,14 @@ export class SimRedriveQueue implements RedriveQueue {
   }
 
   async remove(record: SQSRecord): Promise<void> {
-    this.witness('delete');
+    this.witness('delete', record.messageId);
     this.queue.delete(record.receiptHandle, false);
   }
 
   async sendBack(destinationArn: string, copy: RedrivenCopy): Promise<string> {
     const source = this.sources.find((queue) => queue.arn === destinationArn);
     if (source === undefined) throw new Error(`no simulated queue ${destinationArn}`);
-    this.witness('send');
+    this.witness('send', copy.messageAttributes[DeadLetterAttribute.RedriveOf]?.stringValue ?? '');
     const attributes: Record<string, SentAttribute> = {};
     for (const [name, value] of Object.entries(copy.messageAttributes)) {
       attributes[name] = {

@@ -56,7 +56,8 @@ export interface WorldObservation {
 
 /**
  * A send or delete of an inbox-aware redrive run, with the DLQ's lock item as it stood at that
- * instant (world millis): its owner and its lease, if the item existed.
+ * instant (world millis): its owner and its lease, if the item existed; for a send, what the
+ * oracle needs to judge it.
  *
  * @example
  * ```ts
@@ -66,9 +67,13 @@ export interface WorldObservation {
 export interface RedriveAction {
   readonly operationId: string;
   readonly action: 'send' | 'delete';
+  /** The DLQ message sent back (a copy of it) or deleted. */
+  readonly dlqMessageId: string;
   readonly atMillis: number;
   readonly lockOwner?: string;
   readonly lockUntilMillis?: number;
+  /** A FIFO send: the messages of its group still in the DLQ ahead of it (sent there before it). */
+  readonly groupAhead?: readonly string[];
 }
 
 /**

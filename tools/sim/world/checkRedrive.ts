@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ChangeRecord } from '../dynamo/ChangeLog.js';
+import { checkRedriveDecisions } from './checkRedriveDecisions.js';
 import { WorldTables } from './consumerFunction.js';
 import type { WorldObservation } from './WorldObservation.js';
 
@@ -7,7 +8,7 @@ import type { WorldObservation } from './WorldObservation.js';
  * The inbox-aware redrive never sends back a message whose key had committed before the send:
  * no commit is made by one of its copies for a key an earlier commit (live then or expired)
  * already applied. (A console-like redrive may, past the TTL: that is what the inbox-aware one
- * is for.)
+ * is for.) Each copy it sent back is judged too (see `checkRedriveDecisions`).
  *
  * @example
  * ```ts
@@ -17,6 +18,7 @@ import type { WorldObservation } from './WorldObservation.js';
 export function checkRedrive(world: WorldObservation, failures: string[]): void {
   for (const error of world.redriveErrors) failures.push(`redrive: ${error}`);
   checkRedriveLock(world, failures);
+  checkRedriveDecisions(world, failures);
   if (world.redriveSends.length === 0) return;
   const sentAt = new Map(world.redriveSends.map((send) => [send.messageId, send.sentAtMillis]));
   const commits = new Map<string, number[]>();

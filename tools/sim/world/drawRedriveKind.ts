@@ -5,7 +5,7 @@ import type { Prng } from '../kernel/Prng.js';
  *
  * @example
  * ```ts
- * if (config.redriveKind === 'inbox-aware' && config.redriveLock) startTwoRuns();
+ * if (config.redriveKind === 'inbox-aware' && config.redriveSelection) chooseSelection();
  * ```
  */
 export interface OperatorRedriveSettings {
@@ -23,6 +23,12 @@ export interface OperatorRedriveSettings {
    * once another run took it.
    */
   readonly redriveLock?: { readonly leaseMillis: number; readonly stallMillis: number };
+  /**
+   * The inbox-aware redrive handles part of the DLQ, chosen when the run starts as an operator
+   * does from the DLQ's report: some of the reasons it holds (`--reason`), or what was sent since
+   * one of its messages (`--since`). Default all of it.
+   */
+  readonly redriveSelection?: 'reason' | 'since';
 }
 
 /** The settings of the world at large that a redrive's draw changes. */
@@ -33,11 +39,14 @@ interface Overrides {
 /** The share of worlds with redrives whose operator uses the inbox-aware redrive. */
 const INBOX_AWARE_REDRIVE_SHARE = 0.5;
 
+/** Of the inbox-aware worlds without a short lock: those whose runs select part of the DLQ. */
+const SELECTION_SHARE = 0.6;
+
 /**
  * The inbox-aware redrive in half of the worlds with redrives; in half of those the operator
  * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
  * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
- * must keep what it cannot vouch for. Then, drawn after them: a short lock.
+ * must keep what it cannot vouch for. Then, drawn after them: a short lock, and a selection.
  *
  * @example
  * ```ts
@@ -59,10 +68,18 @@ export function drawRedriveKind(
           stallMillis: random.pick([1_000, 4_000, 12_000]),
         }
       : undefined;
+  // Drawn last, for the same reason: the decisions the runs above never reach (issue 32). Not
+  // where a short lock was drawn: its runs would have less to act on, and those worlds are for
+  // the lock's renewal.
+  const selection =
+    lock === undefined && random.chance(SELECTION_SHARE)
+      ? random.pick(['reason', 'since'] as const)
+      : undefined;
   return {
     redriveKind: 'inbox-aware',
     ...(includesPermanent ? { redriveIncludesPermanent: true } : {}),
     ...(shortTtl ? { ttlSeconds: 60 } : {}),
     ...(lock ? { redriveLock: lock } : {}),
+    ...(selection ? { redriveSelection: selection } : {}),
   };
 }

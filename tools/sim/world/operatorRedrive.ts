@@ -13,6 +13,7 @@ import { WORLD_EPOCH_MILLIS } from '../lambda/SimLambda.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { SimRedriveQueue } from '../sqs/SimRedriveQueue.js';
 import { WorldTables } from './consumerFunction.js';
+import { operatorSelection } from './operatorSelection.js';
 import { type WorldConfig, WorldSource } from './WorldConfig.js';
 import type { RedriveAction } from './WorldObservation.js';
 
@@ -36,9 +37,10 @@ const LOCKED_TRIES = 4;
 /**
  * The operator's `sqs-inbox dlq redrive --apply`: the library's own run over the world's DLQ,
  * keying messages as the consumer does (its `key`, its declared source), reading its inbox
- * table, and holding the DLQ's lock (`OperationLock`) there as the command does. Refused by
- * another run's lock, the operator tries again a little later. Every copy it sends back is
- * recorded in `sent`, and every send and delete in `actions`, for the oracle.
+ * table, and holding the DLQ's lock (`OperationLock`) there as the command does; with the
+ * world's selection, chosen from the DLQ as the run starts. Refused by another run's lock, the
+ * operator tries again a little later. Every copy it sends back is recorded in `sent`, and every
+ * send and delete in `actions`, for the oracle.
  *
  * @example
  * ```ts
@@ -62,12 +64,14 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
   const operationId = `redrive-${run}`;
   const nowMillis = () => WORLD_EPOCH_MILLIS + kernel.nowMillis;
   const lockPk = operationLockPk('dlq', world.deadLetterQueue.arn);
-  const witness = (action: RedriveAction['action']) =>
+  const witness = (action: RedriveAction['action'], dlqMessageId: string) =>
     world.actions.push({
       operationId,
       action,
+      dlqMessageId,
       atMillis: nowMillis(),
       ...lockHolder(world, lockPk),
+      ...(action === 'send' ? groupAhead(world.deadLetterQueue, dlqMessageId) : {}),
     });
   const queue = new SimRedriveQueue(
     world.deadLetterQueue,
@@ -80,6 +84,12 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
   const store = new DynamoDBInboxStore({ tableName: WorldTables.Inbox, client });
   // Every world's consumer keys by the event id in the payload, as the ledger does.
   const key = ledgerConsumer.key as (message: ParsedMessage<unknown>) => string;
+  const selection = operatorSelection(
+    config.redriveSelection,
+    world.deadLetterQueue,
+    WORLD_EPOCH_MILLIS,
+    random.derive('selection'),
+  );
   await redriveDeadLetters({
     queue,
     reading: {
@@ -93,6 +103,7 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
     apply: true,
     includePermanent: config.redriveIncludesPermanent ?? false,
     to: world.queue.arn,
+    ...(selection ? { selection } : {}),
     ratePerSecond: 50,
     lock: new OperationLock(client, WorldTables.Inbox, lockPk, operationId),
     ...(config.redriveLock ? { lockLeaseMillis: config.redriveLock.leaseMillis } : {}),
@@ -110,6 +121,16 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
     const stallMillis = config.redriveLock?.stallMillis;
     return stallMillis !== undefined && random.chance(0.2) ? millis + stallMillis : millis;
   }
+}
+
+/** The messages of a FIFO DLQ message's group that the DLQ still holds ahead of it. */
+function groupAhead(deadLetterQueue: SimQueue, dlqMessageId: string) {
+  const message = deadLetterQueue.messages.find((m) => m.messageId === dlqMessageId);
+  if (!deadLetterQueue.fifo || message === undefined) return {};
+  const ahead = deadLetterQueue.messages.filter(
+    (other) => other.groupId === message.groupId && other.sequence < message.sequence,
+  );
+  return { groupAhead: ahead.map((other) => other.messageId) };
 }
 
 /** The DLQ's lock item as it stands: its owner and lease, read at the instant of an action. */
