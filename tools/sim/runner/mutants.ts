@@ -413,6 +413,15 @@ export const MUTANTS = {
     replace:
       "if (outcome.action === 'kept' && outcome.decision !== RedriveDecision.NotSelected && groupId !== undefined) state.keptGroups.add(groupId);",
   },
+  redriveIgnoresMessageIdKey: {
+    name: 'redriveIgnoresMessageIdKey',
+    invariant: 'redrive',
+    description:
+      'the inbox-aware redrive sends back a message whose consumer keys by the SQS message id, which a copy does not keep: the copy is keyed anew and can apply twice',
+    file: 'src/operations/RedriveDecision.ts',
+    find: 'if (facts.messageIdKey === true) return RedriveDecision.MessageIdKey;',
+    replace: '',
+  },
   resumeCountedAsTakeover: {
     name: 'resumeCountedAsTakeover',
     invariant: 'metrics',

@@ -4,7 +4,8 @@ import type { WorldObservation } from './WorldObservation.js';
  * What the inbox-aware redrive sends back, judged one copy at a time (each failure one line):
  * - FIFO: a copy is sent only when no earlier message of its group is still in the DLQ, so a
  *   group's copies go back in its DLQ order and none past a message the run kept or did not
- *   select.
+ *   select;
+ * - nothing goes back from a run told its consumer keys by the SQS message id.
  *
  * @example
  * ```ts
@@ -18,6 +19,9 @@ export function checkRedriveDecisions(world: WorldObservation, failures: string[
       failures.push(
         `${what} past ${send.groupAhead.join(', ')} of its FIFO group, still in the DLQ ahead of it`,
       );
+    }
+    if (world.config.redriveKeyIsMessageId) {
+      failures.push(`${what}, though told its consumer keys by the SQS message id`);
     }
   }
 }

@@ -29,6 +29,13 @@ export interface OperatorRedriveSettings {
    * one of its messages (`--since`). Default all of it.
    */
   readonly redriveSelection?: 'reason' | 'since';
+  /**
+   * The operator tells the inbox-aware redrive that the consumer keys by the SQS message id
+   * (`--key-is-message-id`), as for a consumer keyed by `redriveUnsafeMessageIdKey`. The world's
+   * consumer keys by its event id all the same (its other invariants rest on that): the redrive
+   * knows only what it is told.
+   */
+  readonly redriveKeyIsMessageId?: boolean;
 }
 
 /** The settings of the world at large that a redrive's draw changes. */
@@ -39,14 +46,17 @@ interface Overrides {
 /** The share of worlds with redrives whose operator uses the inbox-aware redrive. */
 const INBOX_AWARE_REDRIVE_SHARE = 0.5;
 
-/** Of the inbox-aware worlds without a short lock: those whose runs select part of the DLQ. */
+/** Of the inbox-aware worlds without a short lock: those whose runs select part of the DLQ, … */
 const SELECTION_SHARE = 0.6;
+/** … and of those with the long TTL too, whose operator says the consumer keys by the message id. */
+const MESSAGE_ID_KEY_SHARE = 0.3;
 
 /**
  * The inbox-aware redrive in half of the worlds with redrives; in half of those the operator
  * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
  * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
- * must keep what it cannot vouch for. Then, drawn after them: a short lock, and a selection.
+ * must keep what it cannot vouch for. Then, drawn after them: a short lock, a selection, and a
+ * key said to be the message id.
  *
  * @example
  * ```ts
@@ -68,18 +78,20 @@ export function drawRedriveKind(
           stallMillis: random.pick([1_000, 4_000, 12_000]),
         }
       : undefined;
-  // Drawn last, for the same reason: the decisions the runs above never reach (issue 32). Not
-  // where a short lock was drawn: its runs would have less to act on, and those worlds are for
-  // the lock's renewal.
+  // Drawn last, for the same reason: the decisions the runs above never reach (issue 32).
+  // Neither where a short lock or TTL was drawn: their runs would have less to act on, and those
+  // worlds are for the lock's renewal and for stale absences.
   const selection =
     lock === undefined && random.chance(SELECTION_SHARE)
       ? random.pick(['reason', 'since'] as const)
       : undefined;
+  const keyIsMessageId = lock === undefined && !shortTtl && random.chance(MESSAGE_ID_KEY_SHARE);
   return {
     redriveKind: 'inbox-aware',
     ...(includesPermanent ? { redriveIncludesPermanent: true } : {}),
     ...(shortTtl ? { ttlSeconds: 60 } : {}),
     ...(lock ? { redriveLock: lock } : {}),
     ...(selection ? { redriveSelection: selection } : {}),
+    ...(keyIsMessageId ? { redriveKeyIsMessageId: true } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { OperationLock, operationLockPk } from '../../../src/aws/OperationLock.j
 import type { ParsedMessage } from '../../../src/core/types.js';
 import { DynamoDBInboxStore } from '../../../src/index.js';
 import { RedriveLockedError } from '../../../src/operations/RunLease.js';
+import type { ConsumerReading } from '../../../src/operations/recoverKey.js';
 import { redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
 import { MessageSource } from '../../../src/sources/MessageSource.js';
 import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
@@ -36,8 +37,8 @@ const LOCKED_TRIES = 4;
 
 /**
  * The operator's `sqs-inbox dlq redrive --apply`: the library's own run over the world's DLQ,
- * keying messages as the consumer does (its `key`, its declared source), reading its inbox
- * table, and holding the DLQ's lock (`OperationLock`) there as the command does; with the
+ * keying messages as the consumer does (its `key`, its declared source) or, told so, by the
+ * message id (`--key-is-message-id`), reading its inbox table, and holding the DLQ's lock (`OperationLock`) there as the command does; with the
  * world's selection, chosen from the DLQ as the run starts. Refused by another run's lock, the
  * operator tries again a little later. Every copy it sends back is recorded in `sent`, and every
  * send and delete in `actions`, for the oracle.
@@ -82,8 +83,6 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
   );
   const client = new SimDocumentClient({ dynamo: world.dynamo }).documentClient;
   const store = new DynamoDBInboxStore({ tableName: WorldTables.Inbox, client });
-  // Every world's consumer keys by the event id in the payload, as the ledger does.
-  const key = ledgerConsumer.key as (message: ParsedMessage<unknown>) => string;
   const selection = operatorSelection(
     config.redriveSelection,
     world.deadLetterQueue,
@@ -92,12 +91,7 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
   );
   await redriveDeadLetters({
     queue,
-    reading: {
-      store,
-      consumer: config.consumer,
-      sources: [config.source === WorldSource.Sns ? MessageSource.Sns : MessageSource.Sqs],
-      key,
-    },
+    reading: consumerReading(config, store),
     ttlSeconds: config.ttlSeconds,
     operationId,
     apply: true,
@@ -121,6 +115,19 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
     const stallMillis = config.redriveLock?.stallMillis;
     return stallMillis !== undefined && random.chance(0.2) ? millis + stallMillis : millis;
   }
+}
+
+/**
+ * How the operator's run reads the consumer: by the event id in the payload, as every world's
+ * consumer keys (the ledger's key), from its declared source; or, told so, by the message id.
+ */
+function consumerReading(config: WorldConfig, store: DynamoDBInboxStore): ConsumerReading {
+  const sources = [config.source === WorldSource.Sns ? MessageSource.Sns : MessageSource.Sqs];
+  if (config.redriveKeyIsMessageId) {
+    return { store, consumer: config.consumer, sources, keyIsMessageId: true };
+  }
+  const key = ledgerConsumer.key as (message: ParsedMessage<unknown>) => string;
+  return { store, consumer: config.consumer, sources, key };
 }
 
 /** The messages of a FIFO DLQ message's group that the DLQ still holds ahead of it. */
