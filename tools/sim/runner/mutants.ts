@@ -422,6 +422,15 @@ export const MUTANTS = {
     find: 'if (facts.messageIdKey === true) return RedriveDecision.MessageIdKey;',
     replace: '',
   },
+  redriveOverridesJournal: {
+    name: 'redriveOverridesJournal',
+    invariant: 'redrive',
+    description:
+      "the inbox-aware redrive sends back a message whose key's live entry holds another payload's journal, which its consumer refuses",
+    file: 'src/operations/RedriveDecision.ts',
+    find: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes)) {',
+    replace: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes) && false) {',
+  },
   resumeCountedAsTakeover: {
     name: 'resumeCountedAsTakeover',
     invariant: 'metrics',

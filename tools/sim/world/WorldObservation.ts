@@ -74,6 +74,11 @@ export interface RedriveAction {
   readonly lockUntilMillis?: number;
   /** A FIFO send: the messages of its group still in the DLQ ahead of it (sent there before it). */
   readonly groupAhead?: readonly string[];
+  /**
+   * A send: the run's last read of an inbox entry before it (the read of this message's), as the
+   * length of the change log then and the world's time.
+   */
+  readonly entryRead?: { readonly changes: number; readonly atMillis: number };
 }
 
 /**

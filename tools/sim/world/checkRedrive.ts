@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ChangeRecord } from '../dynamo/ChangeLog.js';
 import { checkRedriveDecisions } from './checkRedriveDecisions.js';
 import { WorldTables } from './consumerFunction.js';
+import type { WorldEvents } from './WorldEvents.js';
 import type { WorldObservation } from './WorldObservation.js';
 
 /**
@@ -12,13 +13,17 @@ import type { WorldObservation } from './WorldObservation.js';
  *
  * @example
  * ```ts
- * checkRedrive(world, failures);
+ * checkRedrive(world, events, failures);
  * ```
  */
-export function checkRedrive(world: WorldObservation, failures: string[]): void {
+export function checkRedrive(
+  world: WorldObservation,
+  events: WorldEvents,
+  failures: string[],
+): void {
   for (const error of world.redriveErrors) failures.push(`redrive: ${error}`);
   checkRedriveLock(world, failures);
-  checkRedriveDecisions(world, failures);
+  checkRedriveDecisions(world, events, failures);
   if (world.redriveSends.length === 0) return;
   const sentAt = new Map(world.redriveSends.map((send) => [send.messageId, send.sentAtMillis]));
   const commits = new Map<string, number[]>();

@@ -1,4 +1,5 @@
 import type { Prng } from '../kernel/Prng.js';
+import { WorldConsumer } from './WorldConsumer.js';
 
 /**
  * How the world's operator redrives its DLQ, beyond how many times (`redrives`).
@@ -41,6 +42,11 @@ export interface OperatorRedriveSettings {
 /** The settings of the world at large that a redrive's draw changes. */
 interface Overrides {
   readonly ttlSeconds?: number;
+  readonly events?: number;
+  readonly keyReuseRate?: number;
+  readonly journalThrottling?: number;
+  readonly maxReceiveCount?: number;
+  readonly redriveIncludesPermanent?: boolean;
 }
 
 /** The share of worlds with redrives whose operator uses the inbox-aware redrive. */
@@ -48,15 +54,17 @@ const INBOX_AWARE_REDRIVE_SHARE = 0.5;
 
 /** Of the inbox-aware worlds without a short lock: those whose runs select part of the DLQ, … */
 const SELECTION_SHARE = 0.6;
-/** … and of those with the long TTL too, whose operator says the consumer keys by the message id. */
+/** … of those with the long TTL too, whose operator says the consumer keys by the message id, … */
 const MESSAGE_ID_KEY_SHARE = 0.3;
+/** … and of the notifier's, those whose runs meet unfinished journals of reused keys. */
+const JOURNALS_SHARE = 0.5;
 
 /**
  * The inbox-aware redrive in half of the worlds with redrives; in half of those the operator
  * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
  * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
- * must keep what it cannot vouch for. Then, drawn after them: a short lock, a selection, and a
- * key said to be the message id.
+ * must keep what it cannot vouch for. Then, drawn after them: a short lock, a selection, a key
+ * said to be the message id, and in notifier worlds the unfinished journals of reused keys.
  *
  * @example
  * ```ts
@@ -65,7 +73,7 @@ const MESSAGE_ID_KEY_SHARE = 0.3;
  */
 export function drawRedriveKind(
   random: Prng,
-  drawn: { readonly redrives: number },
+  drawn: { readonly redrives: number; readonly consumer: WorldConsumer; readonly events: number },
 ): OperatorRedriveSettings & Overrides {
   if (drawn.redrives === 0 || !random.chance(INBOX_AWARE_REDRIVE_SHARE)) return {};
   const includesPermanent = random.chance(0.5);
@@ -86,6 +94,7 @@ export function drawRedriveKind(
       ? random.pick(['reason', 'since'] as const)
       : undefined;
   const keyIsMessageId = lock === undefined && !shortTtl && random.chance(MESSAGE_ID_KEY_SHARE);
+  const journals = drawn.consumer === WorldConsumer.Notifier && random.chance(JOURNALS_SHARE);
   return {
     redriveKind: 'inbox-aware',
     ...(includesPermanent ? { redriveIncludesPermanent: true } : {}),
@@ -93,5 +102,25 @@ export function drawRedriveKind(
     ...(lock ? { redriveLock: lock } : {}),
     ...(selection ? { redriveSelection: selection } : {}),
     ...(keyIsMessageId ? { redriveKeyIsMessageId: true } : {}),
+    ...(journals ? meetingJournals(drawn) : {}),
+  };
+}
+
+/**
+ * A notifier world whose runs meet another payload's unfinished journal under a DLQ message's
+ * key: keys reused (a second payload under an event's id), journal writes throttled while faults
+ * last, so that attempts fail after a step, and two receives only, so that such an attempt is
+ * dead-lettered with its journal left. The second payload, refused by that journal, is
+ * dead-lettered for a permanent error, which the operator includes; the TTL is the long one, so
+ * that the journal still lives when the run reads it.
+ */
+function meetingJournals(drawn: { readonly events: number }): Overrides {
+  return {
+    keyReuseRate: 0.4,
+    journalThrottling: 0.9,
+    maxReceiveCount: 2,
+    redriveIncludesPermanent: true,
+    ttlSeconds: 23 * 86_400,
+    events: Math.max(drawn.events, 8),
   };
 }

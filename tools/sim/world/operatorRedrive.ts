@@ -6,7 +6,7 @@ import { RedriveLockedError } from '../../../src/operations/RunLease.js';
 import type { ConsumerReading } from '../../../src/operations/recoverKey.js';
 import { redriveDeadLetters } from '../../../src/operations/redriveDeadLetters.js';
 import { MessageSource } from '../../../src/sources/MessageSource.js';
-import { SimDocumentClient } from '../dynamo/SimDocumentClient.js';
+import { applyAtOnce, SimDocumentClient } from '../dynamo/SimDocumentClient.js';
 import type { SimDynamoDB } from '../dynamo/SimDynamoDB.js';
 import type { Kernel } from '../kernel/Kernel.js';
 import type { Prng } from '../kernel/Prng.js';
@@ -38,10 +38,11 @@ const LOCKED_TRIES = 4;
 /**
  * The operator's `sqs-inbox dlq redrive --apply`: the library's own run over the world's DLQ,
  * keying messages as the consumer does (its `key`, its declared source) or, told so, by the
- * message id (`--key-is-message-id`), reading its inbox table, and holding the DLQ's lock (`OperationLock`) there as the command does; with the
- * world's selection, chosen from the DLQ as the run starts. Refused by another run's lock, the
- * operator tries again a little later. Every copy it sends back is recorded in `sent`, and every
- * send and delete in `actions`, for the oracle.
+ * message id (`--key-is-message-id`), reading its inbox table, and holding the DLQ's lock
+ * (`OperationLock`) there as the command does; with the world's selection, chosen from the DLQ
+ * as the run starts. Refused by another run's lock, the operator tries again a little later.
+ * Every copy it sends back is recorded in `sent`, and every send and delete in `actions`, for
+ * the oracle.
  *
  * @example
  * ```ts
@@ -63,35 +64,21 @@ export async function inboxAwareRedrive(world: OperatorWorld, run: number, rando
 async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Promise<void> {
   const { kernel, config } = world;
   const operationId = `redrive-${run}`;
-  const nowMillis = () => WORLD_EPOCH_MILLIS + kernel.nowMillis;
-  const lockPk = operationLockPk('dlq', world.deadLetterQueue.arn);
-  const witness = (action: RedriveAction['action'], dlqMessageId: string) =>
-    world.actions.push({
-      operationId,
-      action,
-      dlqMessageId,
-      atMillis: nowMillis(),
-      ...lockHolder(world, lockPk),
-      ...(action === 'send' ? groupAhead(world.deadLetterQueue, dlqMessageId) : {}),
-    });
-  const queue = new SimRedriveQueue(
-    world.deadLetterQueue,
-    [world.queue],
-    () => kernel.nowMillis,
-    WORLD_EPOCH_MILLIS,
-    witness,
-  );
-  const client = new SimDocumentClient({ dynamo: world.dynamo }).documentClient;
-  const store = new DynamoDBInboxStore({ tableName: WorldTables.Inbox, client });
+  const reads = entryReads(world);
+  const queue = operatorQueue(world, operationId, reads.last);
   const selection = operatorSelection(
     config.redriveSelection,
     world.deadLetterQueue,
     WORLD_EPOCH_MILLIS,
     random.derive('selection'),
   );
+  const lockPk = operationLockPk('dlq', world.deadLetterQueue.arn);
   await redriveDeadLetters({
     queue,
-    reading: consumerReading(config, store),
+    reading: consumerReading(
+      config,
+      new DynamoDBInboxStore({ tableName: WorldTables.Inbox, client: reads.client }),
+    ),
     ttlSeconds: config.ttlSeconds,
     operationId,
     apply: true,
@@ -99,9 +86,12 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
     to: world.queue.arn,
     ...(selection ? { selection } : {}),
     ratePerSecond: 50,
-    lock: new OperationLock(client, WorldTables.Inbox, lockPk, operationId),
+    lock: new OperationLock(reads.client, WorldTables.Inbox, lockPk, operationId),
     ...(config.redriveLock ? { lockLeaseMillis: config.redriveLock.leaseMillis } : {}),
-    runtime: { now: nowMillis, sleep: (millis) => kernel.sleep('operator', stalled(millis)) },
+    runtime: {
+      now: () => nowMillis(kernel),
+      sleep: (millis) => kernel.sleep('operator', stalled(millis)),
+    },
     onMessage: (outcome) => {
       if (outcome.decision === 'error')
         world.errors.push(`${outcome.dlqMessageId}: ${outcome.why}`);
@@ -115,6 +105,61 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
     const stallMillis = config.redriveLock?.stallMillis;
     return stallMillis !== undefined && random.chance(0.2) ? millis + stallMillis : millis;
   }
+}
+
+/** The world's wall clock, as the operator's machine reads it. */
+function nowMillis(kernel: Kernel): number {
+  return WORLD_EPOCH_MILLIS + kernel.nowMillis;
+}
+
+/**
+ * The run's DynamoDB client, which notes each read of an inbox entry: the last, for a send, is
+ * the read of that message's entry.
+ */
+function entryReads(world: OperatorWorld) {
+  let last: RedriveAction['entryRead'];
+  const client = new SimDocumentClient({
+    dynamo: world.dynamo,
+    transport: (operation) => {
+      if (operation.name === 'GetItem' && operation.tableNames.includes(WorldTables.Inbox)) {
+        last = { changes: world.dynamo.changes.length, atMillis: nowMillis(world.kernel) };
+      }
+      return applyAtOnce(operation);
+    },
+  }).documentClient;
+  return { client, last: () => last };
+}
+
+/**
+ * The world's DLQ as the run reads it: each send and delete recorded with the DLQ's lock then
+ * (and, for a send, its group's messages ahead of it and the read of its entry).
+ */
+function operatorQueue(
+  world: OperatorWorld,
+  operationId: string,
+  lastRead: () => RedriveAction['entryRead'],
+): SimRedriveQueue {
+  const { kernel, deadLetterQueue } = world;
+  const lockPk = operationLockPk('dlq', deadLetterQueue.arn);
+  const sendFacts = (dlqMessageId: string) => {
+    const entryRead = lastRead();
+    return { ...(entryRead ? { entryRead } : {}), ...groupAhead(deadLetterQueue, dlqMessageId) };
+  };
+  return new SimRedriveQueue(
+    deadLetterQueue,
+    [world.queue],
+    () => kernel.nowMillis,
+    WORLD_EPOCH_MILLIS,
+    (action, dlqMessageId) =>
+      world.actions.push({
+        operationId,
+        action,
+        dlqMessageId,
+        atMillis: nowMillis(kernel),
+        ...lockHolder(world, lockPk),
+        ...(action === 'send' ? sendFacts(dlqMessageId) : {}),
+      }),
+  );
 }
 
 /**
