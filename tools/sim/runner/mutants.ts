@@ -431,6 +431,15 @@ export const MUTANTS = {
     find: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes)) {',
     replace: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes) && false) {',
   },
+  redriveHoldsNotExtended: {
+    name: 'redriveHoldsNotExtended',
+    invariant: 'redrive',
+    description:
+      'the redrive never extends its holds of what it received, so a run longer than a hold lets what it keeps come round again',
+    file: 'src/operations/receiveAll.ts',
+    find: 'if (options.now === undefined) return;',
+    replace: 'if (options.now === undefined || true) return;',
+  },
   resumeCountedAsTakeover: {
     name: 'resumeCountedAsTakeover',
     invariant: 'metrics',

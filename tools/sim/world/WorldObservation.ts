@@ -50,6 +50,10 @@ export interface WorldObservation {
   }>;
   /** Each send and delete of the operator's inbox-aware redrives, with the DLQ's lock then. */
   readonly redriveActions: readonly RedriveAction[];
+  /** Each DLQ message's outcome in the operator's inbox-aware runs, in the order decided. */
+  readonly redriveOutcomes: readonly RedriveOutcome[];
+  /** The DLQ messages an inbox-aware run received again while it held them. */
+  readonly redriveReceivedAgain: readonly RedriveReceivedAgain[];
   /** Every value the consumer's containers gave their metrics sink, in order. */
   readonly metrics: readonly ObservedMetric[];
 }
@@ -79,6 +83,37 @@ export interface RedriveAction {
    * length of the change log then and the world's time.
    */
   readonly entryRead?: { readonly changes: number; readonly atMillis: number };
+}
+
+/**
+ * A DLQ message's outcome in an inbox-aware run, as the run reported it.
+ *
+ * @example
+ * ```ts
+ * const sent = world.redriveOutcomes.filter((outcome) => outcome.action === 'sent');
+ * ```
+ */
+export interface RedriveOutcome {
+  readonly operationId: string;
+  readonly dlqMessageId: string;
+  readonly decision: string;
+  readonly action: string;
+}
+
+/**
+ * A DLQ message an inbox-aware run received again before it deleted or released it (kernel
+ * millis): the run's hold of it had lapsed, so any reader could have received it.
+ *
+ * @example
+ * ```ts
+ * const lapsed = world.redriveReceivedAgain.filter((again) => again.operationId === 'redrive-1');
+ * ```
+ */
+export interface RedriveReceivedAgain {
+  readonly operationId: string;
+  readonly dlqMessageId: string;
+  readonly heldSinceMillis: number;
+  readonly atMillis: number;
 }
 
 /**

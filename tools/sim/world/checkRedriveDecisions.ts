@@ -11,7 +11,9 @@ import type { RedriveAction, WorldObservation } from './WorldObservation.js';
  *   select;
  * - nothing goes back from a run told its consumer keys by the SQS message id;
  * - no copy goes back whose key's entry, when the run read it, held another payload: a commit,
- *   or an unfinished attempt's journal (the consumer would refuse the copy, or take its key).
+ *   or an unfinished attempt's journal (the consumer would refuse the copy, or take its key);
+ * - a run holds what it received until it deletes or releases it: none of it is received again
+ *   (its hold lapsed), and the run decides each message once.
  *
  * @example
  * ```ts
@@ -36,6 +38,7 @@ export function checkRedriveDecisions(
     const held = otherPayloadHeld(world, events, send);
     if (held !== undefined) failures.push(`${what}, though its key's entry ${held}`);
   }
+  checkHeldOnce(world, failures);
 }
 
 /**
@@ -72,4 +75,19 @@ function lastEntryChange(
       change.tableName === WorldTables.Inbox &&
       (change.newImage ?? change.oldImage)?.key?.S === event.eventId,
   );
+}
+
+/** A run's holds last while it runs: nothing it holds comes round again, nothing is decided twice. */
+function checkHeldOnce(world: WorldObservation, failures: string[]): void {
+  for (const again of world.redriveReceivedAgain) {
+    failures.push(
+      `redrive: ${again.operationId} received ${again.dlqMessageId} again at ${again.atMillis} ms, while it held it since ${again.heldSinceMillis} ms: its hold lapsed`,
+    );
+  }
+  const decided = new Set<string>();
+  for (const { operationId, dlqMessageId } of world.redriveOutcomes) {
+    const id = `${operationId} ${dlqMessageId}`;
+    if (decided.has(id)) failures.push(`redrive: ${operationId} decided ${dlqMessageId} twice`);
+    decided.add(id);
+  }
 }

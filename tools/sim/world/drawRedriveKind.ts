@@ -37,11 +37,19 @@ export interface OperatorRedriveSettings {
    * knows only what it is told.
    */
   readonly redriveKeyIsMessageId?: boolean;
+  /**
+   * The operator's process is suspended this long before each receive of its inbox-aware run (a
+   * laptop's lid closed between batches): the run outlasts the DLQ's five-minute hold of what it
+   * received, so that only the run's extensions of its holds keep that hidden. Under 200 s, so
+   * that an extension, due after a third of a hold, always comes before the hold ends.
+   */
+  readonly redrivePauseMillis?: number;
 }
 
 /** The settings of the world at large that a redrive's draw changes. */
 interface Overrides {
   readonly ttlSeconds?: number;
+  readonly redrives?: number;
   readonly events?: number;
   readonly keyReuseRate?: number;
   readonly journalThrottling?: number;
@@ -56,6 +64,8 @@ const INBOX_AWARE_REDRIVE_SHARE = 0.5;
 const SELECTION_SHARE = 0.6;
 /** … of those with the long TTL too, whose operator says the consumer keys by the message id, … */
 const MESSAGE_ID_KEY_SHARE = 0.3;
+/** … of those without a short lock, whose operator's process pauses before each receive, … */
+const PAUSE_SHARE = 0.15;
 /** … and of the notifier's, those whose runs meet unfinished journals of reused keys. */
 const JOURNALS_SHARE = 0.5;
 
@@ -64,7 +74,8 @@ const JOURNALS_SHARE = 0.5;
  * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
  * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
  * must keep what it cannot vouch for. Then, drawn after them: a short lock, a selection, a key
- * said to be the message id, and in notifier worlds the unfinished journals of reused keys.
+ * said to be the message id, pauses (with one run only, so that no second run waits out a long
+ * one's lock), and in notifier worlds the unfinished journals of reused keys.
  *
  * @example
  * ```ts
@@ -86,14 +97,17 @@ export function drawRedriveKind(
           stallMillis: random.pick([1_000, 4_000, 12_000]),
         }
       : undefined;
-  // Drawn last, for the same reason: the decisions the runs above never reach (issue 32).
-  // Neither where a short lock or TTL was drawn: their runs would have less to act on, and those
-  // worlds are for the lock's renewal and for stale absences.
+  // Drawn last, for the same reason: the decisions the runs above never reach (issue 32). A
+  // selection not where a short lock was drawn, a message-id key neither there nor where a short
+  // TTL was: their runs would have less to act on, and those worlds are for the lock's renewal
+  // and for stale absences.
   const selection =
     lock === undefined && random.chance(SELECTION_SHARE)
       ? random.pick(['reason', 'since'] as const)
       : undefined;
   const keyIsMessageId = lock === undefined && !shortTtl && random.chance(MESSAGE_ID_KEY_SHARE);
+  const pauseMillis =
+    lock === undefined && random.chance(PAUSE_SHARE) ? random.pick([160_000, 190_000]) : undefined;
   const journals = drawn.consumer === WorldConsumer.Notifier && random.chance(JOURNALS_SHARE);
   return {
     redriveKind: 'inbox-aware',
@@ -102,6 +116,7 @@ export function drawRedriveKind(
     ...(lock ? { redriveLock: lock } : {}),
     ...(selection ? { redriveSelection: selection } : {}),
     ...(keyIsMessageId ? { redriveKeyIsMessageId: true } : {}),
+    ...(pauseMillis === undefined ? {} : { redrivePauseMillis: pauseMillis, redrives: 1 }),
     ...(journals ? meetingJournals(drawn) : {}),
   };
 }

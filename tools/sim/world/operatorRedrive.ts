@@ -16,7 +16,7 @@ import { SimRedriveQueue } from '../sqs/SimRedriveQueue.js';
 import { WorldTables } from './consumerFunction.js';
 import { operatorSelection } from './operatorSelection.js';
 import { type WorldConfig, WorldSource } from './WorldConfig.js';
-import type { RedriveAction } from './WorldObservation.js';
+import type { RedriveAction, RedriveOutcome, RedriveReceivedAgain } from './WorldObservation.js';
 
 /** What the operator's runs share with the world: its queues, tables and clock, and the oracle's records. */
 export interface OperatorWorld {
@@ -30,6 +30,10 @@ export interface OperatorWorld {
   readonly actions: RedriveAction[];
   /** Why a run could not decide a message, or stopped: each a failure of the world. */
   readonly errors: string[];
+  /** Each message's outcome, as the runs report them. */
+  readonly outcomes: RedriveOutcome[];
+  /** The messages a run received again while it held them. */
+  readonly receivedAgain: RedriveReceivedAgain[];
 }
 
 /** How often the operator, refused by another run's lock, tries again before giving up. */
@@ -41,8 +45,8 @@ const LOCKED_TRIES = 4;
  * message id (`--key-is-message-id`), reading its inbox table, and holding the DLQ's lock
  * (`OperationLock`) there as the command does; with the world's selection, chosen from the DLQ
  * as the run starts. Refused by another run's lock, the operator tries again a little later.
- * Every copy it sends back is recorded in `sent`, and every send and delete in `actions`, for
- * the oracle.
+ * Every copy it sends back is recorded in `sent`, every send and delete in `actions`, every
+ * outcome in `outcomes`, for the oracle.
  *
  * @example
  * ```ts
@@ -93,8 +97,9 @@ async function redriveOnce(world: OperatorWorld, run: number, random: Prng): Pro
       sleep: (millis) => kernel.sleep('operator', stalled(millis)),
     },
     onMessage: (outcome) => {
-      if (outcome.decision === 'error')
-        world.errors.push(`${outcome.dlqMessageId}: ${outcome.why}`);
+      const { dlqMessageId, decision, action } = outcome;
+      world.outcomes.push({ operationId, dlqMessageId, decision, action });
+      if (decision === 'error') world.errors.push(`${dlqMessageId}: ${outcome.why}`);
     },
   });
   for (const message of queue.sent)
@@ -132,7 +137,9 @@ function entryReads(world: OperatorWorld) {
 
 /**
  * The world's DLQ as the run reads it: each send and delete recorded with the DLQ's lock then
- * (and, for a send, its group's messages ahead of it and the read of its entry).
+ * (and, for a send, its group's messages ahead of it and the read of its entry), each message
+ * the run received again while it held it recorded too, and the operator's pause before each
+ * receive in a world with pauses.
  */
 function operatorQueue(
   world: OperatorWorld,
@@ -145,20 +152,31 @@ function operatorQueue(
     const entryRead = lastRead();
     return { ...(entryRead ? { entryRead } : {}), ...groupAhead(deadLetterQueue, dlqMessageId) };
   };
+  const pauseMillis = world.config.redrivePauseMillis;
   return new SimRedriveQueue(
     deadLetterQueue,
     [world.queue],
     () => kernel.nowMillis,
     WORLD_EPOCH_MILLIS,
-    (action, dlqMessageId) =>
-      world.actions.push({
-        operationId,
-        action,
-        dlqMessageId,
-        atMillis: nowMillis(kernel),
-        ...lockHolder(world, lockPk),
-        ...(action === 'send' ? sendFacts(dlqMessageId) : {}),
-      }),
+    {
+      witness: (action, dlqMessageId) =>
+        world.actions.push({
+          operationId,
+          action,
+          dlqMessageId,
+          atMillis: nowMillis(kernel),
+          ...lockHolder(world, lockPk),
+          ...(action === 'send' ? sendFacts(dlqMessageId) : {}),
+        }),
+      ...(pauseMillis ? { beforeReceive: () => kernel.sleep('operator', pauseMillis) } : {}),
+      receivedAgain: (dlqMessageId, heldSinceMillis) =>
+        world.receivedAgain.push({
+          operationId,
+          dlqMessageId,
+          heldSinceMillis,
+          atMillis: kernel.nowMillis,
+        }),
+    },
   );
 }
 
