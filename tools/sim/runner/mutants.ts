@@ -403,6 +403,43 @@ export const MUTANTS = {
     find: 'if (!(await holds(state))) return lockLost(verdict, state);',
     replace: '',
   },
+  redriveUnselectedHoldsNoGroup: {
+    name: 'redriveUnselectedHoldsNoGroup',
+    invariant: 'redrive',
+    description:
+      'the inbox-aware redrive lets a FIFO message outside its selection (--reason, --since) hold nothing back: a later message of its group goes back ahead of it',
+    file: 'src/operations/redriveDeadLetters.ts',
+    find: "if (outcome.action === 'kept' && groupId !== undefined) state.keptGroups.add(groupId);",
+    replace:
+      "if (outcome.action === 'kept' && outcome.decision !== RedriveDecision.NotSelected && groupId !== undefined) state.keptGroups.add(groupId);",
+  },
+  redriveIgnoresMessageIdKey: {
+    name: 'redriveIgnoresMessageIdKey',
+    invariant: 'redrive',
+    description:
+      'the inbox-aware redrive sends back a message whose consumer keys by the SQS message id, which a copy does not keep: the copy is keyed anew and can apply twice',
+    file: 'src/operations/RedriveDecision.ts',
+    find: 'if (facts.messageIdKey === true) return RedriveDecision.MessageIdKey;',
+    replace: '',
+  },
+  redriveOverridesJournal: {
+    name: 'redriveOverridesJournal',
+    invariant: 'redrive',
+    description:
+      "the inbox-aware redrive sends back a message whose key's live entry holds another payload's journal, which its consumer refuses",
+    file: 'src/operations/RedriveDecision.ts',
+    find: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes)) {',
+    replace: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes) && false) {',
+  },
+  redriveHoldsNotExtended: {
+    name: 'redriveHoldsNotExtended',
+    invariant: 'redrive',
+    description:
+      'the redrive never extends its holds of what it received, so a run longer than a hold lets what it keeps come round again',
+    file: 'src/operations/receiveAll.ts',
+    find: 'if (options.now === undefined) return;',
+    replace: 'if (options.now === undefined || true) return;',
+  },
   resumeCountedAsTakeover: {
     name: 'resumeCountedAsTakeover',
     invariant: 'metrics',

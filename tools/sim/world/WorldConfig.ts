@@ -1,24 +1,9 @@
 import { Precheck } from '../../../src/constants/values.js';
 import type { Prng } from '../kernel/Prng.js';
+import { drawRedriveKind, type OperatorRedriveSettings } from './drawRedriveKind.js';
+import { WorldConsumer } from './WorldConsumer.js';
 
-/**
- * The consumer a world runs: the reference ledger (its writes also guarded by business
- * conditions), the chaos run's counter (no condition of its own, so its exactly-once rests on
- * the inbox alone and a broken inbox shows at once), or the reference notifier (an email and a
- * receipt in steps, under the fenced lease, then one write in the inbox transaction).
- *
- * @example
- * ```ts
- * if (config.consumer === WorldConsumer.Counter) expectTotals();
- * ```
- */
-export const WorldConsumer = {
-  Ledger: 'ledger',
-  Counter: 'counter',
-  Notifier: 'notifier',
-} as const;
-/** One of the values of {@link WorldConsumer}. */
-export type WorldConsumer = (typeof WorldConsumer)[keyof typeof WorldConsumer];
+export { WorldConsumer } from './WorldConsumer.js';
 
 /**
  * Everything a world is made of, drawn from its seed (or given, to replay or shrink): the
@@ -29,7 +14,7 @@ export type WorldConsumer = (typeof WorldConsumer)[keyof typeof WorldConsumer];
  * const config = drawWorldConfig(new Prng(seed).derive('config'));
  * ```
  */
-export interface WorldConfig {
+export interface WorldConfig extends OperatorRedriveSettings {
   /** The reference ledger (business conditions too), or the counter (the inbox alone). */
   readonly consumer: WorldConsumer;
   readonly fifo: boolean;
@@ -51,20 +36,6 @@ export interface WorldConfig {
   readonly paymentCollisionRate: number;
   /** DLQ redrives during the run by an operator (each copy a new messageId). */
   readonly redrives: number;
-  /**
-   * How the operator redrives: `console`, every DLQ message back as SQS's redrive does (the
-   * default), or `inbox-aware`, by `sqs-inbox dlq redrive --apply` (the library's own run).
-   */
-  readonly redriveKind?: 'console' | 'inbox-aware';
-  /** The inbox-aware redrive's `--include-permanent`: the operator says the fix is deployed. */
-  readonly redriveIncludesPermanent?: boolean;
-  /**
-   * The inbox-aware redrive's lock, made short (the real one is an hour) so that a run outlives
-   * it, with two runs started a few seconds apart and an operator whose process stalls longer
-   * than the lease at some of its waits: the setting in which a run must renew its lock, and stop
-   * once another run took it.
-   */
-  readonly redriveLock?: { readonly leaseMillis: number; readonly stallMillis: number };
   readonly batchSize: number;
   /** Concurrent invocations the event source mapping runs at most. */
   readonly pollers: number;
@@ -280,33 +251,6 @@ export function drawWorldConfig(random: Prng): WorldConfig {
   const released = { ...guarded, ...drawPreviousRelease(random) };
   // Drawn last, for the same reason: the operator's inbox-aware redrive (issue 32).
   return { ...released, ...drawRedriveKind(random, released) };
-}
-
-/** The share of worlds with redrives whose operator uses the inbox-aware redrive. */
-const INBOX_AWARE_REDRIVE_SHARE = 0.5;
-
-/**
- * The inbox-aware redrive in half of the worlds with redrives; in half of those the operator
- * includes permanent failures, and in a third the consumer's TTL is a minute — shorter than its
- * messages wait in the DLQ, the setting in which an absent entry proves nothing and the redrive
- * must keep what it cannot vouch for.
- */
-function drawRedriveKind(random: Prng, drawn: WorldConfig): Partial<WorldConfig> {
-  if (drawn.redrives === 0 || !random.chance(INBOX_AWARE_REDRIVE_SHARE)) return {};
-  return {
-    redriveKind: 'inbox-aware',
-    ...(random.chance(0.5) ? { redriveIncludesPermanent: true } : {}),
-    ...(random.chance(1 / 3) ? { ttlSeconds: 60 } : {}),
-    // Drawn last, so that the worlds drawn before the lock was renewed stay as they were.
-    ...(drawn.redrives === 2 && random.chance(0.5)
-      ? {
-          redriveLock: {
-            leaseMillis: random.pick([600, 2_000, 5_000]),
-            stallMillis: random.pick([1_000, 4_000, 12_000]),
-          },
-        }
-      : {}),
-  };
 }
 
 /** The share of worlds in which some containers run the previous release. */

@@ -50,13 +50,18 @@ export interface WorldObservation {
   }>;
   /** Each send and delete of the operator's inbox-aware redrives, with the DLQ's lock then. */
   readonly redriveActions: readonly RedriveAction[];
+  /** Each DLQ message's outcome in the operator's inbox-aware runs, in the order decided. */
+  readonly redriveOutcomes: readonly RedriveOutcome[];
+  /** The DLQ messages an inbox-aware run received again while it held them. */
+  readonly redriveReceivedAgain: readonly RedriveReceivedAgain[];
   /** Every value the consumer's containers gave their metrics sink, in order. */
   readonly metrics: readonly ObservedMetric[];
 }
 
 /**
  * A send or delete of an inbox-aware redrive run, with the DLQ's lock item as it stood at that
- * instant (world millis): its owner and its lease, if the item existed.
+ * instant (world millis): its owner and its lease, if the item existed; for a send, what the
+ * oracle needs to judge it.
  *
  * @example
  * ```ts
@@ -66,9 +71,49 @@ export interface WorldObservation {
 export interface RedriveAction {
   readonly operationId: string;
   readonly action: 'send' | 'delete';
+  /** The DLQ message sent back (a copy of it) or deleted. */
+  readonly dlqMessageId: string;
   readonly atMillis: number;
   readonly lockOwner?: string;
   readonly lockUntilMillis?: number;
+  /** A FIFO send: the messages of its group still in the DLQ ahead of it (sent there before it). */
+  readonly groupAhead?: readonly string[];
+  /**
+   * A send: the run's last read of an inbox entry before it (the read of this message's), as the
+   * length of the change log then and the world's time.
+   */
+  readonly entryRead?: { readonly changes: number; readonly atMillis: number };
+}
+
+/**
+ * A DLQ message's outcome in an inbox-aware run, as the run reported it.
+ *
+ * @example
+ * ```ts
+ * const sent = world.redriveOutcomes.filter((outcome) => outcome.action === 'sent');
+ * ```
+ */
+export interface RedriveOutcome {
+  readonly operationId: string;
+  readonly dlqMessageId: string;
+  readonly decision: string;
+  readonly action: string;
+}
+
+/**
+ * A DLQ message an inbox-aware run received again before it deleted or released it (kernel
+ * millis): the run's hold of it had lapsed, so any reader could have received it.
+ *
+ * @example
+ * ```ts
+ * const lapsed = world.redriveReceivedAgain.filter((again) => again.operationId === 'redrive-1');
+ * ```
+ */
+export interface RedriveReceivedAgain {
+  readonly operationId: string;
+  readonly dlqMessageId: string;
+  readonly heldSinceMillis: number;
+  readonly atMillis: number;
 }
 
 /**

@@ -1,23 +1,30 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { OPERATION_ITEM_PREFIX } from '../../../src/constants/values.js';
 import type { ChangeRecord } from '../../../src/testing/dynamo/ChangeLog.js';
+import { checkRedriveDecisions } from './checkRedriveDecisions.js';
 import { WorldTables } from './consumerFunction.js';
+import type { WorldEvents } from './WorldEvents.js';
 import type { WorldObservation } from './WorldObservation.js';
 
 /**
  * The inbox-aware redrive never sends back a message whose key had committed before the send:
  * no commit is made by one of its copies for a key an earlier commit (live then or expired)
  * already applied. (A console-like redrive may, past the TTL: that is what the inbox-aware one
- * is for.)
+ * is for.) Each copy it sent back is judged too (see `checkRedriveDecisions`).
  *
  * @example
  * ```ts
- * checkRedrive(world, failures);
+ * checkRedrive(world, events, failures);
  * ```
  */
-export function checkRedrive(world: WorldObservation, failures: string[]): void {
+export function checkRedrive(
+  world: WorldObservation,
+  events: WorldEvents,
+  failures: string[],
+): void {
   for (const error of world.redriveErrors) failures.push(`redrive: ${error}`);
   checkRedriveLock(world, failures);
+  checkRedriveDecisions(world, events, failures);
   if (world.redriveSends.length === 0) return;
   const sentAt = new Map(world.redriveSends.map((send) => [send.messageId, send.sentAtMillis]));
   const commits = new Map<string, number[]>();

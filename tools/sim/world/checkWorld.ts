@@ -72,7 +72,7 @@ export function checkWorld(world: WorldObservation): string[] {
   if (world.config.fifo) checkFifoOrder(world, committed, eventOf, failures);
   checkOutbox(world, committed, failures);
   checkFormats(world, failures);
-  checkRedrive(world, failures);
+  checkRedrive(world, events, failures);
   return failures;
 }
 

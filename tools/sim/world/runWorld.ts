@@ -17,7 +17,13 @@ import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './
 import { previousReleaseContainers } from './previousRelease.js';
 import { snsNotification } from './snsEnvelope.js';
 import { drawWorldConfig, type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
-import type { InboxRead, RedriveAction, WorldObservation } from './WorldObservation.js';
+import type {
+  InboxRead,
+  RedriveAction,
+  RedriveOutcome,
+  RedriveReceivedAgain,
+  WorldObservation,
+} from './WorldObservation.js';
 
 /**
  * How one world ended.
@@ -213,6 +219,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const redriveSends: Array<{ messageId: string; sentAtMillis: number }> = [];
   const redriveErrors: string[] = [];
   const redriveActions: RedriveAction[] = [];
+  const redriveOutcomes: RedriveOutcome[] = [];
+  const redriveReceivedAgain: RedriveReceivedAgain[] = [];
   const redrives = scheduleRedrives(kernel, random.derive('redrive'), {
     kernel,
     queue,
@@ -222,6 +230,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     sent: redriveSends,
     actions: redriveActions,
     errors: redriveErrors,
+    outcomes: redriveOutcomes,
+    receivedAgain: redriveReceivedAgain,
   });
   sweepTtl(kernel, random.derive('ttl'), dynamo, config, stampChanges);
   const quiet = () =>
@@ -254,6 +264,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     redriveSends,
     redriveErrors,
     redriveActions,
+    redriveOutcomes,
+    redriveReceivedAgain,
     metrics,
     ...(second ? { outbox: second } : {}),
   };
@@ -335,11 +347,15 @@ function livenessBoundMillis(config: WorldConfig): number {
   const downstreamInLine = config.outbox?.fifo ? 2 * config.events : 1;
   const secondHopMillis =
     config.outbox === undefined ? 0 : relayMillis + downstreamInLine * perMessageMillis;
+  // A paused operator's run: a pause before each receive, at most one receive per DLQ message
+  // (each event twice, and a copy of each dead-lettered again).
+  const pausedMillis = config.redrives * (config.redrivePauseMillis ?? 0) * (4 * config.events + 3);
   return (
     config.faults.untilMillis +
     lateRequestsMillis +
     (config.redrives + 1) * inLine * perMessageMillis +
-    secondHopMillis
+    secondHopMillis +
+    pausedMillis
   );
 }
 
