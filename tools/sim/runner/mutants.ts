@@ -428,8 +428,9 @@ export const MUTANTS = {
     description:
       "the inbox-aware redrive sends back a message whose key's live entry holds another payload's journal, which its consumer refuses",
     file: 'src/operations/RedriveDecision.ts',
-    find: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes)) {',
-    replace: 'if (live && bindsPayload(entry) && !holdsPayload(entry, facts.hashes) && false) {',
+    find: 'if (entry !== undefined && bindsOtherPayload(entry, facts.hashes, nowMillis)) {',
+    replace:
+      'if (entry !== undefined && bindsOtherPayload(entry, facts.hashes, nowMillis) && false) {',
   },
   redriveHoldsNotExtended: {
     name: 'redriveHoldsNotExtended',
