@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { RecordStatus, SpanAttribute } from '../constants/values.js';
 import type { InboxSpan, SpanAttributeValue } from '../core/InboxTracer.js';
 import { keyHash, loggedKey } from '../core/loggedKey.js';
-import type { RecordObservation } from '../core/RecordObservation.js';
+import { type RecordObservation, type StepMarks, UNMARKED } from '../core/RecordObservation.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { traceLinksOf } from '../core/traceContext.js';
 import type { RecordOutcome } from '../core/types.js';
@@ -99,27 +99,37 @@ class Observed implements ObservedRecord {
     return this.#span === undefined ? work() : this.#span.withActive(work);
   }
 
-  async step<T>(name: string, run: (replayed: () => void) => Promise<T>): Promise<T> {
-    let replayed = false;
-    const markReplayed = () => {
-      replayed = true;
-    };
+  async step<T>(name: string, run: (marks: StepMarks) => Promise<T>): Promise<T> {
     const span = this.#settled ? undefined : this.#span;
-    if (span === undefined) return run(markReplayed);
+    if (span === undefined) return run(UNMARKED);
     const child = span.startChild(`step ${name}`, { [SpanAttribute.StepName]: name });
     this.#openSteps.add(child);
     try {
-      return await child.withActive(() => run(markReplayed));
+      return await child.withActive(() => run(this.#marksOf(child)));
     } catch (error) {
       child.recordError(recordedErrorName(error));
       throw error;
     } finally {
-      if (replayed) this.#stepsReplayed += 1;
-      else this.#stepsRun += 1;
-      child.setAttributes({ [SpanAttribute.StepReplayed]: replayed });
       this.#openSteps.delete(child);
       child.end();
     }
+  }
+
+  /**
+   * Counts a step run when its function starts and replayed when the journal answers it, and
+   * says which on its span as soon as it is known (so a step still running when the record
+   * settles at its deadline is counted, and its span says it ran). A step refused before its
+   * function (its claim refused, its lease lost) counts as neither, and its span carries no
+   * `sqs_inbox.step.replayed`, only its error. Marks after its span ended note nothing.
+   */
+  #marksOf(child: InboxSpan): StepMarks {
+    const mark = (replayed: boolean) => {
+      if (!this.#openSteps.has(child)) return;
+      if (replayed) this.#stepsReplayed += 1;
+      else this.#stepsRun += 1;
+      child.setAttributes({ [SpanAttribute.StepReplayed]: replayed });
+    };
+    return { started: () => mark(false), replayed: () => mark(true) };
   }
 
   settle(outcome: RecordOutcome, deadlineReached: boolean): void {

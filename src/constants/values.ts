@@ -638,12 +638,19 @@ export const SpanAttribute = {
   Outcome: 'sqs_inbox.outcome',
   /** The entry's attempts when a step claimed it, else the record's receive count. */
   Attempts: 'sqs_inbox.attempts',
-  /** Steps run in this attempt, and steps replayed from the journal. */
+  /**
+   * Steps whose function started in this attempt, and steps replayed from the journal; a step
+   * refused before its function (a live lease, a store error) counts in neither.
+   */
   StepsRun: 'sqs_inbox.steps.run',
   StepsReplayed: 'sqs_inbox.steps.replayed',
   /** True on a record the batch answered for at its deadline, before it settled. */
   DeadlineReached: 'sqs_inbox.deadline_reached',
-  /** A step span's step name, and whether it was replayed from the journal. */
+  /**
+   * A step span's step name, and whether it was replayed from the journal (`true`) or its
+   * function ran (`false`); absent on a step refused before its function, whose span carries
+   * only its error.
+   */
   StepName: 'sqs_inbox.step.name',
   StepReplayed: 'sqs_inbox.step.replayed',
   /** On a relayed message's span: its outbox id (a hash, no content). */

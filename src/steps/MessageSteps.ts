@@ -10,7 +10,7 @@ import {
   toEpochSeconds,
 } from '../core/inboxEntry.js';
 import { loggedKey } from '../core/loggedKey.js';
-import { type RecordObservation, UNOBSERVED } from '../core/RecordObservation.js';
+import { type RecordObservation, type StepMarks, UNOBSERVED } from '../core/RecordObservation.js';
 import type { ResolvedOptions } from '../core/resolveOptions.js';
 import { type ConflictRetry, retryTransient } from '../core/retryTransient.js';
 import type { StepContext, StepFunction } from '../core/StepFunction.js';
@@ -146,7 +146,7 @@ export class MessageSteps {
       } catch (error) {
         return Promise.reject(error);
       }
-      const running = this.#observation.step(name, (replayed) => this.#step(name, run, replayed));
+      const running = this.#observation.step(name, (marks) => this.#step(name, run, marks));
       this.#inFlight.add(running);
       const settled = () => this.#inFlight.delete(running);
       running.then(settled, settled);
@@ -227,7 +227,7 @@ export class MessageSteps {
   async #step(
     name: string,
     run: (context: StepContext) => unknown,
-    replayed: () => void,
+    marks: StepMarks,
   ): Promise<unknown> {
     this.#throwIfStopped();
     this.#claiming ??= this.#claim().catch((error: unknown) => {
@@ -239,7 +239,7 @@ export class MessageSteps {
     this.#throwIfStopped();
     const journaled = this.#journal.get(name);
     if (journaled !== undefined) {
-      replayed();
+      marks.replayed();
       this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
       this.#log('debug', 'step replayed from the journal', { step: name });
       return decodeStepResult(journaled.result);
@@ -249,11 +249,12 @@ export class MessageSteps {
       // Its effect ran in this invocation and its journal write did not land (or its answers
       // were lost): the result is journaled now, under the same lease, never run again.
       await this.#writeJournal(name, inHand);
-      replayed();
+      marks.replayed();
       this.#options.metrics?.addMetric(InboxMetric.StepsReplayed, 'Count', 1);
       this.#log('debug', 'step result in hand journaled and replayed', { step: name });
       return decodeStepResult(inHand.result);
     }
+    marks.started();
     const result = await run(this.#stepContext(name));
     const encoded = encodeStepResult(name, result);
     const bytes = this.#checkJournalSize(name, encoded);

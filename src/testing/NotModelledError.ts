@@ -1,10 +1,10 @@
 import { InboxError } from '../errors/InboxError.js';
 
 /**
- * A test asked the in-memory DynamoDB (`sqs-inbox/testing`) for something it does not model —
- * an operation (`ListTables`), a parameter (`IndexName` of `Query`) or an expression feature —
- * so it refuses rather than give an answer DynamoDB might not give. `feature` names what to
- * leave out; test that call against DynamoDB Local or an emulator instead.
+ * A test asked the in-memory DynamoDB or SQS (`sqs-inbox/testing`) for something it does not
+ * model — an operation (`ListTables`, `ReceiveMessage`), a parameter (`IndexName` of `Query`) or
+ * an expression feature — so it refuses rather than give an answer the service might not give.
+ * `feature` names what to leave out; test that call against DynamoDB Local or an emulator instead.
  *
  * @example
  * ```ts
@@ -15,17 +15,26 @@ import { InboxError } from '../errors/InboxError.js';
 export class NotModelledError extends InboxError {
   /** The class's name, fixed so that `name` survives a minifying bundler. */
   static override readonly errorName: string = 'NotModelledError';
-  /** The DynamoDB operation (`Query`, `ListTables`…). */
+  /** The service's operation (`Query`, `ListTables`, `SendMessage`…). */
   readonly operation: string;
   /** What of it is not modelled: the operation itself, or its parameters named. */
   readonly feature: string;
   /** What the model does answer there (the operations, or the operation's parameters). */
   readonly modelled: readonly string[];
-  constructor(operation: string, feature: string, modelled: readonly string[]) {
+  /** The service modelled: `DynamoDB` or `SQS`. */
+  readonly service: 'DynamoDB' | 'SQS';
+  constructor(
+    operation: string,
+    feature: string,
+    modelled: readonly string[],
+    service: 'DynamoDB' | 'SQS' = 'DynamoDB',
+  ) {
+    const elsewhere = service === 'DynamoDB' ? 'DynamoDB Local or an emulator' : 'an emulator';
     super(
-      `The in-memory DynamoDB does not model ${feature === operation ? operation : `${feature} of ${operation}`}; ` +
-        `it models ${modelled.join(', ')}. Leave it out of the test, or test this call against DynamoDB Local or an emulator.`,
+      `The in-memory ${service} does not model ${feature === operation ? operation : `${feature} of ${operation}`}; ` +
+        `it models ${modelled.join(', ')}. Leave it out of the test, or test this call against ${elsewhere}.`,
     );
+    this.service = service;
     this.operation = operation;
     this.feature = feature;
     this.modelled = modelled;

@@ -1,6 +1,7 @@
 import type { ChangeCause } from './ChangeLog.js';
+import type { ClientTokens } from './ClientTokens.js';
 import type { Item } from './compareValues.js';
-import type { ConflictRecord, ItemHolds } from './ItemHolds.js';
+import type { ConflictRecord, ItemHolds, ServerTime } from './ItemHolds.js';
 import type { SimTable } from './SimTable.js';
 
 /**
@@ -27,11 +28,15 @@ export interface Database {
   /** A fresh id shared by the changes of one transaction. */
   nextTransactionId(): string;
   /**
-   * The transactions applied with a `ClientRequestToken`: the token's parameters, as text. A
-   * token is kept for the whole life of the simulator (DynamoDB: ten minutes after the first
-   * request completes), so a world must not reuse one later than that.
+   * The transactions applied with a `ClientRequestToken`, each kept for DynamoDB's ten minutes
+   * from its completion (see `ClientTokens`).
    */
-  readonly clientTokens: Map<string, string>;
+  readonly clientTokens: ClientTokens;
+  /**
+   * When a request reaches the server, in world milliseconds: its `ServerTime` if it carries
+   * one, else the simulator's `now` option, else `undefined` (a model without time).
+   */
+  requestMillis(at: ServerTime | undefined): number | undefined;
   /** The items transactions in flight hold (only for requests given a `ServerTime`). */
   readonly holds: ItemHolds;
   /** Logs a write refused for a held item, before it is answered with its exception. */

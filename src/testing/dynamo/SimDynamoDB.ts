@@ -30,6 +30,7 @@ import type {
   UpdateTimeToLiveOutput,
 } from '@aws-sdk/client-dynamodb';
 import { type ChangeCause, ChangeLog, type ChangeRecord } from './ChangeLog.js';
+import { ClientTokens } from './ClientTokens.js';
 import type { Item } from './compareValues.js';
 import type { Database } from './Database.js';
 import {
@@ -59,12 +60,30 @@ export {
 export type { ConflictRecord, ServerTime } from './ItemHolds.js';
 
 /**
+ * Options of {@link SimDynamoDB}.
+ *
+ * @example
+ * ```ts
+ * const dynamo = new SimDynamoDB({ now: () => kernel.nowMillis });
+ * ```
+ */
+export interface SimDynamoDBOptions {
+  /**
+   * The time of a request that carries no `ServerTime` (milliseconds, on the scale of
+   * `ServerTime.nowMillis`): what a `ClientRequestToken`'s ten minutes are counted in. Without
+   * it, such a request has no time, and a token it applies never expires.
+   */
+  readonly now?: () => number;
+}
+
+/**
  * An in-process DynamoDB for deterministic simulations: the subset sqs-inbox and its
  * reference handlers use, taking and returning the low-level API's shapes (items in wire
  * form) and throwing the SDK's own exception classes with DynamoDB's wording. It never reads
- * a clock or a random source: time is passed in (`expiredItems`, and the `ServerTime` a write
- * may carry), and every call applies at once, so a world decides when each request reaches the
- * server. Reads are always consistent and never refused. A write given its `ServerTime` follows
+ * a clock or a random source: time is passed in (`expiredItems`, the `ServerTime` a write may
+ * carry, else the `now` option it is given), and every call applies at once, so a world decides
+ * when each request reaches the server. A `ClientRequestToken` is honoured for ten minutes from
+ * its transaction's completion, by that time. Reads are always consistent and never refused. A write given its `ServerTime` follows
  * DynamoDB's transaction-conflict rules (see `ItemHolds`): an applied `TransactWriteItems` holds
  * its items for its service time, and a write meeting a held item is refused
  * ({@link SimDynamoDB.transactionConflicts} counts them); without one, a write meets no holds.
@@ -84,12 +103,18 @@ export class SimDynamoDB {
     table: (nameOrArn) => this.#table(nameOrArn),
     write: (...change) => this.#write(...change),
     nextTransactionId: () => this.#log.nextTransactionId(),
-    clientTokens: new Map(),
+    clientTokens: new ClientTokens(),
+    requestMillis: (at) => at?.nowMillis ?? this.#now?.(),
     holds: new ItemHolds(),
     noteConflict: (conflict) => this.#conflicts.push(conflict),
   };
   readonly #conflicts: ConflictRecord[] = [];
+  readonly #now: (() => number) | undefined;
   #injectedConflicts = 0;
+
+  constructor(options: SimDynamoDBOptions = {}) {
+    this.#now = options.now;
+  }
 
   /**
    * Writes refused so far because a transaction in flight held one of their items (what

@@ -48,8 +48,10 @@ const PARAMETERS: Record<WriteKind, readonly string[]> = {
  * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and exists) or `ValidationError`.
  * A `ClientRequestToken` of an applied transaction makes the same request again succeed
  * without applying anything, and other parameters with it fail with
- * `IdempotentParameterMismatchException`; a cancelled transaction keeps no token, so its
- * request runs again (as on DynamoDB Local and MiniStack).
+ * `IdempotentParameterMismatchException`, for ten minutes from the transaction's completion (its
+ * `at.holdMillis` after it applied); after that the token is forgotten, and a request carrying it
+ * is new (see `ClientTokens`). A cancelled transaction keeps no token, so its request runs again
+ * (as on DynamoDB Local and MiniStack).
  *
  * Given the time it reaches the server (`at`), it follows DynamoDB's conflict rules (see
  * `ItemHolds`): when a transaction in flight holds any of its items, it is cancelled with
@@ -74,17 +76,8 @@ export function transactWriteItems(
     'ClientRequestToken',
     ...IGNORED_PARAMETERS,
   ]);
-  const token = input.ClientRequestToken;
-  const parameters = JSON.stringify(input.TransactItems ?? []);
-  if (token !== undefined) {
-    checkToken(token);
-    const applied = db.clientTokens.get(token);
-    if (applied !== undefined && applied !== parameters) throw idempotentParameterMismatch();
-    if (applied !== undefined && at && db.holds.inProgress(token, at.nowMillis)) {
-      throw transactionInProgress();
-    }
-    if (applied !== undefined) return {};
-  }
+  const request = tokenRequest(db, input, at);
+  if (request !== undefined && isRepeated(db, request, at)) return {};
   const writes = checkCount(input.TransactItems ?? []).map((item) => prepareItem(db, item));
   checkDistinctItems(writes);
   checkPayload(writes);
@@ -107,9 +100,48 @@ export function transactWriteItems(
     if (write.kind === 'ConditionCheck' || !outcome?.ok) continue;
     db.write(write.table, write.id, write.key, outcome.next, 'write', transactionId);
   }
-  if (token !== undefined) db.clientTokens.set(token, parameters);
-  if (at !== undefined) db.holds.hold(writes, token, at);
+  if (request !== undefined) rememberToken(db, request, at);
+  if (at !== undefined) db.holds.hold(writes, request?.token, at);
   return {};
+}
+
+/** A request's `ClientRequestToken`, its parameters as text and when it reached the server. */
+interface TokenRequest {
+  readonly token: string;
+  readonly parameters: string;
+  readonly nowMillis: number | undefined;
+}
+
+function tokenRequest(
+  db: Database,
+  input: TransactWriteItemsInput,
+  at: ServerTime | undefined,
+): TokenRequest | undefined {
+  const token = input.ClientRequestToken;
+  if (token === undefined) return undefined;
+  checkToken(token);
+  const parameters = JSON.stringify(input.TransactItems ?? []);
+  return { token, parameters, nowMillis: db.requestMillis(at) };
+}
+
+/**
+ * Whether the request repeats a transaction applied with its token whose ten minutes are not
+ * over: with the same parameters it is answered as that one was (once it is done); with others it
+ * is refused.
+ */
+function isRepeated(db: Database, request: TokenRequest, at: ServerTime | undefined): boolean {
+  const applied = db.clientTokens.appliedWith(request.token, request.nowMillis);
+  if (applied === undefined) return false;
+  if (applied !== request.parameters) throw idempotentParameterMismatch();
+  if (at && db.holds.inProgress(request.token, at.nowMillis)) throw transactionInProgress();
+  return true;
+}
+
+/** Remembers the token of an applied transaction, completed when its hold ends. */
+function rememberToken(db: Database, request: TokenRequest, at: ServerTime | undefined): void {
+  const { token, parameters, nowMillis } = request;
+  const completedMillis = nowMillis === undefined ? undefined : nowMillis + (at?.holdMillis ?? 0);
+  db.clientTokens.remember(token, parameters, completedMillis);
 }
 
 function checkToken(token: string): void {

@@ -8,7 +8,10 @@ import type {
 
 type Attributes = Readonly<Record<string, SpanAttributeValue>>;
 
-/** The steps one record's attempt went through: run (its effect happened) or replayed. */
+/**
+ * The steps one record's attempt went through: run (its function started) or replayed; a step
+ * refused before its function is in neither.
+ */
 export interface RecordedSteps {
   readonly run: string[];
   readonly replayed: string[];
@@ -51,7 +54,9 @@ function stepSpan(
 ): InboxSpan {
   const stepName = String(started[SpanAttribute.StepName] ?? '');
   let ended = false;
-  let replayed = false;
+  // Set once the step's function starts (false) or the journal answers it (true); a step refused
+  // before either (a live lease, a store error) is neither run nor replayed.
+  let replayed: boolean | undefined;
   const span: InboxSpan = {
     setAttributes: (attributes) => {
       if (attributes[SpanAttribute.StepReplayed] !== undefined)
@@ -64,7 +69,7 @@ function stepSpan(
     end: () => {
       if (ended) return;
       ended = true;
-      onStep(stepName, replayed);
+      if (replayed !== undefined) onStep(stepName, replayed);
     },
   };
   return span;

@@ -3,6 +3,7 @@ import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
 import { NotModelledError } from '../NotModelledError.js';
 import { type WireRequest, wireAnswer, wireBody, wireOperation } from '../wireRequest.js';
+import { checkSendMessage, type SendInput, type SqsRefusal } from './checkSendMessage.js';
 
 /**
  * A message a queue of {@link InMemoryQueues} took: what was sent, as SQS keeps it.
@@ -35,20 +36,22 @@ const DEDUPLICATION_MILLIS = 5 * 60_000;
 const ACCOUNT = '000000000000';
 const REGION = 'us-east-1';
 
-interface SendInput {
-  readonly QueueUrl?: string;
-  readonly MessageBody?: string;
-  readonly MessageAttributes?: Record<string, { StringValue?: string; BinaryValue?: string }>;
-  readonly MessageGroupId?: string;
-  readonly MessageDeduplicationId?: string;
+/** A deduplication id a FIFO queue took: when, and the id of the message it answered with. */
+interface SeenDeduplicationId {
+  readonly atMillis: number;
+  readonly messageId: string;
 }
 
 /**
  * Queues in memory that take what the library sends — dead letters, a redrive's copies — for a
  * test to read. `client` is a real `SQSClient` whose `SendMessage` requests reach these queues
- * (the SDK's middleware, body checksum and exceptions included); a FIFO queue needs a message
- * group and deduplicates by id for five minutes, as SQS does; a queue that was not created
- * answers `QueueDoesNotExist`; any other operation raises `NotModelledError`.
+ * (the SDK's middleware, body checksum and exceptions included), refused as SQS refuses them: a
+ * body and its attributes over 1 MiB together, more than ten attributes, an attribute without a
+ * type, a body character outside SQS's set, a FIFO queue's message without a group or a
+ * deduplication id or with its own delay, a standard queue's message with a deduplication id
+ * (see `checkSendMessage`). A FIFO queue deduplicates by id for five minutes, answering with the
+ * id of the message it took; a queue that was not created answers `QueueDoesNotExist`; any other
+ * operation or parameter raises `NotModelledError`.
  *
  * @example
  * ```ts
@@ -60,12 +63,19 @@ interface SendInput {
  */
 export class InMemoryQueues {
   readonly #now: () => number;
+  readonly #messageIds: () => string;
   readonly #queues = new Map<string, QueuedMessage[]>();
-  readonly #seen = new Map<string, number>();
+  readonly #seen = new Map<string, SeenDeduplicationId>();
   #client: SQSClient | undefined;
 
-  constructor(options: { readonly now?: () => number } = {}) {
+  /**
+   * `now`: the clock of the messages' `sentAtMillis` and of FIFO deduplication (epoch
+   * milliseconds; default `Date.now`). `messageIds`: the id each message taken gets (default
+   * `randomUUID`), for a test that wants them fixed.
+   */
+  constructor(options: { readonly now?: () => number; readonly messageIds?: () => string } = {}) {
     this.#now = options.now ?? Date.now;
+    this.#messageIds = options.messageIds ?? randomUUID;
   }
 
   /** An `SQSClient` over these queues, built on first use. */
@@ -109,46 +119,37 @@ export class InMemoryQueues {
 
   async #handle(request: WireRequest) {
     const action = wireOperation(request.headers);
-    if (action !== 'SendMessage') throw new NotModelledError(action, action, ['SendMessage']);
+    if (action !== 'SendMessage')
+      throw new NotModelledError(action, action, ['SendMessage'], 'SQS');
     const input = wireBody(request) as SendInput;
     const queue = this.#queues.get(input.QueueUrl ?? '');
     if (queue === undefined)
-      return sqsError(
-        'QueueDoesNotExist',
-        'AWS.SimpleQueueService.NonExistentQueue',
-        'The specified queue does not exist.',
-      );
+      return sqsError({
+        shape: 'QueueDoesNotExist',
+        code: 'AWS.SimpleQueueService.NonExistentQueue',
+        message: 'The specified queue does not exist.',
+      });
     const fifo = (input.QueueUrl ?? '').endsWith('.fifo');
-    if (fifo && !input.MessageGroupId)
-      return sqsError(
-        'MissingParameter',
-        'MissingParameter',
-        'The request must contain the parameter MessageGroupId.',
-      );
-    if (fifo && !input.MessageDeduplicationId)
-      return sqsError(
-        'InvalidParameterValue',
-        'InvalidParameterValue',
-        'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly',
-      );
+    const refusal = checkSendMessage(input, fifo);
+    if (refusal !== undefined) return sqsError(refusal);
     const body = input.MessageBody ?? '';
     const messageId = this.#take(queue, input, body, fifo);
     const md5 = createHash('md5').update(body, 'utf8').digest('hex');
     return wireAnswer(200, { MessageId: messageId, MD5OfMessageBody: md5 });
   }
 
-  /** Keeps the message, unless a FIFO queue saw its deduplication id in the last five minutes. */
+  /**
+   * Keeps the message, unless a FIFO queue took its deduplication id in the last five minutes:
+   * then it answers with the id of the message it took then, and keeps nothing.
+   */
   #take(queue: QueuedMessage[], input: SendInput, body: string, fifo: boolean): string {
     const nowMillis = this.#now();
     const seenKey = `${input.QueueUrl}\u0000${input.MessageDeduplicationId}`;
     const seen = this.#seen.get(seenKey);
-    if (fifo && seen !== undefined && nowMillis - seen < DEDUPLICATION_MILLIS)
-      return (
-        queue.find((message) => message.deduplicationId === input.MessageDeduplicationId)
-          ?.messageId ?? randomUUID()
-      );
-    if (fifo) this.#seen.set(seenKey, nowMillis);
-    const messageId = randomUUID();
+    if (fifo && seen !== undefined && nowMillis - seen.atMillis < DEDUPLICATION_MILLIS)
+      return seen.messageId;
+    const messageId = this.#messageIds();
+    if (fifo) this.#seen.set(seenKey, { atMillis: nowMillis, messageId });
     queue.push({
       messageId,
       queueUrl: input.QueueUrl ?? '',
@@ -168,7 +169,7 @@ export class InMemoryQueues {
 }
 
 /** SQS's JSON error: the shape in `__type`, the query-compatible code in a header. */
-function sqsError(shape: string, code: string, message: string) {
+function sqsError({ shape, code, message }: SqsRefusal) {
   return wireAnswer(
     400,
     { __type: `com.amazonaws.sqs#${shape}`, message },

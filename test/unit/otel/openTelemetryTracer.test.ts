@@ -156,6 +156,75 @@ describe('openTelemetryTracer over a batch', () => {
     });
   });
 
+  it('counts a step refused by another attempt’s live lease as neither run nor replayed, its span carrying only the error', async () => {
+    const { processor, exporter } = world();
+    const [first, copy] = [sqsRecord({ id: '1' }), sqsRecord({ id: '1' })];
+    const hold = new Promise<void>((release) => contexts.push({ release }));
+    let started!: () => void;
+    const charging = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const firstBatch = processor(async ({ step }) => {
+      await step('charge', async () => {
+        started();
+        await hold;
+      });
+    }).process(sqsEvent(first));
+    await charging;
+
+    const answer = await processor(async ({ step }) => {
+      await step('charge', () => 'ch_2');
+    }).process(sqsEvent(copy));
+    for (const pending of contexts.splice(0)) pending.release();
+    await firstBatch;
+
+    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: copy.messageId }]);
+    const spans = exporter.getFinishedSpans();
+    const refused = spanOf(spans, copy.messageId);
+    expect(refused.attributes).toMatchObject({
+      [SpanAttribute.StepsRun]: 0,
+      [SpanAttribute.StepsReplayed]: 0,
+      'error.type': 'LeaseHeldError',
+    });
+    const step = spans.find(
+      (span) => span.parentSpanContext?.spanId === refused.spanContext().spanId,
+    );
+    expect(step?.name).toBe('step charge');
+    expect(step?.attributes).not.toHaveProperty(SpanAttribute.StepReplayed);
+    expect(step?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(spanOf(spans, first.messageId).attributes).toMatchObject({
+      [SpanAttribute.StepsRun]: 1,
+      [SpanAttribute.StepsReplayed]: 0,
+    });
+  });
+
+  it('counts a step answered from the journal as replayed, not run', async () => {
+    const { processor, exporter } = world();
+    const [first, redelivered] = [sqsRecord({ id: '1' }), sqsRecord({ id: '1' })];
+    let failOnce = true;
+    const handler: MessageHandler<{ id: string }> = async ({ step }) => {
+      await step('charge', () => 'ch_1');
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('downstream refused');
+      }
+    };
+
+    await processor(handler).process(sqsEvent(first));
+    await processor(handler).process(sqsEvent(redelivered));
+
+    const spans = exporter.getFinishedSpans();
+    const again = spanOf(spans, redelivered.messageId);
+    expect(again.attributes).toMatchObject({
+      [SpanAttribute.StepsRun]: 0,
+      [SpanAttribute.StepsReplayed]: 1,
+    });
+    const step = spans.find(
+      (span) => span.parentSpanContext?.spanId === again.spanContext().spanId,
+    );
+    expect(step?.attributes[SpanAttribute.StepReplayed]).toBe(true);
+  });
+
   it('puts no key and no body in any attribute, link, event or name', async () => {
     const { processor, exporter } = world();
     const records = [
@@ -190,7 +259,7 @@ describe('openTelemetryTracer over a batch', () => {
     expect(outboxItem(published)?.traceparent?.S).toBe(`00-${traceId}-${spanId}-01`);
   });
 
-  it('ends the span of a record cut at the deadline, and its step span, saying so', async () => {
+  it('ends the span of a record cut at the deadline, and its running step span, saying so and counting the step run', async () => {
     const { processor, exporter, logger } = world();
     const record = sqsRecord({ id: '1' });
     const hold = new Promise<void>((release) => contexts.push({ release }));
@@ -208,8 +277,10 @@ describe('openTelemetryTracer over a batch', () => {
       [SpanAttribute.DeadlineReached]: true,
       'error.type': 'RecordDeadlineError',
     });
+    expect(span.attributes[SpanAttribute.StepsRun]).toBe(1);
     const step = spans.find((candidate) => candidate.name === 'step slow');
     expect(step?.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    expect(step?.attributes[SpanAttribute.StepReplayed]).toBe(false);
     const lines = logger.lines.filter((line) => line.message === 'message outcome');
     expect(lines).toHaveLength(1);
     expect(lines[0]?.extra).toMatchObject({ outcome: 'failed', deadlineReached: true });

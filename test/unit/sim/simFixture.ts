@@ -1,13 +1,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SimDynamoDB } from '../../../src/testing/dynamo/SimDynamoDB.js';
+import { SimDynamoDB, type SimDynamoDBOptions } from '../../../src/testing/dynamo/SimDynamoDB.js';
 
 /** Wire values, shorter to write. */
 export const S = (value: string): AttributeValue => ({ S: value });
 export const N = (value: string): AttributeValue => ({ N: value });
 
 /** A fresh simulator with table `t` (`pk` string) and `sorted` (`pk` string, `sk` number). */
-export function simWithTables(): SimDynamoDB {
-  const dynamo = new SimDynamoDB();
+export function simWithTables(options: SimDynamoDBOptions = {}): SimDynamoDB {
+  const dynamo = new SimDynamoDB(options);
   dynamo.createTable({
     TableName: 't',
     KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],

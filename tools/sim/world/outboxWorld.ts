@@ -152,7 +152,7 @@ export function buildOutboxWorld(parts: OutboxWorldParts): OutboxWorld {
     batchSize: outbox.relayBatchSize,
     policy: RELAY_MAPPING_POLICY,
   });
-  const downstreamDynamo = downstreamTables(new SimDynamoDB());
+  const downstreamDynamo = downstreamTables(new SimDynamoDB({ now: () => kernel.nowMillis }));
   const downstream = new SimLambda(
     kernel,
     random.derive('downstream'),

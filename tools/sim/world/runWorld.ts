@@ -101,7 +101,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const random = new Prng(options.seed);
   const config = options.config ?? drawWorldConfig(random.derive('config'));
   const kernel = new Kernel(random.derive('schedule'), options.keepTrace ?? false);
-  const dynamo = createTables(new SimDynamoDB());
+  // Kernel time: what a ClientRequestToken's ten minutes count in, with or without ServerTime.
+  const dynamo = createTables(new SimDynamoDB({ now: () => kernel.nowMillis }));
   const deadLetterQueue = new SimQueue({
     name: config.fifo ? 'ledger-dlq.fifo' : 'ledger-dlq',
     fifo: config.fifo,
