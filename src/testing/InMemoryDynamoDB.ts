@@ -51,7 +51,8 @@ const LOCAL_CLIENT_CONFIG = {
  * the model the project holds to DynamoDB Local and MiniStack by a conformance suite, and that
  * its deterministic simulation runs on. What it does not model (secondary indexes, `ListTables`,
  * parallel scans…) is refused with a `NotModelledError` naming it, never answered wrongly.
- * Reads are always consistent. An item past its TTL stays readable until
+ * Reads are always consistent; a `ClientRequestToken` is honoured for ten minutes by the `now`
+ * clock. An item past its TTL stays readable until
  * {@link InMemoryDynamoDB.deleteExpiredItems} deletes it, as DynamoDB's TTL does some time after
  * expiry — the library's own expiry rules are what a test then sees.
  *
@@ -72,7 +73,8 @@ const LOCAL_CLIENT_CONFIG = {
  * @public
  */
 export class InMemoryDynamoDB {
-  readonly #model = new SimDynamoDB();
+  // A closure: #now is set by the constructor, after this field.
+  readonly #model = new SimDynamoDB({ now: () => this.#now() });
   readonly #now: () => number;
   readonly #clientConfig: InMemoryDynamoDBOptions['clientConfig'];
   readonly #faults = new InjectedFaults();

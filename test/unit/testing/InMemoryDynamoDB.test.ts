@@ -190,3 +190,33 @@ describe('InMemoryDynamoDB.client', () => {
     }
   });
 });
+
+describe('InMemoryDynamoDB ClientRequestToken', () => {
+  it('honours a token for ten minutes by its clock, then applies the same request again', async () => {
+    let nowMillis = Date.UTC(2026, 0, 1);
+    const dynamo = ledgerTables(() => nowMillis);
+    const add = () =>
+      dynamo.documentClient.send(
+        new TransactWriteCommand({
+          ClientRequestToken: 'token-1',
+          TransactItems: [
+            {
+              Update: {
+                TableName: 'accounts',
+                Key: { accountId: 'a' },
+                UpdateExpression: 'ADD n :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+    await add();
+    nowMillis += 599_000;
+    await add();
+    expect(dynamo.item('accounts', { accountId: 'a' })?.n).toBe(1);
+    nowMillis += 2_000;
+    await add();
+    expect(dynamo.item('accounts', { accountId: 'a' })?.n).toBe(2);
+  });
+});

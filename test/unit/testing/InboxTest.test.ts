@@ -100,11 +100,7 @@ describe('InboxTest', () => {
     const copy = await inbox.run(processor, [copyOf(record)]);
     expect(copy.records[0]?.error).toBeInstanceOf(LeaseHeldError);
     await inbox.clock.advanceMillis(HOUR_MILLIS);
-    const redelivered = {
-      ...record,
-      attributes: { ...record.attributes, ApproximateReceiveCount: '2' },
-    };
-    const again = await inbox.run(processor, [redelivered]);
+    const again = await inbox.run(processor, [redeliveryOf(record)]);
     expect(again.records[0]).toMatchObject({
       status: 'processed',
       stepsRun: [],
