@@ -31,7 +31,13 @@ export default defineConfig({
       // targets: a synth with esbuild took up to 64 s there, a few simulated worlds over 5 s.
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 },
+        test: {
+          name: 'unit',
+          // The examples' tests too, as a reader runs them; the Jest one is Jest's.
+          include: ['test/unit/**/*.test.ts', 'examples/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.jest.test.ts'],
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,
