@@ -1,0 +1,61 @@
+import * as library from 'sqs-inbox';
+import type { InboxTest } from 'sqs-inbox/testing';
+import { vi } from 'vitest';
+
+type BatchProcessor = ReturnType<typeof library.createBatchProcessor>;
+type InboxEnvironmentConfig = ReturnType<typeof library.inboxConfigFromEnvironment>;
+
+/**
+ * What `inboxConfigFromEnvironment()` gives a function the construct deployed with the kit's
+ * environment and `environment` (sources, outbox destinations: what `InboxTest` does not set),
+ * over the kit's clients, store, runtime and observability — so that `inbox.run` tells the steps.
+ */
+function configOnTheKit(
+  inbox: InboxTest,
+  environment: Readonly<Record<string, string>>,
+): InboxEnvironmentConfig {
+  const config = library.inboxConfigFromEnvironment({
+    env: { ...inbox.environment, ...environment },
+    dynamoDBClient: inbox.dynamo.documentClient,
+    sqsClient: inbox.queues.client,
+  });
+  const { store, runtime, observability } = inbox.options;
+  const options = { ...config.options, store, runtime, observability };
+  return { ...config, options };
+}
+
+/**
+ * Loads an example handler module as a Lambda container loads it, once: its module-scope
+ * `inboxConfigFromEnvironment()` answered over the kit (see `configOnTheKit`). Returns the batch
+ * processor whose `process` the module exports as `handler`, for `inbox.run`.
+ *
+ * @example
+ * ```ts
+ * const ledger = await loadExample(inbox, () => import('../../../examples/quickStart/ledger.js'));
+ * ```
+ */
+export async function loadExample(
+  inbox: InboxTest,
+  load: () => Promise<{ readonly handler: unknown }>,
+  environment: Readonly<Record<string, string>> = {},
+): Promise<BatchProcessor> {
+  const built: BatchProcessor[] = [];
+  vi.doMock('sqs-inbox', () => ({
+    ...library,
+    inboxConfigFromEnvironment: () => configOnTheKit(inbox, environment),
+    createBatchProcessor: (...args: Parameters<typeof library.createBatchProcessor>) => {
+      const processor = library.createBatchProcessor(...args);
+      built.push(processor);
+      return processor;
+    },
+  }));
+  try {
+    const { handler } = await load();
+    const [processor, ...others] = built;
+    if (processor === undefined || others.length > 0 || handler !== processor.process)
+      throw new Error(`the example built ${built.length} processors; its handler is not one's`);
+    return processor;
+  } finally {
+    vi.doUnmock('sqs-inbox');
+  }
+}
