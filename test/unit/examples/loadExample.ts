@@ -1,33 +1,14 @@
 import * as library from 'sqs-inbox';
 import type { InboxTest } from 'sqs-inbox/testing';
 import { vi } from 'vitest';
+import { configOnTheKit } from '../../support/configOnTheKit.js';
 
 type BatchProcessor = ReturnType<typeof library.createBatchProcessor>;
-type InboxEnvironmentConfig = ReturnType<typeof library.inboxConfigFromEnvironment>;
-
-/**
- * What `inboxConfigFromEnvironment()` gives a function the construct deployed with the kit's
- * environment and `environment` (sources, outbox destinations: what `InboxTest` does not set),
- * over the kit's clients, store, runtime and observability — so that `inbox.run` tells the steps.
- */
-function configOnTheKit(
-  inbox: InboxTest,
-  environment: Readonly<Record<string, string>>,
-): InboxEnvironmentConfig {
-  const config = library.inboxConfigFromEnvironment({
-    env: { ...inbox.environment, ...environment },
-    dynamoDBClient: inbox.dynamo.documentClient,
-    sqsClient: inbox.queues.client,
-  });
-  const { store, runtime, observability } = inbox.options;
-  const options = { ...config.options, store, runtime, observability };
-  return { ...config, options };
-}
 
 /**
  * Loads an example handler module as a Lambda container loads it, once: its module-scope
- * `inboxConfigFromEnvironment()` answered over the kit (see `configOnTheKit`). Returns the batch
- * processor whose `process` the module exports as `handler`, for `inbox.run`.
+ * `inboxConfigFromEnvironment()` answered over the kit with `environment` (`configOnTheKit`).
+ * Returns the batch processor whose `process` the module exports as `handler`, for `inbox.run`.
  *
  * @example
  * ```ts
