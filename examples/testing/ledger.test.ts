@@ -1,27 +1,6 @@
-import { copyOf, InboxTest, redeliveryOf, sqsRecord } from 'sqs-inbox/testing';
+import { copyOf, redeliveryOf, sqsRecord } from 'sqs-inbox/testing';
 import { describe, expect, it } from 'vitest';
-import { createLedger } from './ledger.js';
-
-const BOOKED = 'https://sqs.eu-west-1.amazonaws.com/123456789012/booked';
-
-function ledgerOnTheKit() {
-  const inbox = new InboxTest({
-    consumer: 'ledger',
-    tables: [{ tableName: 'accounts', partitionKey: 'accountId' }],
-    outbox: true,
-  });
-  const texts: string[] = [];
-  const ledger = createLedger(
-    // The kit's environment names no outbox destination: give the one the ledger publishes to.
-    { ...inbox.inboxConfig(), destination: () => BOOKED },
-    { dynamo: inbox.dynamo.documentClient, sendSms: async ({ text }) => void texts.push(text) },
-  );
-  const balance = () => inbox.dynamo.item('accounts', { accountId: 'acc-1' })?.balanceCents;
-  return { inbox, ledger, texts, balance };
-}
-
-const transfer = (eventId: string, amountCents: number) =>
-  sqsRecord({ eventId, accountId: 'acc-1', amountCents });
+import { BOOKED, ledgerOnTheKit, transfer } from './ledgerOnTheKit.js';
 
 describe('ledger', () => {
   it('books a transfer once when a copy of it arrives', async () => {
