@@ -21,6 +21,8 @@ describe('README', () => {
     { name: 'outbox-app', file: 'examples/outbox/app.ts' },
     { name: 'outbox-publisher', file: 'examples/outbox/ledgerOutbox.ts' },
     { name: 'outbox-consumer', file: 'examples/outbox/notifier.ts' },
+    { name: 'testing-vitest', file: 'examples/testing/ledger.test.ts' },
+    { name: 'testing-jest', file: 'examples/testing/ledger.jest.test.ts' },
   ])('shows exactly the $name that the typecheck compiles ($file)', ({ name, file }) => {
     expect(block(name)).toBe(readFileSync(new URL(file, root), 'utf8'));
   });
