@@ -1,12 +1,14 @@
 // `npm run check:package` (in `npm test`): packs the package as `npm publish` would and checks
 // what a user installs — the manifest runs nothing at install (no `prepare`, no install
 // scripts), publint finds nothing (`--strict`), and @arethetypeswrong/cli resolves every entry
-// point to matching JavaScript and types under node10, node16 (ESM and CJS) and bundler; and the
-// outbox relay's pre-built function is in it and runs on plain Node.js, with nothing installed.
+// point to matching JavaScript and types under node10, node16 (ESM and CJS) and bundler; the
+// outbox relay's pre-built function is in it and runs on plain Node.js, with nothing installed;
+// and no entry but `sqs-inbox/testing` reaches a module of the testing kit, lazy imports included.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Command } from 'commander';
+import { build } from 'esbuild';
 import { InboxEnvironment } from '../src/constants/index.js';
 import { runChild } from '../tools/cli/runChild.js';
 import { CommandError, runCommand } from '../tools/cli/runCommand.js';
@@ -21,6 +23,9 @@ const RUN_RELAY_FUNCTION = `process.env.AWS_REGION = 'eu-west-1';
 process.env.${InboxEnvironment.RelayDeadLetterQueueUrl} = 'https://sqs.eu-west-1.amazonaws.com/123456789012/relay-dlq';
 const { handler } = await import('./index.mjs');
 console.log(JSON.stringify(await handler({ Records: [] }, {})));`;
+
+/** The testing kit's modules in the built trees: only its own entry may reach them. */
+const TESTING_KIT = /^dist\/(esm|cjs)\/testing\//;
 
 /** Scripts npm runs when it installs a package; a tarball must carry none of them. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
@@ -39,6 +44,7 @@ await runCommand('npm run check:package', async () => {
   const packageDir = join(unpacked, 'package');
   checkManifest(join(packageDir, 'package.json'));
   await checkRelayFunction(join(packageDir, 'dist', 'relay-function'));
+  await checkEntriesLeaveTestingKit(packageDir);
   await must(bin('publint'), ['run', packageDir, '--strict']);
   await must(bin('attw'), [tarball, '--format', 'table-flipped']);
   console.log('npm run check:package: the packed tarball is clean');
@@ -86,6 +92,43 @@ async function checkRelayFunction(dir: string): Promise<void> {
       `the packed relay function, run with plain node and nothing installed, exited ${code} and printed ${JSON.stringify(stdout.trim())} (expected ${expected})`,
     );
   }
+}
+
+/**
+ * Every module each entry's file imports, transitively (`import()` and `require` too, other
+ * packages left out), as esbuild finds them: none of the testing kit but from its own entry.
+ */
+async function checkEntriesLeaveTestingKit(packageDir: string): Promise<void> {
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | Record<string, { default: string }>>;
+  };
+  for (const [entry, conditions] of Object.entries(manifest.exports)) {
+    if (entry === './testing' || typeof conditions === 'string') continue;
+    for (const { default: file } of Object.values(conditions)) {
+      const reached = await modulesReachedFrom(packageDir, file);
+      const kit = reached.filter((path) => TESTING_KIT.test(path));
+      if (kit.length > 0) {
+        throw new CommandError(
+          `the entry ${entry} (${file}) reaches the testing kit: ${kit.slice(0, 5).join(', ')}${kit.length > 5 ? ` and ${kit.length - 5} more` : ''}; only sqs-inbox/testing may import src/testing`,
+        );
+      }
+    }
+  }
+}
+
+async function modulesReachedFrom(packageDir: string, file: string): Promise<string[]> {
+  const { metafile } = await build({
+    entryPoints: [join(packageDir, file)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  return Object.keys(metafile.inputs).map((input) =>
+    relative(packageDir, join(process.cwd(), input)),
+  );
 }
 
 async function must(command: string, args: readonly string[]): Promise<void> {
