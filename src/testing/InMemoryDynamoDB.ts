@@ -5,9 +5,9 @@ import { InvalidConfigurationError } from '../errors/configurationErrors.js';
 import { MARSHALL_OPTIONS } from './dynamo/documentRoutes.js';
 import { type InjectedFault, InjectedFaults } from './dynamo/InjectedFaults.js';
 import { ModelRequestHandler } from './dynamo/ModelRequestHandler.js';
-import { intercepted } from './dynamo/requestInterceptors.js';
 import { SimDocumentClient, type Transport } from './dynamo/SimDocumentClient.js';
 import { SimDynamoDB } from './dynamo/SimDynamoDB.js';
+import { intercepted } from './requestInterceptors.js';
 import { createTableInput, type TestTable } from './tableDefinitions.js';
 import { type CloudFormationTemplate, templateTables } from './templateTables.js';
 

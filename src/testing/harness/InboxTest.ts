@@ -147,7 +147,7 @@ export class InboxTest {
       client: this.dynamo.documentClient,
       ...(options.outbox ? { outbox: { tableName: OUTBOX_TABLE } } : {}),
     });
-    this.#invocations = new Invocations(this.dynamo, INBOX_TABLE);
+    this.#invocations = new Invocations(this.dynamo, this.queues, INBOX_TABLE);
   }
 
   /**
@@ -236,11 +236,12 @@ export class InboxTest {
 
   /**
    * Delivers a batch to the processor as Lambda would, and tells what happened to each record.
-   * With `crash`, the invocation dies at that point (its requests, waits and timers stop; other
-   * code of it runs on until it next calls DynamoDB or waits; its lease stays), and the run comes
-   * back with `crashed` set and no outcomes; a batch that never reaches the crash point throws
-   * an `InvalidConfigurationError` naming the steps it ran. A record that failed on
-   * something the in-memory DynamoDB does not model throws its `NotModelledError` here.
+   * With `crash`, the invocation dies at that point (its requests to the tables and the queues,
+   * its waits and its timers stop; other code of it runs on until it next sends a request or
+   * waits; its lease stays), and the run comes back with `crashed` set and no outcomes; a batch
+   * that never reaches the crash point throws an `InvalidConfigurationError` naming the steps it
+   * ran. A record that failed on something the in-memory DynamoDB does not model throws its
+   * `NotModelledError` here.
    *
    * @example
    * ```ts

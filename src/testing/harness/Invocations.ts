@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
-import { interceptRequests } from '../dynamo/requestInterceptors.js';
 import type { DynamoOperation } from '../dynamo/SimDocumentClient.js';
 import type { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
+import { interceptRequests } from '../requestInterceptors.js';
+import type { InMemoryQueues, QueueRequest } from '../sqs/InMemoryQueues.js';
 import type { CrashPoint } from './BatchRun.js';
 import type { TestClock } from './TestClock.js';
 
@@ -17,14 +18,18 @@ const never = () => new Promise<never>(() => {});
 
 /**
  * The harness's invocations: each `run` is one, known to the requests and timers it starts (by
- * `AsyncLocalStorage`), so that one that dies stops there — its requests get no answer, its
- * timers (a lease's heartbeat) never fire — as a crashed Lambda's do.
+ * `AsyncLocalStorage`), so that one that dies stops there — its requests to the tables and to
+ * the queues get no answer, its timers (a lease's heartbeat) never fire — as a crashed Lambda's
+ * do.
  */
 export class Invocations {
   readonly #current = new AsyncLocalStorage<Invocation>();
 
-  constructor(dynamo: InMemoryDynamoDB, inboxTable: string) {
-    interceptRequests(dynamo, (operation) => {
+  constructor(dynamo: InMemoryDynamoDB, queues: InMemoryQueues, inboxTable: string) {
+    interceptRequests<QueueRequest>(queues, () =>
+      this.#current.getStore()?.dead ? never() : undefined,
+    );
+    interceptRequests<DynamoOperation>(dynamo, (operation) => {
       const invocation = this.#current.getStore();
       if (invocation === undefined) return undefined;
       if (invocation.dead) return never();

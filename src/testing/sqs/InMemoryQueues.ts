@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
 import { NotModelledError } from '../NotModelledError.js';
+import { intercepted } from '../requestInterceptors.js';
 import { type WireRequest, wireAnswer, wireBody, wireOperation } from '../wireRequest.js';
 import { checkSendMessage, type SendInput, type SqsRefusal } from './checkSendMessage.js';
 
@@ -29,6 +30,12 @@ export interface QueuedMessage {
   readonly deduplicationId?: string;
   /** When it was sent, by the queues' clock (epoch milliseconds). */
   readonly sentAtMillis: number;
+}
+
+/** A request to the queues, as their interceptors see it (the testing harness's). */
+export interface QueueRequest {
+  /** The SQS operation (`SendMessage`…). */
+  readonly operation: string;
 }
 
 /** How long a FIFO queue remembers a deduplication id. */
@@ -119,6 +126,10 @@ export class InMemoryQueues {
 
   async #handle(request: WireRequest) {
     const action = wireOperation(request.headers);
+    // A dead invocation's request (the harness's interceptor) gets no answer, as a crashed
+    // Lambda's does: what it would have sent never reaches a queue.
+    const held = intercepted<QueueRequest>(this, { operation: action });
+    if (held !== undefined) return held as Promise<never>;
     if (action !== 'SendMessage')
       throw new NotModelledError(action, action, ['SendMessage'], 'SQS');
     const input = wireBody(request) as SendInput;
