@@ -33,11 +33,8 @@ export {
   type TestMessageAttributes,
 } from './events/index.js';
 export type { BatchRun, CrashPoint, RecordRun } from './harness/BatchRun.js';
-export {
-  InboxTest,
-  type InboxTestOptions,
-  type InboxTestProcessorOptions,
-} from './harness/InboxTest.js';
+export { InboxTest } from './harness/InboxTest.js';
+export type { InboxTestOptions, InboxTestProcessorOptions } from './harness/InboxTestOptions.js';
 export { TestClock, type TestClockOptions } from './harness/TestClock.js';
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';

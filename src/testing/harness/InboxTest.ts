@@ -1,4 +1,3 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
 import type { BatchProcessor } from '../../batch/createBatchProcessor.js';
@@ -9,7 +8,6 @@ import {
   InboxEnvironment,
   OutboxAttribute,
 } from '../../constants/values.js';
-import type { InboxTracer } from '../../core/InboxTracer.js';
 import type { InboxEntry } from '../../core/inboxEntry.js';
 import { inboxPk } from '../../core/inboxEntry.js';
 import type { InboxLogger } from '../../core/types.js';
@@ -18,71 +16,14 @@ import {
   inboxConfigFromEnvironment,
 } from '../../environment/inboxConfigFromEnvironment.js';
 import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
-import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
 import { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
 import { NotModelledError } from '../NotModelledError.js';
 import { InMemoryQueues, type QueuedMessage } from '../sqs/InMemoryQueues.js';
-import type { TestTable } from '../tableDefinitions.js';
 import { type BatchRun, batchRun, type CrashPoint } from './BatchRun.js';
+import type { InboxTestOptions, InboxTestProcessorOptions } from './InboxTestOptions.js';
 import { Invocations } from './Invocations.js';
 import { RecordingTracer } from './RecordingTracer.js';
 import { TestClock } from './TestClock.js';
-
-/**
- * The inbox options {@link InboxTest} gives a processor (spread them into yours).
- *
- * @example
- * ```ts
- * createBatchProcessor(handler, { ...inbox.options, key });
- * ```
- * @public
- */
-export interface InboxTestProcessorOptions {
-  /** The store over the in-memory inbox table (and outbox table). */
-  readonly store: DynamoDBInboxStore;
-  /** The consumer's name. */
-  readonly consumer: string;
-  /** The inbox entries' TTL. */
-  readonly ttlSeconds: number;
-  /** The in-memory dead-letter queue, its client, and the source queue's maxReceiveCount. */
-  readonly deadLetter: {
-    readonly queueUrl: string;
-    readonly maxReceiveCount: number;
-    readonly client: SQSClient;
-  };
-  /** The test clock, with timers that die with their invocation. */
-  readonly runtime: InboxRuntime;
-  /** A logger into `logs`, a tracer that tells the steps, and no metrics. */
-  readonly observability: {
-    readonly logger: InboxLogger;
-    readonly tracer: InboxTracer;
-    readonly metrics: false;
-  };
-}
-
-/**
- * Options of {@link InboxTest}.
- *
- * @example
- * ```ts
- * const options: InboxTestOptions = { consumer: 'ledger', tables: [{ tableName: 'accounts', partitionKey: 'accountId' }] };
- * ```
- * @public
- */
-export interface InboxTestOptions {
-  /** The consumer's name; default `test`. */
-  readonly consumer?: string;
-  /** Your business tables, created empty. */
-  readonly tables?: readonly TestTable[];
-  /** The inbox entries' TTL; default the construct's (23 days). */
-  readonly ttlSeconds?: number;
-  /** The source queue's `maxReceiveCount`; default the construct's (5). */
-  readonly maxReceiveCount?: number;
-  /** An outbox table (`outbox`) for `tx.publish`; default none. */
-  readonly outbox?: boolean;
-  /** The clock; default a {@link TestClock} at 2026-01-01. */
-  readonly clock?: TestClock;
-}
 
 const INBOX_TABLE = 'inbox';
 const OUTBOX_TABLE = 'outbox';
@@ -222,15 +163,12 @@ export class InboxTest {
       dynamoDBClient: this.dynamo.documentClient,
       sqsClient: this.queues.client,
     });
+    // Its store is the function's own, over this harness's tables; the runtime and observability
+    // are the harness's, which the environment does not carry.
     const { runtime, observability } = this.options;
     return {
       ...config,
-      options: {
-        ...config.options,
-        store: this.#store,
-        runtime,
-        observability,
-      } as InboxEnvironmentConfig['options'],
+      options: { ...config.options, runtime, observability } as InboxEnvironmentConfig['options'],
     };
   }
 

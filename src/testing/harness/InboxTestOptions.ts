@@ -1,0 +1,63 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
+import type { InboxTracer } from '../../core/InboxTracer.js';
+import type { InboxLogger } from '../../core/types.js';
+import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
+import type { TestTable } from '../tableDefinitions.js';
+import type { TestClock } from './TestClock.js';
+
+/**
+ * The inbox options {@link InboxTest} gives a processor (spread them into yours).
+ *
+ * @example
+ * ```ts
+ * createBatchProcessor(handler, { ...inbox.options, key });
+ * ```
+ * @public
+ */
+export interface InboxTestProcessorOptions {
+  /** The store over the in-memory inbox table (and outbox table). */
+  readonly store: DynamoDBInboxStore;
+  /** The consumer's name. */
+  readonly consumer: string;
+  /** The inbox entries' TTL. */
+  readonly ttlSeconds: number;
+  /** The in-memory dead-letter queue, its client, and the source queue's maxReceiveCount. */
+  readonly deadLetter: {
+    readonly queueUrl: string;
+    readonly maxReceiveCount: number;
+    readonly client: SQSClient;
+  };
+  /** The test clock, with timers that die with their invocation. */
+  readonly runtime: InboxRuntime;
+  /** A logger into `logs`, a tracer that tells the steps, and no metrics. */
+  readonly observability: {
+    readonly logger: InboxLogger;
+    readonly tracer: InboxTracer;
+    readonly metrics: false;
+  };
+}
+
+/**
+ * Options of {@link InboxTest}.
+ *
+ * @example
+ * ```ts
+ * const options: InboxTestOptions = { consumer: 'ledger', tables: [{ tableName: 'accounts', partitionKey: 'accountId' }] };
+ * ```
+ * @public
+ */
+export interface InboxTestOptions {
+  /** The consumer's name; default `test`. */
+  readonly consumer?: string;
+  /** Your business tables, created empty. */
+  readonly tables?: readonly TestTable[];
+  /** The inbox entries' TTL; default the construct's (23 days). */
+  readonly ttlSeconds?: number;
+  /** The source queue's `maxReceiveCount`; default the construct's (5). */
+  readonly maxReceiveCount?: number;
+  /** An outbox table (`outbox`) for `tx.publish`; default none. */
+  readonly outbox?: boolean;
+  /** The clock; default a {@link TestClock} at 2026-01-01. */
+  readonly clock?: TestClock;
+}
