@@ -38,7 +38,11 @@ export interface DeliveryOptions {
   readonly queueArn?: string;
   /** `ApproximateReceiveCount`: 1 on the first delivery (the default), 2 on the next… */
   readonly receiveCount?: number;
-  /** `SentTimestamp` and `ApproximateFirstReceiveTimestamp`, epoch milliseconds; default now. */
+  /**
+   * `SentTimestamp` and `ApproximateFirstReceiveTimestamp`, epoch milliseconds; default now by
+   * `Date.now`. With `InboxTest`, whose clock starts at 2026-01-01, pass `inbox.clock.now()` for
+   * a record sent at the harness's time.
+   */
   readonly sentAtMillis?: number;
   /** The `AWSTraceHeader` system attribute (X-Ray format), as a traced producer sets it. */
   readonly traceHeader?: string;

@@ -16,6 +16,7 @@ import {
   inboxConfigFromEnvironment,
 } from '../../environment/inboxConfigFromEnvironment.js';
 import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
+import { type LambdaContextOptions, lambdaContext } from '../events/lambdaContext.js';
 import { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
 import { NotModelledError } from '../NotModelledError.js';
 import { InMemoryQueues, type QueuedMessage } from '../sqs/InMemoryQueues.js';
@@ -173,7 +174,23 @@ export class InboxTest {
   }
 
   /**
+   * A Lambda context (see `lambdaContext`) whose remaining time counts down by this harness's
+   * clock, for `run`: the batch's deadline and a step's lease then follow the test clock, as
+   * they follow the invocation's time in Lambda.
+   *
+   * @example
+   * ```ts
+   * const context = inbox.context({ remainingMillis: 10_000 });
+   * const run = await inbox.run(processor, records, { context });
+   * ```
+   */
+  context(options: Omit<LambdaContextOptions, 'now'> = {}): Context {
+    return lambdaContext({ ...options, now: () => this.clock.now() });
+  }
+
+  /**
    * Delivers a batch to the processor as Lambda would, and tells what happened to each record.
+   * Without a `context` the batch has no deadline (give one from {@link InboxTest.context}).
    * With `crash`, the invocation dies at that point (its requests to the tables and the queues,
    * its waits and its timers stop; other code of it runs on until it next sends a request or
    * waits; its lease stays), and the run comes back with `crashed` set and no outcomes; a batch

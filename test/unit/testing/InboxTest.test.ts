@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   BusinessConditionFailedError,
   LeaseHeldError,
+  RecordDeadlineError,
   SchemaValidationError,
 } from '../../../src/errors.js';
 import {
@@ -196,6 +197,27 @@ describe('InboxTest', () => {
       INBOX_CONSUMER: 'ledger',
       INBOX_BUSINESS_TABLE_accounts: 'accounts',
     });
+  });
+
+  it('gives a context whose time left counts down by its clock: the batch deadline fails the records still running', async () => {
+    const inbox = new InboxTest();
+    const { runtime } = inbox.options;
+    const processor = createBatchProcessor(
+      async ({ body }) => {
+        await runtime.sleep((body as { workMillis: number }).workMillis);
+      },
+      // One record at a time: the second starts when the first is done.
+      { ...inbox.options, key: ({ messageId }) => messageId, performance: { concurrency: 1 } },
+    );
+    const context = inbox.context({ remainingMillis: 10_000 });
+    // 4 s of the invocation gone before the batch: its deadline is 6 s less the 1 s margin away.
+    await inbox.clock.advanceMillis(4_000);
+    const quick = sqsRecord({ workMillis: 2_000 });
+    const slow = sqsRecord({ workMillis: 4_000 });
+    const run = await inbox.run(processor, [quick, slow], { context });
+    expect(run.records.map((record) => record.status)).toEqual(['processed', 'failed']);
+    expect(run.records[1]?.error).toBeInstanceOf(RecordDeadlineError);
+    expect(run.failedMessageIds).toEqual([slow.messageId]);
   });
 
   it('writes one outbox item per commit that published, none for a duplicate', async () => {
