@@ -32,18 +32,26 @@ export interface EventBridgeRecordOptions extends DeliveryOptions {
   readonly account?: string;
   /** The event's `region`; default `us-east-1`. */
   readonly region?: string;
+  /**
+   * The target's `MessageGroupId` (its `SqsParameters`): the queue is a FIFO queue, with the
+   * content-based deduplication EventBridge needs of one, so the deduplication id is the SHA-256
+   * of the body. Default none: a standard queue.
+   */
+  readonly groupId?: string;
 }
 
 /**
  * A record of a queue that is an EventBridge rule's target: the body is the whole event
  * (`version`, `id`, `detail-type`, `source`, `account`, `time`, `region`, `resources`,
- * `detail`), which the `eventbridge` source unwraps and keys by its `id`.
+ * `detail`), which the `eventbridge` source unwraps and keys by its `id`. With `groupId`, the
+ * target is a FIFO queue.
  *
  * @example
  * ```ts
  * import { eventBridgeRecord, sqsEvent } from 'sqs-inbox/testing';
  * const record = eventBridgeRecord({ orderId: 'o-1' }, { source: 'shop.orders', detailType: 'OrderPlaced', id: 'evt-1' });
  * await processor.process(sqsEvent(record)); // sources: ['eventbridge']; the key is 'eventbridge:evt-1'
+ * const ordered = eventBridgeRecord({ orderId: 'o-1' }, { source: 'shop.orders', detailType: 'OrderPlaced', groupId: 'o-1' });
  * ```
  * @public
  */
@@ -61,5 +69,6 @@ export function eventBridgeRecord(detail: unknown, options: EventBridgeRecordOpt
     resources: [...(options.resources ?? [])],
     detail,
   };
-  return deliveredRecord({ body: JSON.stringify(event) }, options);
+  const fifo = options.groupId === undefined ? undefined : { groupId: options.groupId };
+  return deliveredRecord({ body: JSON.stringify(event), fifo }, options);
 }

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MessageSource, RecordStatus } from '../../../../src/index.js';
-import { eventBridgeRecord, sqsEvent } from '../../../../src/testing/index.js';
+import { createBatchProcessor, MessageSource, RecordStatus } from '../../../../src/index.js';
+import { eventBridgeRecord, InboxTest, sqsEvent } from '../../../../src/testing/index.js';
 import { recordingConsumer } from '../../../support/recordingConsumer.js';
 
 describe('eventBridgeRecord', () => {
@@ -38,5 +39,30 @@ describe('eventBridgeRecord', () => {
       (record) => JSON.parse(record.body).id,
     );
     expect(new Set(ids).size).toBe(2);
+  });
+
+  it('delivers to a FIFO queue target with the rule’s group: deduplicated by content, keyed by the event id, a group run in order', async () => {
+    const inbox = new InboxTest();
+    const processor = createBatchProcessor(
+      async ({ body }) => {
+        if ((body as { fail?: boolean }).fail) throw new Error('the downstream is down');
+      },
+      { ...inbox.options, sources: [MessageSource.EventBridge] },
+    );
+    const target = { source: 'shop.orders', detailType: 'OrderPlaced', groupId: 'o-1' };
+    const first = eventBridgeRecord({ orderId: 'o-1' }, { ...target, id: 'evt-1' });
+    const records = [
+      first,
+      eventBridgeRecord({ fail: true }, target),
+      eventBridgeRecord({}, target),
+    ];
+    const run = await inbox.run(processor, records);
+    expect(run.records.map((record) => record.status)).toEqual(['processed', 'failed', 'skipped']);
+    expect(run.records[0]?.key).toBe('eventbridge:evt-1');
+    expect(first.attributes).toMatchObject({
+      MessageGroupId: 'o-1',
+      MessageDeduplicationId: createHash('sha256').update(first.body).digest('hex'),
+    });
+    expect(first.eventSourceARN).toMatch(/\.fifo$/);
   });
 });

@@ -1,6 +1,12 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MessageSource, RecordStatus } from '../../../../src/index.js';
-import { snsRecord, sqsEvent } from '../../../../src/testing/index.js';
+import {
+  createBatchProcessor,
+  type InboxMessage,
+  MessageSource,
+  RecordStatus,
+} from '../../../../src/index.js';
+import { InboxTest, snsRecord, sqsEvent } from '../../../../src/testing/index.js';
 import { recordingConsumer } from '../../../support/recordingConsumer.js';
 
 const TOPIC_ARN = 'arn:aws:sns:eu-west-1:111122223333:payments';
@@ -67,5 +73,51 @@ describe('snsRecord', () => {
     expect(outcome?.status).toBe(RecordStatus.Failed);
     expect(outcome?.error).toMatchObject({ name: 'EnvelopeMismatchError' });
     expect(seen).toEqual([]);
+  });
+
+  it('delivers a FIFO topic’s publish to a FIFO queue: keyed by SNS’s MessageId, its SequenceNumber in the envelope, a group run in order', async () => {
+    const inbox = new InboxTest();
+    const seen: Array<InboxMessage<unknown>> = [];
+    const processor = createBatchProcessor(
+      async (message) => {
+        if ((message.body as { fail?: boolean }).fail) throw new Error('the downstream is down');
+        seen.push(message);
+      },
+      { ...inbox.options, sources: [MessageSource.Sns] },
+    );
+    const fifo = { groupId: 'customer-1' };
+    const first = snsRecord({ orderId: 'o-1' }, { ...fifo, snsMessageId: 'sns-1' });
+    const records = [first, snsRecord({ fail: true }, fifo), snsRecord({ orderId: 'o-3' }, fifo)];
+    const run = await inbox.run(processor, records);
+    expect(run.records.map((record) => record.status)).toEqual(['processed', 'failed', 'skipped']);
+    expect(run.records[0]?.key).toBe('sns:sns-1');
+    const notification = JSON.parse(first.body);
+    expect(seen[0]?.envelope).toMatchObject({
+      kind: MessageSource.Sns,
+      topicArn: 'arn:aws:sns:us-east-1:123456789012:orders.fifo',
+      sequenceNumber: notification.SequenceNumber,
+    });
+    expect(notification.SequenceNumber).toMatch(/^\d{20}$/);
+    expect(notification).not.toHaveProperty('Signature');
+    expect(first.attributes).toMatchObject({
+      MessageGroupId: 'customer-1',
+      MessageDeduplicationId: createHash('sha256').update('{"orderId":"o-1"}').digest('hex'),
+    });
+    expect(first.eventSourceARN).toMatch(/\.fifo$/);
+  });
+
+  it('delivers a FIFO topic’s publish raw, with the publish’s deduplication id', () => {
+    const record = snsRecord('text', { raw: true, groupId: 'g', deduplicationId: 'pub-1' });
+    expect(record.body).toBe('text');
+    expect(record.attributes).toMatchObject({
+      MessageGroupId: 'g',
+      MessageDeduplicationId: 'pub-1',
+    });
+  });
+
+  it('refuses a group on a standard topic, and a deduplication id without a group', () => {
+    expect(() => snsRecord('m', { groupId: 'g', topicArn: TOPIC_ARN })).toThrow(/topicArn.*FIFO/);
+    expect(() => snsRecord('m', { topicArn: `${TOPIC_ARN}.fifo` })).toThrow(/topicArn.*groupId/);
+    expect(() => snsRecord('m', { deduplicationId: 'd' })).toThrow(/deduplicationId.*groupId/);
   });
 });
