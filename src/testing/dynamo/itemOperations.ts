@@ -22,6 +22,7 @@ import {
 } from './dynamoExceptions.js';
 import type { ConflictRecord, ServerTime } from './ItemHolds.js';
 import { normalizeItem } from './normalizeItem.js';
+import { prepareProjection, projected } from './prepareProjection.js';
 import { evaluateWrite, type PreparedWrite, prepareWrite } from './prepareWrite.js';
 
 const EXPRESSIONS = [
@@ -37,9 +38,12 @@ const WRITE = [
   ...IGNORED_PARAMETERS,
 ];
 const MAX_BATCH_GET_KEYS = 100;
+/** A read of items by key may project them. */
+const PROJECTION = ['ProjectionExpression', 'ExpressionAttributeNames'];
 
 /**
- * `GetItem`: the item of a key, or no `Item` when absent (reads are always consistent here).
+ * `GetItem`: the item of a key, projected if asked, or no `Item` when absent (reads are always
+ * consistent here).
  *
  * @example
  * ```ts
@@ -51,16 +55,18 @@ export function getItem(db: Database, input: GetItemInput): GetItemOutput {
     'TableName',
     'Key',
     'ConsistentRead',
+    ...PROJECTION,
     'ReturnConsumedCapacity',
   ]);
   const table = db.table(input.TableName);
+  const paths = prepareProjection(input, table);
   const item = table.items.get(table.keyOfKey(normalizeItem(input.Key ?? {})).id);
-  return item === undefined ? {} : { Item: item };
+  return item === undefined ? {} : { Item: projected(item, paths) };
 }
 
 /**
- * `BatchGetItem`: the items of up to 100 keys across tables, absent ones left out; nothing
- * is ever left unprocessed.
+ * `BatchGetItem`: the items of up to 100 keys across tables, each table's projected if asked,
+ * absent ones left out; nothing is ever left unprocessed.
  *
  * @example
  * ```ts
@@ -75,8 +81,9 @@ export function batchGetItem(db: Database, input: BatchGetItemInput): BatchGetIt
     throw validationException('Too many items requested for the BatchGetItem call');
   const responses: Record<string, Item[]> = {};
   for (const [tableName, request] of requests) {
-    checkParameters('BatchGetItem', request, ['Keys', 'ConsistentRead']);
+    checkParameters('BatchGetItem', request, ['Keys', 'ConsistentRead', ...PROJECTION]);
     const table = db.table(tableName);
+    const paths = prepareProjection(request, table);
     const keys = request.Keys ?? [];
     if (keys.length === 0) {
       throw validationException(
@@ -88,7 +95,7 @@ export function batchGetItem(db: Database, input: BatchGetItemInput): BatchGetIt
       throw validationException('Provided list of item keys contains duplicates');
     responses[tableName] = ids.flatMap((id) => {
       const item = table.items.get(id);
-      return item === undefined ? [] : [item];
+      return item === undefined ? [] : [projected(item, paths)];
     });
   }
   return { Responses: responses, UnprocessedKeys: {} };

@@ -120,8 +120,15 @@ function parseExpressions(input: ReadInput, keyCondition: ParsedCondition | unde
   return { filter, projection };
 }
 
-/** Refuses a path into a key attribute (`pk.x`, `sk[0]`): keys are scalars. */
-function checkNoPathIntoKey(paths: readonly ResolvedPath[], table: SimTable): void {
+/**
+ * Refuses a path into a key attribute (`pk.x`, `sk[0]`): keys are scalars.
+ *
+ * @example
+ * ```ts
+ * checkNoPathIntoKey([['pk', 'x']], table); // throws: Key attributes must be scalars
+ * ```
+ */
+export function checkNoPathIntoKey(paths: readonly ResolvedPath[], table: SimTable): void {
   for (const [name, ...rest] of paths) {
     if (rest.length > 0 && table.keyNames.has(String(name))) throw keyNotScalar(String(name));
   }

@@ -98,8 +98,8 @@ describe('SimDynamoDB tables', () => {
   it('refuses parameters it does not model, naming them', () => {
     const dynamo = simWithTables();
     expect(() =>
-      dynamo.getItem({ TableName: 't', Key: { pk: S('a') }, ProjectionExpression: 'a' }),
-    ).toThrow(/does not model ProjectionExpression of GetItem/);
+      dynamo.getItem({ TableName: 't', Key: { pk: S('a') }, AttributesToGet: ['a'] }),
+    ).toThrow(/does not model AttributesToGet of GetItem/);
     expect(() =>
       dynamo.transactWriteItems({ TransactItems: [put('a')], ReturnValues: 'ALL_OLD' } as never),
     ).toThrow(/does not model ReturnValues of TransactWriteItems/);

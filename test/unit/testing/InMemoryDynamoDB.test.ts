@@ -115,13 +115,13 @@ describe('InMemoryDynamoDB', () => {
     await expect(dynamo.documentClient.send(new ListTablesCommand({}))).rejects.toBeInstanceOf(
       NotModelledError,
     );
-    const projected = dynamo.documentClient.send(
-      new GetCommand({ TableName: 'accounts', Key: { accountId: 'a' }, ProjectionExpression: 'x' }),
+    const legacy = dynamo.documentClient.send(
+      new GetCommand({ TableName: 'accounts', Key: { accountId: 'a' }, AttributesToGet: ['x'] }),
     );
-    await expect(projected).rejects.toMatchObject({
+    await expect(legacy).rejects.toMatchObject({
       operation: 'GetItem',
-      feature: 'ProjectionExpression',
-      message: expect.stringMatching(/does not model ProjectionExpression of GetItem/),
+      feature: 'AttributesToGet',
+      message: expect.stringMatching(/does not model AttributesToGet of GetItem/),
     });
   });
 
