@@ -1,6 +1,8 @@
 import { retriedBySqs } from '../../batch/retriedBySqs.js';
 import type { RecordStatus } from '../../constants/values.js';
 import type { RecordOutcome } from '../../core/types.js';
+import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
+import { NotModelledError } from '../NotModelledError.js';
 import type { RecordingTracer } from './RecordingTracer.js';
 
 /**
@@ -80,4 +82,37 @@ export function batchRun(
     records,
     failedMessageIds: outcomes.filter(retriedBySqs).map((outcome) => outcome.messageId),
   };
+}
+
+/**
+ * The report of a run whose invocation did not die, or the error that says why the run cannot
+ * be told: no record's span reached the harness's tracer (the processor has a tracer of its
+ * own, so every record's steps would read empty), the crash point was never reached, or a
+ * record met something the in-memory DynamoDB does not model.
+ */
+export function endedRun(
+  outcomes: readonly RecordOutcome[],
+  tracer: RecordingTracer,
+  run: { readonly crash: CrashPoint | undefined; readonly consumerSpansBefore: number },
+): BatchRun {
+  if (outcomes.length > 0 && tracer.consumerSpans === run.consumerSpansBefore) {
+    throw new InvalidConfigurationError(
+      'observability.tracer',
+      'a tracer other than the harness’s',
+      'inbox.options.observability.tracer, which tells run the steps each record ran: spread ' +
+        'inbox.options.observability into the processor’s observability (add your logger beside ' +
+        'it), or call the processor itself to test a tracer of your own',
+    );
+  }
+  if (run.crash !== undefined) {
+    const steps = outcomes.flatMap((outcome) => tracer.stepsOf(outcome.messageId).run);
+    throw new InvalidConfigurationError(
+      'crash.afterStep',
+      run.crash.afterStep,
+      `a step this batch journals; it ran ${steps.length > 0 ? steps.join(', ') : 'none'}`,
+    );
+  }
+  const notModelled = outcomes.find((outcome) => outcome.error instanceof NotModelledError);
+  if (notModelled) throw notModelled.error;
+  return batchRun(outcomes, tracer, false);
 }

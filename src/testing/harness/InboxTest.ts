@@ -15,12 +15,10 @@ import {
   type InboxEnvironmentConfig,
   inboxConfigFromEnvironment,
 } from '../../environment/inboxConfigFromEnvironment.js';
-import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
 import { type LambdaContextOptions, lambdaContext } from '../events/lambdaContext.js';
 import { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
-import { NotModelledError } from '../NotModelledError.js';
 import { InMemoryQueues, type QueuedMessage } from '../sqs/InMemoryQueues.js';
-import { type BatchRun, batchRun, type CrashPoint } from './BatchRun.js';
+import { type BatchRun, batchRun, type CrashPoint, endedRun } from './BatchRun.js';
 import type { InboxTestOptions, InboxTestProcessorOptions } from './InboxTestOptions.js';
 import { Invocations } from './Invocations.js';
 import { RecordingTracer } from './RecordingTracer.js';
@@ -94,8 +92,8 @@ export class InboxTest {
 
   /**
    * The inbox options to spread into your processor's: store, consumer, TTL, dead-letter queue,
-   * the clock as runtime, and a logger and tracer that the harness reads (give your own
-   * `observability` and `run` can no longer tell the steps).
+   * the clock as runtime, and a logger and tracer that the harness reads (keep its tracer in
+   * your `observability`: without it `run` cannot tell the steps, and throws).
    */
   get options(): InboxTestProcessorOptions {
     return {
@@ -196,7 +194,8 @@ export class InboxTest {
    * waits; its lease stays), and the run comes back with `crashed` set and no outcomes; a batch
    * that never reaches the crash point throws an `InvalidConfigurationError` naming the steps it
    * ran. A record that failed on something the in-memory DynamoDB does not model throws its
-   * `NotModelledError` here.
+   * `NotModelledError` here. A processor whose `observability` has a tracer other than the
+   * harness's throws an `InvalidConfigurationError`: `run` could not tell the steps.
    *
    * @example
    * ```ts
@@ -211,21 +210,12 @@ export class InboxTest {
     const event: SQSEvent = Array.isArray(records)
       ? { Records: [...records] }
       : (records as SQSEvent);
+    const consumerSpansBefore = this.#tracer.consumerSpans;
     const ended = await this.#invocations.invoke(options.crash, () =>
       processor.processRecords(event, options.context),
     );
     if (ended === 'crashed') return batchRun([], this.#tracer, true);
-    if (options.crash !== undefined) {
-      const steps = ended.flatMap((outcome) => this.#tracer.stepsOf(outcome.messageId).run);
-      throw new InvalidConfigurationError(
-        'crash.afterStep',
-        options.crash.afterStep,
-        `a step this batch journals; it ran ${steps.length > 0 ? steps.join(', ') : 'none'}`,
-      );
-    }
-    const notModelled = ended.find((outcome) => outcome.error instanceof NotModelledError);
-    if (notModelled) throw notModelled.error;
-    return batchRun(ended, this.#tracer, false);
+    return endedRun(ended, this.#tracer, { crash: options.crash, consumerSpansBefore });
   }
 
   /**

@@ -23,6 +23,12 @@ export interface RecordedSteps {
  */
 export class RecordingTracer implements InboxTracer {
   readonly #steps = new Map<string, RecordedSteps>();
+  #consumerSpans = 0;
+
+  /** How many records' spans it has seen start: one per record a processor given it ran. */
+  get consumerSpans(): number {
+    return this.#consumerSpans;
+  }
 
   /** The steps the latest attempt of a message ran and replayed. */
   stepsOf(messageId: string): RecordedSteps {
@@ -32,7 +38,10 @@ export class RecordingTracer implements InboxTracer {
   startSpan(start: SpanStart): InboxSpan {
     const messageId = String(start.attributes['messaging.message.id'] ?? '');
     const steps: RecordedSteps = { run: [], replayed: [] };
-    if (start.kind === 'consumer') this.#steps.set(messageId, steps);
+    if (start.kind === 'consumer') {
+      this.#consumerSpans++;
+      this.#steps.set(messageId, steps);
+    }
     return recordSpan((name, replayed) => (replayed ? steps.replayed : steps.run).push(name));
   }
 }

@@ -20,6 +20,7 @@ import {
   redeliveryOf,
   sqsRecord,
 } from '../../../src/testing/index.js';
+import type { InboxSpan, InboxTracer } from '../../../src/types.js';
 
 const Payment = z.object({ eventId: z.string(), accountId: z.string(), amountCents: z.number() });
 type Payment = z.infer<typeof Payment>;
@@ -157,6 +158,34 @@ describe('InboxTest', () => {
     await expect(
       inbox.run(processor, [payment('e-1')], { crash: { afterStep: 'chrage' } }),
     ).rejects.toThrow(/crash\.afterStep.*it ran charge/);
+  });
+
+  it('refuses a processor whose tracer is not the harness’s, which would leave every record’s steps empty', async () => {
+    const inbox = new InboxTest();
+    const span: InboxSpan = {
+      setAttributes: () => {},
+      recordError: () => {},
+      startChild: () => span,
+      withActive: (work) => work(),
+      traceparent: () => undefined,
+      end: () => {},
+    };
+    const ownTracer: InboxTracer = { startSpan: () => span };
+    const processor = createBatchProcessor(
+      async ({ step }) => {
+        await step('charge', async () => {});
+      },
+      {
+        ...inbox.options,
+        observability: { ...inbox.options.observability, tracer: ownTracer },
+        key: ({ messageId }) => messageId,
+      },
+    );
+    await expect(inbox.run(processor, [sqsRecord({})])).rejects.toMatchObject({
+      name: 'InvalidConfigurationError',
+      option: 'observability.tracer',
+      message: expect.stringMatching(/spread inbox\.options\.observability/),
+    });
   });
 
   it('lists the FIFO records skipped behind a failure among those SQS delivers again', async () => {
