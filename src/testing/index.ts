@@ -4,9 +4,35 @@
  * source. Nothing of it is loaded by the root entry.
  */
 
-// The library's types this entry's declarations name, so that a test can name them too.
-export type { InboxTracer } from '../core/InboxTracer.js';
-export type { InboxLogger } from '../core/types.js';
+// The library's types this entry's declarations name, and the types those name in turn, so that
+// a test can name them too and the API report has them all (types only: importing this entry
+// loads none of their modules).
+export type { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
+export type { DynamoDBInboxStoreOptions } from '../aws/documentClientFor.js';
+export type { BatchProcessor } from '../batch/createBatchProcessor.js';
+export type { InboxStatus, RecordStatus } from '../constants/values.js';
+export type {
+  InboxSpan,
+  InboxTracer,
+  SpanAttributeValue,
+  SpanStart,
+  TraceLink,
+} from '../core/InboxTracer.js';
+export type { InboxEntry } from '../core/inboxEntry.js';
+export type { InboxLogger, ParsedMessage, RecordOutcome } from '../core/types.js';
+export type { InboxEnvironmentConfig } from '../environment/inboxConfigFromEnvironment.js';
+export type { InboxError } from '../errors/InboxError.js';
+export type { InboxRuntime, TimerPurpose } from '../runtime/InboxRuntime.js';
+export type {
+  EventBridgeEnvelope,
+  MessageEnvelope,
+  MessageSource,
+  OutboxEnvelope,
+  S3Envelope,
+  S3ObjectEvent,
+  SnsEnvelope,
+  SnsMessageAttribute,
+} from '../sources/MessageSource.js';
 export { DynamoFault, type InjectedFault } from './dynamo/InjectedFaults.js';
 export {
   copyOf,
