@@ -54,7 +54,8 @@ interface SeenDeduplicationId {
  * test to read. `client` is a real `SQSClient` whose `SendMessage` requests reach these queues
  * (the SDK's middleware, body checksum and exceptions included), refused as SQS refuses them: a
  * body and its attributes over 1 MiB together, more than ten attributes, an attribute without a
- * type, a body character outside SQS's set, a FIFO queue's message without a group or a
+ * type, a body or attribute value character outside SQS's set, a group or deduplication id
+ * other than 1–128 alphanumerics and punctuation, a FIFO queue's message without a group or a
  * deduplication id or with its own delay, a standard queue's message with a deduplication id
  * (see `checkSendMessage`). A FIFO queue deduplicates by id for five minutes, answering with the
  * id of the message it took; a queue that was not created answers `QueueDoesNotExist`; any other

@@ -46,14 +46,18 @@ const TRACE_HEADER = 'AWSTraceHeader';
 /** What SQS refuses in a body: anything outside XML 1.0's characters (a lone surrogate too). */
 const DISALLOWED_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 const TYPE_PREFIXES = ['String', 'Number', 'Binary'];
+/** A message group or deduplication id: 1–128 alphanumerics and punctuation (ASCII 0x21–0x7E). */
+const FIFO_ID = /^[\x21-\x7E]{1,128}$/;
 
 /**
  * Checks a `SendMessage` as SQS does before taking it (API reference, `SendMessage`, and the
  * developer guide's message quotas): a body of allowed characters, at most ten attributes each
- * with a `DataType` of a known prefix, body and attributes within 1 MiB together (SQS counts each
- * attribute's name, type and value), a `DelaySeconds` of 0–900 and none on a FIFO queue; a FIFO
- * queue needs a message group and a deduplication id (no content-based deduplication here), a
- * standard queue refuses a deduplication id and takes a group (fair queues). Returns SQS's refusal,
+ * with a `DataType` of a known prefix and a string value of the body's characters, body and
+ * attributes within 1 MiB together (SQS counts each attribute's name, type and value), a
+ * `DelaySeconds` of 0–900 and none on a FIFO queue; a FIFO queue needs a message group and a
+ * deduplication id (no content-based deduplication here), a standard queue refuses a
+ * deduplication id and takes a group (fair queues); a group and a deduplication id are 1–128
+ * alphanumerics and punctuation. Returns SQS's refusal,
  * or `undefined` when SQS takes the message. A parameter it does not model throws
  * `NotModelledError` naming it. The wording is AWS's where it is known; MiniStack, which the
  * integration tier runs, checks fewer of these (see `test/integration/inMemoryQueues.test.ts`).
@@ -71,7 +75,9 @@ export function checkSendMessage(input: SendInput, fifo: boolean): SqsRefusal | 
     checkAttributes(input.MessageAttributes ?? {}) ??
     checkSize(input) ??
     checkDelay(input.DelaySeconds, fifo) ??
-    (fifo ? checkFifo(input) : checkStandard(input))
+    (fifo ? checkFifo(input) : checkStandard(input)) ??
+    checkFifoId('MessageGroupId', input.MessageGroupId) ??
+    checkFifoId('MessageDeduplicationId', input.MessageDeduplicationId)
   );
 }
 
@@ -101,14 +107,42 @@ function checkBody(body: string | undefined): SqsRefusal | undefined {
   if (body === undefined || body === '') {
     return refusal('MissingParameter', 'The request must contain the parameter MessageBody.');
   }
-  const found = DISALLOWED_CHARACTER.exec(body)?.[0];
-  if (found === undefined) return undefined;
-  const hex = (found.codePointAt(0) ?? 0).toString(16).toUpperCase();
+  const hex = disallowedCharacter(body);
+  if (hex === undefined) return undefined;
   return {
     shape: 'InvalidMessageContents',
     code: 'InvalidMessageContents',
     message: `Invalid binary character '#x${hex}' was found in the message body, the set of allowed characters is #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].`,
   };
+}
+
+/** The first character of a text outside SQS's set, in hex (`0`, `FFFE`), or `undefined`. */
+function disallowedCharacter(text: string): string | undefined {
+  const found = DISALLOWED_CHARACTER.exec(text)?.[0];
+  return found === undefined ? undefined : (found.codePointAt(0) ?? 0).toString(16).toUpperCase();
+}
+
+/**
+ * A string attribute's value (`String` and `Number` types) has the body's characters. SQS's
+ * words for this refusal are not documented: these are the model's, in the body's form.
+ */
+function checkAttributeValue(name: string, value: WireAttribute): SqsRefusal | undefined {
+  const hex = value.StringValue === undefined ? undefined : disallowedCharacter(value.StringValue);
+  if (hex === undefined) return undefined;
+  return invalid(
+    `Invalid binary character '#x${hex}' was found in the value of message attribute '${name}', the set of allowed characters is #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].`,
+  );
+}
+
+/** A message group or deduplication id, where given: 1–128 alphanumerics and punctuation. */
+function checkFifoId(
+  parameter: 'MessageGroupId' | 'MessageDeduplicationId',
+  id: string | undefined,
+): SqsRefusal | undefined {
+  if (id === undefined || FIFO_ID.test(id)) return undefined;
+  return invalid(
+    `Value ${id} for parameter ${parameter} is invalid. Reason: ${parameter} can only include alphanumeric and punctuation characters. 1 to 128 in length.`,
+  );
 }
 
 function checkAttributes(
@@ -132,6 +166,8 @@ function checkAttributes(
         `The type of message (user) attribute '${name}' is invalid. You must use only the following supported type prefixes: Binary, Number, String.`,
       );
     }
+    const refused = checkAttributeValue(name, value);
+    if (refused !== undefined) return refused;
   }
   return undefined;
 }

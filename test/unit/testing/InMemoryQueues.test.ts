@@ -205,6 +205,59 @@ describe('InMemoryQueues', () => {
     expect(queues.messages(standard)).toHaveLength(1);
   });
 
+  it('refuses a message group or deduplication id other than 1–128 alphanumerics and punctuation (InvalidParameterValue), on either queue', async () => {
+    const { queues, fifo, send } = queuesWithIds();
+    const ids = {
+      QueueUrl: fifo,
+      MessageBody: 'b',
+      MessageGroupId: 'g',
+      MessageDeduplicationId: 'd',
+    };
+
+    for (const MessageGroupId of ['g'.repeat(129), 'tenant 1', 'tenant-é', 'a\tb']) {
+      expect(await send({ ...ids, MessageGroupId })).toMatchObject({
+        name: 'InvalidParameterValue',
+        message: `Value ${MessageGroupId} for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.`,
+      });
+    }
+    for (const MessageDeduplicationId of ['d'.repeat(129), 'pay 1', 'pay-é']) {
+      expect(await send({ ...ids, MessageDeduplicationId })).toMatchObject({
+        name: 'InvalidParameterValue',
+        message: expect.stringContaining('parameter MessageDeduplicationId is invalid'),
+      });
+    }
+    expect(await send({ MessageBody: 'b', MessageGroupId: 'tenant 1' })).toMatchObject({
+      name: 'InvalidParameterValue',
+    });
+    const punctuation = `!"#$%&'()*+,-./:;<=>?@[\\]^_\`{|}~`;
+    const longest = {
+      MessageGroupId: punctuation.padEnd(128, 'g'),
+      MessageDeduplicationId: 'd'.repeat(128),
+    };
+    expect(await send({ ...ids, ...longest })).not.toBeInstanceOf(Error);
+    expect(queues.messages(fifo)).toMatchObject([{ groupId: longest.MessageGroupId }]);
+  });
+
+  it('refuses a string attribute value with a character outside SQS’s set (InvalidParameterValue), and takes what a body takes', async () => {
+    const { queues, standard, send } = queuesWithIds();
+
+    for (const value of ['\u0000', 'a\u0008b', '\uFFFE', 'x\uD800y']) {
+      expect(await send({ MessageBody: 'b', MessageAttributes: { a: text(value) } })).toMatchObject(
+        {
+          name: 'InvalidParameterValue',
+          message: expect.stringContaining("in the value of message attribute 'a'"),
+        },
+      );
+    }
+    const number = { DataType: 'Number', StringValue: '1\u0000' };
+    expect(await send({ MessageBody: 'b', MessageAttributes: { n: number } })).toMatchObject({
+      name: 'InvalidParameterValue',
+    });
+    const taken = await send({ MessageBody: 'b', MessageAttributes: { a: text('\t\n\r 😀') } });
+    expect(taken).not.toBeInstanceOf(Error);
+    expect(queues.messages(standard)).toHaveLength(1);
+  });
+
   it('refuses an empty body (MissingParameter)', async () => {
     const { send } = queuesWithIds();
 
