@@ -77,7 +77,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/consumerProject.e2e.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/e2e/consumerProject.e2e.test.ts',
+            'test/e2e/testingKit.consumer.test.ts',
+          ],
           globalSetup: ['test/e2e/globalSetup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
@@ -88,8 +92,8 @@ export default defineConfig({
         test: {
           name: 'consumer',
           // The packed tarball in a fresh project, on the Node.js that runs Vitest.
-          include: ['test/e2e/consumerProject.e2e.test.ts'],
-          globalSetup: ['test/e2e/emulatorSetup.ts'],
+          include: ['test/e2e/consumerProject.e2e.test.ts', 'test/e2e/testingKit.consumer.test.ts'],
+          globalSetup: ['test/e2e/packSetup.ts', 'test/e2e/emulatorSetup.ts'],
           testTimeout: 180_000,
           hookTimeout: 900_000,
         },

@@ -31,7 +31,6 @@ import {
   consumerVersion,
   createConsumerProject,
   installApart,
-  packLibrary,
   peerVersionsFromEnvironment,
 } from '../support/consumerProject.js';
 import { eventually } from '../support/eventually.js';
@@ -210,8 +209,8 @@ let tarball = '';
 let project = '';
 
 beforeAll(async () => {
-  tempDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-pack-'));
-  tarball = await packLibrary(tempDir);
+  tempDir = mkdtempSync(join(tmpdir(), 'sqs-inbox-consumer-files-'));
+  tarball = inject('tarball');
   const handler = example('ledger.ts');
   project = await createConsumerProject(
     tarball,

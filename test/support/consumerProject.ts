@@ -103,12 +103,16 @@ export const CONSUMER_PACKAGES = [
  * A fresh npm project in the system's temporary directory, outside this repository, with the
  * packed library and its peers installed as a user would (`npm install`): by default the same
  * versions as this repository's lock file, so that npm's cache serves them; with
- * `peers: 'floor'` the lowest version of each peer the library declares.
+ * `peers: 'floor'` the lowest version of each peer the library declares. `packageNames` are
+ * installed at those versions (default: the quick start's and its app's), `extraPackages` as
+ * given (`name@version`).
  */
 export async function createConsumerProject(
   tarball: string,
   files: Readonly<Record<string, string>>,
   peers: PeerVersions = PeerVersions.Repository,
+  packageNames: readonly string[] = CONSUMER_PACKAGES,
+  extraPackages: readonly string[] = [],
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'sqs-inbox-consumer-'));
   const manifest = { name: 'sqs-inbox-consumer', private: true, type: 'module' };
@@ -117,8 +121,8 @@ export async function createConsumerProject(
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const packages = CONSUMER_PACKAGES.map((name) => `${name}@${consumerVersion(name, peers)}`);
-  await npmInstall(dir, [tarball, ...packages]);
+  const packages = packageNames.map((name) => `${name}@${consumerVersion(name, peers)}`);
+  await npmInstall(dir, [tarball, ...packages, ...extraPackages]);
   return dir;
 }
 

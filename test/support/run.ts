@@ -18,6 +18,8 @@ export function run(
   options: {
     cwd: string;
     env?: NodeJS.ProcessEnv;
+    /** Whether the command inherits this process's environment under `env`; default true. */
+    inheritEnv?: boolean;
     timeoutMillis?: number;
     killOnTestEnd?: boolean;
   },
@@ -25,7 +27,7 @@ export function run(
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: options.inheritEnv === false ? { ...options.env } : { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -1,0 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { packLibrary } from '../support/consumerProject.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The path of this repository's packed tarball (`npm pack`, which builds it). */
+    tarball: string;
+  }
+}
+
+/**
+ * Packs the library once for the `consumer` project, whose files each install it into a fresh
+ * project of their own (two packs at once would build into the same `dist`), and removes the
+ * tarball at the end.
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const dir = mkdtempSync(join(tmpdir(), 'sqs-inbox-pack-'));
+  project.provide('tarball', await packLibrary(dir));
+  return () => rmSync(dir, { recursive: true, force: true });
+}
