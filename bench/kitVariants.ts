@@ -109,7 +109,7 @@ const kit: KitVariant = {
     // The harness's own logger, tracer and runtime come in inboxConfig()'s options: kept.
     const processor = ledgerProcessor(inbox.inboxConfig(), inbox.dynamo.documentClient, {});
     const tables = { accounts: LedgerTable.Accounts, entries: LedgerTable.Entries };
-    const context = (): Context => lambdaContext({ now: () => inbox.clock.now() });
+    const context = (): Context => inbox.context();
     return {
       deliver: async (batch) => {
         const run = await inbox.run(processor, batch, { context: context() });

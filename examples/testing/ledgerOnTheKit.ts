@@ -9,13 +9,13 @@ export function ledgerOnTheKit() {
     consumer: 'ledger',
     tables: [{ tableName: 'accounts', partitionKey: 'accountId' }],
     outbox: true,
+    destinations: { booked: BOOKED },
   });
   const texts: string[] = [];
-  const ledger = createLedger(
-    // The kit's environment names no outbox destination: give the one the ledger publishes to.
-    { ...inbox.inboxConfig(), destination: () => BOOKED },
-    { dynamo: inbox.dynamo.documentClient, sendSms: async ({ text }) => void texts.push(text) },
-  );
+  const ledger = createLedger(inbox.inboxConfig(), {
+    dynamo: inbox.dynamo.documentClient,
+    sendSms: async ({ text }) => void texts.push(text),
+  });
   const balance = () => inbox.dynamo.item('accounts', { accountId: 'acc-1' })?.balanceCents;
   return { inbox, ledger, texts, balance };
 }

@@ -4,6 +4,7 @@ import type { BatchProcessor } from '../../batch/createBatchProcessor.js';
 import {
   businessTableVariable,
   DEFAULT_OUTBOX_RETENTION_SECONDS,
+  destinationVariable,
   InboxAttribute,
   InboxEnvironment,
   OutboxAttribute,
@@ -138,6 +139,15 @@ export class InboxTest {
         (this.#options.tables ?? []).map((table) => [
           businessTableVariable(table.tableName),
           table.tableName,
+        ]),
+      ),
+      ...(this.#options.sources
+        ? { [InboxEnvironment.Sources]: this.#options.sources.join(',') }
+        : {}),
+      ...Object.fromEntries(
+        Object.entries(this.#options.destinations ?? {}).map(([name, address]) => [
+          destinationVariable(name),
+          address,
         ]),
       ),
     };

@@ -3,6 +3,7 @@ import type { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
 import type { InboxTracer } from '../../core/InboxTracer.js';
 import type { InboxLogger } from '../../core/types.js';
 import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
+import type { MessageSource } from '../../sources/MessageSource.js';
 import type { TestTable } from '../tableDefinitions.js';
 import type { TestClock } from './TestClock.js';
 
@@ -58,6 +59,16 @@ export interface InboxTestOptions {
   readonly maxReceiveCount?: number;
   /** An outbox table (`outbox`) for `tx.publish`; default none. */
   readonly outbox?: boolean;
+  /**
+   * Where the queue's messages come from, as the construct's `sources` declare them
+   * (`INBOX_SOURCES`); default `['sqs']`, messages sent to the queue.
+   */
+  readonly sources?: readonly MessageSource[];
+  /**
+   * The outbox destinations by name, each a queue URL, topic ARN or bus ARN, as the construct
+   * gives them (`INBOX_DESTINATION_<name>`): what `inboxConfig().destination(name)` returns.
+   */
+  readonly destinations?: Readonly<Record<string, string>>;
   /** The clock; default a {@link TestClock} at 2026-01-01. */
   readonly clock?: TestClock;
 }

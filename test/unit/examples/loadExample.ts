@@ -1,13 +1,12 @@
 import * as library from 'sqs-inbox';
 import type { InboxTest } from 'sqs-inbox/testing';
 import { vi } from 'vitest';
-import { configOnTheKit } from '../../support/configOnTheKit.js';
 
 type BatchProcessor = ReturnType<typeof library.createBatchProcessor>;
 
 /**
  * Loads an example handler module as a Lambda container loads it, once: its module-scope
- * `inboxConfigFromEnvironment()` answered over the kit with `environment` (`configOnTheKit`).
+ * `inboxConfigFromEnvironment()` answered over the kit (`inbox.inboxConfig()`).
  * Returns the batch processor whose `process` the module exports as `handler`, for `inbox.run`.
  *
  * @example
@@ -18,12 +17,11 @@ type BatchProcessor = ReturnType<typeof library.createBatchProcessor>;
 export async function loadExample(
   inbox: InboxTest,
   load: () => Promise<{ readonly handler: unknown }>,
-  environment: Readonly<Record<string, string>> = {},
 ): Promise<BatchProcessor> {
   const built: BatchProcessor[] = [];
   vi.doMock('sqs-inbox', () => ({
     ...library,
-    inboxConfigFromEnvironment: () => configOnTheKit(inbox, environment),
+    inboxConfigFromEnvironment: () => inbox.inboxConfig(),
     createBatchProcessor: (...args: Parameters<typeof library.createBatchProcessor>) => {
       const processor = library.createBatchProcessor(...args);
       built.push(processor);

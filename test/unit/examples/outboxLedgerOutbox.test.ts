@@ -7,11 +7,10 @@ const inbox = new InboxTest({
   consumer: 'ledger',
   tables: [{ tableName: 'accounts', partitionKey: 'accountId' }],
   outbox: true,
+  // What the construct sets for `outbox: { destinations: { credited: notifier.queue } }`.
+  destinations: { credited: NOTIFIER_QUEUE },
 });
-// What the construct sets for `outbox: { destinations: { credited: notifier.queue } }`.
-const ledger = await loadExample(inbox, () => import('../../../examples/outbox/ledgerOutbox.js'), {
-  INBOX_DESTINATION_credited: NOTIFIER_QUEUE,
-});
+const ledger = await loadExample(inbox, () => import('../../../examples/outbox/ledgerOutbox.js'));
 
 describe('the outbox publisher (examples/outbox/ledgerOutbox.ts)', () => {
   it('credits a payment and publishes its PaymentCredited once, a copy publishing nothing', async () => {

@@ -5,11 +5,10 @@ import { loadExample } from './loadExample.js';
 const inbox = new InboxTest({
   consumer: 'notifier',
   tables: [{ tableName: 'notices', partitionKey: 'paymentId' }],
+  // What the construct sets for `sources: [QueueSource.outbox()]`.
+  sources: ['outbox'],
 });
-// What the construct sets for `sources: [QueueSource.outbox()]`.
-const notifier = await loadExample(inbox, () => import('../../../examples/outbox/notifier.js'), {
-  INBOX_SOURCES: 'outbox',
-});
+const notifier = await loadExample(inbox, () => import('../../../examples/outbox/notifier.js'));
 
 describe('the outbox consumer (examples/outbox/notifier.ts)', () => {
   it('writes one notice per outbox message, a resend of it being a duplicate', async () => {

@@ -5,12 +5,12 @@ import { loadExample } from './loadExample.js';
 const inbox = new InboxTest({
   consumer: 'reservations',
   tables: [{ tableName: 'stock', partitionKey: 'sku' }],
+  // What the construct sets for an SNS topic and an EventBridge rule (examples/sources/app.ts).
+  sources: ['sns', 'eventbridge'],
 });
-// What the construct sets for an SNS topic and an EventBridge rule (examples/sources/app.ts).
 const reservations = await loadExample(
   inbox,
   () => import('../../../examples/sources/reservations.js'),
-  { INBOX_SOURCES: 'sns,eventbridge' },
 );
 const reserved = (sku: string) => inbox.dynamo.item('stock', { sku })?.reserved;
 const OrderPlaced = { source: 'shop.orders', detailType: 'OrderPlaced' } as const;

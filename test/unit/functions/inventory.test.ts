@@ -3,7 +3,6 @@ import { copyOf, eventBridgeRecord, InboxTest, redeliveryOf } from 'sqs-inbox/te
 import { describe, expect, it } from 'vitest';
 import { inventoryConsumer, OrderPlacedEvent } from '../../../functions/inventory/orderPlaced.js';
 import { createConsumerProcessor } from '../../../functions/shared/createInboxHandler.js';
-import { configOnTheKit } from '../../support/configOnTheKit.js';
 
 /** The inventory as the reference stack deploys it, on the kit: orders from the shop's bus. */
 async function inventoryOnTheKit(stock: Record<string, number>) {
@@ -13,13 +12,14 @@ async function inventoryOnTheKit(stock: Record<string, number>) {
       { tableName: 'stock', partitionKey: 'sku' },
       { tableName: 'orders', partitionKey: 'orderId' },
     ],
+    sources: ['eventbridge'],
   });
   for (const [sku, available] of Object.entries(stock))
     await inbox.dynamo.documentClient.send(
       new PutCommand({ TableName: 'stock', Item: { sku, available } }),
     );
   const settings = {
-    inbox: configOnTheKit(inbox, { INBOX_SOURCES: 'eventbridge' }),
+    inbox: inbox.inboxConfig(),
     client: inbox.dynamo.documentClient,
   };
   const inventory = createConsumerProcessor(inventoryConsumer, settings);

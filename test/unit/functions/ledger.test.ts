@@ -6,7 +6,6 @@ import {
   createConsumerProcessor,
   createInboxHandler,
 } from '../../../functions/shared/createInboxHandler.js';
-import { configOnTheKit } from '../../support/configOnTheKit.js';
 
 const NOTIFIER_QUEUE = 'https://sqs.us-east-1.amazonaws.com/123456789012/notifier.fifo';
 
@@ -19,9 +18,10 @@ function ledgerOnTheKit() {
       { tableName: 'ledgerEntries', partitionKey: 'paymentId' },
     ],
     outbox: true,
+    destinations: { credited: NOTIFIER_QUEUE },
   });
   const settings = {
-    inbox: configOnTheKit(inbox, { INBOX_DESTINATION_credited: NOTIFIER_QUEUE }),
+    inbox: inbox.inboxConfig(),
     client: inbox.dynamo.documentClient,
   };
   const account = (accountId: string) => inbox.dynamo.item('accounts', { accountId });

@@ -18,6 +18,7 @@ import {
   fifoRecord,
   InboxTest,
   redeliveryOf,
+  snsRecord,
   sqsRecord,
 } from '../../../src/testing/index.js';
 import type { InboxSpan, InboxTracer } from '../../../src/types.js';
@@ -225,6 +226,31 @@ describe('InboxTest', () => {
     expect(inbox.environment).toMatchObject({
       INBOX_CONSUMER: 'ledger',
       INBOX_BUSINESS_TABLE_accounts: 'accounts',
+    });
+  });
+
+  it('gives a handler module the sources and outbox destinations the construct would declare', async () => {
+    const receipts = 'arn:aws:sns:us-east-1:123456789012:receipts';
+    const inbox = new InboxTest({ outbox: true, sources: ['sns'], destinations: { receipts } });
+    const createNotifier = (config = inboxConfigFromEnvironment()) => {
+      const destination = config.destination('receipts');
+      return createBatchProcessor(
+        async ({ body }, tx) => {
+          tx.publish({ destination, body });
+        },
+        // No key: the SNS source's default, the topic's message id.
+        config.options,
+      );
+    };
+    const record = snsRecord({ orderId: 'o-1' }, { snsMessageId: 'sns-1' });
+    const run = await inbox.run(createNotifier(inbox.inboxConfig()), [record]);
+    expect(run.records[0]).toMatchObject({ status: 'processed', key: 'sns:sns-1' });
+    expect(inbox.outboxItems()[0]?.messages).toMatchObject([
+      { destination: receipts, body: '{"orderId":"o-1"}' },
+    ]);
+    expect(inbox.environment).toMatchObject({
+      INBOX_SOURCES: 'sns',
+      INBOX_DESTINATION_receipts: receipts,
     });
   });
 
