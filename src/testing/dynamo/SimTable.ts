@@ -8,6 +8,7 @@ import type {
 import { checkParameters } from './checkParameters.js';
 import { contentOf, type Item } from './compareValues.js';
 import { validationException } from './dynamoExceptions.js';
+import { valueBytes } from './itemBytes.js';
 
 /**
  * A key attribute of a table: its name and scalar type.
@@ -23,7 +24,8 @@ export interface KeyAttribute {
 }
 
 /**
- * An item's place in its table: a canonical id and the key attributes in wire form.
+ * An item's place in its table: a canonical id, the key attributes in wire form, and whether a
+ * key value is over its size limit (only ever true when the caller asked to be told, not refused).
  *
  * @example
  * ```ts
@@ -33,8 +35,42 @@ export interface KeyAttribute {
 export interface ItemKey {
   readonly id: string;
   readonly key: Item;
+  readonly tooLarge: boolean;
 }
 
+/**
+ * What to do with a key value over DynamoDB's limit: refuse the request at once (a single-item
+ * operation), or report it in {@link ItemKey.tooLarge} (a transaction, which cancels with a
+ * `ValidationError` reason for that item).
+ *
+ * @example
+ * ```ts
+ * table.keyOfItem(item, 'report').tooLarge
+ * ```
+ */
+export type OversizedKey = 'refuse' | 'report';
+
+/**
+ * DynamoDB Local's refusal of a partition key value over 2,048 bytes or a sort key value over
+ * 1,024 bytes (DynamoDB's documented limits).
+ *
+ * @example
+ * ```ts
+ * throw validationException(KEY_TOO_LARGE);
+ * ```
+ */
+export const KEY_TOO_LARGE =
+  'Hash primary key values must be under 2048 bytes, and range primary key values must be under 1024 bytes';
+/**
+ * The largest key values DynamoDB takes, in bytes (UTF-8 for a string).
+ *
+ * @example
+ * ```ts
+ * valueBytes(sortValue) > MAX_KEY_BYTES.sort // refused
+ * ```
+ */
+export const MAX_KEY_BYTES = { partition: 2048, sort: 1024 } as const;
+const KEY_LIMITS = [MAX_KEY_BYTES.partition, MAX_KEY_BYTES.sort] as const;
 const INVALID = 'One or more parameter values were invalid';
 const NOT_THE_SCHEMA = 'The provided key element does not match the schema';
 
@@ -90,19 +126,22 @@ export class SimTable {
     });
   }
 
-  /** The place of the item a `Key` parameter names: exactly the key attributes, of their types. */
-  keyOfKey(key: Item): ItemKey {
+  /**
+   * The place of the item a `Key` parameter names: exactly the key attributes, of their types,
+   * none empty, none over its size limit (refused, or reported as `oversized` says).
+   */
+  keyOfKey(key: Item, oversized: OversizedKey = 'refuse'): ItemKey {
     if (Object.keys(key).length !== this.keys.length) throw validationException(NOT_THE_SCHEMA);
-    return this.#locate(key, (attribute, value) => {
+    return this.#locate(key, oversized, (attribute, value) => {
       if (value === undefined || value[attribute.type] === undefined) {
         throw validationException(NOT_THE_SCHEMA);
       }
     });
   }
 
-  /** The place of a `Put` item: it must hold every key attribute, of its type. */
-  keyOfItem(item: Item): ItemKey {
-    return this.#locate(item, (attribute, value) => {
+  /** The place of a `Put` item: it must hold every key attribute, of its type (as `keyOfKey`). */
+  keyOfItem(item: Item, oversized: OversizedKey = 'refuse'): ItemKey {
+    return this.#locate(item, oversized, (attribute, value) => {
       if (value === undefined)
         throw validationException(`${INVALID}: Missing the key ${attribute.name} in the item`);
       const actual = Object.keys(value)[0];
@@ -114,13 +153,16 @@ export class SimTable {
     });
   }
 
+  /** Checks each key attribute in schema order, as DynamoDB Local does: present and typed, not empty, not too large. */
   #locate(
     item: Item,
+    oversized: OversizedKey,
     check: (attribute: KeyAttribute, value: AttributeValue | undefined) => void,
   ): ItemKey {
     const key: Item = {};
     const parts: string[] = [];
-    for (const attribute of this.keys) {
+    let tooLarge = false;
+    for (const [at, attribute] of this.keys.entries()) {
       const value = item[attribute.name];
       check(attribute, value);
       const scalar = contentOf(value as AttributeValue, attribute.type);
@@ -129,12 +171,16 @@ export class SimTable {
           `One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ${attribute.type === 'B' ? 'binary' : 'string'} value. Key: ${attribute.name}`,
         );
       }
+      if (valueBytes(value as AttributeValue) > (KEY_LIMITS[at] ?? 0)) {
+        if (oversized === 'refuse') throw validationException(KEY_TOO_LARGE);
+        tooLarge = true;
+      }
       key[attribute.name] = value as AttributeValue;
       parts.push(
         scalar instanceof Uint8Array ? Buffer.from(scalar).toString('base64') : String(scalar),
       );
     }
-    return { id: parts.join('\u0000'), key: Object.freeze(key) };
+    return { id: parts.join('\u0000'), key: Object.freeze(key), tooLarge };
   }
 }
 

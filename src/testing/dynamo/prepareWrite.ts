@@ -8,11 +8,12 @@ import type { Item } from './compareValues.js';
 import { validationException } from './dynamoExceptions.js';
 import { evaluateCondition, type Placeholders } from './evaluateCondition.js';
 import { itemBytes, MAX_ITEM_BYTES } from './itemBytes.js';
+import { itemLevels, MAX_NESTING_LEVELS, NESTING_TOO_DEEP } from './nestingLevels.js';
 import { normalizeItem } from './normalizeItem.js';
 import { type Condition, parseCondition } from './parseCondition.js';
 import { type ParsedUpdate, parseUpdate } from './parseUpdate.js';
 import { RuntimeValidation, RuntimeValidationError } from './RuntimeValidationError.js';
-import type { SimTable } from './SimTable.js';
+import { KEY_TOO_LARGE, type OversizedKey, type SimTable } from './SimTable.js';
 
 /**
  * The four kinds of item write, as `TransactWriteItems` names them.
@@ -56,6 +57,8 @@ export interface PreparedWrite {
   readonly table: SimTable;
   readonly id: string;
   readonly key: Item;
+  /** A key value is over its limit (a transaction's write: it cancels with a `ValidationError`). */
+  readonly keyTooLarge: boolean;
   /** The normalized item of a Put. */
   readonly item: Item | undefined;
   /** What the write counts toward a transaction's 4 MB: a Put's item, else key and values. */
@@ -84,9 +87,11 @@ export type WriteOutcome =
     };
 
 /**
- * Checks one write as DynamoDB does before reading the item — the table exists, the key fits
- * the schema, the expressions parse, the placeholders match, operand types, item size — and
- * returns it ready to evaluate. Throws the SDK exception DynamoDB answers.
+ * Checks one write as DynamoDB does before reading the item — the table exists, a Put's item
+ * size and nesting, the key fits the schema and its size limits, the expressions parse, the
+ * placeholders match, operand types — and returns it ready to evaluate. Throws the SDK exception
+ * DynamoDB answers; a key value over its limit is refused, or with `oversized: 'report'` (a
+ * transaction) left for {@link evaluateWrite} to fail.
  *
  * @example
  * ```ts
@@ -97,10 +102,14 @@ export function prepareWrite(
   kind: WriteKind,
   input: WriteInput,
   tableOf: (nameOrArn: string | undefined) => SimTable,
+  oversized: OversizedKey = 'refuse',
 ): PreparedWrite {
   const table = tableOf(input.TableName);
   const item = kind === 'Put' ? normalizeItem(input.Item ?? {}) : undefined;
-  const { id, key } = item ? table.keyOfItem(item) : table.keyOfKey(normalizeItem(input.Key ?? {}));
+  const itemSize = item && checkItemLimits(item);
+  const { id, key, tooLarge } = item
+    ? table.keyOfItem(item, oversized)
+    : table.keyOfKey(normalizeItem(input.Key ?? {}), oversized);
   if (kind === 'ConditionCheck' && input.ConditionExpression === undefined) {
     throw validationException(
       "1 validation error detected: Value null at 'conditionExpression' failed to satisfy constraint: Member must not be null",
@@ -116,16 +125,14 @@ export function prepareWrite(
     parsed: expressions.update,
     targets: checkUpdateActions(expressions.update, placeholders, table.keyNames),
   };
-  const payloadBytes = item ? itemBytes(item) : itemBytes(key) + itemBytes(values);
-  if (item && payloadBytes > MAX_ITEM_BYTES) {
-    throw validationException('Item size has exceeded the maximum allowed size');
-  }
+  const payloadBytes = itemSize ?? itemBytes(key) + itemBytes(values);
   const returnOldOnFailure = input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD';
   return {
     kind,
     table,
     id,
     key,
+    keyTooLarge: tooLarge,
     item,
     payloadBytes,
     condition: expressions.condition,
@@ -133,6 +140,16 @@ export function prepareWrite(
     placeholders,
     returnOldOnFailure,
   };
+}
+
+/** Refuses a Put's item over DynamoDB's size or nesting limit (before its key, as Local does); returns its bytes. */
+function checkItemLimits(item: Item): number {
+  const bytes = itemBytes(item);
+  if (bytes > MAX_ITEM_BYTES) {
+    throw validationException('Item size has exceeded the maximum allowed size');
+  }
+  if (itemLevels(item) > MAX_NESTING_LEVELS) throw validationException(NESTING_TOO_DEEP);
+  return bytes;
 }
 
 function parseExpressions(kind: WriteKind, input: WriteInput) {
@@ -162,6 +179,7 @@ function refsOf(parsed: { nameRefs: ReadonlySet<string>; valueRefs: ReadonlySet<
  * ```
  */
 export function evaluateWrite(write: PreparedWrite, current: Item | undefined): WriteOutcome {
+  if (write.keyTooLarge) return { ok: false, code: 'ValidationError', message: KEY_TOO_LARGE };
   if (write.condition && !evaluateCondition(write.condition, current, write.placeholders)) {
     return { ok: false, code: 'ConditionalCheckFailed', message: 'The conditional request failed' };
   }
@@ -185,6 +203,11 @@ function updated(write: PreparedWrite, current: Item | undefined): WriteOutcome 
       : base;
     if (itemBytes(next) > MAX_ITEM_BYTES) {
       throw new RuntimeValidationError(RuntimeValidation.UpdatedItemTooLarge);
+    }
+    // Only the attributes the update wrote can have grown deeper.
+    const written = write.update?.targets.map((path) => String(path[0])) ?? [];
+    if (itemLevels(next, written) > MAX_NESTING_LEVELS) {
+      throw new RuntimeValidationError(RuntimeValidation.NestingTooDeep);
     }
     return { ok: true, next };
   } catch (error) {

@@ -45,7 +45,8 @@ const PARAMETERS: Record<WriteKind, readonly string[]> = {
  * update against the items as they are, then applies all the writes or none. A failure
  * cancels the whole transaction with one reason per item in request order: `None`,
  * `ConditionalCheckFailed` (with the item, in wire form, when that item asked
- * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and exists) or `ValidationError`.
+ * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and exists) or `ValidationError` (an update
+ * that cannot apply, a key value over its size limit).
  * A `ClientRequestToken` of an applied transaction makes the same request again succeed
  * without applying anything, and other parameters with it fail with
  * `IdempotentParameterMismatchException`, for ten minutes from the transaction's completion (its
@@ -178,12 +179,15 @@ function prepareItem(db: Database, item: TransactWriteItem): PreparedWrite {
       "1 validation error detected: Value null at 'updateExpression' failed to satisfy constraint: Member must not be null",
     );
   }
-  return prepareWrite(kind, input, (name) => db.table(name));
+  // A key value over its limit cancels the transaction with a reason at its item, as on Local.
+  return prepareWrite(kind, input, (name) => db.table(name), 'report');
 }
 
+/** Two writes of one item refuse the transaction; keys too large to name an item are left to cancel it. */
 function checkDistinctItems(writes: readonly PreparedWrite[]): void {
   const seen = new Set<string>();
   for (const write of writes) {
+    if (write.keyTooLarge) continue;
     const identity = identityOf(write);
     if (seen.has(identity)) {
       throw validationException(
