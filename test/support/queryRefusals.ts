@@ -1,8 +1,8 @@
 /**
  * The key-condition refusals of the conformance suite's Query and Scan tests
  * (test/integration/simulatedQueryRefusals.test.ts), each sent to a table with key `pk` (S) and
- * `sk` (N) whose partition `p` holds items, and checked on DynamoDB Local, MiniStack and the
- * simulator. DynamoDB Local is the reference: `message` is the key part of its wording. A case
+ * `sk` (N) whose partition `p` holds items — or, for STRING_KEY_CONDITION_REFUSALS, `sk` (S) —
+ * and checked on DynamoDB Local, MiniStack and the simulator. DynamoDB Local is the reference: `message` is the key part of its wording. A case
  * with `miniStack` is one MiniStack gets wrong (it says what MiniStack does instead); the suite
  * expects it to fail there.
  */
@@ -179,5 +179,43 @@ export const KEY_CONDITION_REFUSALS: readonly RefusalCase[] = [
     'a syntax error',
     inP('pk = :p AND'),
     /Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: "AND"/,
+  ),
+];
+
+const EMPTY_SORT_VALUE = /cannot contain an empty string value\. Key: sk$/;
+const SORT_VALUE_TOO_LARGE =
+  /^One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes$/;
+/** A sort key value of 1,026 bytes in UTF-8 (513 characters). */
+const OVER_1024_BYTES = 'é'.repeat(513);
+
+/** Key conditions DynamoDB refuses on a string sort key: an empty value, a value over 1,024 bytes. */
+export const STRING_KEY_CONDITION_REFUSALS: readonly RefusalCase[] = [
+  ...['sk = :e', 'sk > :e', 'begins_with(sk, :e)', 'sk BETWEEN :e AND :z'].map((condition) =>
+    query(
+      `an empty sort key value in ${condition}`,
+      inP(`pk = :p AND ${condition}`, {
+        ':e': '',
+        ...(condition.includes(':z') ? { ':z': 'z' } : {}),
+      }),
+      EMPTY_SORT_VALUE,
+    ),
+  ),
+  query(
+    'a sort key value over 1,024 bytes',
+    inP('pk = :p AND sk = :s', { ':s': OVER_1024_BYTES }),
+    SORT_VALUE_TOO_LARGE,
+    'answers',
+  ),
+  query(
+    'a begins_with() prefix over 1,024 bytes',
+    inP('pk = :p AND begins_with(sk, :s)', { ':s': OVER_1024_BYTES }),
+    SORT_VALUE_TOO_LARGE,
+    'answers',
+  ),
+  query(
+    'a BETWEEN bound over 1,024 bytes, before an empty one',
+    inP('pk = :p AND sk BETWEEN :e AND :s', { ':e': '', ':s': OVER_1024_BYTES }),
+    SORT_VALUE_TOO_LARGE,
+    'refuses the empty bound instead',
   ),
 ];

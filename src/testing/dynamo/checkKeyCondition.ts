@@ -4,8 +4,9 @@ import { checkConditionOperands } from './checkConditionOperands.js';
 import { type Item, typeOf, valuesEqual } from './compareValues.js';
 import { validationException } from './dynamoExceptions.js';
 import { evaluateCondition, operandValue, type Placeholders } from './evaluateCondition.js';
+import { valueBytes } from './itemBytes.js';
 import type { Condition, Operand } from './parseCondition.js';
-import type { KeyAttribute, SimTable } from './SimTable.js';
+import { type KeyAttribute, MAX_KEY_BYTES, type SimTable } from './SimTable.js';
 
 /**
  * A checked `KeyConditionExpression`: the partition key's value, and the condition on the sort
@@ -37,8 +38,9 @@ function invalid(message: string) {
  * Checks a parsed `KeyConditionExpression` as DynamoDB does (DynamoDB Local's wording): only
  * `AND` of at most two conditions, one on each key attribute; the partition key compared with
  * `=`; the sort key with `=`, `<`, `<=`, `>`, `>=`, `BETWEEN` or `begins_with`, the key attribute
- * first; values of the key's type. Refuses anything else (`OR`, `NOT`, `<>`, `IN`, other
- * functions, `size`, nested paths, a non-key attribute) with a `ValidationException`.
+ * first; values of the key's type, not empty, a sort key's at most 1,024 bytes. Refuses anything
+ * else (`OR`, `NOT`, `<>`, `IN`, other functions, `size`, nested paths, a non-key attribute)
+ * with a `ValidationException`.
  *
  * @example
  * ```ts
@@ -65,6 +67,7 @@ export function checkKeyCondition(
   const value = valueOperand(partition.condition);
   const partitionValue = operandValue(value, undefined, placeholders) as AttributeValue;
   checkNotEmpty(partitionValue, key);
+  if (sort) checkSortValues(sort, table.keys[1] as KeyAttribute, placeholders);
   const sortCondition = sort?.condition;
   return {
     partitionValue,
@@ -200,6 +203,19 @@ function checkValueTypes(
       );
     }
   }
+}
+
+/** Local refuses a sort key value over 1,024 bytes first, then an empty one, whichever operand. */
+function checkSortValues(sort: KeyPart, key: KeyAttribute, placeholders: Placeholders): void {
+  const values = operandsOf(sort.condition)
+    .filter((operand) => operand.kind === 'value')
+    .map((operand) => operandValue(operand, undefined, placeholders) as AttributeValue);
+  if (values.some((value) => valueBytes(value) > MAX_KEY_BYTES.sort)) {
+    throw invalid(
+      'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes',
+    );
+  }
+  for (const value of values) checkNotEmpty(value, key);
 }
 
 function checkNotEmpty(value: AttributeValue, key: KeyAttribute): void {
