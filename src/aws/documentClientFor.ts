@@ -9,6 +9,7 @@ import { checkOptionsObject } from '../core/checkOptionsObject.js';
 import { InvalidConfigurationError } from '../errors.js';
 import { parseDestination } from '../outbox/Destination.js';
 import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
+import { storeTranslateConfig } from './storeTranslateConfig.js';
 
 /**
  * Options of {@link DynamoDBInboxStore}.
@@ -61,7 +62,7 @@ export function documentClientFor(
   const pool = { maxSockets: Math.max(SDK_DEFAULT_MAX_SOCKETS, concurrency) };
   const requestHandler = { ...BOUNDED_REQUEST_HANDLER, httpAgent: pool, httpsAgent: pool };
   const base = options.client ?? new DynamoDBClient({ requestHandler, ...options.clientConfig });
-  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+  return DynamoDBDocumentClient.from(base, storeTranslateConfig());
 }
 
 function checkTableName(option: string, value: unknown): void {

@@ -1,8 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, TranslateConfig } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { InvalidConfigurationError } from '../errors/configurationErrors.js';
-import { MARSHALL_OPTIONS } from './dynamo/documentRoutes.js';
 import { type InjectedFault, InjectedFaults } from './dynamo/InjectedFaults.js';
 import { ModelRequestHandler } from './dynamo/ModelRequestHandler.js';
 import { SimDocumentClient, type Transport } from './dynamo/SimDocumentClient.js';
@@ -56,11 +55,14 @@ const LOCAL_CLIENT_CONFIG = {
  * {@link InMemoryDynamoDB.deleteExpiredItems} deletes it, as DynamoDB's TTL does some time after
  * expiry — the library's own expiry rules are what a test then sees.
  *
- * Hand `documentClient` to the library (`DynamoDBInboxStore`, `inboxConfigFromEnvironment`'s
- * `dynamoDBClient`) and to your handler's reads: it answers in microseconds. `client` is a real
- * `DynamoDBClient` whose requests go to the same tables, for code that needs one
- * (`DynamoDBDocumentClient.from(client)`, other libraries); it runs the SDK's whole middleware
- * stack, so each call costs a fraction of a millisecond.
+ * Hand `documentClient` to your handler in place of the document client it builds in production,
+ * `DynamoDBDocumentClient.from(new DynamoDBClient({}))`: it translates as that one does (an
+ * `undefined` inside a map fails the request with the SDK's error) and answers in microseconds.
+ * For another translation, `createDocumentClient(translateConfig)`: the library's store, say,
+ * which leaves undefined values out (`{ marshallOptions: { removeUndefinedValues: true } }`;
+ * `InboxTest` gives its store such a client). `client` is a real `DynamoDBClient` whose requests
+ * go to the same tables, for code that needs one (other libraries, X-Ray's wrapper); it runs the
+ * SDK's whole middleware stack, so each call costs a fraction of a millisecond.
  *
  * @example
  * ```ts
@@ -68,7 +70,11 @@ const LOCAL_CLIENT_CONFIG = {
  * const dynamo = new InMemoryDynamoDB()
  *   .createTable({ tableName: 'inbox', partitionKey: 'pk', timeToLiveAttribute: 'expiresAt' })
  *   .createTable({ tableName: 'accounts', partitionKey: 'accountId' });
- * const store = new DynamoDBInboxStore({ tableName: 'inbox', client: dynamo.documentClient });
+ * const store = new DynamoDBInboxStore({
+ *   tableName: 'inbox',
+ *   client: dynamo.createDocumentClient({ marshallOptions: { removeUndefinedValues: true } }),
+ * });
+ * const ledger = createLedger({ dynamo: dynamo.documentClient }); // production: DynamoDBDocumentClient.from(new DynamoDBClient({}))
  * ```
  * @public
  */
@@ -80,10 +86,7 @@ export class InMemoryDynamoDB {
   readonly #faults = new InjectedFaults();
   readonly #transport: Transport = (operation) =>
     intercepted(this, operation) ?? this.#faults.apply(operation, this.#model);
-  readonly #documentClient = new SimDocumentClient({
-    dynamo: this.#model,
-    transport: this.#transport,
-  });
+  readonly #documentClient = this.createDocumentClient();
   #client: DynamoDBClient | undefined;
 
   constructor(options: InMemoryDynamoDBOptions = {}) {
@@ -91,9 +94,35 @@ export class InMemoryDynamoDB {
     this.#clientConfig = options.clientConfig;
   }
 
-  /** A document client over these tables (lib-dynamodb and client-dynamodb commands). */
+  /**
+   * A document client over these tables (lib-dynamodb and client-dynamodb commands) that
+   * translates as `DynamoDBDocumentClient.from(client)` does with the SDK's defaults: an
+   * `undefined` inside a map, list or set fails the request with the SDK's own error (a top-level
+   * one is left out), numbers read back as numbers.
+   */
   get documentClient(): DynamoDBDocumentClient {
-    return this.#documentClient.documentClient;
+    return this.#documentClient;
+  }
+
+  /**
+   * Another fast document client over these tables, translating as `DynamoDBDocumentClient.from(
+   * client, translateConfig)` would (lib-dynamodb's `marshallOptions` and `unmarshallOptions`);
+   * without `translateConfig`, as {@link InMemoryDynamoDB.documentClient}. Its requests meet the
+   * same injected faults.
+   *
+   * @example
+   * ```ts
+   * const client = dynamo.createDocumentClient({ marshallOptions: { removeUndefinedValues: true } });
+   * await client.send(new PutCommand({ TableName: 'accounts', Item: { accountId: 'a', memo: { note: undefined } } }));
+   * dynamo.item('accounts', { accountId: 'a' }) // => { accountId: 'a', memo: {} }
+   * ```
+   */
+  createDocumentClient(translateConfig: TranslateConfig = {}): DynamoDBDocumentClient {
+    return new SimDocumentClient({
+      dynamo: this.#model,
+      transport: this.#transport,
+      translateConfig,
+    }).documentClient;
   }
 
   /** A `DynamoDBClient` over these tables, built on first use. */
@@ -168,7 +197,7 @@ export class InMemoryDynamoDB {
   item(tableName: string, key: Record<string, unknown>): Record<string, unknown> | undefined {
     const { Item } = this.#model.getItem({
       TableName: tableName,
-      Key: marshall(key, MARSHALL_OPTIONS),
+      Key: marshall(key, { removeUndefinedValues: true }),
     });
     return Item === undefined ? undefined : unmarshall(Item);
   }

@@ -1,6 +1,7 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, TranslateConfig } from '@aws-sdk/lib-dynamodb';
+import { storeTranslateConfig } from '../../aws/storeTranslateConfig.js';
 import { NotModelledError } from '../NotModelledError.js';
-import { DOCUMENT_ROUTES, MARSHALL_OPTIONS, tableNamesOf } from './documentRoutes.js';
+import { DOCUMENT_ROUTES, tableNamesOf } from './documentRoutes.js';
 import type { ServerTime } from './ItemHolds.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
 
@@ -69,20 +70,25 @@ export const applyAtOnce: Transport = (operation) => {
 
 /**
  * A stand-in for lib-dynamodb's `DynamoDBDocumentClient` over a {@link SimDynamoDB}: `send`
- * takes the same command objects, marshals as the inbox store's client does
- * (`removeUndefinedValues`), passes the request through the `transport`, and unmarshals the
- * answer. `DynamoDBInboxStore` accepts it as a document client (it has `config.translateConfig`);
- * `documentClient` gives it the SDK's type for code that wants one.
+ * takes the same command objects, marshals as `DynamoDBDocumentClient.from(client,
+ * translateConfig)` would (default: as the inbox store's own client, `removeUndefinedValues`),
+ * passes the request through the `transport`, and unmarshals the answer. `DynamoDBInboxStore`
+ * accepts it as a document client (it has `config.translateConfig`); `documentClient` gives it
+ * the SDK's type for code that wants one.
  *
  * @example
  * ```ts
  * const client = new SimDocumentClient({ dynamo: new SimDynamoDB() });
  * const store = new DynamoDBInboxStore({ tableName: 'inbox', client: client.documentClient });
+ * const asTheSdkDefaults = new SimDocumentClient({ dynamo, translateConfig: {} });
  * ```
  */
 export class SimDocumentClient {
-  readonly config = {
-    translateConfig: { marshallOptions: MARSHALL_OPTIONS, unmarshallOptions: {} },
+  /** The translate options, as a `DynamoDBDocumentClient`'s `config` carries them. */
+  readonly config: {
+    readonly translateConfig: Required<
+      Pick<TranslateConfig, 'marshallOptions' | 'unmarshallOptions'>
+    >;
   };
   readonly #dynamo: SimDynamoDB;
   readonly #transport: Transport;
@@ -92,15 +98,24 @@ export class SimDocumentClient {
     dynamo,
     transport = applyAtOnce,
     rewrite,
+    translateConfig = storeTranslateConfig(),
   }: {
     dynamo: SimDynamoDB;
     transport?: Transport;
     /** Changes each request in wire form before it leaves (another release's requests, say). */
     rewrite?: Rewrite;
+    /** lib-dynamodb's `translateConfig`; default the inbox store's own, `removeUndefinedValues`. */
+    translateConfig?: TranslateConfig;
   }) {
     this.#dynamo = dynamo;
     this.#transport = transport;
     this.#rewrite = rewrite;
+    this.config = {
+      translateConfig: {
+        marshallOptions: { ...translateConfig.marshallOptions },
+        unmarshallOptions: { ...translateConfig.unmarshallOptions },
+      },
+    };
   }
 
   /**
@@ -119,7 +134,11 @@ export class SimDocumentClient {
       const known = DOCUMENT_ROUTES.map((candidate) => candidate.command.name);
       throw new NotModelledError(name, name, known);
     }
-    const asBuilt = route.toWire((command as { input: Record<string, unknown> }).input);
+    const { marshallOptions, unmarshallOptions } = this.config.translateConfig;
+    const asBuilt = route.toWire(
+      (command as { input: Record<string, unknown> }).input,
+      marshallOptions,
+    );
     const wireInput = this.#rewrite?.(route.operation, asBuilt) ?? asBuilt;
     const output = await this.#transport({
       name: route.operation,
@@ -129,7 +148,7 @@ export class SimDocumentClient {
     });
     // A transport that answers without applying (a faked success) may resolve with nothing.
     const wireOutput = (output ?? {}) as Record<string, unknown>;
-    return { ...route.fromWire(wireOutput), $metadata: { httpStatusCode: 200 } };
+    return { ...route.fromWire(wireOutput, unmarshallOptions), $metadata: { httpStatusCode: 200 } };
   }
 
   /** Nothing to release; here so that code written for the SDK client can call it. */

@@ -23,21 +23,16 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import {
+  type marshallOptions as MarshallOptions,
+  marshall,
+  type unmarshallOptions as UnmarshallOptions,
+  unmarshall,
+} from '@aws-sdk/util-dynamodb';
 import type { Item } from './compareValues.js';
 import type { ServerTime } from './ItemHolds.js';
 import { MODEL_OPERATIONS } from './modelOperations.js';
 import type { SimDynamoDB } from './SimDynamoDB.js';
-
-/**
- * The document client's own option, as the inbox store's client sets it.
- *
- * @example
- * ```ts
- * marshall(item, MARSHALL_OPTIONS);
- * ```
- */
-export const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 
 type Native = Record<string, unknown>;
 type Loose = Record<string, unknown>;
@@ -53,73 +48,98 @@ type Loose = Record<string, unknown>;
 export interface DocumentRoute {
   readonly command: abstract new (...args: never[]) => { readonly input: object };
   readonly operation: string;
-  readonly toWire: (input: Loose) => Loose;
+  /** The request in wire form, its native values marshalled with the client's `marshallOptions`. */
+  readonly toWire: (input: Loose, options: MarshallOptions) => Loose;
   /** Applies the request; `at` (when the world models conflicts) reaches the writes. */
   readonly apply: (dynamo: SimDynamoDB, wireInput: Loose, at?: ServerTime) => Loose;
-  readonly fromWire: (output: Loose) => Loose;
+  /** The answer in native form, unmarshalled with the client's `unmarshallOptions`. */
+  readonly fromWire: (output: Loose, options: UnmarshallOptions) => Loose;
 }
 
-const toWireItem = (native: unknown) =>
-  native === undefined ? undefined : marshall(native as Native, MARSHALL_OPTIONS);
-const fromWireItem = (wire: unknown) => (wire === undefined ? undefined : unmarshall(wire as Item));
+/**
+ * A record of native values (an `Item`, a `Key`, `ExpressionAttributeValues`) in wire form, as
+ * lib-dynamodb marshals it: attribute by attribute, an undefined or function attribute left out
+ * whatever the options (only one inside a map, list or set meets `removeUndefinedValues`), a map
+ * or list attribute kept whole (`convertTopLevelContainer`, unless the options turn it off).
+ */
+function toWireItem(native: unknown, options: MarshallOptions): Item | undefined {
+  if (native === undefined) return undefined;
+  const attributeOptions = {
+    ...options,
+    convertTopLevelContainer: options.convertTopLevelContainer ?? true,
+  };
+  const wire: Item = {};
+  for (const [name, value] of Object.entries(native as Native)) {
+    if (value === undefined || typeof value === 'function') continue;
+    wire[name] = marshall(value, attributeOptions) as Item[string];
+  }
+  return wire;
+}
+
+const fromWireItem = (wire: unknown, options: UnmarshallOptions) =>
+  wire === undefined ? undefined : unmarshall(wire as Item, options);
 
 function defined(record: Loose): Loose {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }
 
 /** lib-dynamodb converts these members of a write (and of each transaction item). */
-function writeToWire(input: Loose): Loose {
+function writeToWire(input: Loose, options: MarshallOptions): Loose {
   return defined({
     ...input,
-    Key: toWireItem(input.Key),
-    Item: toWireItem(input.Item),
-    ExpressionAttributeValues: toWireItem(input.ExpressionAttributeValues),
+    Key: toWireItem(input.Key, options),
+    Item: toWireItem(input.Item, options),
+    ExpressionAttributeValues: toWireItem(input.ExpressionAttributeValues, options),
   });
 }
 
-function transactionToWire(input: Loose): Loose {
+function transactionToWire(input: Loose, options: MarshallOptions): Loose {
   const items = (input.TransactItems as Loose[] | undefined)?.map((item) =>
     Object.fromEntries(
-      Object.entries(item).map(([kind, write]) => [kind, writeToWire(write as Loose)]),
+      Object.entries(item).map(([kind, write]) => [kind, writeToWire(write as Loose, options)]),
     ),
   );
   return defined({ ...input, TransactItems: items });
 }
 
-function batchGetToWire(input: Loose): Loose {
+function batchGetToWire(input: Loose, options: MarshallOptions): Loose {
   const requests = Object.entries((input.RequestItems as Record<string, Loose>) ?? {}).map(
     ([table, request]) => [
       table,
-      defined({ ...request, Keys: (request.Keys as Native[] | undefined)?.map(toWireItem) }),
+      defined({
+        ...request,
+        Keys: (request.Keys as Native[] | undefined)?.map((key) => toWireItem(key, options)),
+      }),
     ],
   );
   return { ...input, RequestItems: Object.fromEntries(requests) };
 }
 
 /** lib-dynamodb converts these members of a Query or Scan. */
-function readToWire(input: Loose): Loose {
+function readToWire(input: Loose, options: MarshallOptions): Loose {
   return defined({
     ...input,
-    ExclusiveStartKey: toWireItem(input.ExclusiveStartKey),
-    ExpressionAttributeValues: toWireItem(input.ExpressionAttributeValues),
+    ExclusiveStartKey: toWireItem(input.ExclusiveStartKey, options),
+    ExpressionAttributeValues: toWireItem(input.ExpressionAttributeValues, options),
   });
 }
 
-function readFromWire(output: Loose): Loose {
+function readFromWire(output: Loose, options: UnmarshallOptions): Loose {
   return defined({
     ...output,
-    Items: (output.Items as Item[] | undefined)?.map((item) => unmarshall(item)),
-    LastEvaluatedKey: fromWireItem(output.LastEvaluatedKey),
+    Items: (output.Items as Item[] | undefined)?.map((item) => unmarshall(item, options)),
+    LastEvaluatedKey: fromWireItem(output.LastEvaluatedKey, options),
   });
 }
 
 function withItem(name: 'Item' | 'Attributes') {
-  return (output: Loose): Loose => defined({ ...output, [name]: fromWireItem(output[name]) });
+  return (output: Loose, options: UnmarshallOptions): Loose =>
+    defined({ ...output, [name]: fromWireItem(output[name], options) });
 }
 
-function batchGetFromWire(output: Loose): Loose {
+function batchGetFromWire(output: Loose, options: UnmarshallOptions): Loose {
   const responses = Object.entries((output.Responses as Record<string, Item[]>) ?? {}).map(
-    ([table, items]) => [table, items.map((item) => unmarshall(item))],
+    ([table, items]) => [table, items.map((item) => unmarshall(item, options))],
   );
   return { ...output, Responses: Object.fromEntries(responses) };
 }
@@ -139,10 +159,11 @@ function route(
 
 /**
  * The commands {@link SimDocumentClient} understands: lib-dynamodb's item commands (native
- * values marshalled in; `Item`, `Attributes`, `Responses`, `Items` and `LastEvaluatedKey`
- * unmarshalled out; errors untouched, so a cancellation reason's `Item` stays in wire form, as
- * with the real client) and client-dynamodb's commands (wire form both ways), each applied by
- * the model operation of its name.
+ * values marshalled in and `Item`, `Attributes`, `Responses`, `Items` and `LastEvaluatedKey`
+ * unmarshalled out, with the client's translate options, as lib-dynamodb does; errors untouched,
+ * so a cancellation reason's `Item` stays in wire form, as with the real client) and
+ * client-dynamodb's commands (wire form both ways), each applied by the model operation of its
+ * name.
  *
  * @example
  * ```ts

@@ -1,5 +1,7 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
+import { storeTranslateConfig } from '../../aws/storeTranslateConfig.js';
 import type { BatchProcessor } from '../../batch/createBatchProcessor.js';
 import {
   businessTableVariable,
@@ -48,7 +50,12 @@ const CONSTRUCT_TTL_SECONDS = 23 * 86_400;
 export class InboxTest {
   /** The clock of the run: the processor's runtime, the tables' TTL, the queues' send times. */
   readonly clock: TestClock;
-  /** The inbox table (`inbox`), the outbox table (`outbox`) if asked, and your tables. */
+  /**
+   * The inbox table (`inbox`), the outbox table (`outbox`) if asked, and your tables. Its
+   * `documentClient` translates as a handler's `DynamoDBDocumentClient.from(new DynamoDBClient({}))`;
+   * the library's store gets a client translating as its own default does (undefined values left
+   * out of `tx` writes).
+   */
   readonly dynamo: InMemoryDynamoDB;
   /** The queues the library sends to: the dead-letter queue. */
   readonly queues = new InMemoryQueues({ now: () => this.clock.now() });
@@ -61,6 +68,8 @@ export class InboxTest {
     readonly extra?: object;
   }> = [];
   readonly #consumer: string;
+  /** The store's client: as the store's own default, `removeUndefinedValues`. */
+  readonly #storeClient: DynamoDBDocumentClient;
   readonly #store: DynamoDBInboxStore;
   readonly #tracer = new RecordingTracer();
   readonly #invocations: Invocations;
@@ -83,9 +92,10 @@ export class InboxTest {
       });
     for (const table of options.tables ?? []) this.dynamo.createTable(table);
     this.deadLetterQueueUrl = this.queues.createQueue(`${this.#consumer}-dlq`);
+    this.#storeClient = this.dynamo.createDocumentClient(storeTranslateConfig());
     this.#store = new DynamoDBInboxStore({
       tableName: INBOX_TABLE,
-      client: this.dynamo.documentClient,
+      client: this.#storeClient,
       ...(options.outbox ? { outbox: { tableName: OUTBOX_TABLE } } : {}),
     });
     this.#invocations = new Invocations(this.dynamo, this.queues, INBOX_TABLE);
@@ -169,7 +179,7 @@ export class InboxTest {
   inboxConfig(): InboxEnvironmentConfig {
     const config = inboxConfigFromEnvironment({
       env: this.environment,
-      dynamoDBClient: this.dynamo.documentClient,
+      dynamoDBClient: this.#storeClient,
       sqsClient: this.queues.client,
     });
     // Its store is the function's own, over this harness's tables; the runtime and observability
