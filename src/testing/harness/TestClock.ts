@@ -38,7 +38,7 @@ interface Timer {
  * @example
  * ```ts
  * const clock = new TestClock({ startMillis: Date.UTC(2026, 0, 1) });
- * await clock.advanceMillis(60_000); // a lease lapses
+ * await clock.advanceMillis(65_000 + 1); // past a 60 s lease and its 5 s skew allowance: it lapses
  * ```
  * @public
  */

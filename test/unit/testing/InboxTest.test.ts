@@ -113,6 +113,18 @@ describe('InboxTest', () => {
     expect(balance()).toBe(1250);
   });
 
+  it('lets a redelivery take a crashed lease over once the clock is past 65 s, as the README says: 60 s and 5 s for clock skew', async () => {
+    const { inbox, processor } = ledger();
+    const record = payment('e-1');
+    await inbox.run(processor, [record], { crash: { afterStep: 'charge' } });
+    await inbox.clock.advanceMillis(65_000);
+    const early = await inbox.run(processor, [redeliveryOf(record)]);
+    expect(early.records[0]?.error).toBeInstanceOf(LeaseHeldError);
+    await inbox.clock.advanceMillis(1);
+    const run = await inbox.run(processor, [redeliveryOf(record)]);
+    expect(run.records[0]).toMatchObject({ status: 'processed', stepsReplayed: ['charge'] });
+  });
+
   it('runs a step again, with the same idempotency key, when the invocation died before its journal landed', async () => {
     const { inbox, processor, charges } = ledger();
     const record = payment('e-1');
