@@ -5,12 +5,13 @@
  */
 
 // The library's types this entry's declarations name, and the types those name in turn, so that
-// a test can name them too and the API report has them all (types only: importing this entry
-// loads none of their modules).
+// a test can name them too and the API report has them all. Those that are values as well (the
+// `as const` objects and InboxError) are exported as values: the root entry's own objects, from
+// the same modules, which this entry loads anyway; the rest as types only.
 export type { DynamoDBInboxStore } from '../aws/DynamoDBInboxStore.js';
 export type { DynamoDBInboxStoreOptions } from '../aws/documentClientFor.js';
 export type { BatchProcessor } from '../batch/createBatchProcessor.js';
-export type { InboxStatus, RecordStatus } from '../constants/values.js';
+export { InboxStatus, RecordStatus } from '../constants/values.js';
 export type {
   InboxSpan,
   InboxTracer,
@@ -21,17 +22,17 @@ export type {
 export type { InboxEntry } from '../core/inboxEntry.js';
 export type { InboxLogger, ParsedMessage, RecordOutcome } from '../core/types.js';
 export type { InboxEnvironmentConfig } from '../environment/inboxConfigFromEnvironment.js';
-export type { InboxError } from '../errors/InboxError.js';
-export type { InboxRuntime, TimerPurpose } from '../runtime/InboxRuntime.js';
-export type {
-  EventBridgeEnvelope,
-  MessageEnvelope,
+export { InboxError } from '../errors/InboxError.js';
+export { type InboxRuntime, TimerPurpose } from '../runtime/InboxRuntime.js';
+export {
+  type EventBridgeEnvelope,
+  type MessageEnvelope,
   MessageSource,
-  OutboxEnvelope,
-  S3Envelope,
-  S3ObjectEvent,
-  SnsEnvelope,
-  SnsMessageAttribute,
+  type OutboxEnvelope,
+  type S3Envelope,
+  type S3ObjectEvent,
+  type SnsEnvelope,
+  type SnsMessageAttribute,
 } from '../sources/MessageSource.js';
 export { DynamoFault, type InjectedFault } from './dynamo/InjectedFaults.js';
 export {
