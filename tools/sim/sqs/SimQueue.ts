@@ -1,5 +1,7 @@
-import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import type { Prng } from '../kernel/Prng.js';
+import { checkSend } from './sqsRefusals.js';
+import { toSqsRecord } from './toSqsRecord.js';
 
 /**
  * A message attribute as `SendMessage` takes it.
@@ -54,27 +56,6 @@ export interface QueuedMessage extends SentMessage {
 }
 
 const FIFO_DEDUPLICATION_MILLIS = 5 * 60_000;
-/** SQS takes at most this many message attributes on a message. */
-const MAX_MESSAGE_ATTRIBUTES = 10;
-
-/** What SQS refuses to send, as it refuses it (these queues have no content-based dedup). */
-function checkSend(queue: { readonly name: string; readonly fifo: boolean }, message: SentMessage) {
-  const refuse = (why: string) => {
-    const error = new Error(`SendMessage to ${queue.name}: ${why}`);
-    error.name = 'InvalidParameterValue';
-    throw error;
-  };
-  if (queue.fifo && message.groupId === undefined) refuse('a FIFO queue needs a MessageGroupId');
-  if (queue.fifo && message.deduplicationId === undefined) {
-    refuse('a FIFO queue without content-based deduplication needs a MessageDeduplicationId');
-  }
-  const attributes = Object.keys(message.attributes ?? {}).length;
-  if (attributes > MAX_MESSAGE_ATTRIBUTES) {
-    refuse(
-      `${attributes} message attributes exceed the allowed maximum of ${MAX_MESSAGE_ATTRIBUTES}`,
-    );
-  }
-}
 
 /**
  * A simulated SQS queue, standard or FIFO: visibility timeout, receive count, redrive to a
@@ -209,31 +190,7 @@ export class SimQueue {
 
   /** The message as the Lambda event source mapping hands it to a function. */
   toRecord(message: QueuedMessage): SQSRecord {
-    return {
-      messageId: message.messageId,
-      receiptHandle: message.receiptHandle ?? '',
-      body: message.body,
-      attributes: {
-        ApproximateReceiveCount: String(message.receiveCount),
-        SentTimestamp: String(message.sentAtMillis),
-        SenderId: 'AIDASIMULATED',
-        ApproximateFirstReceiveTimestamp: String(
-          message.firstReceiveAtMillis ?? message.sentAtMillis,
-        ),
-        ...(this.fifo
-          ? {
-              MessageGroupId: message.groupId,
-              MessageDeduplicationId: message.deduplicationId ?? message.messageId,
-              SequenceNumber: String(message.sequence).padStart(20, '0'),
-            }
-          : {}),
-      },
-      messageAttributes: toRecordAttributes(message.attributes),
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: this.arn,
-      awsRegion: 'us-east-1',
-    };
+    return toSqsRecord(message, this);
   }
 
   #redriveExhausted(nowMillis: number): void {
@@ -277,19 +234,4 @@ export class SimQueue {
     );
     return this.messages.filter((m) => !blocked.has(m.groupId) && m.visibleAtMillis <= nowMillis);
   }
-}
-
-function toRecordAttributes(
-  attributes: Readonly<Record<string, SentAttribute>> | undefined,
-): SQSMessageAttributes {
-  const converted: SQSMessageAttributes = {};
-  for (const [name, value] of Object.entries(attributes ?? {})) {
-    converted[name] = {
-      dataType: value.DataType ?? 'String',
-      stringValue: value.StringValue,
-      stringListValues: [],
-      binaryListValues: [],
-    };
-  }
-  return converted;
 }
