@@ -1,5 +1,20 @@
 import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import type { QueuedMessage, SentAttribute } from './SimQueue.js';
+
+/** What a record is made of: a queued message's fields (structural, so SimQueue can import this). */
+interface RecordedMessage {
+  readonly messageId: string;
+  readonly receiptHandle: string | undefined;
+  readonly body: string;
+  readonly receiveCount: number;
+  readonly sentAtMillis: number;
+  readonly firstReceiveAtMillis: number | undefined;
+  readonly groupId?: string | undefined;
+  readonly deduplicationId?: string | undefined;
+  readonly sequence: number;
+  readonly attributes?: Readonly<
+    Record<string, { readonly DataType?: string; readonly StringValue?: string }>
+  >;
+}
 
 /**
  * A queued message as the Lambda event source mapping hands it to a function.
@@ -10,7 +25,7 @@ import type { QueuedMessage, SentAttribute } from './SimQueue.js';
  * ```
  */
 export function toSqsRecord(
-  message: QueuedMessage,
+  message: RecordedMessage,
   queue: { readonly fifo: boolean; readonly arn: string },
 ): SQSRecord {
   return {
@@ -40,9 +55,7 @@ export function toSqsRecord(
   };
 }
 
-function toRecordAttributes(
-  attributes: Readonly<Record<string, SentAttribute>> | undefined,
-): SQSMessageAttributes {
+function toRecordAttributes(attributes: RecordedMessage['attributes']): SQSMessageAttributes {
   const converted: SQSMessageAttributes = {};
   for (const [name, value] of Object.entries(attributes ?? {})) {
     converted[name] = {
