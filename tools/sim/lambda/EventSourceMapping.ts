@@ -20,11 +20,11 @@ export class EventSourceMapping {
   readonly #kernel: Kernel;
   readonly #random: Prng;
   readonly #queue: SimQueue;
-  readonly #lambda: SimLambda;
+  readonly #lambda: Pick<SimLambda, 'invoke'>;
   readonly #batchSize: number;
   readonly #pollers: number;
   readonly #faults: FaultRates;
-  /** Pollers waiting in a long poll, woken by a send. */
+  /** Pollers waiting in a long poll, woken by a send or a message brought back sooner. */
   #waiting: Array<() => void> = [];
 
   constructor(
@@ -32,7 +32,7 @@ export class EventSourceMapping {
     random: Prng,
     options: {
       readonly queue: SimQueue;
-      readonly lambda: SimLambda;
+      readonly lambda: Pick<SimLambda, 'invoke'>;
       readonly batchSize: number;
       readonly pollers: number;
       readonly faults: FaultRates;
@@ -45,9 +45,11 @@ export class EventSourceMapping {
     this.#batchSize = options.batchSize;
     this.#pollers = options.pollers;
     this.#faults = options.faults;
-    this.#queue.onSend(() => {
+    const wakeAll = () => {
       for (const wake of this.#waiting.splice(0)) wake();
-    });
+    };
+    this.#queue.onSend(wakeAll);
+    this.#queue.onVisibleSooner(wakeAll);
   }
 
   /** Starts the pollers; they poll for as long as the world runs. */
@@ -56,7 +58,8 @@ export class EventSourceMapping {
   }
 
   /**
-   * Waits until a message is sent or a hidden one becomes visible again. Real pollers repeat
+   * Waits until a message is sent, a hidden one becomes visible again, or a visibility change
+   * brings one back sooner than the poll was set to wait for. Real pollers repeat
    * 20-second long polls on an empty queue; those empty answers change nothing, so they are not
    * simulated.
    */

@@ -37,7 +37,8 @@ export type FaultKind = (typeof FaultKind)[keyof typeof FaultKind];
 
 /**
  * Which code sent a request for a record: the library's store (an inbox read or a commit, one
- * per attempt), the consumer's handler, or the library's dead-letter publisher.
+ * per attempt), the consumer's handler, the library's dead-letter publisher, or the processor's
+ * visibility changes.
  *
  * @example
  * ```ts
@@ -48,6 +49,8 @@ export const RequestChannel = {
   Store: 'store',
   Handler: 'handler',
   DeadLetter: 'dead letter',
+  /** The processor's visibility changes of the records it retries: they explain no failure. */
+  Visibility: 'visibility',
 } as const;
 /** One of the values of {@link RequestChannel}. */
 export type RequestChannel = (typeof RequestChannel)[keyof typeof RequestChannel];

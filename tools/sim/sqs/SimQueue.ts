@@ -1,5 +1,14 @@
-import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import type { Prng } from '../kernel/Prng.js';
+import {
+  checkSend,
+  checkVisibilitySeconds,
+  invalidHandle,
+  MAX_VISIBILITY_SECONDS,
+  messageNotAvailable,
+  totalVisibilityBeyondLimit,
+} from './sqsRefusals.js';
+import { toSqsRecord } from './toSqsRecord.js';
 
 /**
  * A message attribute as `SendMessage` takes it.
@@ -48,33 +57,29 @@ export interface QueuedMessage extends SentMessage {
   readonly sentAtMillis: number;
   receiveCount: number;
   firstReceiveAtMillis: number | undefined;
+  /** When the latest receive was: SQS counts a message's 12 hours of visibility from it. */
+  lastReceiveAtMillis: number | undefined;
   visibleAtMillis: number;
   /** The handle of the latest receive; a delete with an older one may be ignored. */
   receiptHandle: string | undefined;
 }
 
-const FIFO_DEDUPLICATION_MILLIS = 5 * 60_000;
-/** SQS takes at most this many message attributes on a message. */
-const MAX_MESSAGE_ATTRIBUTES = 10;
-
-/** What SQS refuses to send, as it refuses it (these queues have no content-based dedup). */
-function checkSend(queue: { readonly name: string; readonly fifo: boolean }, message: SentMessage) {
-  const refuse = (why: string) => {
-    const error = new Error(`SendMessage to ${queue.name}: ${why}`);
-    error.name = 'InvalidParameterValue';
-    throw error;
-  };
-  if (queue.fifo && message.groupId === undefined) refuse('a FIFO queue needs a MessageGroupId');
-  if (queue.fifo && message.deduplicationId === undefined) {
-    refuse('a FIFO queue without content-based deduplication needs a MessageDeduplicationId');
-  }
-  const attributes = Object.keys(message.attributes ?? {}).length;
-  if (attributes > MAX_MESSAGE_ATTRIBUTES) {
-    refuse(
-      `${attributes} message attributes exceed the allowed maximum of ${MAX_MESSAGE_ATTRIBUTES}`,
-    );
-  }
+/**
+ * One visibility change SQS applied: when, to which message, and when it makes the message
+ * visible again. Refused and no-op changes are not recorded.
+ *
+ * @example
+ * ```ts
+ * const early = queue.visibilityChanges.filter((change) => change.visibleAtMillis < change.atMillis + 1_000);
+ * ```
+ */
+export interface VisibilityChange {
+  readonly messageId: string;
+  readonly atMillis: number;
+  readonly visibleAtMillis: number;
 }
+
+const FIFO_DEDUPLICATION_MILLIS = 5 * 60_000;
 
 /**
  * A simulated SQS queue, standard or FIFO: visibility timeout, receive count, redrive to a
@@ -102,8 +107,13 @@ export class SimQueue {
   messages: QueuedMessage[] = [];
   /** Every message this queue ever held (sent here or moved here), in order. */
   readonly history: QueuedMessage[] = [];
+  /** Every visibility change applied, in order: what the world's oracle reads. */
+  readonly visibilityChanges: VisibilityChange[] = [];
   readonly #random: Prng;
   readonly #onSend: Array<() => void> = [];
+  readonly #onVisibleSooner: Array<() => void> = [];
+  /** Every receipt handle this queue issued (a handle it never issued is invalid here). */
+  readonly #issued = new Set<string>();
   readonly #deduplicatedUntil = new Map<string, number>();
   #sent = 0;
   #receipts = 0;
@@ -140,6 +150,7 @@ export class SimQueue {
       sentAtMillis: nowMillis,
       receiveCount: 0,
       firstReceiveAtMillis: undefined,
+      lastReceiveAtMillis: undefined,
       visibleAtMillis: nowMillis,
       receiptHandle: undefined,
     };
@@ -162,8 +173,10 @@ export class SimQueue {
     for (const message of received) {
       message.receiveCount++;
       message.firstReceiveAtMillis ??= nowMillis;
+      message.lastReceiveAtMillis = nowMillis;
       message.visibleAtMillis = nowMillis + this.visibilityTimeoutMillis;
       message.receiptHandle = `${message.messageId}/r${++this.#receipts}`;
+      this.#issued.add(message.receiptHandle);
     }
     return received;
   }
@@ -180,9 +193,40 @@ export class SimQueue {
     this.messages = this.messages.filter((m) => m !== message);
   }
 
+  /**
+   * `ChangeMessageVisibility` as SQS applies it: the message of the handle is hidden for
+   * `seconds` from now (0 makes it visible at once). Refused: a timeout outside 0–43,200 s or
+   * one that would hide the message more than 12 hours since its receive
+   * (`InvalidParameterValue`), a handle this queue never issued (`ReceiptHandleIsInvalid`), a
+   * handle whose message was deleted or received again since (`InvalidParameterValue`). A
+   * handle whose visibility timeout already ran out, the message not received since, changes
+   * nothing and succeeds (AWS; MiniStack hides the message again).
+   */
+  changeVisibility(receiptHandle: string, seconds: number, nowMillis: number): void {
+    checkVisibilitySeconds(seconds);
+    if (!this.#issued.has(receiptHandle)) throw invalidHandle(receiptHandle);
+    const message = this.messages.find((m) => m.receiptHandle === receiptHandle);
+    if (message === undefined) throw messageNotAvailable(receiptHandle);
+    if (message.visibleAtMillis <= nowMillis) return;
+    const receivedAtMillis = message.lastReceiveAtMillis ?? nowMillis;
+    if (nowMillis - receivedAtMillis + seconds * 1_000 > MAX_VISIBILITY_SECONDS * 1_000) {
+      throw totalVisibilityBeyondLimit(seconds);
+    }
+    const sooner = nowMillis + seconds * 1_000 < message.visibleAtMillis;
+    message.visibleAtMillis = nowMillis + seconds * 1_000;
+    const { messageId, visibleAtMillis } = message;
+    this.visibilityChanges.push({ messageId, atMillis: nowMillis, visibleAtMillis });
+    if (sooner) for (const listener of this.#onVisibleSooner) listener();
+  }
+
   /** Calls `listener` after each send (a long poll wakes up). */
   onSend(listener: () => void): void {
     this.#onSend.push(listener);
+  }
+
+  /** Calls `listener` after a visibility change brings a message back sooner (a long poll wakes up). */
+  onVisibleSooner(listener: () => void): void {
+    this.#onVisibleSooner.push(listener);
   }
 
   /** When the next hidden message becomes visible again, if one is hidden. */
@@ -209,31 +253,7 @@ export class SimQueue {
 
   /** The message as the Lambda event source mapping hands it to a function. */
   toRecord(message: QueuedMessage): SQSRecord {
-    return {
-      messageId: message.messageId,
-      receiptHandle: message.receiptHandle ?? '',
-      body: message.body,
-      attributes: {
-        ApproximateReceiveCount: String(message.receiveCount),
-        SentTimestamp: String(message.sentAtMillis),
-        SenderId: 'AIDASIMULATED',
-        ApproximateFirstReceiveTimestamp: String(
-          message.firstReceiveAtMillis ?? message.sentAtMillis,
-        ),
-        ...(this.fifo
-          ? {
-              MessageGroupId: message.groupId,
-              MessageDeduplicationId: message.deduplicationId ?? message.messageId,
-              SequenceNumber: String(message.sequence).padStart(20, '0'),
-            }
-          : {}),
-      },
-      messageAttributes: toRecordAttributes(message.attributes),
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: this.arn,
-      awsRegion: 'us-east-1',
-    };
+    return toSqsRecord(message, this);
   }
 
   #redriveExhausted(nowMillis: number): void {
@@ -277,19 +297,4 @@ export class SimQueue {
     );
     return this.messages.filter((m) => !blocked.has(m.groupId) && m.visibleAtMillis <= nowMillis);
   }
-}
-
-function toRecordAttributes(
-  attributes: Readonly<Record<string, SentAttribute>> | undefined,
-): SQSMessageAttributes {
-  const converted: SQSMessageAttributes = {};
-  for (const [name, value] of Object.entries(attributes ?? {})) {
-    converted[name] = {
-      dataType: value.DataType ?? 'String',
-      stringValue: value.StringValue,
-      stringListValues: [],
-      binaryListValues: [],
-    };
-  }
-  return converted;
 }

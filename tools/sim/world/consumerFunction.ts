@@ -100,13 +100,15 @@ function definitionOf(
  *
  * @example
  * ```ts
- * const lambda = new SimLambda(kernel, random, config, consumerFunction({ kernel, dynamo, network, deadLetterQueue, config }));
+ * const lambda = new SimLambda(kernel, random, config, consumerFunction({ kernel, dynamo, network, queue, deadLetterQueue, config }));
  * ```
  */
 export function consumerFunction(world: {
   readonly kernel: Kernel;
   readonly dynamo: SimDynamoDB;
   readonly network: Network;
+  /** The queue the function consumes: its SQS client changes the visibility of its records. */
+  readonly queue: SimQueue;
   readonly deadLetterQueue: SimQueue;
   readonly config: WorldConfig;
   /** Where the ledger's outbox destination `credited` is (worlds with `outbox`). */
@@ -131,7 +133,7 @@ export function consumerFunction(world: {
   readonly metrics: ObservedMetric[];
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
-  const { rules } = world;
+  const { rules, queue } = world;
   return ({ actor, runtime, caller }) => {
     const servicesOf = (messageId: string) => () =>
       effects.clients(network, caller, messageId, () => kernel.nowMillis);
@@ -175,7 +177,7 @@ export function consumerFunction(world: {
     const inbox = inboxConfigFromEnvironment({
       env: deployedEnvironment(config, deadLetterQueue.url, creditedUrl),
       dynamoDBClient: clientFor().documentClient,
-      sqsClient: simSqsClient([deadLetterQueue], network, caller, () => kernel.nowMillis),
+      sqsClient: simSqsClient([deadLetterQueue, queue], network, caller, () => kernel.nowMillis),
     });
     const handler: MessageHandler<never> = (message, tx) => {
       const own = definitionOf(config, servicesOf(message.messageId)).handler(

@@ -179,7 +179,7 @@ function faultedRequests(
     if (!forRecord) continue;
     if (request.channel === RequestChannel.Store) counts.store++;
     else if (request.channel === RequestChannel.Handler) counts.handler++;
-    else counts.deadLetter++;
+    else if (request.channel === RequestChannel.DeadLetter) counts.deadLetter++;
   }
   return counts;
 }

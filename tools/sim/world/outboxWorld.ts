@@ -163,6 +163,7 @@ export function buildOutboxWorld(parts: OutboxWorldParts): OutboxWorld {
       config,
       downstreamDynamo,
       downstreamDeadLetterQueue,
+      creditedQueue,
       rules: parts.rules,
     }),
     'credits',
@@ -228,6 +229,8 @@ function downstreamFunction(world: {
   readonly config: WorldConfig;
   readonly downstreamDynamo: SimDynamoDB;
   readonly downstreamDeadLetterQueue: SimQueue;
+  /** The queue the downstream consumes (the relay's `credited` destination). */
+  readonly creditedQueue: SimQueue;
   readonly rules: ConflictRules;
 }): FunctionFactory {
   const { kernel, network, config, downstreamDynamo } = world;
@@ -245,7 +248,7 @@ function downstreamFunction(world: {
       },
       dynamoDBClient: downstreamClient(downstreamDynamo, network, caller, world.rules),
       sqsClient: simSqsClient(
-        [world.downstreamDeadLetterQueue],
+        [world.downstreamDeadLetterQueue, world.creditedQueue],
         network,
         caller,
         () => kernel.nowMillis,

@@ -196,6 +196,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
       kernel,
       dynamo,
       network,
+      queue,
       deadLetterQueue,
       config,
       applied: (operation, invocationId, error, sentMillis) => {
