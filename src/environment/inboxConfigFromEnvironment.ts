@@ -9,15 +9,17 @@ import {
   destinationVariable,
   InboxEnvironment,
   MAX_RECEIVE_COUNT_RANGE,
-  OUTBOX_RETENTION_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants/values.js';
 import { isQueueUrl } from '../core/optionChecks.js';
+import type { RetrySettings } from '../core/ProcessorSettings.js';
 import type { ParsedMessage } from '../core/types.js';
 import { EnvironmentError, InvalidConfigurationError } from '../errors.js';
 import { DECLARED_KEY_RULE, keyFromDeclaration, parseDeclaredKey } from '../sources/declaredKey.js';
 import { MessageSource } from '../sources/MessageSource.js';
 import { resolveSources } from '../sources/resolveSources.js';
+import { outboxOf } from './outboxOf.js';
+import { retryFromEnvironment } from './retryFromEnvironment.js';
 
 /**
  * Options of {@link inboxConfigFromEnvironment}.
@@ -33,7 +35,7 @@ export interface InboxEnvironmentOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The client of the inbox store; default built lazily by `DynamoDBInboxStore`. */
   readonly dynamoDBClient?: DynamoDBClient | DynamoDBDocumentClient;
-  /** The client that sends to the dead-letter queue; default built lazily on first use. */
+  /** The client of the dead-letter queue and of `retry`; default built lazily on first use. */
   readonly sqsClient?: SQSClient;
 }
 
@@ -67,6 +69,8 @@ export interface InboxEnvironmentConfig {
       readonly maxReceiveCount: number;
       readonly client?: SQSClient;
     };
+    /** Set when the construct's `retry` is (any `INBOX_RETRY_*` variable); its client `sqsClient`. */
+    readonly retry?: RetrySettings;
   };
   /** The business tables by logical name (the keys of the construct's `businessTables`). */
   readonly tables: Readonly<Record<string, string>>;
@@ -131,31 +135,12 @@ export function inboxConfigFromEnvironment(
         maxReceiveCount: parseMaxReceiveCount(read(InboxEnvironment.MaxReceiveCount)),
         ...(options.sqsClient ? { client: options.sqsClient } : {}),
       },
+      ...retryFromEnvironment(env, options.sqsClient),
     },
     tables,
     table: (name) => tableNamed(tables, name),
     destinations,
     destination: (name) => destinationNamed(destinations, name),
-  };
-}
-
-/** The store's outbox, when the construct gave the function one. */
-function outboxOf(env: Readonly<Record<string, string | undefined>>) {
-  const tableName = env[InboxEnvironment.OutboxTableName];
-  if (!tableName) return {};
-  const text = env[InboxEnvironment.OutboxRetentionSeconds] ?? '';
-  const retentionSeconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  const { min, max } = OUTBOX_RETENTION_RANGE;
-  if (!(retentionSeconds >= min && retentionSeconds <= max)) {
-    throw new EnvironmentError(
-      [InboxEnvironment.OutboxRetentionSeconds],
-      `is ${JSON.stringify(text)}`,
-      `Set it to whole seconds from ${min} to ${max} (the construct's outbox.retention).`,
-    );
-  }
-  const pipeDestination = env[InboxEnvironment.OutboxPipeDestination];
-  return {
-    outbox: { tableName, retentionSeconds, ...(pipeDestination ? { pipeDestination } : {}) },
   };
 }
 
