@@ -12,7 +12,6 @@ import {
   TTL_SECONDS_RANGE,
 } from '../constants/values.js';
 import { isQueueUrl } from '../core/optionChecks.js';
-import type { RetrySettings } from '../core/ProcessorSettings.js';
 import type { ParsedMessage } from '../core/types.js';
 import { EnvironmentError, InvalidConfigurationError } from '../errors.js';
 import { DECLARED_KEY_RULE, keyFromDeclaration, parseDeclaredKey } from '../sources/declaredKey.js';
@@ -70,7 +69,11 @@ export interface InboxEnvironmentConfig {
       readonly client?: SQSClient;
     };
     /** Set when the construct's `retry` is (any `INBOX_RETRY_*` variable); its client `sqsClient`. */
-    readonly retry?: RetrySettings;
+    readonly retry?: {
+      readonly backoff?: { readonly firstDelaySeconds: number; readonly maxDelaySeconds: number };
+      readonly leaseHeldMarginSeconds?: number;
+      readonly client?: SQSClient;
+    };
   };
   /** The business tables by logical name (the keys of the construct's `businessTables`). */
   readonly tables: Readonly<Record<string, string>>;
