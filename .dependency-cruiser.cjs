@@ -7,7 +7,7 @@
 const LAYERS = [
   ['constants'],
   ['errors'],
-  ['runtime', 'sources', 'outbox', 'contention'],
+  ['runtime', 'sources', 'outbox', 'contention', 'retry'],
   ['core'],
   ['steps', 'precheck'],
   ['coalescing'],

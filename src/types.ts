@@ -19,6 +19,7 @@ export type {
   PerformanceSettings,
   ProcessorSettings,
   ReliabilitySettings,
+  RetrySettings,
 } from './core/ProcessorSettings.js';
 export type {
   TransactConditionCheckInput,

@@ -197,3 +197,28 @@ function receiveCountOf(record: SQSRecord): number | undefined {
   const count = Number(record.attributes?.ApproximateReceiveCount);
   return Number.isInteger(count) && count > 0 ? count : undefined;
 }
+
+/**
+ * Every record's span ended and outcome line logged, with what the batch answers for it: a
+ * record that had not settled when the batch answered at its deadline (or never started) is
+ * marked so, its span ended now even though its processing may still run.
+ *
+ * @example
+ * ```ts
+ * settleObservations(records, outcomes, observed, inTime, options);
+ * ```
+ */
+export function settleObservations(
+  records: readonly SQSRecord[],
+  outcomes: readonly RecordOutcome[],
+  observed: ReadonlyMap<SQSRecord, ObservedRecord>,
+  inTime: ReadonlySet<SQSRecord>,
+  options: ResolvedOptions,
+): void {
+  records.forEach((record, index) => {
+    const outcome = outcomes[index];
+    if (outcome === undefined) return;
+    const observation = observed.get(record) ?? observeRecord(record, options);
+    observation.settle(outcome, !inTime.has(record));
+  });
+}

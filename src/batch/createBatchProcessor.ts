@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { DeadLetterPublisher } from '../aws/DeadLetterPublisher.js';
+import { SqsVisibilityChanger } from '../aws/SqsVisibilityChanger.js';
 import { type CoalescingStore, CommitCoalescer } from '../coalescing/CommitCoalescer.js';
 import { InboxMetric, RecordStatus } from '../constants/values.js';
 import { inboxPk } from '../core/inboxEntry.js';
@@ -17,8 +18,9 @@ import {
 } from '../record/processRecord.js';
 import type { InboxOptions } from './InboxOptions.js';
 import { mapConcurrently } from './mapConcurrently.js';
-import { type ObservedRecord, observeRecord } from './RecordObserver.js';
+import { type ObservedRecord, observeRecord, settleObservations } from './RecordObserver.js';
 import { refuseMiddlewareUse } from './refuseMiddlewareUse.js';
+import { retimeFailures } from './retimeFailures.js';
 import { retriedBySqs } from './retriedBySqs.js';
 import { groupRecords, readSqsRecords } from './sqsEvent.js';
 import { startDeadline } from './startDeadline.js';
@@ -74,8 +76,9 @@ export function createBatchProcessor<TSchema extends StandardSchemaV1 = Standard
   const resolved = resolveOptions(options, (url, client) => new DeadLetterPublisher(url, client));
   resolved.store.expectConcurrency?.(resolved.concurrency);
   const run = handler as MessageHandler<unknown>;
+  const changer = resolved.retry && new SqsVisibilityChanger(resolved.retry.client);
   const processRecords = (event: unknown, context?: Context) =>
-    processEvent(event, context, run, resolved);
+    processEvent(event, context, run, resolved, changer);
   const process = async (event: unknown, context?: Context) =>
     toBatchResponse(await processRecords(event, context));
   return { processRecords, process: refuseMiddlewareUse(process) };
@@ -110,7 +113,9 @@ async function processEvent(
   context: Context | undefined,
   handler: MessageHandler<unknown>,
   options: ResolvedOptions,
+  changer?: SqsVisibilityChanger,
 ): Promise<RecordOutcome[]> {
+  const invocationStartMillis = options.runtime.now();
   const records = readSqsRecords(event);
   const deadline = startDeadline(context, options.deadlineMarginMillis, options.runtime);
   const signal = deadline?.signal ?? new AbortController().signal;
@@ -128,18 +133,26 @@ async function processEvent(
   const work = mapConcurrently(groupRecords(records), options.concurrency, (group) =>
     processGroup(group, run),
   );
+  let inTime: ReadonlySet<SQSRecord> = new Set();
+  let outcomes: RecordOutcome[] = [];
   try {
     await (deadline ? Promise.race([work, deadline.reached]) : work);
+    inTime = new Set(settled.keys());
+    outcomes = await Promise.all(
+      records.map(
+        (record) =>
+          settled.get(record) ?? settleFailure(record, undefined, signal.reason, options, signal),
+      ),
+    );
+    // Before the answer, within the deadline: Lambda deletes successes only, so it stands.
+    const { retry } = options;
+    if (changer && retry) {
+      const batch = { options: { ...options, retry }, changer, signal, invocationStartMillis };
+      await retimeFailures(records, outcomes, batch);
+    }
   } finally {
     deadline?.cancel();
   }
-  const inTime = new Set(settled.keys());
-  const outcomes = await Promise.all(
-    records.map(
-      (record) =>
-        settled.get(record) ?? settleFailure(record, undefined, signal.reason, options, signal),
-    ),
-  );
   settleObservations(records, outcomes, observed, inTime, options);
   logSummary(outcomes, options);
   // One metrics document per batch, at its deadline too: what a record still running adds
@@ -264,26 +277,6 @@ function skipped(record: SQSRecord): RecordOutcome {
 function toBatchResponse(outcomes: readonly RecordOutcome[]): SQSBatchResponse {
   const failed = outcomes.filter(retriedBySqs);
   return { batchItemFailures: failed.map((outcome) => ({ itemIdentifier: outcome.messageId })) };
-}
-
-/**
- * Every record's span ended and outcome line logged, with what the batch answers for it: a
- * record that had not settled when the batch answered at its deadline (or never started) is
- * marked so, its span ended now even though its processing may still run.
- */
-function settleObservations(
-  records: readonly SQSRecord[],
-  outcomes: readonly RecordOutcome[],
-  observed: ReadonlyMap<SQSRecord, ObservedRecord>,
-  inTime: ReadonlySet<SQSRecord>,
-  options: ResolvedOptions,
-): void {
-  records.forEach((record, index) => {
-    const outcome = outcomes[index];
-    if (outcome === undefined) return;
-    const observation = observed.get(record) ?? observeRecord(record, options);
-    observation.settle(outcome, !inTime.has(record));
-  });
 }
 
 function logSummary(outcomes: readonly RecordOutcome[], options: ResolvedOptions): void {

@@ -30,6 +30,7 @@ export {
   OUTBOX_LIMITS,
   OutboxAttribute,
   OutboxMessageIdField,
+  RETRY_LIMITS,
   SpanAttribute,
   STEP_LIMITS,
   TraceCarrier,

@@ -161,6 +161,30 @@ export const LEASE_LIMITS = {
 } as const;
 
 /**
+ * The bounds of the `retry` option group: SQS counts a message's visibility from its receive
+ * and refuses more than 12 hours in all, so a delay set after the receive is kept below that
+ * by the longest function timeout (900 s) and batching window (300 s) that may have passed.
+ *
+ * @example
+ * ```ts
+ * if (maxDelaySeconds > RETRY_LIMITS.maxDelaySeconds) throw new Error('past the 12-hour limit');
+ * ```
+ * @public
+ */
+export const RETRY_LIMITS = {
+  /** The largest `backoff.maxDelaySeconds`: 43,200 less 900 and 300. */
+  maxDelaySeconds: 42_000,
+  /** SQS's limit on a message's visibility counted from its receive (12 hours). */
+  visibilitySeconds: 43_200,
+  /** The longest batching window: the receive may precede the invocation by this much. */
+  batchingWindowSeconds: 300,
+  /** A lease-held copy's default wait past the holder's lease. */
+  defaultLeaseHeldMarginSeconds: 2,
+  /** The largest `leaseHeldMarginSeconds`. */
+  maxLeaseHeldMarginSeconds: 900,
+} as const;
+
+/**
  * DynamoDB's limits for one `TransactWriteItems` call. One slot is the inbox entry's, so
  * the business operations may use the rest.
  *
@@ -235,6 +259,18 @@ export const InboxMetric = {
   AggregatedItems: 'InboxAggregatedItems',
   /** The messages' updates those merged updates stand for (at least two per item). */
   AggregatedUpdates: 'InboxAggregatedUpdates',
+  /**
+   * With `retry`: the delay, in seconds, a failed record was given before SQS delivers it
+   * again, one value per record (its sum, count and maximum come out).
+   */
+  RetryDelaySeconds: 'InboxRetryDelaySeconds',
+  /** With `retry`: copies refused by a live lease set to come back just after it ends. */
+  LeaseHeldRetimed: 'InboxLeaseHeldRetimed',
+  /**
+   * With `retry`: records whose visibility could not be changed (the call failed, or SQS
+   * refused the entry); each stays reported failed and comes back after the queue's timeout.
+   */
+  VisibilityChangesFailed: 'InboxVisibilityChangesFailed',
   /** Outgoing messages the outbox relay sent (a message sent again counts again). */
   OutboxMessagesRelayed: 'OutboxMessagesRelayed',
   /** Outgoing messages (or unreadable records) the relay dead-lettered with their reason. */
@@ -468,6 +504,15 @@ export const InboxEnvironment = {
   OutboxPipeDestination: 'INBOX_OUTBOX_PIPE_DESTINATION',
   /** Each outbox destination reaches the function as this prefix + its logical name. */
   DestinationPrefix: 'INBOX_DESTINATION_',
+  /**
+   * Optional, with `INBOX_RETRY_MAX_DELAY_SECONDS`: the first delay of the per-message backoff
+   * (the processor's `retry.backoff.firstDelaySeconds`). Any `INBOX_RETRY_*` sets `retry`.
+   */
+  RetryFirstDelaySeconds: 'INBOX_RETRY_FIRST_DELAY_SECONDS',
+  /** Optional, with the first delay: the backoff's cap (`retry.backoff.maxDelaySeconds`). */
+  RetryMaxDelaySeconds: 'INBOX_RETRY_MAX_DELAY_SECONDS',
+  /** Optional: a lease-held copy's wait past the lease (`retry.leaseHeldMarginSeconds`). */
+  RetryLeaseHeldMarginSeconds: 'INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS',
   /** The relay's: where it dead-letters what a destination refuses. */
   RelayDeadLetterQueueUrl: 'INBOX_RELAY_DEAD_LETTER_QUEUE_URL',
 } as const;

@@ -65,6 +65,12 @@ export interface ProcessorSettings<TSchema extends StandardSchemaV1 = StandardSc
   readonly deadLetter?: DeadLetterSettings;
   /** Retries of DynamoDB, step leases and the batch's deadline. */
   readonly reliability?: ReliabilitySettings;
+  /**
+   * When SQS delivers a failed message again: unset, after the queue's visibility timeout, as
+   * ever; set, the processor changes the failed records' visibility before it answers (the
+   * function needs `sqs:ChangeMessageVisibility` on the source queue).
+   */
+  readonly retry?: RetrySettings;
   /** Logs, metrics and traces. */
   readonly observability?: ObservabilitySettings;
   /** How much of a batch runs at once and how it reaches DynamoDB. */
@@ -96,6 +102,39 @@ export interface DeadLetterSettings {
    */
   readonly maxReceiveCount?: number;
   /** The client that sends to the queue; default built lazily from the environment. */
+  readonly client?: SQSClient;
+}
+
+/**
+ * The `retry` group of {@link ProcessorSettings}: when SQS delivers a failed message again. With
+ * the group set, a copy refused by another attempt's live lease (`LeaseHeldError`) comes back
+ * just after that lease ends instead of after the queue's visibility timeout; with `backoff`,
+ * every other retryable failure waits a delay growing with the message's receive count, drawn
+ * with full jitter (`runtime.random`), so a downstream that is down is not hit at a fixed
+ * rhythm. A `PermanentError`, the last receive (with `deadLetter.maxReceiveCount`) and a record
+ * failed at the batch's deadline keep their rules. FIFO: a group delivers nothing while its head
+ * waits, so the group waits its head's delay; the records skipped behind it are released at
+ * once, to come back behind it in order. The changes go in `ChangeMessageVisibilityBatch` calls
+ * to the record's own queue before the batch answers; one that fails leaves the record reported
+ * failed, back after the queue's timeout (logged once per batch, `InboxVisibilityChangesFailed`).
+ *
+ * @example
+ * ```ts
+ * const retry: RetrySettings = { backoff: { firstDelaySeconds: 5, maxDelaySeconds: 900 } };
+ * ```
+ * @public
+ */
+export interface RetrySettings {
+  /**
+   * The per-message backoff: on receive n, a draw up to `min(maxDelaySeconds,
+   * firstDelaySeconds × 2^(n−1))` seconds, at least 1; `firstDelaySeconds` a whole number from
+   * 1, `maxDelaySeconds` from `firstDelaySeconds` to 42,000 (SQS's 12 hours less the longest
+   * function timeout and batching window). Unset: a retryable failure waits the queue's timeout.
+   */
+  readonly backoff?: { readonly firstDelaySeconds: number; readonly maxDelaySeconds: number };
+  /** A lease-held copy comes back this long after the lease ends, 0 to 900 s; default 2. */
+  readonly leaseHeldMarginSeconds?: number;
+  /** The client that changes visibilities; default `deadLetter.client`, else built lazily. */
   readonly client?: SQSClient;
 }
 

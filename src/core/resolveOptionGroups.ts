@@ -30,6 +30,7 @@ export const GROUPS = {
   reliability: ['transactionAttempts', 'leaseMillis', 'deadlineMarginMillis'],
   observability: ['logger', 'metrics', 'logKeys', 'tracer'],
   performance: ['concurrency', 'precheck', 'coalesce'],
+  retry: ['backoff', 'leaseHeldMarginSeconds', 'client'],
 } as const satisfies Record<string, readonly string[]>;
 /**
  * Builds the dead-letter sink of a validated `deadLetterQueueUrl`.

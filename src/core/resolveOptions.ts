@@ -29,6 +29,7 @@ import {
   resolvePerformance,
   resolveReliability,
 } from './resolveOptionGroups.js';
+import { type ResolvedRetry, resolveRetry } from './resolveRetry.js';
 import type { InboxLogger, InboxMetrics, ParsedMessage } from './types.js';
 
 export type { DeadLetterSinkFactory };
@@ -73,6 +74,8 @@ export interface ResolvedOptions {
   readonly warned: Set<string>;
   /** The wait after a `TransactionConflict`, learned from this processor's commits. */
   readonly conflictBackoff: ConflictBackoff;
+  /** Undefined: SQS's visibility timeout times every retry, no visibility is changed. */
+  readonly retry: ResolvedRetry | undefined;
 }
 
 const KNOWN_OPTIONS = [
@@ -87,6 +90,7 @@ const KNOWN_OPTIONS = [
   'reliability',
   'observability',
   'performance',
+  'retry',
   'runtime',
 ];
 /** The flat options of 0.1.0, by where each went. */
@@ -136,6 +140,7 @@ export function resolveOptions<TSchema extends StandardSchemaV1>(
     ...resolveDeadLetter(optionGroup(options, 'deadLetter'), createDeadLetterSink),
     ...resolveReliability(optionGroup(options, 'reliability')),
     ...resolvePerformance(optionGroup(options, 'performance'), options.store),
+    ...resolveRetry(options),
     logKeys: observability.logKeys ?? false,
     runtime,
     logger: guardLogger(observability.logger ?? createConsoleLogger()),

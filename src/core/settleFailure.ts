@@ -223,8 +223,18 @@ function reportAnsweredAtTheDeadline(
   );
 }
 
-/** Whether SQS will move the record to its DLQ if this receive fails too. */
-function isLastReceive(record: SQSRecord, options: ResolvedOptions): boolean {
+/**
+ * Whether SQS will move the record to its DLQ if this receive fails too.
+ *
+ * @example
+ * ```ts
+ * if (!isLastReceive(record, options)) backOff(record);
+ * ```
+ */
+export function isLastReceive(
+  record: SQSRecord,
+  options: Pick<ResolvedOptions, 'maxReceiveCount'>,
+): boolean {
   if (options.maxReceiveCount === undefined) return false;
   const receiveCount = Number(record.attributes.ApproximateReceiveCount);
   return Number.isFinite(receiveCount) && receiveCount >= options.maxReceiveCount;

@@ -116,7 +116,7 @@ export interface InboxLogger {
  */
 export interface InboxMetrics {
   /** Adds one value to a metric (the names are in `InboxMetric`, `sqs-inbox/constants`). */
-  addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void;
+  addMetric(name: string, unit: 'Count' | 'Milliseconds' | 'Seconds', value: number): void;
 }
 
 /**

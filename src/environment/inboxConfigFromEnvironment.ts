@@ -9,7 +9,6 @@ import {
   destinationVariable,
   InboxEnvironment,
   MAX_RECEIVE_COUNT_RANGE,
-  OUTBOX_RETENTION_RANGE,
   TTL_SECONDS_RANGE,
 } from '../constants/values.js';
 import { isQueueUrl } from '../core/optionChecks.js';
@@ -18,6 +17,8 @@ import { EnvironmentError, InvalidConfigurationError } from '../errors.js';
 import { DECLARED_KEY_RULE, keyFromDeclaration, parseDeclaredKey } from '../sources/declaredKey.js';
 import { MessageSource } from '../sources/MessageSource.js';
 import { resolveSources } from '../sources/resolveSources.js';
+import { outboxOf } from './outboxOf.js';
+import { retryFromEnvironment } from './retryFromEnvironment.js';
 
 /**
  * Options of {@link inboxConfigFromEnvironment}.
@@ -33,7 +34,7 @@ export interface InboxEnvironmentOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The client of the inbox store; default built lazily by `DynamoDBInboxStore`. */
   readonly dynamoDBClient?: DynamoDBClient | DynamoDBDocumentClient;
-  /** The client that sends to the dead-letter queue; default built lazily on first use. */
+  /** The client of the dead-letter queue and of `retry`; default built lazily on first use. */
   readonly sqsClient?: SQSClient;
 }
 
@@ -65,6 +66,12 @@ export interface InboxEnvironmentConfig {
     readonly deadLetter: {
       readonly queueUrl: string;
       readonly maxReceiveCount: number;
+      readonly client?: SQSClient;
+    };
+    /** Set when the construct's `retry` is (any `INBOX_RETRY_*` variable); its client `sqsClient`. */
+    readonly retry?: {
+      readonly backoff?: { readonly firstDelaySeconds: number; readonly maxDelaySeconds: number };
+      readonly leaseHeldMarginSeconds?: number;
       readonly client?: SQSClient;
     };
   };
@@ -131,31 +138,12 @@ export function inboxConfigFromEnvironment(
         maxReceiveCount: parseMaxReceiveCount(read(InboxEnvironment.MaxReceiveCount)),
         ...(options.sqsClient ? { client: options.sqsClient } : {}),
       },
+      ...retryFromEnvironment(env, options.sqsClient),
     },
     tables,
     table: (name) => tableNamed(tables, name),
     destinations,
     destination: (name) => destinationNamed(destinations, name),
-  };
-}
-
-/** The store's outbox, when the construct gave the function one. */
-function outboxOf(env: Readonly<Record<string, string | undefined>>) {
-  const tableName = env[InboxEnvironment.OutboxTableName];
-  if (!tableName) return {};
-  const text = env[InboxEnvironment.OutboxRetentionSeconds] ?? '';
-  const retentionSeconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  const { min, max } = OUTBOX_RETENTION_RANGE;
-  if (!(retentionSeconds >= min && retentionSeconds <= max)) {
-    throw new EnvironmentError(
-      [InboxEnvironment.OutboxRetentionSeconds],
-      `is ${JSON.stringify(text)}`,
-      `Set it to whole seconds from ${min} to ${max} (the construct's outbox.retention).`,
-    );
-  }
-  const pipeDestination = env[InboxEnvironment.OutboxPipeDestination];
-  return {
-    outbox: { tableName, retentionSeconds, ...(pipeDestination ? { pipeDestination } : {}) },
   };
 }
 

@@ -186,6 +186,9 @@ describe('inboxConfigFromEnvironment', () => {
       OutboxRetentionSeconds: 'INBOX_OUTBOX_RETENTION_SECONDS',
       OutboxPipeDestination: 'INBOX_OUTBOX_PIPE_DESTINATION',
       DestinationPrefix: 'INBOX_DESTINATION_',
+      RetryFirstDelaySeconds: 'INBOX_RETRY_FIRST_DELAY_SECONDS',
+      RetryMaxDelaySeconds: 'INBOX_RETRY_MAX_DELAY_SECONDS',
+      RetryLeaseHeldMarginSeconds: 'INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS',
       RelayDeadLetterQueueUrl: 'INBOX_RELAY_DEAD_LETTER_QUEUE_URL',
     });
   });

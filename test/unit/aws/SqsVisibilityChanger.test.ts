@@ -1,0 +1,126 @@
+import type { ChangeMessageVisibilityBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import { queueUrlOfArn } from '../../../src/aws/queueUrlOfArn.js';
+import { SqsVisibilityChanger } from '../../../src/aws/SqsVisibilityChanger.js';
+import { sqsRecord } from '../../support/sqsRecords.js';
+
+type Input = ChangeMessageVisibilityBatchCommand['input'];
+
+/**
+ * A fake SQS client (no emulator refuses one entry of a batch on demand, nor fails a call
+ * with throttling): it records each call's input and answers as `answer` says.
+ */
+function fakeSqsClient(answer: (input: Input) => unknown = () => ({ Successful: [] })) {
+  const calls: Input[] = [];
+  const client = {
+    async send(command: { input: Input }) {
+      calls.push(command.input);
+      const result = answer(command.input);
+      if (result instanceof Error) throw result;
+      return result;
+    },
+  };
+  return { calls, client: client as unknown as SQSClient };
+}
+
+const signal = new AbortController().signal;
+
+describe('queueUrlOfArn', () => {
+  it.each([
+    [
+      'arn:aws:sqs:eu-west-1:123456789012:orders',
+      'https://sqs.eu-west-1.amazonaws.com/123456789012/orders',
+    ],
+    [
+      'arn:aws-cn:sqs:cn-north-1:123456789012:a.fifo',
+      'https://sqs.cn-north-1.amazonaws.com.cn/123456789012/a.fifo',
+    ],
+    [
+      'arn:aws-us-gov:sqs:us-gov-west-1:123456789012:b',
+      'https://sqs.us-gov-west-1.amazonaws.com/123456789012/b',
+    ],
+  ])('derives the URL of %s', (arn, url) => {
+    expect(queueUrlOfArn(arn)).toBe(url);
+  });
+
+  it.each([
+    undefined,
+    '',
+    'arn:aws:sns:eu-west-1:123456789012:topic',
+    'arn:aws:sqs:eu-west-1:12345:orders',
+    'arn:aws:sqs:eu-west-1:123456789012:',
+    'arn:mars:sqs:eu-west-1:123456789012:orders',
+    'arn:aws:sqs:eu-west-1:123456789012:orders:extra',
+  ])('derives none from %j', (arn) => {
+    expect(queueUrlOfArn(arn)).toBeUndefined();
+  });
+});
+
+describe('SqsVisibilityChanger', () => {
+  it("sends at most ten entries a call to the record's own queue, each with its handle and timeout", async () => {
+    const { calls, client } = fakeSqsClient();
+    const records = Array.from({ length: 12 }, (_, n) => sqsRecord({ n }));
+    const changes = records.map((record, n) => ({ record, visibilityTimeoutSeconds: n }));
+
+    const { changed, failedByCode } = await new SqsVisibilityChanger(client).change(
+      changes,
+      signal,
+    );
+
+    expect(calls.map((call) => call.Entries?.length)).toEqual([10, 2]);
+    expect(
+      calls.every(
+        (call) => call.QueueUrl === 'https://sqs.us-east-1.amazonaws.com/000000000000/orders',
+      ),
+    ).toBe(true);
+    expect(calls[1]?.Entries).toEqual([
+      { Id: '0', ReceiptHandle: records[10]?.receiptHandle, VisibilityTimeout: 10 },
+      { Id: '1', ReceiptHandle: records[11]?.receiptHandle, VisibilityTimeout: 11 },
+    ]);
+    expect(changed.size).toBe(12);
+    expect(failedByCode).toEqual({});
+  });
+
+  it('counts an entry SQS refused in Failed[] by its code, and the others as changed', async () => {
+    const { client } = fakeSqsClient(() => ({
+      Successful: [{ Id: '0' }],
+      Failed: [{ Id: '1', Code: 'ReceiptHandleIsInvalid', SenderFault: true }],
+    }));
+    const [kept, refused] = [sqsRecord({ n: 1 }), sqsRecord({ n: 2 })];
+
+    const result = await new SqsVisibilityChanger(client).change(
+      [kept, refused].map((record) => ({ record, visibilityTimeoutSeconds: 5 })),
+      signal,
+    );
+
+    expect([...result.changed]).toEqual([kept]);
+    expect(result.failedByCode).toEqual({ ReceiptHandleIsInvalid: 1 });
+  });
+
+  it('never throws: a failed call (a fake throttling error) counts each of its records, and a record without an SQS ARN too', async () => {
+    const throttled = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
+    const { calls, client } = fakeSqsClient(() => throttled);
+    const orphan = { ...sqsRecord({ n: 3 }), eventSourceARN: '' };
+
+    const result = await new SqsVisibilityChanger(client).change(
+      [sqsRecord({ n: 1 }), sqsRecord({ n: 2 }), orphan].map((record) => ({
+        record,
+        visibilityTimeoutSeconds: 5,
+      })),
+      signal,
+    );
+
+    expect(calls).toHaveLength(1);
+    expect(result.changed.size).toBe(0);
+    expect(result.failedByCode).toEqual({ ThrottlingException: 2, NoQueueUrl: 1 });
+  });
+
+  it('sends nothing for no changes', async () => {
+    const { calls, client } = fakeSqsClient();
+    expect(await new SqsVisibilityChanger(client).change([], signal)).toEqual({
+      changed: new Set(),
+      failedByCode: {},
+    });
+    expect(calls).toEqual([]);
+  });
+});
