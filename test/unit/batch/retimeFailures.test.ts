@@ -143,6 +143,30 @@ describe('a processor with retry', () => {
     expect(visibilityCalls(calls)).toEqual([]);
   });
 
+  it('leaves a PermanentError without a dead-letter queue to the queue timeout and its redrive policy', async () => {
+    const { calls, client } = fakeSqsClient();
+    const processor = createBatchProcessor(
+      async () => {
+        throw new PermanentError('unknown account');
+      },
+      {
+        store: new DynamoDBInboxStore({ tableName: 'inbox', client: inboxTable().documentClient }),
+        consumer: 'unit',
+        key: redriveUnsafeMessageIdKey,
+        retry: { ...backoff, client },
+        runtime: { now: () => NOW, random: () => 1 },
+        performance: { precheck: 'off' },
+        observability: { logger: recordingLogger(), metrics: false },
+      },
+    );
+    const record = sqsRecord({ n: 1 }, { receiveCount: 2 });
+
+    const response = await processor.process(sqsEvent(record));
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(calls).toEqual([]);
+  });
+
   it('delays a failed FIFO head and releases the records skipped behind it in the same call', async () => {
     const { calls, client } = fakeSqsClient();
     const { processor } = processorFor(failing, { client, retry: backoff });
