@@ -12,6 +12,7 @@ import { type Caller, CrashPoint, Network } from '../../tools/sim/network/Networ
 import { SimQueue } from '../../tools/sim/sqs/SimQueue.js';
 import { simSqsClient } from '../../tools/sim/sqs/SimSqsClient.js';
 import { testAws } from '../harness/aws.js';
+import { calmFaults } from './calmFaults.js';
 
 /** A message as a receive gives it to the tests. */
 export interface ReceivedMessage {
@@ -91,19 +92,7 @@ function emulatorConnection(): SqsConnection {
   };
 }
 
-const CALM = {
-  untilMillis: 0,
-  killPerInvocation: 0,
-  crashPointPerInvocation: 0,
-  requestLost: 0,
-  responseLost: 0,
-  requestDuplicated: 0,
-  requestClogged: 0,
-  transactionConflict: 0,
-  throttling: 0,
-  slowInvocation: 0,
-  staleDeleteKept: 0,
-};
+const CALM = calmFaults({ untilMillis: 0 });
 
 function simulatedConnection(): SqsConnection {
   const random = new Prng(34);

@@ -5,8 +5,7 @@ import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { EventSourceMapping } from '../../../tools/sim/lambda/EventSourceMapping.js';
 import type { Invocation } from '../../../tools/sim/lambda/SimLambda.js';
 import { SimQueue } from '../../../tools/sim/sqs/SimQueue.js';
-import type { FaultRates } from '../../../tools/sim/world/WorldConfig.js';
-import { calmFaults } from './calmFaults.js';
+import { calmFaults } from '../../support/calmFaults.js';
 
 /**
  * A queue with one message and a mapping whose function fails the message's first receive
@@ -31,7 +30,7 @@ async function invocationTimes(changeAtMillis: number, seconds: number): Promise
     if (first) firstHandle = record?.receiptHandle ?? '';
     return { failedMessageIds: first ? [record?.messageId] : [] } as unknown as Invocation;
   };
-  const faults = calmFaults({ untilMillis: 0 } as FaultRates);
+  const faults = calmFaults({ untilMillis: 0 });
   new EventSourceMapping(kernel, random.derive('esm'), {
     queue,
     lambda: { invoke },

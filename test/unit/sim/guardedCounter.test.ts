@@ -11,7 +11,7 @@ import {
   type WorldConfig,
   WorldConsumer,
 } from '../../../tools/sim/world/WorldConfig.js';
-import { calmFaults } from './calmFaults.js';
+import { calmFaults } from '../../support/calmFaults.js';
 
 /** A world is CPU work only; generous, as in runWorld.test.ts, for two shared cores. */
 const WORLD_BOUND_MILLIS = 120_000;

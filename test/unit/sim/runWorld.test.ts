@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Prng } from '../../../tools/sim/kernel/Prng.js';
 import { runWorld } from '../../../tools/sim/world/runWorld.js';
 import { drawWorldConfig, type WorldConfig } from '../../../tools/sim/world/WorldConfig.js';
-import { calmFaults } from './calmFaults.js';
+import { calmFaults } from '../../support/calmFaults.js';
 
 const calm = (config: WorldConfig): WorldConfig => ({
   ...config,
