@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { SQSMessageAttribute, SQSRecord } from 'aws-lambda';
+import { queueUrlOfArn } from '../../aws/queueUrlOfArn.js';
 import { sqsSendInput } from '../../aws/sqsSendInput.js';
 import { TraceCarrier } from '../../constants/values.js';
+import { InvalidConfigurationError } from '../../errors.js';
 import { toOutgoingMessage } from '../../outbox/OutgoingMessage.js';
 import { outboxMessageId } from '../../outbox/outboxMessageId.js';
 import {
@@ -86,10 +88,16 @@ export function outboxRecord(body: unknown, options: OutboxRecordOptions = {}): 
   );
 }
 
-/** The queue URL of a queue ARN, as a handler names the destination. */
+/** The queue URL of a queue ARN, as a handler names the destination (the library's derivation). */
 function queueUrlOf(queueArn: string): string {
-  const [, , , region, account, name] = queueArn.split(':');
-  return `https://sqs.${region}.amazonaws.com/${account}/${name}`;
+  const url = queueUrlOfArn(queueArn);
+  if (url === undefined)
+    throw new InvalidConfigurationError(
+      'queueArn',
+      queueArn,
+      'an SQS queue ARN in an AWS partition',
+    );
+  return url;
 }
 
 /** SQS's attributes of a `SendMessage`, as Lambda delivers them. */
