@@ -1,27 +1,14 @@
-import type { ChangeMessageVisibilityBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { ChangeMessageVisibilityBatchCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { queueUrlOfArn } from '../../../src/aws/queueUrlOfArn.js';
 import { SqsVisibilityChanger } from '../../../src/aws/SqsVisibilityChanger.js';
+import { fakeSqsClient, type SentCommand } from '../../support/fakeSqsClient.js';
 import { sqsRecord } from '../../support/sqsRecords.js';
 
 type Input = ChangeMessageVisibilityBatchCommand['input'];
 
-/**
- * A fake SQS client (no emulator refuses one entry of a batch on demand, nor fails a call
- * with throttling): it records each call's input and answers as `answer` says.
- */
-function fakeSqsClient(answer: (input: Input) => unknown = () => ({ Successful: [] })) {
-  const calls: Input[] = [];
-  const client = {
-    async send(command: { input: Input }) {
-      calls.push(command.input);
-      const result = answer(command.input);
-      if (result instanceof Error) throw result;
-      return result;
-    },
-  };
-  return { calls, client: client as unknown as SQSClient };
-}
+/** The inputs of the batch calls a fake client was sent. */
+const inputsOf = (calls: readonly SentCommand[]) => calls.map(({ input }) => input as unknown as Input);
 
 const signal = new AbortController().signal;
 
@@ -67,13 +54,13 @@ describe('SqsVisibilityChanger', () => {
       signal,
     );
 
-    expect(calls.map((call) => call.Entries?.length)).toEqual([10, 2]);
+    expect(inputsOf(calls).map((call) => call.Entries?.length)).toEqual([10, 2]);
     expect(
-      calls.every(
+      inputsOf(calls).every(
         (call) => call.QueueUrl === 'https://sqs.us-east-1.amazonaws.com/000000000000/orders',
       ),
     ).toBe(true);
-    expect(calls[1]?.Entries).toEqual([
+    expect(inputsOf(calls)[1]?.Entries).toEqual([
       { Id: '0', ReceiptHandle: records[10]?.receiptHandle, VisibilityTimeout: 10 },
       { Id: '1', ReceiptHandle: records[11]?.receiptHandle, VisibilityTimeout: 11 },
     ]);
@@ -81,7 +68,7 @@ describe('SqsVisibilityChanger', () => {
     expect(failedByCode).toEqual({});
   });
 
-  it('counts an entry SQS refused in Failed[] by its code, and the others as changed', async () => {
+  it('counts an entry SQS refused in Failed[] (a fake refusing it) by its code, and the others as changed', async () => {
     const { client } = fakeSqsClient(() => ({
       Successful: [{ Id: '0' }],
       Failed: [{ Id: '1', Code: 'ReceiptHandleIsInvalid', SenderFault: true }],

@@ -10,27 +10,12 @@ import {
 } from '../../../src/index.js';
 import { InMemoryDynamoDB } from '../../../src/testing/index.js';
 import type { RetrySettings } from '../../../src/types.js';
+import { fakeSqsClient } from '../../support/fakeSqsClient.js';
 import { countingMetrics, recordingLogger, sqsEvent, sqsRecord } from '../../support/sqsRecords.js';
 
 const NOW = 1_800_000_000_000;
 const DLQ = 'https://sqs.us-east-1.amazonaws.com/000000000000/orders-dlq';
 
-/**
- * A fake SQS client: no emulator refuses one entry of a batch on demand or fails a dead-letter
- * send. It records each command by name and answers as `answer` says.
- */
-function fakeSqsClient(answer: (name: string, input: never) => unknown = () => ({})) {
-  const calls: Array<{ name: string; input: Record<string, unknown> }> = [];
-  const client = {
-    async send(command: { constructor: { name: string }; input: never }) {
-      calls.push({ name: command.constructor.name, input: command.input });
-      const result = answer(command.constructor.name, command.input);
-      if (result instanceof Error) throw result;
-      return result;
-    },
-  };
-  return { calls, client: client as unknown as SQSClient };
-}
 const visibilityCalls = (calls: ReturnType<typeof fakeSqsClient>['calls']) =>
   calls.filter(({ name }) => name === 'ChangeMessageVisibilityBatchCommand');
 
@@ -184,7 +169,7 @@ describe('a processor with retry', () => {
     ]);
   });
 
-  it('leaves a record SQS refused to change reported failed, logged once for the batch and counted', async () => {
+  it('leaves a record SQS refused to change (a fake refusing the entry) reported failed, logged once for the batch and counted', async () => {
     const { client } = fakeSqsClient((name) =>
       name === 'ChangeMessageVisibilityBatchCommand'
         ? {
@@ -228,7 +213,7 @@ describe('a processor with retry', () => {
     expect(visibilityCalls(calls)).toEqual([]);
   });
 
-  it('abandons a visibility change still running at the deadline, and answers', async () => {
+  it('abandons a visibility change still running at the deadline (a fake SQS that never answers), and answers', async () => {
     const timers: Array<() => void> = [];
     let sent = () => {};
     const hanging = {

@@ -46,9 +46,11 @@ describe('the bench:kit workload', () => {
     const records = makeLedgerWorkload(SHAPE).batches.flat();
     expect(new Set(records.map((record) => record.messageId)).size).toBe(950);
     const lastOfGroup = new Map<string, bigint>();
-    for (const record of records.filter(
+    const firstReceives = records.filter(
       (record) => record.attributes.ApproximateReceiveCount === '1',
-    )) {
+    );
+    expect(firstReceives).toHaveLength(950);
+    for (const record of firstReceives) {
       const group = String(record.attributes.MessageGroupId);
       const sequence = BigInt(String(record.attributes.SequenceNumber));
       expect(sequence).toBeGreaterThan(lastOfGroup.get(group) ?? -1n);

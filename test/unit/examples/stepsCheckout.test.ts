@@ -46,6 +46,7 @@ describe('the checkout (examples/steps/checkout.ts), its PSP a stub of fetch', (
     await inbox.run(checkout, [redeliveryOf(order)]);
     const keys = charges.slice(before);
     expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/\S/);
     expect(keys[1]).toBe(keys[0]);
   });
 });
