@@ -8,7 +8,8 @@ import { sqsRecord } from '../../support/sqsRecords.js';
 type Input = ChangeMessageVisibilityBatchCommand['input'];
 
 /** The inputs of the batch calls a fake client was sent. */
-const inputsOf = (calls: readonly SentCommand[]) => calls.map(({ input }) => input as unknown as Input);
+const inputsOf = (calls: readonly SentCommand[]) =>
+  calls.map(({ input }) => input as unknown as Input);
 
 const signal = new AbortController().signal;
 
