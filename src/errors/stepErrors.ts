@@ -3,9 +3,10 @@ import { PermanentError } from './messageErrors.js';
 
 /**
  * Another attempt holds the message's lease: a copy of the message (an SQS duplicate, a
- * re-publish) is running its steps now. This copy runs nothing and is reported failed, so SQS
- * delivers it again after its visibility timeout; by then the holder has committed (this copy
- * is then a duplicate) or released the lease.
+ * re-publish) is running its steps now. This copy runs nothing and is reported failed. With the
+ * `retry` option group set (the construct's default), the processor makes SQS deliver it again
+ * `leaseHeldMarginSeconds` after the lease ends; without it, after the queue's visibility timeout.
+ * By then the holder has committed (this copy is then a duplicate) or released the lease.
  *
  * @example
  * ```ts
@@ -23,8 +24,9 @@ export class LeaseHeldError extends InboxError {
   constructor(leaseUntilMillis: number, holderMessageId: string) {
     super(
       `Message ${holderMessageId} holds the lease of this message's key until ` +
-        `${new Date(leaseUntilMillis).toISOString()}; this copy runs nothing and SQS delivers it ` +
-        'again after its visibility timeout (keep that timeout above the lease).',
+        `${new Date(leaseUntilMillis).toISOString()}; this copy runs nothing and is delivered ` +
+        "again after that lease ends (with the retry option group set) or after the queue's " +
+        'visibility timeout (without it).',
     );
     this.leaseUntilMillis = leaseUntilMillis;
     this.holderMessageId = holderMessageId;

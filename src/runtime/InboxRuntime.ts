@@ -21,7 +21,13 @@ export interface InboxRuntime {
   now(): number;
   /** Waits `millis` (the retry backoff after a transient DynamoDB error). */
   sleep(millis: number): Promise<void>;
-  /** A number in [0, 1): the jitter of the retry backoff. */
+  /**
+   * A number in [0, 1), uniformly distributed: the jitter of the backoffs, and the bits of the
+   * step lease's owner tokens and of the coalescer's request tokens. Give each invocation its own
+   * sequence (a seeded generator per test is fine): a constant, or two invocations replaying the
+   * same seed, makes two attempts' owner tokens equal, and one attempt then renews or releases
+   * the other's lease.
+   */
   random(): number;
   /**
    * Calls `callback` once after `millis`; returns what cancels it. `purpose` says which timer it
