@@ -49,8 +49,21 @@ function statusProblems(workload: LedgerWorkload, statuses: LedgerObservation['s
     );
 }
 
-function balanceProblems(
-  distinct: readonly PaymentCaptured[],
+/** What a balance or entry check reads of a payment. */
+export type AppliedPayment = Pick<PaymentCaptured, 'accountId' | 'paymentId' | 'amountCents'>;
+
+/**
+ * The accounts whose balance is not the sum of their distinct payments, each applied once:
+ * a payment applied twice, or never, shows here.
+ *
+ * @example
+ * ```ts
+ * balanceProblems([payment], [{ accountId: payment.accountId, balanceCents: 0 }]);
+ * // => ['balances wrong: acc-0 holds 0, expected 1250']
+ * ```
+ */
+export function balanceProblems(
+  distinct: readonly AppliedPayment[],
   accounts: LedgerObservation['accounts'],
 ): string[] {
   const expected = new Map<string, number>();
@@ -66,8 +79,16 @@ function balanceProblems(
   return summarize('balances wrong', wrong);
 }
 
-function entryProblems(
-  distinct: readonly PaymentCaptured[],
+/**
+ * The ledger entries that are missing (their count) or that no payment matches.
+ *
+ * @example
+ * ```ts
+ * entryProblems([payment], []); // => ['0 ledger entries, expected 1']
+ * ```
+ */
+export function entryProblems(
+  distinct: readonly AppliedPayment[],
   entries: LedgerObservation['entries'],
 ): string[] {
   const byPayment = new Map(distinct.map((payment) => [payment.paymentId, payment]));
@@ -84,8 +105,16 @@ function entryProblems(
   return [...count, ...summarize('entries no payment matches', wrong)];
 }
 
-/** One line per problem up to a few, then how many more. */
-function summarize(kind: string, problems: readonly string[]): string[] {
+/**
+ * One line for a kind of problem: the first few, then how many more.
+ *
+ * @example
+ * ```ts
+ * summarize('not committed', ['evt-1', 'evt-2', 'evt-3', 'evt-4']);
+ * // => ['not committed: evt-1; evt-2; evt-3 and 1 more']
+ * ```
+ */
+export function summarize(kind: string, problems: readonly string[]): string[] {
   if (problems.length === 0) return [];
   const more = problems.length - SHOWN_PER_KIND;
   return [

@@ -50,8 +50,17 @@ const ALWAYS_HOLDS = {
   ExpressionAttributeNames: { '#frozen': 'frozen' },
 } as const;
 
-/** The business writes of a payment: credit the account, record the payment. */
-function businessWrites(tables: BenchTables, body: Payment) {
+/**
+ * The business writes of a payment: credit the account, record the payment.
+ *
+ * @example
+ * ```ts
+ * const { credit, record } = businessWrites(tables, payment);
+ * tx.update(credit);
+ * tx.put(record);
+ * ```
+ */
+export function businessWrites(tables: BenchTables, body: Payment) {
   return {
     credit: {
       TableName: tables.accounts,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ChangeMessageVisibilityCommand,
-  DeleteMessageCommand,
+  type Message,
   ReceiveMessageCommand,
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
@@ -13,7 +13,7 @@ import {
   type InboxOptions,
   type MessageHandler,
 } from '../../src/index.js';
-import { toRecord } from '../../tools/local/LocalEventSourceMapping.js';
+import { startQueueMapping, toRecord } from '../../tools/local/LocalEventSourceMapping.js';
 import { useLedger } from '../support/ledgerFixture.js';
 import { countingMetrics, recordingLogger, sqsEvent } from '../support/sqsRecords.js';
 
@@ -23,9 +23,8 @@ type Queue = { url: string; arn: string };
 type Body = { id: string };
 
 /**
- * The event source mapping, locally: receives and hands each batch to the processor without
- * waiting for the one before (Lambda runs batches at once), deletes what succeeded, and notes
- * when each message id was received, until `done()` or `timeoutMillis`.
+ * The event source mapping, locally ({@link startQueueMapping}), noting when each message id
+ * was received, until `done()` or `timeoutMillis`; then it lets the batches in flight finish.
  */
 async function runMapping(
   processor: BatchProcessor,
@@ -34,37 +33,15 @@ async function runMapping(
   timeoutMillis = 60_000,
 ): Promise<Map<string, number[]>> {
   const receivedAt = new Map<string, number[]>();
-  const running = new Set<Promise<void>>();
+  const received = ({ MessageId = '' }: Message) =>
+    receivedAt.set(MessageId, [...(receivedAt.get(MessageId) ?? []), Date.now()]);
+  const source = { queueUrl: queue.url, queueArn: queue.arn, batchSize: 10, maxConcurrency: 5 };
+  const mapping = startQueueMapping(processor, { consumer: 'retry', ...source }, aws.sqs, {
+    received,
+  });
   const until = Date.now() + timeoutMillis;
-  while (!done() && Date.now() < until) {
-    const { Messages = [] } = await aws.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queue.url,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        MessageSystemAttributeNames: ['All'],
-      }),
-    );
-    if (Messages.length === 0) continue;
-    const now = Date.now();
-    for (const m of Messages) {
-      receivedAt.set(m.MessageId ?? '', [...(receivedAt.get(m.MessageId ?? '') ?? []), now]);
-    }
-    const batch = (async () => {
-      const response = await processor.process(
-        sqsEvent(...Messages.map((m) => toRecord(m, queue.arn))),
-      );
-      const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
-      for (const m of Messages.filter((message) => !failed.has(message.MessageId ?? ''))) {
-        await aws.sqs.send(
-          new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: m.ReceiptHandle }),
-        );
-      }
-    })();
-    running.add(batch);
-    void batch.finally(() => running.delete(batch));
-  }
-  await Promise.all(running);
+  while (!done() && Date.now() < until) await sleep(50);
+  await mapping.drain();
   return receivedAt;
 }
 

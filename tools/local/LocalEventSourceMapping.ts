@@ -28,15 +28,15 @@ export class OutcomeCounter implements InboxMetrics {
 }
 
 const quiet: InboxLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const DEFAULT_POLLERS = 3;
-const MAX_POLLERS = 5;
 
 /**
- * Lambda's SQS event source mapping, locally: sqs-consumer polls the queue in batches of the
- * mapping's size, the batch goes through the consumer's inbox processor as an SQS event, and
- * only the records not in `batchItemFailures` are deleted. Failed ones reappear after the
- * visibility timeout, the queue's redrive policy moves them to the DLQ, and a FIFO queue keeps
- * each group's order by not handing out a group's next message while one is in flight.
+ * Lambda's SQS event source mapping for a consumer of the reference service, locally: the
+ * consumer's inbox processor ({@link createLocalProcessor}) behind {@link startQueueMapping}.
+ *
+ * @example
+ * ```ts
+ * const { counter, stop } = startLocalMapping(mapping, ledgerConsumer, clients);
+ * ```
  */
 export function startLocalMapping<TSchema extends StandardSchemaV1>(
   mapping: LocalMapping,
@@ -45,41 +45,7 @@ export function startLocalMapping<TSchema extends StandardSchemaV1>(
 ): { counter: OutcomeCounter; stop: () => void } {
   const counter = new OutcomeCounter();
   const processor = createLocalProcessor(mapping, definition, clients, { metrics: counter });
-  const handleMessageBatch = async (messages: Message[]) => {
-    const response = await processor.process({
-      Records: messages.map((m) => toRecord(m, mapping.queueArn)),
-    });
-    const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
-    return messages.filter((message) => !failed.has(message.MessageId ?? ''));
-  };
-  // Lambda runs several batches of one mapping at once, up to its maximum concurrency.
-  const pollers = Array.from(
-    { length: Math.min(mapping.maxConcurrency ?? DEFAULT_POLLERS, MAX_POLLERS) },
-    () =>
-      Consumer.create({
-        queueUrl: mapping.queueUrl,
-        sqs: clients.sqs,
-        batchSize: Math.min(mapping.batchSize, 10),
-        waitTimeSeconds: 1,
-        pollingWaitTimeMs: 100,
-        attributeNames: ['All'],
-        messageAttributeNames: ['All'],
-        messageSystemAttributeNames: ['All'],
-        suppressFifoWarning: true,
-        handleMessageBatch,
-      }),
-  );
-  let stopping = false;
-  for (const poller of pollers) {
-    poller.on('error', (error) => {
-      if (!stopping) console.error(`[${mapping.consumer}] ${error.message}`);
-    });
-    poller.start();
-  }
-  const stop = () => {
-    stopping = true;
-    for (const poller of pollers) poller.stop({ abort: true });
-  };
+  const { stop } = startQueueMapping(processor, mapping, clients.sqs);
   return { counter, stop };
 }
 
@@ -135,6 +101,111 @@ export function createLocalProcessor<TSchema extends StandardSchemaV1>(
       precheck: options.precheck ?? Precheck.Concurrent,
       coalesce: options.coalesce ?? false,
     },
+  });
+}
+
+/** The queue side of a mapping: where it polls, in batches of how many, how many at once. */
+export type QueueSource = Pick<
+  LocalMapping,
+  'consumer' | 'queueUrl' | 'queueArn' | 'batchSize' | 'maxConcurrency'
+>;
+
+/** What a caller may watch: each message as it is received, and as it is deleted. */
+export interface MappingObserver {
+  readonly received?: (message: Message) => void;
+  readonly deleted?: (message: Message) => void;
+}
+
+/** A running mapping: `stop` aborts at once; `drain` stops polling and waits for the batches. */
+export interface RunningMapping {
+  readonly stop: () => void;
+  readonly drain: () => Promise<void>;
+}
+
+const DEFAULT_POLLERS = 3;
+const MAX_POLLERS = 5;
+/** How long `drain` waits for a batch in flight (its processing and its delete). */
+const DRAIN_WAIT_MILLIS = 60_000;
+
+/**
+ * Lambda's SQS event source mapping, locally: sqs-consumer polls the queue in batches of the
+ * mapping's size, each batch goes through `processor` as an SQS event, and only the records not
+ * in `batchItemFailures` are deleted. A failed record reappears when its visibility ends — the
+ * queue's timeout, or what the processor set (`retry`) —, the queue's redrive policy moves it to
+ * the DLQ, and a FIFO queue keeps each group's order by not handing out a group's next message
+ * while one is in flight. Batches run at once up to the mapping's maximum concurrency (3 when
+ * unset, at most 5), as Lambda runs several invocations of one mapping.
+ *
+ * @example
+ * ```ts
+ * const mapping = startQueueMapping(processor, source, sqs, { deleted: (m) => done.add(m.MessageId) });
+ * await mapping.drain();
+ * ```
+ */
+export function startQueueMapping(
+  processor: Pick<BatchProcessor, 'process'>,
+  source: QueueSource,
+  sqs: SQSClient,
+  observer: MappingObserver = {},
+): RunningMapping {
+  const pollers = Array.from(
+    { length: Math.min(source.maxConcurrency ?? DEFAULT_POLLERS, MAX_POLLERS) },
+    () =>
+      Consumer.create({
+        queueUrl: source.queueUrl,
+        sqs,
+        batchSize: Math.min(source.batchSize, 10),
+        waitTimeSeconds: 1,
+        pollingWaitTimeMs: 100,
+        pollingCompleteWaitTimeMs: DRAIN_WAIT_MILLIS,
+        attributeNames: ['All'],
+        messageAttributeNames: ['All'],
+        messageSystemAttributeNames: ['All'],
+        suppressFifoWarning: true,
+        handleMessageBatch: (messages) => succeeded(processor, source.queueArn, messages),
+      }),
+  );
+  let stopping = false;
+  for (const poller of pollers) {
+    poller.on('error', (error) => {
+      if (!stopping) console.error(`[${source.consumer}] ${error.message}`);
+    });
+    if (observer.received) poller.on('message_received', observer.received);
+    if (observer.deleted) poller.on('message_processed', observer.deleted);
+    poller.start();
+  }
+  return {
+    stop: () => {
+      stopping = true;
+      for (const poller of pollers) poller.stop({ abort: true });
+    },
+    drain: async () => {
+      if (stopping) return;
+      stopping = true;
+      await Promise.all(pollers.map(stopAfterLastBatch));
+    },
+  };
+}
+
+/** Runs one batch through the processor; the messages to delete (those not reported failed). */
+async function succeeded(
+  processor: Pick<BatchProcessor, 'process'>,
+  queueArn: string,
+  messages: Message[],
+): Promise<Message[]> {
+  const response = await processor.process({
+    Records: messages.map((m) => toRecord(m, queueArn)),
+  });
+  const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+  return messages.filter((message) => !failed.has(message.MessageId ?? ''));
+}
+
+/** Stops a poller without aborting; resolves when its batch in flight, if any, is done. */
+function stopAfterLastBatch(poller: Consumer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // Registered first: a poller with nothing in flight reports `stopped` inside `stop()`.
+    poller.once('stopped', () => resolve());
+    poller.stop();
   });
 }
 
