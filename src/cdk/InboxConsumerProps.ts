@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { InboxFunctionProps } from './InboxFunctionProps.js';
+import type { InboxRetryProps } from './InboxRetryProps.js';
 import type { MessageKey } from './MessageKey.js';
 import type { OutboxRelayProps } from './OutboxRelayProps.js';
 import type { QueueSource } from './QueueSource.js';
@@ -32,7 +33,7 @@ export interface BusinessTableGrant {
  * Properties of {@link InboxConsumer}. At the top, what every consumer sets: who it is, how a
  * message is keyed and how long a key is remembered, where messages come from, the function and
  * the tables it writes. In groups, what a reader looks for later: `queue`, `deadLetter`,
- * `eventSource` and `monitoring`. Durations are `Duration`s; each prop says its range, default
+ * `eventSource`, `monitoring` and `retry`. Durations are `Duration`s; each prop says its range, default
  * and the AWS documentation it follows. The names are the library's where they mean the same
  * thing (`consumer`, `key`, `sources`, `deadLetter.maxReceiveCount`; `ttl` is `ttlSeconds`).
  *
@@ -136,6 +137,18 @@ export interface InboxConsumerProps {
 
   /** Alarms, their topic and the metrics namespace. */
   readonly monitoring?: InboxMonitoringProps;
+
+  /**
+   * How a failed record comes back (the library's `retry`, `INBOX_RETRY_*`): the function sets
+   * its visibility before the batch answers. `{}` re-times only a copy refused by another
+   * attempt's live lease; `backoff` adds a jittered delay growing with the receive count to
+   * every retryable failure; `false` sets no `INBOX_RETRY_*` variable, so every retry waits
+   * `queue.visibilityTimeout`. `sqs:ChangeMessageVisibility` on the queue comes with the event
+   * source mapping's grant either way.
+   * @default {} (lease-held copies re-timed, 2 s past the lease; no backoff)
+   * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+   */
+  readonly retry?: InboxRetryProps | false;
 }
 
 /**

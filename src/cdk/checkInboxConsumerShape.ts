@@ -22,6 +22,7 @@ const PROPS = [
   'deadLetter',
   'eventSource',
   'monitoring',
+  'retry',
 ];
 const GROUPS: Readonly<Record<string, readonly string[]>> = {
   function: [
@@ -38,6 +39,7 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   deadLetter: ['maxReceiveCount', 'retentionPeriod'],
   eventSource: ['batchSize', 'maxBatchingWindow', 'maxConcurrency'],
   monitoring: ['alarmTopic', 'queueAgeAlarmThreshold', 'metricsNamespace'],
+  retry: ['backoff', 'leaseHeldMargin'],
 };
 /** The props of 0.1.0, by where each went. */
 const MOVED: Readonly<Record<string, string>> = {
@@ -88,10 +90,7 @@ export function checkInboxConsumerShape(
   fail: (message: string) => never,
 ): void {
   checkKeys(props, PROPS, '', fail);
-  for (const [group, keys] of Object.entries(GROUPS)) {
-    const value = (props as unknown as Record<string, unknown>)[group];
-    if (value !== undefined) checkKeys(value, keys, `${group}.`, fail);
-  }
+  checkGroups(props, fail);
   if (typeof props.consumer !== 'string' || !CONSUMER_NAME_PATTERN.test(props.consumer)) {
     fail(`consumer must be ${CONSUMER_NAME_RULE} (given ${JSON.stringify(props.consumer)}).`);
   }
@@ -104,6 +103,19 @@ export function checkInboxConsumerShape(
     }
   }
   checkFunctionChoice(props, fail);
+}
+
+function checkGroups(props: InboxConsumerProps, fail: (message: string) => never): void {
+  for (const [group, keys] of Object.entries(GROUPS)) {
+    const value = (props as unknown as Record<string, unknown>)[group];
+    // `retry: false` turns the group off.
+    if (value !== undefined && !(group === 'retry' && value === false)) {
+      checkKeys(value, keys, `${group}.`, fail);
+    }
+  }
+  if (props.retry && props.retry.backoff !== undefined) {
+    checkKeys(props.retry.backoff, ['firstDelay', 'maxDelay'], 'retry.backoff.', fail);
+  }
 }
 
 function checkFunctionChoice(props: InboxConsumerProps, fail: (message: string) => never): void {

@@ -11,6 +11,7 @@ import type { InboxFunctionProps } from './InboxFunctionProps.js';
 import { InboxValidationError } from './InboxValidationError.js';
 import type { OutboxRelay } from './OutboxRelay.js';
 import { createFunctionRole } from './ownResources.js';
+import { retryEnvironment } from './resolveConsumerRetry.js';
 import type { InboxConsumerSettings } from './resolveInboxConsumerProps.js';
 import type { ResolvedQueueSources } from './resolveQueueSources.js';
 
@@ -88,6 +89,7 @@ function contractOf(
     [InboxEnvironment.MaxReceiveCount]: String(s.maxReceiveCount),
     [InboxEnvironment.Sources]: sources.kinds.join(','),
     ...(sources.keyVariable ? { [InboxEnvironment.Key]: sources.keyVariable } : {}),
+    ...retryEnvironment(s.retry),
     POWERTOOLS_SERVICE_NAME: s.consumer,
     POWERTOOLS_METRICS_NAMESPACE: s.metricsNamespace,
     ...businessEnvironment,

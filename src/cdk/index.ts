@@ -19,6 +19,7 @@ export type {
   InboxQueueProps,
 } from './InboxConsumerProps.js';
 export type { InboxFunctionProps } from './InboxFunctionProps.js';
+export type { InboxRetryProps } from './InboxRetryProps.js';
 export { InboxTable, type InboxTableProps } from './InboxTable.js';
 export { InboxValidationError } from './InboxValidationError.js';
 export { MessageKey } from './MessageKey.js';

@@ -4,6 +4,7 @@ import { DEFAULT_TTL_SECONDS, TTL_SECONDS_RANGE } from '../constants/values.js';
 import { checkInboxConsumerShape } from './checkInboxConsumerShape.js';
 import type { InboxConsumerProps } from './InboxConsumerProps.js';
 import { InboxValidationError } from './InboxValidationError.js';
+import { type ConsumerRetrySettings, resolveConsumerRetry } from './resolveConsumerRetry.js';
 
 /**
  * The props with defaults applied, after validation.
@@ -30,6 +31,8 @@ export interface InboxConsumerSettings {
   readonly maxConcurrency: number | undefined;
   readonly queueAgeAlarmThreshold: Duration;
   readonly metricsNamespace: string;
+  /** Undefined with `retry: false`. */
+  readonly retry: ConsumerRetrySettings | undefined;
 }
 
 const MAX_RETENTION = Duration.days(14);
@@ -64,7 +67,7 @@ export function resolveInboxConsumerProps(
   const batchingSeconds = maxBatchingWindow?.isUnresolved()
     ? 0
     : (maxBatchingWindow?.toSeconds() ?? 0);
-  const settings: InboxConsumerSettings = {
+  const settings: Omit<InboxConsumerSettings, 'retry'> = {
     consumer: props.consumer,
     fifo,
     contentBasedDeduplication: props.queue?.contentBasedDeduplication ?? false,
@@ -87,12 +90,14 @@ export function resolveInboxConsumerProps(
   checkQueue(settings, fail);
   checkFunction(settings, fail);
   checkEventSource(settings, fail);
-  return settings;
+  return { ...settings, retry: resolveConsumerRetry(props.retry, settings, fail) };
 }
 
 type Fail = (message: string) => never;
+/** The settings the checks of this file read: all but the `retry` group, checked on its own. */
+type QueueAndFunction = Omit<InboxConsumerSettings, 'retry'>;
 
-function checkQueue(s: InboxConsumerSettings, fail: Fail): void {
+function checkQueue(s: QueueAndFunction, fail: Fail): void {
   if (s.contentBasedDeduplication && !s.fifo) {
     fail(
       'queue.contentBasedDeduplication is only for FIFO queues; set queue.fifo: true or drop it.',
@@ -153,7 +158,7 @@ function defaultInboxTtl(retention: Duration, dlqRetention: Duration): Duration 
     : Duration.seconds(horizon + 86_400);
 }
 
-function checkFunction(s: InboxConsumerSettings, fail: Fail): void {
+function checkFunction(s: QueueAndFunction, fail: Fail): void {
   const timeout = seconds(s.functionTimeout);
   const visibility = seconds(s.visibilityTimeout);
   if (timeout !== undefined && (timeout < 1 || timeout > 900)) {
@@ -180,7 +185,7 @@ function checkFunction(s: InboxConsumerSettings, fail: Fail): void {
   }
 }
 
-function checkEventSource(s: InboxConsumerSettings, fail: Fail): void {
+function checkEventSource(s: QueueAndFunction, fail: Fail): void {
   const maxBatch = s.fifo ? 10 : 10_000;
   if (
     isNumber(s.batchSize) &&

@@ -1,7 +1,9 @@
+import { Duration } from 'aws-cdk-lib';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { resolveRetry } from '../../src/core/resolveRetry.js';
 import { inboxConfigFromEnvironment } from '../../src/index.js';
-import { consumerWithAccounts } from './stackFactory.js';
+import { consumerTemplate, consumerWithAccounts, type TestConsumerProps } from './stackFactory.js';
 
 /**
  * The variables as a deployed function sees them: a `Ref` becomes what CloudFormation returns
@@ -49,4 +51,39 @@ describe('the environment contract between InboxConsumer and inboxConfigFromEnvi
       Ref: stack.getLogicalId(accounts.node.defaultChild as CfnTable),
     });
   });
+
+  it.each<{ given: string; retry: TestConsumerProps['retry']; expected: unknown }>([
+    { given: 'no retry prop', retry: undefined, expected: { leaseHeldMarginSeconds: 2 } },
+    { given: 'retry: false', retry: false, expected: undefined },
+    {
+      given: 'a backoff and a margin',
+      retry: {
+        backoff: { firstDelay: Duration.seconds(5), maxDelay: Duration.minutes(15) },
+        leaseHeldMargin: Duration.seconds(7),
+      },
+      expected: {
+        backoff: { firstDelaySeconds: 5, maxDelaySeconds: 900 },
+        leaseHeldMarginSeconds: 7,
+      },
+    },
+  ])(
+    'reads the construct’s retry back as the processor’s retry group, given $given',
+    ({ retry, expected }) => {
+      const { template } = consumerTemplate(retry === undefined ? {} : { retry });
+      const [fn] = Object.values(
+        template.findResources('AWS::Lambda::Function', {
+          Properties: { Handler: 'index.handler' },
+        }),
+      );
+      const variables = fn?.Properties.Environment.Variables as Record<string, unknown>;
+
+      const { options } = inboxConfigFromEnvironment({
+        env: asDeployed(variables, template.toJSON().Resources),
+      });
+
+      expect(options.retry).toEqual(expected);
+      // The processor accepts what the environment gave.
+      expect(() => resolveRetry(options)).not.toThrow();
+    },
+  );
 });
