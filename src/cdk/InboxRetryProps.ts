@@ -17,8 +17,9 @@ export interface InboxRetryProps {
    * A retryable failure on receive n comes back after a full-jitter draw up to
    * `min(maxDelay, firstDelay × 2^(n−1))`. `firstDelay` at least 1 second; `maxDelay` from
    * `firstDelay` to 42,000 seconds (SQS's 12 hours less the longest function timeout and
-   * batching window), shorter than `queue.retentionPeriod`, and
-   * `deadLetter.maxReceiveCount × (maxDelay + queue.visibilityTimeout)` at most `ttl`. On a
+   * batching window), shorter than `queue.retentionPeriod`, and with every receive before the
+   * queue drops the message: `deadLetter.maxReceiveCount × (queue.visibilityTimeout + maxDelay)`
+   * at most `queue.retentionPeriod` (so within `ttl`, which covers that retention). On a
    * FIFO queue the whole message group waits its head's delay.
    * @default none (a retryable failure waits `queue.visibilityTimeout`)
    */

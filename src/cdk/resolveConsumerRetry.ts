@@ -23,14 +23,13 @@ export interface ConsumerRetrySettings {
  *
  * @example
  * ```ts
- * const bounds: RetryBounds = { retentionPeriod, visibilityTimeout, maxReceiveCount: 5, ttl };
+ * const bounds: RetryBounds = { retentionPeriod, visibilityTimeout, maxReceiveCount: 5 };
  * ```
  */
 export interface RetryBounds {
   readonly retentionPeriod: Duration;
   readonly visibilityTimeout: Duration;
   readonly maxReceiveCount: number;
-  readonly ttl: Duration;
 }
 
 type Fail = (message: string) => never;
@@ -40,8 +39,9 @@ type Backoff = NonNullable<ConsumerRetrySettings['backoff']>;
  * The `retry` prop resolved (undefined for `false`: no visibility is ever changed), after the
  * checks the library and SQS would otherwise make at run time: whole seconds; `firstDelay` from
  * 1 s to `maxDelay`; `maxDelay` at most 42,000 s (`RETRY_LIMITS`), shorter than
- * `queue.retentionPeriod`, and with `deadLetter.maxReceiveCount` and `queue.visibilityTimeout`
- * within `ttl`; `leaseHeldMargin` from 0 to 900 s. A check involving a token is skipped.
+ * `queue.retentionPeriod`; the longest path to the DLQ, `deadLetter.maxReceiveCount ×
+ * (queue.visibilityTimeout + maxDelay)` (without a backoff, the visibility timeout alone), within
+ * `queue.retentionPeriod`; `leaseHeldMargin` from 0 to 900 s. A check involving a token is skipped.
  *
  * @example
  * ```ts
@@ -53,7 +53,10 @@ export function resolveConsumerRetry(
   bounds: RetryBounds,
   fail: Fail,
 ): ConsumerRetrySettings | undefined {
-  if (retry === false) return undefined;
+  if (retry === false) {
+    checkPathToDeadLetter(0, bounds, fail);
+    return undefined;
+  }
   const given = retry ?? {};
   const margin = given.leaseHeldMargin;
   const leaseHeldMarginSeconds =
@@ -63,6 +66,7 @@ export function resolveConsumerRetry(
   checkLeaseHeldMargin(leaseHeldMarginSeconds, fail);
   const backoff = given.backoff && resolveBackoff(given.backoff, fail);
   if (backoff) checkAgainstQueue(backoff.maxDelaySeconds, bounds, fail);
+  checkPathToDeadLetter(backoff?.maxDelaySeconds ?? 0, bounds, fail);
   return { backoff, leaseHeldMarginSeconds };
 }
 
@@ -114,10 +118,7 @@ function resolveBackoff(backoff: NonNullable<InboxRetryProps['backoff']>, fail: 
   return { firstDelaySeconds, maxDelaySeconds };
 }
 
-/**
- * A delayed message must come back before the queue drops it, and every receive up to the
- * redrive must fit in the time its inbox entry is remembered.
- */
+/** A delayed message must come back before the queue drops it. */
 function checkAgainstQueue(maxDelaySeconds: number, bounds: RetryBounds, fail: Fail): void {
   const retention = literalSeconds(bounds.retentionPeriod);
   if (isLiteral(maxDelaySeconds) && retention !== undefined && maxDelaySeconds >= retention) {
@@ -126,20 +127,28 @@ function checkAgainstQueue(maxDelaySeconds: number, bounds: RetryBounds, fail: F
         'a message delayed that long expires before it comes back. Lower retry.backoff.maxDelay or raise queue.retentionPeriod.',
     );
   }
+}
+
+/**
+ * Every receive up to the last one, where the library dead-letters the message, must come before
+ * the queue drops it: SQS counts the retention from the send, not from a receive.
+ */
+function checkPathToDeadLetter(maxDelaySeconds: number, bounds: RetryBounds, fail: Fail): void {
+  const retention = literalSeconds(bounds.retentionPeriod);
   const visibility = literalSeconds(bounds.visibilityTimeout);
-  const ttl = literalSeconds(bounds.ttl);
   const receives = bounds.maxReceiveCount;
-  if (!isLiteral(maxDelaySeconds, receives) || visibility === undefined || ttl === undefined) {
-    return;
-  }
-  const horizon = receives * (maxDelaySeconds + visibility);
-  if (horizon > ttl) {
-    fail(
-      `the redrive horizon with retry.backoff, deadLetter.maxReceiveCount × (retry.backoff.maxDelay + queue.visibilityTimeout) = ` +
-        `${receives} × (${maxDelaySeconds} s + ${visibility} s) = ${horizon} s, exceeds ttl (${ttl} s): ` +
-        'a message still retried after its inbox entry expired is applied again. Raise ttl, or lower retry.backoff.maxDelay or deadLetter.maxReceiveCount.',
-    );
-  }
+  if (retention === undefined || visibility === undefined) return;
+  if (!isLiteral(maxDelaySeconds, receives)) return;
+  const path = receives * (visibility + maxDelaySeconds);
+  if (path <= retention) return;
+  const delay = maxDelaySeconds > 0 ? ' + retry.backoff.maxDelay' : '';
+  const delayFigure = maxDelaySeconds > 0 ? ` + ${maxDelaySeconds} s` : '';
+  fail(
+    `the longest path to the DLQ, deadLetter.maxReceiveCount × (queue.visibilityTimeout${delay}) = ` +
+      `${receives} × (${visibility} s${delayFigure}) = ${path} s, exceeds queue.retentionPeriod (${retention} s): ` +
+      'SQS would drop a message still being retried before it reaches the DLQ. Raise queue.retentionPeriod, ' +
+      `or lower deadLetter.maxReceiveCount${maxDelaySeconds > 0 ? ' or retry.backoff.maxDelay' : ' or queue.visibilityTimeout'}.`,
+  );
 }
 
 function checkLeaseHeldMargin(seconds: number, fail: Fail): void {

@@ -48,6 +48,12 @@ const oneHourQueue = {
   deadLetter: { retentionPeriod: Duration.days(1), maxReceiveCount: 30 },
 } satisfies TestConsumerProps;
 
+/** A day's retention and 4 receives: the longest path to the DLQ is 4 × (180 s + maxDelay). */
+const oneDayQueue = {
+  queue: { retentionPeriod: Duration.days(1) },
+  deadLetter: { retentionPeriod: Duration.days(2), maxReceiveCount: 4 },
+} satisfies TestConsumerProps;
+
 describe('InboxConsumer retry', () => {
   it('re-times lease-held copies by default: the lease-held margin of 2 s and no backoff reach the function', () => {
     const { stack, template, consumer } = consumerTemplate();
@@ -124,14 +130,9 @@ describe('InboxConsumer retry', () => {
       retry: { backoff: { firstDelay: Duration.seconds(60), maxDelay: Duration.seconds(60) } },
     },
     {
-      when: 'maxDelay is one second under the queue’s retention',
-      retry: { backoff: { firstDelay: Duration.seconds(1), maxDelay: Duration.seconds(3_599) } },
-      rest: { ...oneHourQueue, ttl: Duration.days(5) },
-    },
-    {
-      when: 'the redrive horizon equals the TTL: 30 × (3420 s + 180 s) = 108000 s',
-      retry: { backoff: { firstDelay: Duration.seconds(1), maxDelay: Duration.seconds(3_420) } },
-      rest: { ...oneHourQueue, ttl: Duration.seconds(108_000) },
+      when: 'the longest path to the DLQ equals the queue’s retention: 4 × (180 s + 21420 s) = 86400 s',
+      retry: { backoff: { firstDelay: Duration.seconds(1), maxDelay: Duration.seconds(21_420) } },
+      rest: oneDayQueue,
     },
     { when: 'leaseHeldMargin is 0 s', retry: { leaseHeldMargin: Duration.seconds(0) } },
     {
@@ -196,14 +197,31 @@ describe('InboxConsumer retry', () => {
         /retry.backoff.maxDelay \(3600 s\) must be shorter than queue.retentionPeriod \(3600 s\).*raise queue.retentionPeriod/,
     },
     {
-      when: 'the redrive horizon exceeds the TTL by a second',
+      when: 'the longest path to the DLQ exceeds the queue’s retention by 4 s',
       props: {
-        ...oneHourQueue,
-        ttl: Duration.seconds(107_999),
-        retry: { backoff: { firstDelay: Duration.seconds(1), maxDelay: Duration.seconds(3_420) } },
+        ...oneDayQueue,
+        retry: { backoff: { firstDelay: Duration.seconds(1), maxDelay: Duration.seconds(21_421) } },
       },
       message:
-        /deadLetter.maxReceiveCount × \(retry.backoff.maxDelay \+ queue.visibilityTimeout\) = 30 × \(3420 s \+ 180 s\) = 108000 s, exceeds ttl \(107999 s\).*Raise ttl/,
+        /deadLetter.maxReceiveCount × \(queue.visibilityTimeout \+ retry.backoff.maxDelay\) = 4 × \(180 s \+ 21421 s\) = 86404 s, exceeds queue.retentionPeriod \(86400 s\).*Raise queue.retentionPeriod, or lower deadLetter.maxReceiveCount or retry.backoff.maxDelay/,
+    },
+    {
+      when: 'without retry, the receives alone outlast the queue’s retention',
+      props: {
+        queue: { retentionPeriod: Duration.minutes(10) },
+        deadLetter: { maxReceiveCount: 4 },
+        retry: false,
+      },
+      message:
+        /deadLetter.maxReceiveCount × \(queue.visibilityTimeout\) = 4 × \(180 s\) = 720 s, exceeds queue.retentionPeriod \(600 s\).*or queue.visibilityTimeout/,
+    },
+    {
+      when: 'with retry: {}, the receives alone outlast the queue’s retention',
+      props: {
+        queue: { retentionPeriod: Duration.minutes(10) },
+        deadLetter: { maxReceiveCount: 4 },
+      },
+      message: /= 4 × \(180 s\) = 720 s, exceeds queue.retentionPeriod \(600 s\)/,
     },
     {
       when: 'a delay is not whole seconds',
