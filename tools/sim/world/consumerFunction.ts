@@ -34,6 +34,7 @@ import { guardedCounterConsumer } from './guardedCounter.js';
 import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
+import { retryEnvironment } from './worldRetry.js';
 
 /**
  * A value a consumer container gave its metrics sink: which container, the metric, the value.
@@ -238,6 +239,7 @@ function deployedEnvironment(
     [InboxEnvironment.Sources]:
       config.source === WorldSource.Sns ? MessageSource.Sns : MessageSource.Sqs,
     ...Object.fromEntries(tables.map((table) => [businessTableVariable(table), table])),
+    ...retryEnvironment(config.retry),
     ...(creditedUrl === undefined
       ? {}
       : {
