@@ -30,6 +30,7 @@ import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { type ConflictRules, senderName } from './ConflictRules.js';
+import { type ChosenDelay, keepingChosenDelays } from './chosenDelays.js';
 import { guardedCounterConsumer } from './guardedCounter.js';
 import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
@@ -132,6 +133,8 @@ export function consumerFunction(world: {
   ) => void;
   /** Where each container's metrics go, as its sink is given them. */
   readonly metrics: ObservedMetric[];
+  /** Where the delays the processor gives failed records go (worlds with `retry`). */
+  readonly retryDelays: ChosenDelay[];
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
   const { rules, queue } = world;
@@ -210,7 +213,12 @@ export function consumerFunction(world: {
         coalesce: config.coalesce ?? false,
       },
       observability: {
-        logger: traceLogger(kernel, actor),
+        logger: keepingChosenDelays(traceLogger(kernel, actor), {
+          kernel,
+          actor,
+          caller,
+          delays: world.retryDelays,
+        }),
         metrics: { addMetric: (name, _unit, value) => world.metrics.push({ actor, name, value }) },
       },
     });

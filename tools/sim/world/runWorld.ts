@@ -9,6 +9,7 @@ import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { ConflictRules } from './ConflictRules.js';
 import { checkWorld } from './checkWorld.js';
+import type { ChosenDelay } from './chosenDelays.js';
 import { consumerFunction, type ObservedMetric, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
 import { livenessBoundMillis } from './livenessBound.js';
@@ -175,6 +176,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   );
   const effects = new SimEffects();
   const metrics: ObservedMetric[] = [];
+  const retryDelays: ChosenDelay[] = [];
   const previous = previousReleaseContainers(config.previousReleaseShare, random.derive('release'));
   const second =
     config.outbox === undefined
@@ -206,6 +208,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
       },
       effects,
       metrics,
+      retryDelays,
       rules,
       previousRelease: previous.runs,
       ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
@@ -270,6 +273,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     redriveOutcomes,
     redriveReceivedAgain,
     metrics,
+    retryDelays,
     ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);
