@@ -76,6 +76,24 @@ describe('a simulated world', { timeout: WORLDS_BOUND_MILLIS }, () => {
     expect(applied('ledger-relay-dlq')).toBeGreaterThan(0);
   });
 
+  it('with a retry backoff, gives its retryable failures delays within the cap, which SQS applies before they come back', async () => {
+    const backoff = { firstDelaySeconds: 1, maxDelaySeconds: 3 };
+    const config: WorldConfig = {
+      ...drawWorldConfig(new Prng(58).derive('config')),
+      retry: { backoff },
+    };
+
+    const result = await runWorld({ seed: 58, config, keepTrace: true });
+
+    const delays = result.trace.flatMap((line) => {
+      const delay = /message retry delayed \(.+\): (\d+) s, backoff$/.exec(line);
+      return delay ? [Number(delay[1])] : [];
+    });
+    expect(result.failures).toEqual([]);
+    expect(delays.length).toBeGreaterThan(5);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(backoff.maxDelaySeconds);
+  });
+
   it('fails a world whose records fail with no fault to explain it (a function timeout too short)', async () => {
     const config = calm({
       ...drawWorldConfig(new Prng(6)),

@@ -480,6 +480,24 @@ export const MUTANTS = {
     find: '  return { ...entry, published };',
     replace: '  return entry;',
   },
+  retryDelayIgnored: {
+    name: 'retryDelayIgnored',
+    invariant: 'retry delays',
+    description:
+      'the visibility change of a failed record is sent with 0 s instead of the delay the processor chose and logged, so it comes back at once',
+    file: 'src/aws/SqsVisibilityChanger.ts',
+    find: 'VisibilityTimeout: visibilityTimeoutSeconds,',
+    replace: 'VisibilityTimeout: 0,',
+  },
+  retryDelayPastCap: {
+    name: 'retryDelayPastCap',
+    invariant: 'retry caps',
+    description:
+      "the backoff's step doubles with every receive past maxDelaySeconds: a delay is drawn beyond the cap",
+    file: 'src/retry/retryDelay.ts',
+    find: 'const stepSeconds = Math.min(backoff.maxDelaySeconds, backoff.firstDelaySeconds * 2 ** exponent);',
+    replace: 'const stepSeconds = backoff.firstDelaySeconds * 2 ** exponent;',
+  },
 } as const satisfies Record<string, Mutant>;
 
 /** One of the names of {@link MUTANTS}. */

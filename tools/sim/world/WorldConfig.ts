@@ -2,6 +2,7 @@ import { Precheck } from '../../../src/constants/values.js';
 import type { Prng } from '../kernel/Prng.js';
 import { drawRedriveKind, type OperatorRedriveSettings } from './drawRedriveKind.js';
 import { WorldConsumer } from './WorldConsumer.js';
+import { drawRetry, type WorldRetrySettings } from './worldRetry.js';
 
 export { WorldConsumer } from './WorldConsumer.js';
 
@@ -14,7 +15,7 @@ export { WorldConsumer } from './WorldConsumer.js';
  * const config = drawWorldConfig(new Prng(seed).derive('config'));
  * ```
  */
-export interface WorldConfig extends OperatorRedriveSettings {
+export interface WorldConfig extends OperatorRedriveSettings, WorldRetrySettings {
   /** The reference ledger (business conditions too), or the counter (the inbox alone). */
   readonly consumer: WorldConsumer;
   readonly fifo: boolean;
@@ -250,7 +251,9 @@ export function drawWorldConfig(random: Prng): WorldConfig {
   // Drawn last, for the same reason: containers of the previous release (issue 31).
   const released = { ...guarded, ...drawPreviousRelease(random) };
   // Drawn last, for the same reason: the operator's inbox-aware redrive (issue 32).
-  return { ...released, ...drawRedriveKind(random, released) };
+  const redriven = { ...released, ...drawRedriveKind(random, released) };
+  // Drawn last, for the same reason: the per-message retry backoff (issue 34).
+  return { ...redriven, ...drawRetry(random, redriven) };
 }
 
 /** The share of worlds in which some containers run the previous release. */

@@ -3,6 +3,7 @@ import type { SimEffects } from '../effects/SimEffects.js';
 import type { RunEnd } from '../kernel/Kernel.js';
 import type { Invocation } from '../lambda/SimLambda.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
+import type { ChosenDelay } from './chosenDelays.js';
 import type { ObservedMetric } from './consumerFunction.js';
 import type { OutboxWorld } from './outboxWorld.js';
 import type { PaymentWorkload, PlannedEvent } from './paymentWorkload.js';
@@ -56,6 +57,8 @@ export interface WorldObservation {
   readonly redriveReceivedAgain: readonly RedriveReceivedAgain[];
   /** Every value the consumer's containers gave their metrics sink, in order. */
   readonly metrics: readonly ObservedMetric[];
+  /** The delays the consumer's processor gave failed records and SQS accepted (`retry`), in order. */
+  readonly retryDelays: readonly ChosenDelay[];
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkFormats } from './checkFormats.js';
 import { checkLeaseTakeovers } from './checkLeaseTakeovers.js';
 import { checkOutbox } from './checkOutbox.js';
 import { checkRedrive, isOperationItem } from './checkRedrive.js';
+import { checkRetryDelays } from './checkRetryDelays.js';
 import { checkSteps } from './checkSteps.js';
 import { WorldTables } from './consumerFunction.js';
 import { FailureExplainer, type LeaseClaim, slowedByFaults } from './explainFailure.js';
@@ -37,6 +38,8 @@ import type { EventOf, WorldObservation } from './WorldObservation.js';
  * - FIFO: each account's events commit in the order they were sent;
  * - metrics (see `checkLeaseTakeovers`): a container counts exactly the lease takeovers its
  *   claims made (at most that many when it was killed);
+ * - retry delays and caps (see `checkRetryDelays`): no record comes back before the delay the
+ *   processor gave it, and no delay exceeds what the `retry` option allows;
  * - formats (see `checkFormats`): every entry and outbox item the current release writes holds
  *   its format version, and the previous release's containers stamp none;
  * - liveness: once faults stop, the world quiesces within its bound.
@@ -73,6 +76,7 @@ export function checkWorld(world: WorldObservation): string[] {
   checkOutbox(world, committed, failures);
   checkFormats(world, failures);
   checkRedrive(world, events, failures);
+  checkRetryDelays(world, eventOf, failures);
   return failures;
 }
 

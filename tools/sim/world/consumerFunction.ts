@@ -30,10 +30,12 @@ import { type Network, RequestChannel } from '../network/Network.js';
 import type { SimQueue } from '../sqs/SimQueue.js';
 import { simSqsClient } from '../sqs/SimSqsClient.js';
 import { type ConflictRules, senderName } from './ConflictRules.js';
+import { type ChosenDelay, keepingChosenDelays } from './chosenDelays.js';
 import { guardedCounterConsumer } from './guardedCounter.js';
 import { asPreviousRelease } from './previousRelease.js';
 import { quietOrNotified } from './quietNotification.js';
 import { type WorldConfig, WorldConsumer, WorldSource } from './WorldConfig.js';
+import { retryEnvironment } from './worldRetry.js';
 
 /**
  * A value a consumer container gave its metrics sink: which container, the metric, the value.
@@ -131,6 +133,8 @@ export function consumerFunction(world: {
   ) => void;
   /** Where each container's metrics go, as its sink is given them. */
   readonly metrics: ObservedMetric[];
+  /** Where the delays the processor gives failed records go (worlds with `retry`). */
+  readonly retryDelays: ChosenDelay[];
 }): FunctionFactory {
   const { kernel, dynamo, network, deadLetterQueue, config, applied, effects, creditedUrl } = world;
   const { rules, queue } = world;
@@ -209,7 +213,12 @@ export function consumerFunction(world: {
         coalesce: config.coalesce ?? false,
       },
       observability: {
-        logger: traceLogger(kernel, actor),
+        logger: keepingChosenDelays(traceLogger(kernel, actor), {
+          kernel,
+          actor,
+          caller,
+          delays: world.retryDelays,
+        }),
         metrics: { addMetric: (name, _unit, value) => world.metrics.push({ actor, name, value }) },
       },
     });
@@ -238,6 +247,7 @@ function deployedEnvironment(
     [InboxEnvironment.Sources]:
       config.source === WorldSource.Sns ? MessageSource.Sns : MessageSource.Sqs,
     ...Object.fromEntries(tables.map((table) => [businessTableVariable(table), table])),
+    ...retryEnvironment(config.retry),
     ...(creditedUrl === undefined
       ? {}
       : {

@@ -9,8 +9,10 @@ import { Network } from '../network/Network.js';
 import { SimQueue } from '../sqs/SimQueue.js';
 import { ConflictRules } from './ConflictRules.js';
 import { checkWorld } from './checkWorld.js';
+import type { ChosenDelay } from './chosenDelays.js';
 import { consumerFunction, type ObservedMetric, WorldTables } from './consumerFunction.js';
 import { openCounters } from './guardedCounter.js';
+import { livenessBoundMillis } from './livenessBound.js';
 import { inboxAwareRedrive, type OperatorWorld } from './operatorRedrive.js';
 import { buildOutboxWorld } from './outboxWorld.js';
 import { type PaymentWorkload, type PlannedEvent, planPaymentWorkload } from './paymentWorkload.js';
@@ -174,6 +176,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   );
   const effects = new SimEffects();
   const metrics: ObservedMetric[] = [];
+  const retryDelays: ChosenDelay[] = [];
   const previous = previousReleaseContainers(config.previousReleaseShare, random.derive('release'));
   const second =
     config.outbox === undefined
@@ -205,6 +208,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
       },
       effects,
       metrics,
+      retryDelays,
       rules,
       previousRelease: previous.runs,
       ...(second ? { creditedUrl: second.creditedQueue.url } : {}),
@@ -269,6 +273,7 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
     redriveOutcomes,
     redriveReceivedAgain,
     metrics,
+    retryDelays,
     ...(second ? { outbox: second } : {}),
   };
   const failures = checkWorld(observation);
@@ -332,33 +337,6 @@ function createTables(dynamo: SimDynamoDB): SimDynamoDB {
   table(WorldTables.Counters, 'counterId');
   table(WorldTables.Notifications, 'eventId');
   return dynamo;
-}
-
-/**
- * After faults stop, every message is settled within its receives, late requests included. On a
- * FIFO queue the messages of a group that keep failing (copies past a short TTL, a collided
- * payment) wait for each other, so the bound grows with the messages a group can hold.
- */
-function livenessBoundMillis(config: WorldConfig): number {
-  const perMessageMillis =
-    (config.maxReceiveCount + 2) * (config.visibilityTimeoutMillis + config.functionTimeoutMillis);
-  const lateRequestsMillis = 10 * 60_000;
-  const inLine = config.fifo ? 2 * config.events : 1;
-  // The second hop: the relay's retries of a batch (11 attempts), then the downstream queue.
-  const relayMillis = 11 * (config.functionTimeoutMillis + 2_000);
-  const downstreamInLine = config.outbox?.fifo ? 2 * config.events : 1;
-  const secondHopMillis =
-    config.outbox === undefined ? 0 : relayMillis + downstreamInLine * perMessageMillis;
-  // A paused operator's run: a pause before each receive, at most one receive per DLQ message
-  // (each event twice, and a copy of each dead-lettered again).
-  const pausedMillis = config.redrives * (config.redrivePauseMillis ?? 0) * (4 * config.events + 3);
-  return (
-    config.faults.untilMillis +
-    lateRequestsMillis +
-    (config.redrives + 1) * inLine * perMessageMillis +
-    secondHopMillis +
-    pausedMillis
-  );
 }
 
 /** The upstream: each event sent at its time, and again (a new SQS message) when planned. */
