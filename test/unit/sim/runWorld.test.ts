@@ -94,6 +94,30 @@ describe('a simulated world', { timeout: WORLDS_BOUND_MILLIS }, () => {
     expect(Math.max(...delays)).toBeLessThanOrEqual(backoff.maxDelaySeconds);
   });
 
+  it("gives the processor the world's leaseMillis: a 1 s step lease is renewed within the second", async () => {
+    const config: WorldConfig = {
+      ...drawWorldConfig(new Prng(5)),
+      consumer: 'notifier',
+      events: 3,
+      leaseMillis: 1_000,
+    };
+
+    const result = await runWorld({ seed: 5, config, keepTrace: true });
+
+    const beats = result.trace
+      .map((line) => /^\s*([\d.]+)s (\S+) lease heartbeat/.exec(line))
+      .filter((match) => match !== null)
+      .map(([, seconds, actor]) => ({ seconds: Number(seconds), actor }));
+    const gaps = beats.slice(1).flatMap((beat, n) => {
+      const before = beats[n];
+      return before !== undefined && before.actor === beat.actor
+        ? [beat.seconds - before.seconds]
+        : [];
+    });
+    expect(gaps.length).toBeGreaterThan(3);
+    expect(Math.max(...gaps)).toBeLessThan(1);
+  });
+
   it('fails a world whose records fail with no fault to explain it (a function timeout too short)', async () => {
     const config = calm({
       ...drawWorldConfig(new Prng(6)),

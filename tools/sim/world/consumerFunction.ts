@@ -199,11 +199,9 @@ export function consumerFunction(world: {
       ...inbox.options,
       schema: definition.schema,
       key: definition.key,
-      ...(config.leaseMillis === undefined
-        ? {}
-        : { reliability: { leaseMillis: config.leaseMillis } }),
       runtime,
       reliability: {
+        ...(config.leaseMillis === undefined ? {} : { leaseMillis: config.leaseMillis }),
         transactionAttempts: config.transactionAttempts,
         deadlineMarginMillis: BATCH_DEADLINE_MARGIN_MILLIS,
       },
