@@ -27,7 +27,19 @@ describe('queueUrlOfArn', () => {
       'arn:aws-us-gov:sqs:us-gov-west-1:123456789012:b',
       'https://sqs.us-gov-west-1.amazonaws.com/123456789012/b',
     ],
-  ])('derives the URL of %s', (arn, url) => {
+    [
+      'arn:aws-eusc:sqs:eusc-de-east-1:123456789012:c',
+      'https://sqs.eusc-de-east-1.amazonaws.eu/123456789012/c',
+    ],
+    [
+      'arn:aws-iso-e:sqs:eu-isoe-west-1:123456789012:d',
+      'https://sqs.eu-isoe-west-1.cloud.adc-e.uk/123456789012/d',
+    ],
+    [
+      'arn:aws-iso-f:sqs:us-isof-south-1:123456789012:e',
+      'https://sqs.us-isof-south-1.csp.hci.ic.gov/123456789012/e',
+    ],
+  ])("derives the URL of %s, in the partition's DNS suffix as the SDK resolves it", (arn, url) => {
     expect(queueUrlOfArn(arn)).toBe(url);
   });
 
