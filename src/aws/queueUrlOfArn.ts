@@ -1,10 +1,17 @@
-/** The DNS suffix of SQS endpoints, by AWS partition (the ARN's second field). */
+/**
+ * The DNS suffix of SQS endpoints, by AWS partition (the ARN's second field): the SDK's partition
+ * table's, so that the URL's host is the one the client resolves (a different host makes the SQS
+ * client send to the URL's and warn on every call).
+ */
 const PARTITION_DOMAINS: Readonly<Record<string, string>> = {
   aws: 'amazonaws.com',
   'aws-cn': 'amazonaws.com.cn',
   'aws-us-gov': 'amazonaws.com',
+  'aws-eusc': 'amazonaws.eu',
   'aws-iso': 'c2s.ic.gov',
   'aws-iso-b': 'sc2s.sgov.gov',
+  'aws-iso-e': 'cloud.adc-e.uk',
+  'aws-iso-f': 'csp.hci.ic.gov',
 };
 
 /**

@@ -13,6 +13,7 @@ const COMMANDS = [
   { script: 'deploy:local', args: [], ready: /\[deploy:local\] deploying/ },
   { script: 'chaos', args: ['--crashes', '50'], ready: /\d+ s: \d+ crashes/ },
   { script: 'bench', args: ['--messages', '4000'], ready: /sqs-inbox benchmark on/ },
+  { script: 'bench:retry', args: ['--messages', '10'], ready: /^ {2}policy on:/m },
   {
     script: 'sim',
     args: ['--seeds', '1000000'],
@@ -83,6 +84,7 @@ const SCRIPTS = [
   'sim',
   'bench',
   'bench:init',
+  'bench:retry',
   'send',
   'outbox',
   'build',

@@ -27,7 +27,19 @@ describe('queueUrlOfArn', () => {
       'arn:aws-us-gov:sqs:us-gov-west-1:123456789012:b',
       'https://sqs.us-gov-west-1.amazonaws.com/123456789012/b',
     ],
-  ])('derives the URL of %s', (arn, url) => {
+    [
+      'arn:aws-eusc:sqs:eusc-de-east-1:123456789012:c',
+      'https://sqs.eusc-de-east-1.amazonaws.eu/123456789012/c',
+    ],
+    [
+      'arn:aws-iso-e:sqs:eu-isoe-west-1:123456789012:d',
+      'https://sqs.eu-isoe-west-1.cloud.adc-e.uk/123456789012/d',
+    ],
+    [
+      'arn:aws-iso-f:sqs:us-isof-south-1:123456789012:e',
+      'https://sqs.us-isof-south-1.csp.hci.ic.gov/123456789012/e',
+    ],
+  ])("derives the URL of %s, in the partition's DNS suffix as the SDK resolves it", (arn, url) => {
     expect(queueUrlOfArn(arn)).toBe(url);
   });
 
@@ -102,6 +114,21 @@ describe('SqsVisibilityChanger', () => {
     expect(result.changed.size).toBe(0);
     expect(result.failedByCode).toEqual({ ThrottlingException: 2, NoQueueUrl: 1 });
   });
+
+  it('groups changes by queue in time linear in their number: 50,000 in under 2.5 s, where copying the list per record took 25 s', async () => {
+    const { calls, client } = fakeSqsClient();
+    const changes = Array.from({ length: 50_000 }, (_, n) => ({
+      record: sqsRecord({ n }),
+      visibilityTimeoutSeconds: 5,
+    }));
+    const started = performance.now();
+
+    const { changed } = await new SqsVisibilityChanger(client).change(changes, signal);
+
+    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(changed.size).toBe(50_000);
+    expect(calls).toHaveLength(5_000);
+  }, 30_000);
 
   it('sends nothing for no changes', async () => {
     const { calls, client } = fakeSqsClient();

@@ -20,7 +20,7 @@ const visibilityCalls = (calls: ReturnType<typeof fakeSqsClient>['calls']) =>
   calls.filter(({ name }) => name === 'ChangeMessageVisibilityBatchCommand');
 
 function processorFor(
-  handler: () => Promise<void>,
+  handler: (message: { readonly body: unknown }) => Promise<void>,
   settings: {
     retry?: RetrySettings;
     client: SQSClient;
@@ -166,6 +166,30 @@ describe('a processor with retry', () => {
         ReceiptHandle: record.receiptHandle,
         VisibilityTimeout: index === 0 ? 10 : 0,
       })),
+    ]);
+  });
+
+  it('releases only the followers of a delayed FIFO head: a group whose head keeps the queue timeout keeps its followers in flight too', async () => {
+    const { calls, client } = fakeSqsClient();
+    const held = async ({ body }: { readonly body: unknown }) => {
+      const { group } = body as { group: string };
+      if (group === 'held') throw new LeaseHeldError(NOW + 7_300, 'holder');
+      throw new Error('the partner API is down');
+    };
+    const { processor } = processorFor(held, { client, retry: {} });
+    const records = ['held', 'held', 'down', 'down'].map((group, n) =>
+      sqsRecord({ group, n }, { fifo: { groupId: group } }),
+    );
+    const [heldHead, heldFollower] = records;
+
+    const response = await processor.process(sqsEvent(...records));
+
+    expect(response.batchItemFailures).toHaveLength(4);
+    expect(visibilityCalls(calls).map(({ input }) => input.Entries)).toEqual([
+      [
+        { Id: '0', ReceiptHandle: heldHead?.receiptHandle, VisibilityTimeout: 10 },
+        { Id: '1', ReceiptHandle: heldFollower?.receiptHandle, VisibilityTimeout: 0 },
+      ],
     ]);
   });
 

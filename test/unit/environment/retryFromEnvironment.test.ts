@@ -77,6 +77,11 @@ describe('inboxConfigFromEnvironment, the retry variables', () => {
       /is "42001"/,
     ],
     [
+      { INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS: '1.5' },
+      'INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS',
+      /is "1.5"/,
+    ],
+    [
       { INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS: '2s' },
       'INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS',
       /is "2s"/,

@@ -35,6 +35,15 @@ describe('retryDelay', () => {
     expect(retryDelay(failure(1), backoff, () => 0)?.delaySeconds).toBe(1);
   });
 
+  it.each([1, 1.5, -1, Number.NaN])(
+    'keeps the draw within [1 s, the step] when a runtime random returns %s, outside [0, 1)',
+    (draw) => {
+      const delay = retryDelay(failure(3), backoff, () => draw)?.delaySeconds ?? 0;
+      expect(delay).toBeGreaterThanOrEqual(1);
+      expect(delay).toBeLessThanOrEqual(20);
+    },
+  );
+
   it('reads a missing receive count as the first receive, and a huge one as the cap', () => {
     expect(retryDelay(failure(Number.NaN), backoff, () => 1)?.delaySeconds).toBe(5);
     expect(retryDelay(failure(5_000), backoff, () => 1)?.delaySeconds).toBe(60);
@@ -66,6 +75,12 @@ describe('retryDelay', () => {
     expect(delay?.delaySeconds).toBe(43_200 - 1_001 - 300);
     const held = new LeaseHeldError(NOW + 50_000_000, 'holder');
     expect(retryDelay(failure(1, held), backoff, () => 1)?.delaySeconds).toBe(43_200 - 300);
+  });
+
+  it('holds the 12-hour limit when the clock steps back during the invocation', () => {
+    const held = new LeaseHeldError(NOW + 50_000_000, 'holder');
+    const steppedBack = { ...failure(1, held), invocationStartMillis: NOW + 60_000 };
+    expect(retryDelay(steppedBack, backoff, () => 1)?.delaySeconds).toBe(43_200 - 300);
   });
 
   it('never gives a negative delay, however long the invocation ran', () => {
