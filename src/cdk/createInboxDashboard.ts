@@ -66,7 +66,7 @@ export interface DashboardParts {
  * Creates the consumer's dashboard: the library's counts and latency, the queues' depth and age,
  * the DLQ's oldest message, the function's errors, throttles and duration, the event source
  * mapping's counts, steps and leases, failures by error name (Logs Insights over the function's
- * log lines), and the commands to run for this consumer.
+ * log lines), the commands to run for this consumer, and, unless `retry` is `false`, retries.
  *
  * @example
  * ```ts
@@ -99,7 +99,33 @@ export function createInboxDashboard(
     graph(`${s.consumer}: steps and leases`, STEP_COUNTS.map(count), []),
   );
   dashboard.addWidgets(failuresByErrorName(parts.logGroupName, s), commandsText(parts.fn, s));
+  if (s.retry !== undefined) dashboard.addWidgets(retriesGraph(s, count));
   return dashboard;
+}
+
+/**
+ * What `retry` did: the records delayed (a sample each), the lease-held copies among them and
+ * the records whose visibility SQS did not change, by the left axis; the delays given (their
+ * sum and longest) by the right, in seconds. No alarm watches the failed changes: such a record
+ * comes back after the queue's own timeout, as it would without `retry`.
+ */
+function retriesGraph(
+  s: InboxConsumerSettings,
+  count: (metricName: string) => Metric,
+): GraphWidget {
+  const delay = count(InboxMetric.RetryDelaySeconds);
+  return graph(
+    `${s.consumer}: retries`,
+    [
+      delay.with({ statistic: 'SampleCount', label: 'records delayed' }),
+      count(InboxMetric.LeaseHeldRetimed).with({ label: 'lease-held copies re-timed' }),
+      count(InboxMetric.VisibilityChangesFailed).with({ label: 'visibility changes failed' }),
+    ],
+    [
+      delay.with({ statistic: 'Sum', label: 'delays given (s, sum)' }),
+      delay.with({ statistic: 'Maximum', label: 'longest delay (s)' }),
+    ],
+  );
 }
 
 /** A DLQ the dashboard graphs, with its label. */

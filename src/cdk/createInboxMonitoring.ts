@@ -27,7 +27,9 @@ export interface MonitoredQueues {
 }
 
 /**
- * The alarms of an `InboxConsumer`.
+ * The alarms of an `InboxConsumer`. None watches the retry metrics: a visibility change that
+ * failed (`InboxVisibilityChangesFailed`) leaves its record to the queue's visibility timeout, as
+ * without `retry`; the dashboard graphs them.
  *
  * @example
  * ```ts
