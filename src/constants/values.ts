@@ -176,7 +176,10 @@ export const RETRY_LIMITS = {
   maxDelaySeconds: 42_000,
   /** SQS's limit on a message's visibility counted from its receive (12 hours). */
   visibilitySeconds: 43_200,
-  /** The longest batching window: the receive may precede the invocation by this much. */
+  /**
+   * The longest batching window: the receive may precede the invocation by this much (more only
+   * for an invocation Lambda retried after a throttle; SQS then refuses a delay near the cap).
+   */
   batchingWindowSeconds: 300,
   /** A lease-held copy's default wait past the holder's lease. */
   defaultLeaseHeldMarginSeconds: 2,

@@ -58,7 +58,9 @@ export interface RetriedFailure {
  * other failure on receive n waits a full-jitter draw, `ceil(random × min(max, first × 2^(n−1)))`
  * seconds (at least 1), so copies failing together spread out instead of coming back as a herd.
  * Either is then held under SQS's 12-hour limit, counted from a receive that may precede the
- * invocation by a batching window. `random` is the runtime's: [0, 1).
+ * invocation by a batching window (an invocation Lambda retried after a throttle may start later:
+ * SQS then refuses a delay near the cap, and the record keeps the queue's timeout). `random` is
+ * the runtime's: [0, 1).
  *
  * @example
  * ```ts
