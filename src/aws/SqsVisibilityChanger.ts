@@ -76,8 +76,13 @@ export class SqsVisibilityChanger {
   }
 
   async #send(queueUrl: string, chunk: readonly VisibilityChange[], signal: AbortSignal) {
-    // Built on first use; a stalled call times out rather than hold the batch's answer.
-    this.#client ??= new SQSClient({ requestHandler: BOUNDED_REQUEST_HANDLER });
+    // Built on first use; a stalled call times out rather than hold the batch's answer. The queue
+    // URL is derived from the ARN and names AWS's host: the client's own endpoint (the region's,
+    // FIPS, or `AWS_ENDPOINT_URL_SQS` on an emulator) must carry it, not the URL's host.
+    this.#client ??= new SQSClient({
+      requestHandler: BOUNDED_REQUEST_HANDLER,
+      useQueueUrlAsEndpoint: false,
+    });
     const command = new ChangeMessageVisibilityBatchCommand({
       QueueUrl: queueUrl,
       Entries: chunk.map(({ record, visibilityTimeoutSeconds }, index) => ({

@@ -17,8 +17,9 @@ const PARTITION_DOMAINS: Readonly<Record<string, string>> = {
 /**
  * The URL of the queue an SQS ARN names (`arn:<partition>:sqs:<region>:<account>:<name>`), as
  * `GetQueueUrl` answers it, without a call; undefined for what is not such an ARN or names a
- * partition this does not know. A client with an endpoint of its own (`AWS_ENDPOINT_URL`, an
- * emulator) sends there all the same: SQS reads the queue from the URL's path.
+ * partition this does not know. The SDK's SQS client sends to a queue URL's host unless it is
+ * built with an `endpoint` or with `useQueueUrlAsEndpoint: false`, which makes it honour
+ * `AWS_ENDPOINT_URL_SQS` and FIPS endpoints; SQS reads the queue from the URL's path.
  *
  * @example
  * ```ts
