@@ -1,6 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
 import type { InboxTracer } from '../../core/InboxTracer.js';
+import type { RetrySettings } from '../../core/ProcessorSettings.js';
 import type { InboxLogger } from '../../core/types.js';
 import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
 import type { MessageSource } from '../../sources/MessageSource.js';
@@ -29,6 +30,12 @@ export interface InboxTestProcessorOptions {
     readonly maxReceiveCount: number;
     readonly client: SQSClient;
   };
+  /**
+   * When SQS delivers a failed record again (the `retry` option): the construct's default, a
+   * lease-held copy 2 s after the lease ends, and the backoff if asked; its visibility changes go
+   * to the in-memory queues. Absent with `retry: false`.
+   */
+  readonly retry?: RetrySettings;
   /** The test clock, with timers that die with their invocation. */
   readonly runtime: InboxRuntime;
   /** A logger into `logs`, a tracer that tells the steps, and no metrics. */
@@ -69,6 +76,15 @@ export interface InboxTestOptions {
    * gives them (`INBOX_DESTINATION_<name>`): what `inboxConfig().destination(name)` returns.
    */
   readonly destinations?: Readonly<Record<string, string>>;
+  /**
+   * When SQS delivers a failed record again, as the construct's `retry` prop declares it, in
+   * whole seconds (the library's `retry` group, without a client): default `{}`, as the
+   * construct's — a copy refused by a live lease (`LeaseHeldError`) comes back
+   * `leaseHeldMarginSeconds` (2) after the lease ends; `backoff` delays every other retryable
+   * failure; `false` changes no visibility, and every failure waits the queue's own timeout.
+   * `run` reports the delay each record got (`retryDelaySeconds`).
+   */
+  readonly retry?: Omit<RetrySettings, 'client'> | false;
   /** The clock; default a {@link TestClock} at 2026-01-01. */
   readonly clock?: TestClock;
 }
