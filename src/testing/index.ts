@@ -20,7 +20,6 @@ export type {
   TraceLink,
 } from '../core/InboxTracer.js';
 export type { InboxEntry } from '../core/inboxEntry.js';
-export type { RetrySettings } from '../core/ProcessorSettings.js';
 export type { InboxLogger, ParsedMessage, RecordOutcome } from '../core/types.js';
 export type { InboxEnvironmentConfig } from '../environment/inboxConfigFromEnvironment.js';
 export { InboxError } from '../errors/InboxError.js';

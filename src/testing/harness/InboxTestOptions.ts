@@ -1,7 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
 import type { InboxTracer } from '../../core/InboxTracer.js';
-import type { RetrySettings } from '../../core/ProcessorSettings.js';
 import type { InboxLogger } from '../../core/types.js';
 import type { InboxRuntime } from '../../runtime/InboxRuntime.js';
 import type { MessageSource } from '../../sources/MessageSource.js';
@@ -35,7 +34,11 @@ export interface InboxTestProcessorOptions {
    * lease-held copy 2 s after the lease ends, and the backoff if asked; its visibility changes go
    * to the in-memory queues. Absent with `retry: false`.
    */
-  readonly retry?: RetrySettings;
+  readonly retry?: {
+    readonly backoff?: { readonly firstDelaySeconds: number; readonly maxDelaySeconds: number };
+    readonly leaseHeldMarginSeconds: number;
+    readonly client: SQSClient;
+  };
   /** The test clock, with timers that die with their invocation. */
   readonly runtime: InboxRuntime;
   /** A logger into `logs`, a tracer that tells the steps, and no metrics. */
@@ -84,7 +87,15 @@ export interface InboxTestOptions {
    * failure; `false` changes no visibility, and every failure waits the queue's own timeout.
    * `run` reports the delay each record got (`retryDelaySeconds`).
    */
-  readonly retry?: Omit<RetrySettings, 'client'> | false;
+  readonly retry?:
+    | {
+        readonly backoff?: {
+          readonly firstDelaySeconds: number;
+          readonly maxDelaySeconds: number;
+        };
+        readonly leaseHeldMarginSeconds?: number;
+      }
+    | false;
   /** The clock; default a {@link TestClock} at 2026-01-01. */
   readonly clock?: TestClock;
 }

@@ -6,7 +6,6 @@ import {
   InboxEnvironment,
   RETRY_LIMITS,
 } from '../../constants/values.js';
-import type { RetrySettings } from '../../core/ProcessorSettings.js';
 import type { InboxTestOptions, InboxTestProcessorOptions } from './InboxTestOptions.js';
 
 /** The harness's table names. */
@@ -71,7 +70,7 @@ export function harnessEnvironment(
 export function harnessRetry(
   retry: InboxTestOptions['retry'],
   client: SQSClient,
-): RetrySettings | undefined {
+): InboxTestProcessorOptions['retry'] {
   if (retry === false) return undefined;
   return {
     ...(retry?.backoff ? { backoff: retry.backoff } : {}),
@@ -81,11 +80,10 @@ export function harnessRetry(
   };
 }
 
-function retryVariables(retry: RetrySettings | undefined): Record<string, string> {
+function retryVariables(retry: InboxTestProcessorOptions['retry']): Record<string, string> {
   if (retry === undefined) return {};
-  const margin = retry.leaseHeldMarginSeconds ?? RETRY_LIMITS.defaultLeaseHeldMarginSeconds;
   return {
-    [InboxEnvironment.RetryLeaseHeldMarginSeconds]: String(margin),
+    [InboxEnvironment.RetryLeaseHeldMarginSeconds]: String(retry.leaseHeldMarginSeconds),
     ...(retry.backoff && {
       [InboxEnvironment.RetryFirstDelaySeconds]: String(retry.backoff.firstDelaySeconds),
       [InboxEnvironment.RetryMaxDelaySeconds]: String(retry.backoff.maxDelaySeconds),
