@@ -65,6 +65,7 @@ export type { InboxTestOptions, InboxTestProcessorOptions } from './harness/Inbo
 export { TestClock, type TestClockOptions } from './harness/TestClock.js';
 export { InMemoryDynamoDB, type InMemoryDynamoDBOptions } from './InMemoryDynamoDB.js';
 export { NotModelledError } from './NotModelledError.js';
+export type { ChangedVisibility } from './sqs/InFlightMessages.js';
 export { InMemoryQueues, type QueuedMessage } from './sqs/InMemoryQueues.js';
 export type { TestKeyAttribute, TestTable } from './tableDefinitions.js';
 export type { CloudFormationTemplate } from './templateTables.js';

@@ -46,6 +46,23 @@ export interface RecordRun {
   readonly stepsRun: readonly string[];
   /** The steps answered from the journal in this attempt, in order. */
   readonly stepsReplayed: readonly string[];
+  /**
+   * With `retry`: how long SQS keeps the record hidden before delivering it again, in seconds,
+   * as the processor set it in this run (`ChangeMessageVisibility`): a lease-held copy's lease
+   * remaining plus the margin, a backoff delay, or 0 for a FIFO record released behind its
+   * delayed head. Undefined when the processor changed nothing (the record succeeded, was
+   * dead-lettered, failed on its last receive or without a backoff) or SQS refused the change:
+   * then the queue's own visibility timeout applies. SQS delivers it again no sooner: advance
+   * `inbox.clock` by it before delivering `redeliveryOf(record)`.
+   *
+   * @example
+   * ```ts
+   * const delaySeconds = run.records[0]?.retryDelaySeconds ?? 0;
+   * await inbox.clock.advanceMillis(delaySeconds * 1000);
+   * await inbox.run(processor, [redeliveryOf(record)]);
+   * ```
+   */
+  readonly retryDelaySeconds?: number;
 }
 
 /**
@@ -67,15 +84,25 @@ export interface BatchRun {
   readonly failedMessageIds: readonly string[];
 }
 
-/** A run's report from the processor's outcomes and the steps the tracer saw. */
+/**
+ * A run's report from the processor's outcomes, the steps the tracer saw and the visibility each
+ * record was given (`retryDelaysSeconds`, in the event's order, as the outcomes).
+ */
 export function batchRun(
   outcomes: readonly RecordOutcome[],
   tracer: RecordingTracer,
   crashed: boolean,
+  retryDelaysSeconds: readonly (number | undefined)[] = [],
 ): BatchRun {
-  const records = outcomes.map((outcome) => {
+  const records = outcomes.map((outcome, index): RecordRun => {
     const steps = tracer.stepsOf(outcome.messageId);
-    return { ...outcome, stepsRun: [...steps.run], stepsReplayed: [...steps.replayed] };
+    const retryDelaySeconds = retryDelaysSeconds[index];
+    return {
+      ...outcome,
+      stepsRun: [...steps.run],
+      stepsReplayed: [...steps.replayed],
+      ...(retryDelaySeconds === undefined ? {} : { retryDelaySeconds }),
+    };
   });
   return {
     crashed,
@@ -93,7 +120,11 @@ export function batchRun(
 export function endedRun(
   outcomes: readonly RecordOutcome[],
   tracer: RecordingTracer,
-  run: { readonly crash: CrashPoint | undefined; readonly consumerSpansBefore: number },
+  run: {
+    readonly crash: CrashPoint | undefined;
+    readonly consumerSpansBefore: number;
+    readonly retryDelaysSeconds: readonly (number | undefined)[];
+  },
 ): BatchRun {
   if (outcomes.length > 0 && tracer.consumerSpans === run.consumerSpansBefore) {
     throw new InvalidConfigurationError(
@@ -114,5 +145,5 @@ export function endedRun(
   }
   const notModelled = outcomes.find((outcome) => outcome.error instanceof NotModelledError);
   if (notModelled) throw notModelled.error;
-  return batchRun(outcomes, tracer, false);
+  return batchRun(outcomes, tracer, false, run.retryDelaysSeconds);
 }

@@ -3,14 +3,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { DynamoDBInboxStore } from '../../aws/DynamoDBInboxStore.js';
 import { storeTranslateConfig } from '../../aws/storeTranslateConfig.js';
 import type { BatchProcessor } from '../../batch/createBatchProcessor.js';
-import {
-  businessTableVariable,
-  DEFAULT_OUTBOX_RETENTION_SECONDS,
-  destinationVariable,
-  InboxAttribute,
-  InboxEnvironment,
-  OutboxAttribute,
-} from '../../constants/values.js';
+import { InboxAttribute, OutboxAttribute } from '../../constants/values.js';
 import type { InboxEntry } from '../../core/inboxEntry.js';
 import { inboxPk } from '../../core/inboxEntry.js';
 import type { InboxLogger } from '../../core/types.js';
@@ -22,6 +15,7 @@ import { type LambdaContextOptions, lambdaContext } from '../events/lambdaContex
 import { InMemoryDynamoDB } from '../InMemoryDynamoDB.js';
 import { InMemoryQueues, type QueuedMessage } from '../sqs/InMemoryQueues.js';
 import { type BatchRun, batchRun, type CrashPoint, endedRun } from './BatchRun.js';
+import { harnessEnvironment, harnessRetry } from './harnessEnvironment.js';
 import type { InboxTestOptions, InboxTestProcessorOptions } from './InboxTestOptions.js';
 import { Invocations } from './Invocations.js';
 import { RecordingTracer } from './RecordingTracer.js';
@@ -57,7 +51,10 @@ export class InboxTest {
    * out of `tx` writes).
    */
   readonly dynamo: InMemoryDynamoDB;
-  /** The queues the library sends to: the dead-letter queue. */
+  /**
+   * The queues the library sends to — the dead-letter queue — and those `run` delivers records
+   * from, whose visibility the processor's `retry` changes.
+   */
   readonly queues = new InMemoryQueues({ now: () => this.clock.now() });
   /** The dead-letter queue the library sends to. */
   readonly deadLetterQueueUrl: string;
@@ -103,10 +100,11 @@ export class InboxTest {
 
   /**
    * The inbox options to spread into your processor's: store, consumer, TTL, dead-letter queue,
-   * the clock as runtime, and a logger and tracer that the harness reads (keep its tracer in
+   * `retry` as the construct sets it (see {@link InboxTestOptions.retry}), the clock as runtime, and a logger and tracer that the harness reads (keep its tracer in
    * your `observability`: without it `run` cannot tell the steps, and throws).
    */
   get options(): InboxTestProcessorOptions {
+    const retry = harnessRetry(this.#options.retry, this.queues.client);
     return {
       store: this.#store,
       consumer: this.#consumer,
@@ -116,6 +114,7 @@ export class InboxTest {
         maxReceiveCount: this.#options.maxReceiveCount ?? 5,
         client: this.queues.client,
       },
+      ...(retry === undefined ? {} : { retry }),
       runtime: this.#invocations.runtime(this.clock),
       observability: { logger: this.#logger(), tracer: this.#tracer, metrics: false as const },
     };
@@ -123,7 +122,7 @@ export class InboxTest {
 
   /**
    * The environment the `InboxConsumer` construct would give the function, naming this
-   * harness's tables and queue: for a handler module that reads its tables with
+   * harness's tables and queue, with its defaults (the `INBOX_RETRY_*` of `retry` too): for a handler module that reads its tables with
    * `inboxConfigFromEnvironment` (see {@link InboxTest.inboxConfig}).
    *
    * @example
@@ -132,35 +131,10 @@ export class InboxTest {
    * ```
    */
   get environment(): Readonly<Record<string, string>> {
-    const options = this.options;
-    return {
-      [InboxEnvironment.TableName]: INBOX_TABLE,
-      [InboxEnvironment.Consumer]: options.consumer,
-      [InboxEnvironment.TtlSeconds]: String(options.ttlSeconds),
-      [InboxEnvironment.DeadLetterQueueUrl]: options.deadLetter.queueUrl,
-      [InboxEnvironment.MaxReceiveCount]: String(options.deadLetter.maxReceiveCount),
-      ...(this.#options.outbox
-        ? {
-            [InboxEnvironment.OutboxTableName]: OUTBOX_TABLE,
-            [InboxEnvironment.OutboxRetentionSeconds]: String(DEFAULT_OUTBOX_RETENTION_SECONDS),
-          }
-        : {}),
-      ...Object.fromEntries(
-        (this.#options.tables ?? []).map((table) => [
-          businessTableVariable(table.tableName),
-          table.tableName,
-        ]),
-      ),
-      ...(this.#options.sources
-        ? { [InboxEnvironment.Sources]: this.#options.sources.join(',') }
-        : {}),
-      ...Object.fromEntries(
-        Object.entries(this.#options.destinations ?? {}).map(([name, address]) => [
-          destinationVariable(name),
-          address,
-        ]),
-      ),
-    };
+    return harnessEnvironment(this.options, this.#options, {
+      inbox: INBOX_TABLE,
+      outbox: OUTBOX_TABLE,
+    });
   }
 
   /**
@@ -215,7 +189,9 @@ export class InboxTest {
    * that never reaches the crash point throws an `InvalidConfigurationError` naming the steps it
    * ran. A record that failed on something the in-memory DynamoDB does not model throws its
    * `NotModelledError` here. A processor whose `observability` has a tracer other than the
-   * harness's throws an `InvalidConfigurationError`: `run` could not tell the steps.
+   * harness's throws an `InvalidConfigurationError`: `run` could not tell the steps. The records
+   * are delivered from their queues in {@link InboxTest.queues} first, so the processor's `retry`
+   * changes their visibility there; each record's `retryDelaySeconds` tells the change it got.
    *
    * @example
    * ```ts
@@ -231,11 +207,22 @@ export class InboxTest {
       ? { Records: [...records] }
       : (records as SQSEvent);
     const consumerSpansBefore = this.#tracer.consumerSpans;
+    this.queues.deliver(event.Records);
+    const changesBefore = this.queues.visibilityChanges().length;
     const ended = await this.#invocations.invoke(options.crash, () =>
       processor.processRecords(event, options.context),
     );
     if (ended === 'crashed') return batchRun([], this.#tracer, true);
-    return endedRun(ended, this.#tracer, { crash: options.crash, consumerSpansBefore });
+    const changes = this.queues.visibilityChanges().slice(changesBefore);
+    return endedRun(ended, this.#tracer, {
+      crash: options.crash,
+      consumerSpansBefore,
+      retryDelaysSeconds: event.Records.map(
+        (record) =>
+          changes.findLast((change) => change.receiptHandle === record.receiptHandle)
+            ?.visibilityTimeoutSeconds,
+      ),
+    });
   }
 
   /**

@@ -29,6 +29,16 @@ export interface InboxTestProcessorOptions {
     readonly maxReceiveCount: number;
     readonly client: SQSClient;
   };
+  /**
+   * When SQS delivers a failed record again (the `retry` option): the construct's default, a
+   * lease-held copy 2 s after the lease ends, and the backoff if asked; its visibility changes go
+   * to the in-memory queues. Absent with `retry: false`.
+   */
+  readonly retry?: {
+    readonly backoff?: { readonly firstDelaySeconds: number; readonly maxDelaySeconds: number };
+    readonly leaseHeldMarginSeconds: number;
+    readonly client: SQSClient;
+  };
   /** The test clock, with timers that die with their invocation. */
   readonly runtime: InboxRuntime;
   /** A logger into `logs`, a tracer that tells the steps, and no metrics. */
@@ -69,6 +79,23 @@ export interface InboxTestOptions {
    * gives them (`INBOX_DESTINATION_<name>`): what `inboxConfig().destination(name)` returns.
    */
   readonly destinations?: Readonly<Record<string, string>>;
+  /**
+   * When SQS delivers a failed record again, as the construct's `retry` prop declares it, in
+   * whole seconds (the library's `retry` group, without a client): default `{}`, as the
+   * construct's — a copy refused by a live lease (`LeaseHeldError`) comes back
+   * `leaseHeldMarginSeconds` (2) after the lease ends; `backoff` delays every other retryable
+   * failure; `false` changes no visibility, and every failure waits the queue's own timeout.
+   * `run` reports the delay each record got (`retryDelaySeconds`).
+   */
+  readonly retry?:
+    | {
+        readonly backoff?: {
+          readonly firstDelaySeconds: number;
+          readonly maxDelaySeconds: number;
+        };
+        readonly leaseHeldMarginSeconds?: number;
+      }
+    | false;
   /** The clock; default a {@link TestClock} at 2026-01-01. */
   readonly clock?: TestClock;
 }

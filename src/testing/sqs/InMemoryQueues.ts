@@ -1,10 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { queueUrlOfArn } from '../../aws/queueUrlOfArn.js';
 import { InvalidConfigurationError } from '../../errors/configurationErrors.js';
 import { NotModelledError } from '../NotModelledError.js';
 import { intercepted } from '../requestInterceptors.js';
 import { type WireRequest, wireAnswer, wireBody, wireOperation } from '../wireRequest.js';
+import {
+  changeVisibility,
+  changeVisibilityBatch,
+  type VisibilityBatchInput,
+  type VisibilityInput,
+} from './changeVisibility.js';
 import { checkSendMessage, type SendInput, type SqsRefusal } from './checkSendMessage.js';
+import { type ChangedVisibility, InFlightMessages } from './InFlightMessages.js';
 
 /**
  * A message a queue of {@link InMemoryQueues} took: what was sent, as SQS keeps it.
@@ -42,6 +51,12 @@ export interface QueueRequest {
 const DEDUPLICATION_MILLIS = 5 * 60_000;
 const ACCOUNT = '000000000000';
 const REGION = 'us-east-1';
+const OPERATIONS = ['SendMessage', 'ChangeMessageVisibility', 'ChangeMessageVisibilityBatch'];
+const NO_QUEUE: SqsRefusal = {
+  shape: 'QueueDoesNotExist',
+  code: 'AWS.SimpleQueueService.NonExistentQueue',
+  message: 'The specified queue does not exist.',
+};
 
 /** A deduplication id a FIFO queue took: when, and the id of the message it answered with. */
 interface SeenDeduplicationId {
@@ -58,8 +73,13 @@ interface SeenDeduplicationId {
  * other than 1–128 alphanumerics and punctuation, a FIFO queue's message without a group or a
  * deduplication id or with its own delay, a standard queue's message with a deduplication id
  * (see `checkSendMessage`). A FIFO queue deduplicates by id for five minutes, answering with the
- * id of the message it took; a queue that was not created answers `QueueDoesNotExist`; any other
- * operation or parameter raises `NotModelledError`.
+ * id of the message it took; a queue that was not created answers `QueueDoesNotExist`.
+ * `ChangeMessageVisibility` and `ChangeMessageVisibilityBatch` (a processor's `retry`) apply to
+ * the records {@link InMemoryQueues.deliver | delivered} from a queue, as SQS applies them (see
+ * `InFlightMessages`): a timeout of 0–43,200 whole seconds, a handle the queue issued
+ * (`ReceiptHandleIsInvalid` otherwise) and not superseded by a later receive of its message
+ * (`InvalidParameterValue`), a batch of 1–10 entries with distinct ids; `visibilityChanges()`
+ * lists what they applied. Any other operation or parameter raises `NotModelledError`.
  *
  * @example
  * ```ts
@@ -74,6 +94,7 @@ export class InMemoryQueues {
   readonly #messageIds: () => string;
   readonly #queues = new Map<string, QueuedMessage[]>();
   readonly #seen = new Map<string, SeenDeduplicationId>();
+  readonly #inFlight = new InFlightMessages();
   #client: SQSClient | undefined;
 
   /**
@@ -91,6 +112,9 @@ export class InMemoryQueues {
     this.#client ??= new SQSClient({
       region: REGION,
       credentials: { accessKeyId: 'in-memory', secretAccessKey: 'in-memory' },
+      // Every request reaches these queues, whatever its queue URL's region: without this the SDK
+      // warns on each call naming a queue outside the client's region (a record's own queue).
+      useQueueUrlAsEndpoint: false,
       requestHandler: { handle: (request: WireRequest) => this.#handle(request) },
     } as SQSClientConfig);
     return this.#client;
@@ -125,22 +149,64 @@ export class InMemoryQueues {
     return this.#queues.get(queueUrl) ?? [];
   }
 
+  /**
+   * Takes records as Lambda received them from their queues (each record's `eventSourceARN`),
+   * now by the queues' clock: the queue exists from then on, and each record's receipt handle
+   * is its message's latest, so a visibility change names it (an earlier handle of the message
+   * is refused from then on, as SQS refuses a handle received again since). `InboxTest.run`
+   * delivers each batch it runs; call it before handing records to a processor yourself. A
+   * record without an SQS queue ARN is left out. The queue's own visibility timeout is not
+   * modelled: a message stays in flight until a change or a later delivery.
+   *
+   * @example
+   * ```ts
+   * queues.deliver(event.Records);
+   * await processor.process(event); // its retry's visibility changes reach these queues
+   * ```
+   */
+  deliver(records: readonly SQSRecord[]): void {
+    const nowMillis = this.#now();
+    for (const record of records) {
+      const queueUrl = queueUrlOfArn(record.eventSourceARN);
+      if (queueUrl === undefined) continue;
+      if (!this.#queues.has(queueUrl)) this.#queues.set(queueUrl, []);
+      this.#inFlight.receive(queueUrl, record.messageId, record.receiptHandle, nowMillis);
+    }
+  }
+
+  /**
+   * The visibility changes the queues applied, oldest first (a refused one is not listed).
+   *
+   * @example
+   * ```ts
+   * expect(queues.visibilityChanges().map((change) => change.visibilityTimeoutSeconds)).toEqual([62]);
+   * ```
+   */
+  visibilityChanges(): readonly ChangedVisibility[] {
+    return this.#inFlight.changes();
+  }
+
   async #handle(request: WireRequest) {
     const action = wireOperation(request.headers);
     // A dead invocation's request (the harness's interceptor) gets no answer, as a crashed
     // Lambda's does: what it would have sent never reaches a queue.
     const held = intercepted<QueueRequest>(this, { operation: action });
     if (held !== undefined) return held as Promise<never>;
-    if (action !== 'SendMessage')
-      throw new NotModelledError(action, action, ['SendMessage'], 'SQS');
-    const input = wireBody(request) as SendInput;
-    const queue = this.#queues.get(input.QueueUrl ?? '');
-    if (queue === undefined)
-      return sqsError({
-        shape: 'QueueDoesNotExist',
-        code: 'AWS.SimpleQueueService.NonExistentQueue',
-        message: 'The specified queue does not exist.',
-      });
+    if (!OPERATIONS.includes(action)) throw new NotModelledError(action, action, OPERATIONS, 'SQS');
+    const input = wireBody(request) as { readonly QueueUrl?: string };
+    if (!this.#queues.has(input.QueueUrl ?? '')) return sqsError(NO_QUEUE);
+    if (action === 'SendMessage') return this.#send(input as SendInput);
+    const nowMillis = this.#now();
+    if (action === 'ChangeMessageVisibility') {
+      const refusal = changeVisibility(this.#inFlight, input as VisibilityInput, nowMillis);
+      return refusal === undefined ? wireAnswer(200, {}) : sqsError(refusal);
+    }
+    const answer = changeVisibilityBatch(this.#inFlight, input as VisibilityBatchInput, nowMillis);
+    return 'shape' in answer ? sqsError(answer) : wireAnswer(200, answer);
+  }
+
+  #send(input: SendInput) {
+    const queue = this.#queues.get(input.QueueUrl ?? '') ?? [];
     const fifo = (input.QueueUrl ?? '').endsWith('.fifo');
     const refusal = checkSendMessage(input, fifo);
     if (refusal !== undefined) return sqsError(refusal);
