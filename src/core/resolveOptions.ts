@@ -212,7 +212,7 @@ function checkSchema(schema: unknown): void {
     throw new InvalidConfigurationError(
       'schema',
       schema,
-      'a Standard Schema v1 validator (zod 3.24+, valibot 1, arktype 2…)',
+      'a Standard Schema v1 validator (zod 4, valibot 1, arktype 2…)',
     );
   }
 }
