@@ -80,7 +80,7 @@ export function changeVisibilityBatch(
   for (const entry of entries) {
     checkModelled('ChangeMessageVisibilityBatch', entry, MODELLED_ENTRY, 'Entries.');
   }
-  const refusal = checkBatch(entries);
+  const refusal = visibilityBatchRefusal(entries);
   if (refusal !== undefined) return refusal;
   const answer: VisibilityBatchAnswer = { Successful: [], Failed: [] };
   for (const entry of entries) {
@@ -103,7 +103,18 @@ function changeOne(
   return inFlight.change(queueUrl, entry.ReceiptHandle, entry.VisibilityTimeout, nowMillis);
 }
 
-function checkBatch(entries: readonly VisibilityEntry[]): SqsRefusal | undefined {
+/**
+ * Why SQS refuses a whole `ChangeMessageVisibilityBatch` request (no entry, more than 10, a
+ * repeated `Id`, an `Id` it does not take), or undefined. The simulation's SQS refuses by it too.
+ *
+ * @example
+ * ```ts
+ * visibilityBatchRefusal([])?.shape; // => 'EmptyBatchRequest'
+ * ```
+ */
+export function visibilityBatchRefusal(
+  entries: readonly VisibilityEntry[],
+): SqsRefusal | undefined {
   if (entries.length === 0) {
     return batchRefusal(
       'EmptyBatchRequest',

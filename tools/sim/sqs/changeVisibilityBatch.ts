@@ -3,13 +3,9 @@ import type {
   ChangeMessageVisibilityBatchRequestEntry,
   ChangeMessageVisibilityBatchResultEntry,
 } from '@aws-sdk/client-sqs';
+import { visibilityBatchRefusal } from '../../../src/testing/sqs/changeVisibility.js';
 import type { SimQueue } from './SimQueue.js';
 import { sqsError } from './sqsRefusals.js';
-
-/** SQS takes at most this many entries in one batch request. */
-const MAX_BATCH_ENTRIES = 10;
-/** What SQS takes as a batch entry id. */
-const BATCH_ENTRY_ID = /^[\w-]{1,80}$/;
 
 /**
  * What `ChangeMessageVisibilityBatch` answers: the entries applied and those refused.
@@ -74,29 +70,8 @@ export function changeVisibility(
 }
 
 function checkBatch(entries: readonly ChangeMessageVisibilityBatchRequestEntry[]): void {
-  if (entries.length === 0) {
-    throw sqsError(
-      'EmptyBatchRequest',
-      'There should be at least one ChangeMessageVisibilityBatchRequestEntry in the request.',
-    );
-  }
-  if (entries.length > MAX_BATCH_ENTRIES) {
-    throw sqsError(
-      'TooManyEntriesInBatchRequest',
-      `Maximum number of entries per request are ${MAX_BATCH_ENTRIES}. You have sent ${entries.length}.`,
-    );
-  }
-  const seen = new Set<string | undefined>();
-  for (const { Id } of entries) {
-    if (seen.has(Id)) throw sqsError('BatchEntryIdsNotDistinct', `Id ${Id} repeated.`);
-    seen.add(Id);
-    if (Id === undefined || !BATCH_ENTRY_ID.test(Id)) {
-      throw sqsError(
-        'InvalidBatchEntryId',
-        'A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.',
-      );
-    }
-  }
+  const refusal = visibilityBatchRefusal(entries);
+  if (refusal) throw sqsError(refusal.shape, refusal.message);
 }
 
 function missing(parameter: string): Error {
