@@ -201,7 +201,8 @@ export interface InboxQueueProps {
   readonly retentionPeriod?: Duration;
 
   /**
-   * Visibility timeout; at least 6× the function timeout, as AWS recommends for Lambda.
+   * Visibility timeout; at least 6 × the function's timeout (+ `eventSource.maxBatchingWindow`),
+   * as AWS recommends for Lambda.
    * @defaultValue 6 × the function's timeout (+ `eventSource.maxBatchingWindow`)
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html
    */
@@ -220,7 +221,7 @@ export interface InboxQueueProps {
 export interface InboxDeadLetterProps {
   /**
    * Receives before SQS moves a message to the DLQ (the library's `deadLetter.maxReceiveCount`,
-   * `INBOX_MAX_RECEIVE_COUNT`). At least 2, so one crash is retried.
+   * `INBOX_MAX_RECEIVE_COUNT`), an integer from 2 (so one crash is retried) to 1,000.
    * @defaultValue `5`
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
    */
