@@ -41,6 +41,7 @@ function section(
   root: ReadonlySet<number>,
 ): string[] {
   const summary = inlineMarkdown(error.comment?.summary ?? []);
+  const remarks = (error.comment?.blockTags ?? []).filter((tag) => tag.tag === '@remarks');
   if (summary === '') problems.push(`${error.name} has no summary`);
   const fields = fieldsOf(error);
   for (const field of fields)
@@ -48,6 +49,7 @@ function section(
       problems.push(`${error.name}.${field.name} has no summary`);
   const from = root.has(error.id) ? '`sqs-inbox/errors` and `sqs-inbox`' : '`sqs-inbox/errors`';
   const body = [`${kindOf(error, index)} Import it from ${from}.`, '', summary];
+  for (const tag of remarks) body.push('', inlineMarkdown(tag.content));
   const rows = fields.map((m) => [
     codeSpan(m.name),
     codeSpan(m.type ? typeText(m.type) : 'unknown'),

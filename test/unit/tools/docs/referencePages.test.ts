@@ -192,6 +192,7 @@ describe('the errors page', () => {
     );
     expect(section('BusyError')).toContain('**Not permanent** extends `InboxError`');
     expect(section('BusyError')).not.toContain('| field |');
+    expect(section('InboxError')).toContain('Its name is a fixed string.');
     expect(section('PermanentError')).toContain(
       'Import it from `sqs-inbox/errors` and `sqs-inbox`.',
     );
