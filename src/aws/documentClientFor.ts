@@ -23,17 +23,29 @@ import { storeTranslateConfig } from './storeTranslateConfig.js';
 export interface DynamoDBInboxStoreOptions {
   /** The inbox table: partition key `pk` (string), TTL on `expiresAt`. */
   readonly tableName: string;
-  /** A client to use; a plain `DynamoDBClient` is wrapped in a document client. */
+  /**
+   * A client to use; a plain `DynamoDBClient` is wrapped in a document client. The processor's
+   * default `performance.concurrency` then stays within the SDK's default pool of 50 sockets.
+   * @defaultValue one built on the first call: it bounds its waits (3 s to connect, 10 s per
+   * request, then a retryable `TimeoutError`) and opens as many connections as the processor's
+   * `concurrency` (at least the SDK's 50), unless `clientConfig.requestHandler` says otherwise
+   */
   readonly client?: DynamoDBDocumentClient | DynamoDBClient;
-  /** Configuration of the client built lazily when `client` is not given. */
+  /**
+   * Configuration of the client built lazily when `client` is not given. Endpoints come from
+   * the SDK's standard variables (`AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_DYNAMODB`).
+   * @defaultValue the SDK's, with the bounded waits and the pool described under `client`
+   */
   readonly clientConfig?: DynamoDBClientConfig;
   /**
    * The outbox table that `tx.publish` writes to, in the same transaction: partition key `pk`
    * (string), TTL on `expiresAt`, a stream with new images. `retentionSeconds` is how long an
-   * item stays (default 7 days, at least 1 day). `pipeDestination`: the outbox is relayed by an
+   * item stays, in whole seconds from 172,800 (2 days) to 31,622,400 (366 days), default 7
+   * days. `pipeDestination`: the outbox is relayed by an
    * EventBridge pipe to this one SQS queue (`OutboxPipe`), which sends one message per item, so
    * a message to another destination, or a second one to one group in a transaction, is refused
-   * (`OutgoingMessageError`). Without `outbox`, `tx.publish` is refused.
+   * (`OutgoingMessageError`). Behind the construct, `inboxConfigFromEnvironment()` sets it.
+   * @defaultValue none: `tx.publish` is refused
    */
   readonly outbox?: {
     readonly tableName: string;

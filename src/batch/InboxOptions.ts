@@ -6,7 +6,7 @@ import type { ProcessorSettings } from '../core/ProcessorSettings.js';
  * The options of {@link processSqsBatch} and {@link createBatchProcessor}: the
  * `ProcessorSettings` (`sqs-inbox/types`) and the store. Behind the
  * `InboxConsumer` construct, `inboxConfigFromEnvironment().options` gives the store, consumer,
- * TTL and DLQ. The README's configuration table lists defaults and effects.
+ * TTL, sources, DLQ, key and retry. Each option's TSDoc states its default (`@defaultValue`).
  *
  * @example
  * ```ts

@@ -24,7 +24,7 @@ export interface BusinessTableGrant {
    * Item-level actions on the table. Transactional writes need the per-item action
    * (`dynamodb:UpdateItem` for a transactional Update, and so on).
    * `dynamodb:DescribeTable` is always added: the library reads the key schema with it.
-   * @default ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']
+   * @defaultValue `['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']`
    */
   readonly actions?: readonly string[];
 }
@@ -58,7 +58,7 @@ export interface InboxConsumerProps {
    * none: SNS raw delivery requires it. `MessageKey.attribute(name)` and `MessageKey.field(path)`
    * reach the function as `INBOX_KEY`; `MessageKey.inHandler()` says the function passes the
    * library's `key`.
-   * @default the sources' ids; the handler's `key` for direct producers
+   * @defaultValue the sources' ids; the handler's `key` for direct producers
    */
   readonly key?: MessageKey;
 
@@ -68,7 +68,7 @@ export interface InboxConsumerProps {
    * `queue.retentionPeriod + deadLetter.retentionPeriod + queue.retentionPeriod` (a message the
    * library dead-letters, like any in a FIFO DLQ, starts the DLQ's retention afresh; a redrive
    * restarts it), and at most 366 days. A key redriven later than that horizon is applied again.
-   * @default that horizon plus a day: 23 days with the default retention periods
+   * @defaultValue that horizon plus a day: 23 days with the default retention periods
    * @see https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
    */
   readonly ttl?: Duration;
@@ -79,11 +79,14 @@ export interface InboxConsumerProps {
    * statement (limited by `aws:SourceArn`), and the function's library reads its messages
    * accordingly (`INBOX_SOURCES`): the handler gets the payload, and SNS, EventBridge and S3
    * ids key the inbox unless `key` or the handler's `key` says otherwise.
-   * @default [QueueSource.direct()]
+   * @defaultValue `[QueueSource.direct()]`
    */
   readonly sources?: readonly QueueSource[];
 
-  /** The function the construct creates and bundles. Give it, or `existingFunction`. */
+  /**
+   * The function the construct creates and bundles. Give it, or `existingFunction`.
+   * @defaultValue none: `existingFunction` is given instead
+   */
   readonly function?: InboxFunctionProps;
 
   /**
@@ -91,6 +94,7 @@ export interface InboxConsumerProps {
    * later), instead of `function`: the construct adds the environment contract (`INBOX_*`,
    * `POWERTOOLS_SERVICE_NAME`, `POWERTOOLS_METRICS_NAMESPACE`), the grants and the event source
    * mapping to it, and sizes the queue's visibility timeout from its timeout.
+   * @defaultValue none: the construct creates the function from `function`
    */
   readonly existingFunction?: LambdaFunction;
 
@@ -99,20 +103,21 @@ export interface InboxConsumerProps {
    * (`[A-Za-z][A-Za-z0-9_]{0,63}`). Each name reaches the function as the variable
    * `INBOX_BUSINESS_TABLE_<name>`, read back with `inboxConfigFromEnvironment().table(name)`.
    * A table alone gets the default actions; `{ table, actions }` chooses them.
-   * @default none
+   * @defaultValue none
    */
   readonly businessTables?: Readonly<Record<string, ITable | BusinessTableGrant>>;
 
   /**
    * An existing inbox table (partition key `pk` string, TTL on `expiresAt`). Several consumers
-   * may share one. When absent, the construct creates one.
+   * may share one.
+   * @defaultValue none: the construct creates one (an `InboxTable`)
    */
   readonly inboxTable?: ITable;
 
   /**
    * What happens to the tables the construct creates (the inbox table, and the outbox's unless
    * `outbox.removalPolicy` says otherwise) when the stack is deleted.
-   * @default RemovalPolicy.RETAIN
+   * @defaultValue `RemovalPolicy.RETAIN`
    */
   readonly removalPolicy?: RemovalPolicy;
 
@@ -122,20 +127,32 @@ export interface InboxConsumerProps {
    * function write the table, and gives it `INBOX_OUTBOX_TABLE_NAME`, the retention and each
    * destination as `INBOX_DESTINATION_<name>` (`inbox.destination(name)`). Its alarm topic,
    * runtime, architecture and removal policy default to the consumer's.
-   * @default no outbox (`tx.publish` is refused)
+   * @defaultValue no outbox (`tx.publish` is refused)
    */
   readonly outbox?: InboxOutboxProps;
 
-  /** The source queue. */
+  /**
+   * The source queue.
+   * @defaultValue each member's default
+   */
   readonly queue?: InboxQueueProps;
 
-  /** The dead-letter queue and the redrive policy that feeds it. */
+  /**
+   * The dead-letter queue and the redrive policy that feeds it.
+   * @defaultValue each member's default
+   */
   readonly deadLetter?: InboxDeadLetterProps;
 
-  /** The event source mapping from the queue to the function. */
+  /**
+   * The event source mapping from the queue to the function.
+   * @defaultValue each member's default
+   */
   readonly eventSource?: InboxEventSourceProps;
 
-  /** Alarms, their topic and the metrics namespace. */
+  /**
+   * Alarms, their topic and the metrics namespace.
+   * @defaultValue each member's default
+   */
   readonly monitoring?: InboxMonitoringProps;
 
   /**
@@ -145,7 +162,7 @@ export interface InboxConsumerProps {
    * every retryable failure; `false` sets no `INBOX_RETRY_*` variable, so every retry waits
    * `queue.visibilityTimeout`. `sqs:ChangeMessageVisibility` on the queue comes with the event
    * source mapping's grant either way.
-   * @default {} (lease-held copies re-timed, 2 s past the lease; no backoff)
+   * @defaultValue `{}` (lease-held copies re-timed, 2 s past the lease; no backoff)
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
    */
   readonly retry?: InboxRetryProps | false;
@@ -163,14 +180,14 @@ export interface InboxConsumerProps {
 export interface InboxQueueProps {
   /**
    * A FIFO queue (name ends in `.fifo`, order per message group) instead of a standard one.
-   * @default false
+   * @defaultValue `false`
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
    */
   readonly fifo?: boolean;
 
   /**
    * FIFO only: SQS derives the deduplication id from the body's SHA-256.
-   * @default false
+   * @defaultValue `false`
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
    */
   readonly contentBasedDeduplication?: boolean;
@@ -178,14 +195,15 @@ export interface InboxQueueProps {
   /**
    * How long the queue keeps a message: 60 seconds to 14 days. It is the redelivery horizon, so
    * the inbox `ttl` must be at least this long.
-   * @default Duration.days(4)
+   * @defaultValue `Duration.days(4)`
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html
    */
   readonly retentionPeriod?: Duration;
 
   /**
-   * Visibility timeout; at least 6× the function timeout, as AWS recommends for Lambda.
-   * @default 6 × the function's timeout (+ `eventSource.maxBatchingWindow`)
+   * Visibility timeout; at least 6 × the function's timeout (+ `eventSource.maxBatchingWindow`),
+   * as AWS recommends for Lambda.
+   * @defaultValue 6 × the function's timeout (+ `eventSource.maxBatchingWindow`)
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html
    */
   readonly visibilityTimeout?: Duration;
@@ -203,8 +221,8 @@ export interface InboxQueueProps {
 export interface InboxDeadLetterProps {
   /**
    * Receives before SQS moves a message to the DLQ (the library's `deadLetter.maxReceiveCount`,
-   * `INBOX_MAX_RECEIVE_COUNT`). At least 2, so one crash is retried.
-   * @default 5
+   * `INBOX_MAX_RECEIVE_COUNT`), an integer from 2 (so one crash is retried) to 1,000.
+   * @defaultValue `5`
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
    */
   readonly maxReceiveCount?: number;
@@ -212,7 +230,7 @@ export interface InboxDeadLetterProps {
   /**
    * How long the DLQ keeps a message; longer than `queue.retentionPeriod` (for a standard queue
    * the DLQ clock starts at the original enqueue), at most 14 days.
-   * @default Duration.days(14)
+   * @defaultValue `Duration.days(14)`
    * @see https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
    */
   readonly retentionPeriod?: Duration;
@@ -231,20 +249,20 @@ export interface InboxEventSourceProps {
   /**
    * Records per invocation: 1 to 10 for FIFO, 1 to 10,000 for standard (above 10 needs a
    * `maxBatchingWindow` of at least 1 second).
-   * @default 10
+   * @defaultValue `10`
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-parameters.html
    */
   readonly batchSize?: number;
 
   /**
    * How long Lambda gathers records before invoking, 0 to 300 seconds; standard queues only.
-   * @default none
+   * @defaultValue none
    */
   readonly maxBatchingWindow?: Duration;
 
   /**
    * Most concurrent invocations the event source mapping starts, 2 to 1,000.
-   * @default no limit beyond the account's
+   * @defaultValue no limit beyond the account's
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html
    */
   readonly maxConcurrency?: number;
@@ -262,19 +280,19 @@ export interface InboxEventSourceProps {
 export interface InboxMonitoringProps {
   /**
    * Where alarm notifications go.
-   * @default none (alarms only change state)
+   * @defaultValue none (alarms only change state)
    */
   readonly alarmTopic?: ITopic;
 
   /**
    * Age of the oldest message above which the queue-age alarm fires.
-   * @default Duration.minutes(15)
+   * @defaultValue `Duration.minutes(15)`
    */
   readonly queueAgeAlarmThreshold?: Duration;
 
   /**
    * CloudWatch namespace of the metrics the function emits (Powertools `POWERTOOLS_METRICS_NAMESPACE`).
-   * @default 'SqsInbox'
+   * @defaultValue `'SqsInbox'`
    */
   readonly metricsNamespace?: string;
 }

@@ -21,20 +21,20 @@ export interface InboxFunctionProps {
 
   /**
    * Exported handler name in `entry`.
-   * @default 'handler'
+   * @defaultValue `'handler'`
    */
   readonly handler?: string;
 
   /**
    * Function timeout, 1 second to 15 minutes.
-   * @default Duration.seconds(30)
+   * @defaultValue `Duration.seconds(30)`
    * @see https://docs.aws.amazon.com/lambda/latest/dg/configuration-timeout.html
    */
   readonly timeout?: Duration;
 
   /**
    * Function memory in MB, 128 to 10,240.
-   * @default 512
+   * @defaultValue `512`
    * @see https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html
    */
   readonly memorySize?: number;
@@ -42,7 +42,7 @@ export interface InboxFunctionProps {
   /**
    * Lambda runtime of the function. Node.js 24 is the newest LTS that Lambda runs, supported
    * the longest; the library itself needs Node.js 20 or later.
-   * @default Runtime.NODEJS_24_X
+   * @defaultValue `Runtime.NODEJS_24_X`
    * @see https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html
    */
   readonly runtime?: Runtime;
@@ -50,7 +50,7 @@ export interface InboxFunctionProps {
   /**
    * Instruction set of the function. Graviton (ARM64) costs about 20 % less per GB-second than
    * x86_64; choose `X86_64` if the handler bundles native modules built for x86.
-   * @default Architecture.ARM_64
+   * @defaultValue `Architecture.ARM_64`
    * @see https://docs.aws.amazon.com/lambda/latest/dg/foundation-arch.html
    */
   readonly architecture?: Architecture;
@@ -61,7 +61,7 @@ export interface InboxFunctionProps {
    * matching `runtime`, and the AWS SDK bundled (`externalModules: []`) so the function runs the
    * SDK version your lock file pins. Set `externalModules: ['@aws-sdk/*']` to use the SDK of the
    * Lambda runtime instead; the README compares both.
-   * @default the settings above
+   * @defaultValue the settings above
    * @see https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_lambda_nodejs.BundlingOptions.html
    */
   readonly bundling?: BundlingOptions;
@@ -70,7 +70,7 @@ export interface InboxFunctionProps {
    * Extra environment variables of the function. Names starting with `INBOX_` and the ones the
    * construct sets (`POWERTOOLS_SERVICE_NAME`, `POWERTOOLS_METRICS_NAMESPACE`, `NODE_OPTIONS`)
    * are refused.
-   * @default none
+   * @defaultValue none
    */
   readonly environment?: Readonly<Record<string, string>>;
 }

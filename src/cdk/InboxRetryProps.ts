@@ -21,13 +21,13 @@ export interface InboxRetryProps {
    * queue drops the message: `deadLetter.maxReceiveCount × (queue.visibilityTimeout + maxDelay)`
    * at most `queue.retentionPeriod` (so within `ttl`, which covers that retention). On a
    * FIFO queue the whole message group waits its head's delay.
-   * @default none (a retryable failure waits `queue.visibilityTimeout`)
+   * @defaultValue none (a retryable failure waits `queue.visibilityTimeout`)
    */
   readonly backoff?: { readonly firstDelay: Duration; readonly maxDelay: Duration };
 
   /**
    * How long after the holder's lease ends a copy refused by it comes back, 0 to 900 seconds.
-   * @default Duration.seconds(2)
+   * @defaultValue `Duration.seconds(2)`
    */
   readonly leaseHeldMargin?: Duration;
 }

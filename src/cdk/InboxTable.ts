@@ -16,7 +16,7 @@ export interface InboxTableProps {
   /**
    * What happens to the table when the stack is deleted. Inbox entries are what keeps
    * redeliveries from applying twice: keep them unless the data is disposable.
-   * @default RemovalPolicy.RETAIN
+   * @defaultValue `RemovalPolicy.RETAIN`
    */
   readonly removalPolicy?: RemovalPolicy;
 }

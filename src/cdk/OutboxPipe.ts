@@ -36,27 +36,41 @@ export interface OutboxPipeProps {
    * The customer-managed KMS key of an imported destination queue (`Queue.fromQueueArn` does not
    * know it): the pipe's role may then use it to send. A queue defined in the app grants its
    * own key.
+   * @defaultValue none: a queue defined in the app, or one without a customer-managed key
    */
   readonly destinationKey?: IKey;
-  /** Records per target call, 1 to 10 (an SQS target takes at most 10). @default 10 */
+  /**
+   * Records per target call, 1 to 10 (an SQS target takes at most 10).
+   * @defaultValue `10`
+   */
   readonly batchSize?: number;
   /**
    * Retries of a failing batch (bisected) before it goes to the dead-letter queue, 0 to 10,000
-   * (never the pipe's infinite). @default 10
+   * (never the pipe's infinite).
+   * @defaultValue `10`
    */
   readonly retryAttempts?: number;
   /**
    * Records older than this go to the dead-letter queue unsent (their stream range only),
    * 1 minute to 12 hours (never the pipe's infinite): a given-up batch is read back from the
    * stream, which keeps records 24 hours, so at least 12 are left to redrive it.
-   * @default Duration.hours(6)
+   * @defaultValue `Duration.hours(6)`
    */
   readonly maxRecordAge?: Duration;
-  /** How long outbox items live, 2 to 366 days (a day past the stream's 24 hours at least). @default Duration.days(7) */
+  /**
+   * How long outbox items live, 2 to 366 days (a day past the stream's 24 hours at least).
+   * @defaultValue `Duration.days(7)`
+   */
   readonly retention?: Duration;
-  /** The outbox table's removal policy. @default RemovalPolicy.RETAIN */
+  /**
+   * The outbox table's removal policy.
+   * @defaultValue `RemovalPolicy.RETAIN`
+   */
   readonly removalPolicy?: RemovalPolicy;
-  /** Where the alarms notify, if anywhere. */
+  /**
+   * Where the alarms notify.
+   * @defaultValue none (alarms only change state)
+   */
   readonly alarmTopic?: ITopic;
 }
 

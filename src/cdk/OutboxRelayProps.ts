@@ -38,64 +38,76 @@ export interface OutboxRelayProps {
   /**
    * How long an outbox item lives (TTL). The stream keeps records 24 hours whatever this is.
    * 2 to 366 days (a day past the stream's 24 hours at least).
-   * @default Duration.days(7)
+   * @defaultValue `Duration.days(7)`
    */
   readonly retention?: Duration;
   /**
    * Stream records per relay invocation, 1 to 10,000.
-   * @default 100
+   * @defaultValue `100`
    */
   readonly batchSize?: number;
   /**
    * Retries of a failing batch (after bisecting it) before its records' metadata go to the
    * dead-letter queue, 0 to 10,000.
-   * @default 10
+   * @defaultValue `10`
    */
   readonly retryAttempts?: number;
   /**
    * Records older than this are given up to the dead-letter queue (metadata only), 1 minute to
    * 12 hours (never Lambda's infinite). The runbook's redrive reads a given-up batch back from
    * the stream, which keeps records 24 hours: at 12 hours at least 12 are left to redrive it.
-   * @default Duration.hours(6)
+   * @defaultValue `Duration.hours(6)`
    */
   readonly maxRecordAge?: Duration;
   /**
    * Batches per shard relayed at once, 1 to 10; Lambda keeps each item's order at any value.
-   * @default 1
+   * @defaultValue `1`
    */
   readonly parallelizationFactor?: number;
   /**
    * The iterator-age alarm fires when the relay is this far behind the stream.
-   * @default Duration.minutes(5)
+   * @defaultValue `Duration.minutes(5)`
    */
   readonly iteratorAgeAlarmThreshold?: Duration;
-  /** @default RemovalPolicy.RETAIN */
+  /**
+   * What happens to the outbox table when the stack is deleted.
+   * @defaultValue `RemovalPolicy.RETAIN`
+   */
   readonly removalPolicy?: RemovalPolicy;
-  /** Where the alarms notify; none by default. */
+  /**
+   * Where the alarms notify.
+   * @defaultValue none (alarms only change state)
+   */
   readonly alarmTopic?: ITopic;
   /**
    * CloudWatch namespace of the relay's metrics (`OutboxMessagesRelayed`, `OutboxDeadLettered`,
    * `OutboxRecordsFailed`, with the `service` dimension `name`): the relay's
    * `POWERTOOLS_METRICS_NAMESPACE`, under which the library's relay writes them. An
    * `InboxConsumer`'s outbox uses the consumer's `monitoring.metricsNamespace`.
-   * @default 'SqsInbox'
+   * @defaultValue `'SqsInbox'`
    */
   readonly metricsNamespace?: string;
-  /** @default Runtime.NODEJS_24_X */
+  /**
+   * The relay function's Lambda runtime.
+   * @defaultValue `Runtime.NODEJS_24_X`
+   */
   readonly runtime?: Runtime;
-  /** @default Architecture.ARM_64 */
+  /**
+   * The relay function's instruction set.
+   * @defaultValue `Architecture.ARM_64`
+   */
   readonly architecture?: Architecture;
   /**
    * esbuild settings over the construct's (ESM, minified, SDK bundled) for a `relayEntry` of
    * your own; refused without one, since the library's relay is not bundled at synth.
+   * @defaultValue the construct's (ESM, minified, SDK bundled)
    */
   readonly bundling?: BundlingOptions;
   /**
    * A relay of your own: its entry file, bundled with esbuild at synth like a consumer's
-   * function (its handler exported as `handler`). By default the relay is the library's, as
-   * the package ships it pre-built (`dist/relay-function`, the AWS SDK bundled in), deployed
-   * as it is.
-   * @default the library's pre-built relay
+   * function (its handler exported as `handler`).
+   * @defaultValue the library's relay, as the package ships it pre-built
+   * (`dist/relay-function`, the AWS SDK bundled in), deployed as it is
    */
   readonly relayEntry?: string;
 }

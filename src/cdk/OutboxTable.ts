@@ -22,7 +22,7 @@ export interface OutboxTableProps {
   /**
    * What happens to the table when the stack is deleted. Its items are the last record of
    * messages the relay may not have sent yet.
-   * @default RemovalPolicy.RETAIN
+   * @defaultValue `RemovalPolicy.RETAIN`
    */
   readonly removalPolicy?: RemovalPolicy;
 }

@@ -60,13 +60,13 @@ export interface SnsTopicSourceOptions {
   /**
    * SNS strips its envelope, and with it the SNS `MessageId`: the consumer then needs a
    * construct `key` (or a `key` in the handler, declared with `MessageKey.inHandler()`).
-   * @default false
+   * @defaultValue `false`
    * @see https://docs.aws.amazon.com/sns/latest/dg/sns-large-payload-raw-message-delivery.html
    */
   readonly rawMessageDelivery?: boolean;
-  /** Which publishes reach the queue, by message attributes. @default all */
+  /** Which publishes reach the queue, by message attributes. @defaultValue all */
   readonly filterPolicy?: Readonly<Record<string, SubscriptionFilter>>;
-  /** Which publishes reach the queue, by the message body. @default all */
+  /** Which publishes reach the queue, by the message body. @defaultValue all */
   readonly filterPolicyWithMessageBody?: Readonly<Record<string, FilterOrPolicy>>;
 }
 
@@ -83,19 +83,20 @@ export interface EventBridgeSourceOptions {
   /**
    * Attempts of EventBridge to deliver an event to the queue, 0 to 185 (checked at synth);
    * after the last one the event goes to the consumer's `deliveryDeadLetterQueue`.
-   * @default 185
+   * @defaultValue `185`
    * @see https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_RetryPolicy.html
    */
   readonly retryAttempts?: number;
   /**
    * How long EventBridge keeps retrying, 60 seconds to 24 hours (checked at synth).
-   * @default Duration.hours(24)
+   * @defaultValue `Duration.hours(24)`
    */
   readonly maxEventAge?: Duration;
   /**
    * The message group of every event of the rule: required on a FIFO queue (which also needs
    * `contentBasedDeduplication`, since EventBridge sends no deduplication id); on a standard
    * queue it sets the fair-queue group.
+   * @defaultValue none: refused on a FIFO queue
    */
   readonly messageGroupId?: string;
 }
@@ -110,9 +111,9 @@ export interface EventBridgeSourceOptions {
  * @public
  */
 export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
-  /** The bus the rule listens on. @default the account's default bus */
+  /** The bus the rule listens on. @defaultValue the account's default bus */
   readonly eventBus?: IEventBus;
-  /** The rule's description. @default the consumer and its pattern's purpose */
+  /** The rule's description. @defaultValue the consumer and its pattern's purpose */
   readonly description?: string;
 }
 
@@ -126,9 +127,9 @@ export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
  * @public
  */
 export interface S3BucketSourceOptions {
-  /** The event types that reach the queue. @default [EventType.OBJECT_CREATED] */
+  /** The event types that reach the queue. @defaultValue `[EventType.OBJECT_CREATED]` */
   readonly events?: readonly EventType[];
-  /** Object key prefix and suffix filters. @default every object */
+  /** Object key prefix and suffix filters. @defaultValue every object */
   readonly filters?: readonly NotificationKeyFilter[];
 }
 

@@ -214,7 +214,22 @@ export const TRANSACTION_LIMITS = {
 export const MAX_KEY_BYTES = 1024;
 
 /**
- * Names of the metrics the processor emits through an optional metrics sink.
+ * Names of the metrics the processor and the outbox relay write: to `observability.metrics`
+ * when it is given (nothing else is written then), otherwise, when
+ * `POWERTOOLS_METRICS_NAMESPACE` is set, as CloudWatch embedded-metric-format lines on
+ * standard output.
+ *
+ * @remarks
+ * The library's own lines are read as Powertools Metrics would write them, so one dashboard
+ * reads either: one line per batch (also when the batch answers at its deadline; at most 100
+ * metrics and 100 values of one metric per line, more lines when a batch needs them), under the
+ * namespace `POWERTOOLS_METRICS_NAMESPACE`, with the one dimension `service` =
+ * `POWERTOOLS_SERVICE_NAME` (`service_undefined` without it; a relay's is its name). The
+ * `InboxConsumer` and `OutboxRelay` constructs set both variables. A function that sets no
+ * namespace writes no metric line and pays for no custom metric.
+ * `POWERTOOLS_METRICS_DISABLED=true` (or `POWERTOOLS_DEV=true` without it) turns the lines off,
+ * as it turns Powertools off; `observability.metrics: false` turns them off in code. CloudWatch
+ * Logs extracts the metrics: no permission or API call is needed.
  *
  * @example
  * ```ts
@@ -223,62 +238,75 @@ export const MAX_KEY_BYTES = 1024;
  * @public
  */
 export const InboxMetric = {
+  /** `Count`: records the handler processed and committed. */
   Processed: 'InboxProcessed',
+  /** `Count`: copies of messages already committed, acknowledged without running the handler again. */
   Duplicates: 'InboxDuplicates',
+  /** `Count`: every record neither processed nor a duplicate. */
   Failures: 'InboxFailures',
+  /** `Count`: records that failed permanently (a `PermanentError`). */
   PermanentFailures: 'InboxPermanentFailures',
+  /** `Count`: records the library sent to its dead-letter queue. */
   DeadLettered: 'InboxDeadLettered',
+  /**
+   * `Milliseconds`: how long a record's handler ran, one value per record whose handler ran and
+   * whose message was not found committed meanwhile.
+   */
   HandlerLatency: 'InboxHandlerLatency',
-  /** Steps whose function ran (handlers with steps). */
+  /** `Count`: steps whose function ran (handlers with steps). */
   StepsRun: 'InboxStepsRun',
-  /** Steps answered from the journal without running. */
+  /** `Count`: steps answered from the journal without running. */
   StepsReplayed: 'InboxStepsReplayed',
-  /** Copies reported failed because another attempt held the message's lease. */
+  /** `Count`: copies reported failed because another attempt held the message's live lease. */
   LeasesHeld: 'InboxLeasesHeld',
-  /** Attempts that found their lease taken over, and stopped. */
+  /** `Count`: attempts that found their lease taken over, and stopped. */
   LeasesLost: 'InboxLeasesLost',
   /**
-   * Claims that took over a lease another attempt held and let lapse: that attempt crashed or
-   * timed out mid-steps (a crashed holder never counts its loss in `InboxLeasesLost`).
+   * `Count`: claims that took over a lease another attempt held and let lapse: that attempt
+   * crashed or timed out mid-steps (a crashed holder never counts its loss in
+   * `InboxLeasesLost`). Each also logs a WARN line `lease taken over`.
    */
   LeaseTakeovers: 'InboxLeaseTakeovers',
   /**
-   * Records tried again in the invocation after DynamoDB cancelled their commit for a
+   * `Count`: records tried again in the invocation after DynamoDB cancelled their commit for a
    * `TransactionConflict` (another transaction held one of its items): the handler runs again
    * each time, so a steady rise names a hot item.
    */
   ConflictsRetried: 'InboxConflictsRetried',
   /**
-   * Transactions that committed several messages at once: with `coalesce`, or, without it,
-   * messages whose updates of one item merged.
+   * `Count`: transactions that committed several messages at once: with `coalesce`, or, without
+   * it, messages whose updates of one item merged.
    */
   SharedTransactions: 'InboxSharedTransactions',
-  /** Messages committed in such a transaction. */
+  /** `Count`: messages committed in such a transaction. */
   SharedCommits: 'InboxSharedCommits',
   /**
-   * Items such a transaction wrote once for several of its messages: one update adding the
-   * amounts of their unconditional `ADD`s of numbers to a hot item.
+   * `Count`: items such a transaction wrote once for several of its messages: one update adding
+   * the amounts of their unconditional `ADD`s of numbers to a hot item.
    */
   AggregatedItems: 'InboxAggregatedItems',
-  /** The messages' updates those merged updates stand for (at least two per item). */
+  /**
+   * `Count`: the messages' updates those merged updates stand for (at least two per item); its
+   * ratio to `InboxAggregatedItems` is the messages per write of a hot item.
+   */
   AggregatedUpdates: 'InboxAggregatedUpdates',
   /**
-   * With `retry`: the delay, in seconds, a failed record was given before SQS delivers it
-   * again, one value per record (its sum, count and maximum come out).
+   * `Seconds`: with `retry`, the delay a failed record was given before SQS delivers it again,
+   * one value per delayed record (its sum, count and maximum come out).
    */
   RetryDelaySeconds: 'InboxRetryDelaySeconds',
-  /** With `retry`: copies refused by a live lease set to come back just after it ends. */
+  /** `Count`: with `retry`, copies refused by a live lease set to come back just after it ends. */
   LeaseHeldRetimed: 'InboxLeaseHeldRetimed',
   /**
-   * With `retry`: records whose visibility could not be changed (the call failed, or SQS
-   * refused the entry); each stays reported failed and comes back after the queue's timeout.
+   * `Count`: with `retry`, records whose visibility could not be changed (the call failed, or
+   * SQS refused the entry); each stays reported failed and comes back after the queue's timeout.
    */
   VisibilityChangesFailed: 'InboxVisibilityChangesFailed',
-  /** Outgoing messages the outbox relay sent (a message sent again counts again). */
+  /** `Count`: outgoing messages the outbox relay sent (a message sent again counts again). */
   OutboxMessagesRelayed: 'OutboxMessagesRelayed',
-  /** Outgoing messages (or unreadable records) the relay dead-lettered with their reason. */
+  /** `Count`: outgoing messages (or unreadable records) the relay dead-lettered with their reason. */
   OutboxDeadLettered: 'OutboxDeadLettered',
-  /** Stream records the relay reported failed, for Lambda to retry. */
+  /** `Count`: stream records the relay reported failed, for Lambda to retry. */
   OutboxRecordsFailed: 'OutboxRecordsFailed',
 } as const;
 /**
@@ -478,6 +506,11 @@ export const INBOX_ENVIRONMENT_PREFIX = 'INBOX_';
  * these variables on the function, and `inboxConfigFromEnvironment`, which reads them. Each
  * business table reaches the function as `BusinessTablePrefix` + its logical name.
  *
+ * @remarks
+ * A missing or invalid variable makes `inboxConfigFromEnvironment()` throw an
+ * `EnvironmentError` at cold start, naming every one of them. It takes
+ * `{ env, dynamoDBClient, sqsClient }` to read another environment or to use your clients.
+ *
  * @example
  * ```ts
  * const consumer = process.env[InboxEnvironment.Consumer];
@@ -486,37 +519,72 @@ export const INBOX_ENVIRONMENT_PREFIX = 'INBOX_';
  * @public
  */
 export const InboxEnvironment = {
+  /** The inbox table's name, from the construct's inbox table; read as `options.store`. */
   TableName: 'INBOX_TABLE_NAME',
+  /** The construct's `consumer`; read as `options.consumer`. */
   Consumer: 'INBOX_CONSUMER',
+  /** The construct's `ttl`, in whole seconds; read as `options.ttlSeconds`. */
   TtlSeconds: 'INBOX_TTL_SECONDS',
+  /** The URL of the construct's dead-letter queue; read as `options.deadLetter.queueUrl`. */
   DeadLetterQueueUrl: 'INBOX_DEAD_LETTER_QUEUE_URL',
+  /**
+   * Each entry of the construct's `businessTables` as this prefix + its logical name, the
+   * table's name as value; read by `table('<name>')` and `tables`.
+   */
   BusinessTablePrefix: 'INBOX_BUSINESS_TABLE_',
+  /**
+   * The construct's `deadLetter.maxReceiveCount`; read as `options.deadLetter.maxReceiveCount`.
+   */
   MaxReceiveCount: 'INBOX_MAX_RECEIVE_COUNT',
-  /** Comma-separated `MessageSource` values: where the queue's messages come from. */
+  /**
+   * Comma-separated `MessageSource` values, each kind once: where the queue's messages come
+   * from (the construct's `sources`; `sqs` without them); read as `options.sources`.
+   */
   Sources: 'INBOX_SOURCES',
-  /** Optional: a key declared as data (`attribute:<name>` or `field:<path>`). */
+  /**
+   * Optional: a key declared as data by the construct's `key` (`attribute:<name>` or
+   * `field:<path>`); read as `options.key`.
+   */
   Key: 'INBOX_KEY',
-  /** Optional: the outbox table `tx.publish` writes to (the construct's `outbox`). */
+  /**
+   * Optional: the outbox table `tx.publish` writes to (the construct's `outbox`, or the
+   * `publisherEnvironment()` of `OutboxPipe` or `OutboxRelay`); read as the store's `outbox`.
+   */
   OutboxTableName: 'INBOX_OUTBOX_TABLE_NAME',
-  /** With the outbox table: how long its items live, in seconds. */
+  /**
+   * Required with the outbox table: how long its items live (the outbox's `retention`), in
+   * whole seconds from 172,800 to 31,622,400; read as the store's `outbox.retentionSeconds`.
+   */
   OutboxRetentionSeconds: 'INBOX_OUTBOX_RETENTION_SECONDS',
   /**
-   * Optional, with the outbox table: the outbox is relayed by an EventBridge pipe (`OutboxPipe`)
-   * to this one SQS queue, so every message must go there, one per outbox item.
+   * Optional, with the outbox table, set by `OutboxPipe`'s `publisherEnvironment()`: the
+   * outbox is relayed by an EventBridge pipe to this one SQS queue, so every message must go
+   * there, one per outbox item; read as the store's `outbox.pipeDestination`, and `tx.publish`
+   * refuses what a pipe cannot send.
    */
   OutboxPipeDestination: 'INBOX_OUTBOX_PIPE_DESTINATION',
-  /** Each outbox destination reaches the function as this prefix + its logical name. */
+  /**
+   * Each entry of the outbox's `destinations` as this prefix + its logical name; read by
+   * `destination('<name>')` and `destinations`.
+   */
   DestinationPrefix: 'INBOX_DESTINATION_',
   /**
    * Optional, with `INBOX_RETRY_MAX_DELAY_SECONDS`: the first delay of the per-message backoff
-   * (the processor's `retry.backoff.firstDelaySeconds`). Any `INBOX_RETRY_*` sets `retry`.
+   * (the construct's `retry.backoff`; the processor's `retry.backoff.firstDelaySeconds`). Any
+   * `INBOX_RETRY_*` sets `options.retry` (its client the given `sqsClient`).
    */
   RetryFirstDelaySeconds: 'INBOX_RETRY_FIRST_DELAY_SECONDS',
   /** Optional, with the first delay: the backoff's cap (`retry.backoff.maxDelaySeconds`). */
   RetryMaxDelaySeconds: 'INBOX_RETRY_MAX_DELAY_SECONDS',
-  /** Optional: a lease-held copy's wait past the lease (`retry.leaseHeldMarginSeconds`). */
+  /**
+   * Optional: a lease-held copy's wait past the lease (`retry.leaseHeldMarginSeconds`); the
+   * construct sets it unless its `retry` is `false`.
+   */
   RetryLeaseHeldMarginSeconds: 'INBOX_RETRY_LEASE_HELD_MARGIN_SECONDS',
-  /** The relay's: where it dead-letters what a destination refuses. */
+  /**
+   * The relay's: where it dead-letters what a destination refuses (the relay's dead-letter
+   * queue); read by `outboxRelayFromEnvironment()`.
+   */
   RelayDeadLetterQueueUrl: 'INBOX_RELAY_DEAD_LETTER_QUEUE_URL',
 } as const;
 

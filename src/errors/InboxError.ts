@@ -7,6 +7,13 @@ const CLASS_NAMES = Symbol.for('sqs-inbox.errorClassNames');
  * across two copies of the library in one program (its ES module and CommonJS builds, say): a
  * `PermanentError` thrown with one copy's class is permanent for the other copy's processor.
  *
+ * @remarks
+ * The errors' `name`s are fixed strings, so they survive minifying bundlers. Their messages
+ * name positions, lengths, types and paths, never a message's body or key. SDK errors the store
+ * does not recognise (`AccessDeniedException`, `ResourceNotFoundException`) are not wrapped:
+ * they pass through unchanged and are left to SQS's retries and the redrive policy, since a
+ * deploy, not a retry, fixes them.
+ *
  * @example
  * ```ts
  * try { await processSqsBatch(event, handler, options); }

@@ -32,7 +32,8 @@ export class InvalidConfigurationError extends InboxError {
 /**
  * A variable of the environment contract (`InboxEnvironment`) is missing or invalid, so the
  * function cannot know its inbox table, consumer, TTL, dead-letter queue or a business table.
- * Thrown by `inboxConfigFromEnvironment()` at cold start, before any message is read.
+ * Thrown by `inboxConfigFromEnvironment()` at cold start, before any message is read, naming
+ * every such variable; and by its `table(name)` for a table the environment does not name.
  *
  * @example
  * ```ts

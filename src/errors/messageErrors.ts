@@ -199,7 +199,9 @@ export class PayloadMismatchError extends PermanentError {
 /**
  * The handler's transaction breaks a DynamoDB `TransactWriteItems` rule, checked before the
  * call: at most 99 business operations (one slot is the inbox entry's), at most 4 MB in all,
- * 400 KB per item, one operation per item, and well-formed operations.
+ * 400 KB per item, one operation per item, well-formed operations, none on the inbox table
+ * (only the library writes it), and values lib-dynamodb can convert (not a `Date`, `undefined`
+ * or an empty set). Any request DynamoDB refuses with a `ValidationException` is one too.
  *
  * @example
  * ```ts
@@ -238,9 +240,11 @@ export class TransactionLimitError extends PermanentError {
 }
 
 /**
- * The body is not what the consumer's declared `sources` deliver: for example an SNS
- * notification on a consumer that declares raw delivery, or a body that is no EventBridge
- * event on a consumer fed by a rule. It is never keyed or hashed as something else. The
+ * The body is not what the consumer's declared `sources` deliver: an SNS notification on a
+ * consumer that declares raw delivery or EventBridge, a direct message on an SNS one, a body
+ * that is no EventBridge event (or one without its `id`) on a consumer fed by a rule, an SNS
+ * `SubscriptionConfirmation`, a DynamoDB stream record with no outbox message or with an item a
+ * pipe cannot relay whole. It is never keyed or hashed as something else. The
  * message names the shape found, never the content.
  *
  * @example

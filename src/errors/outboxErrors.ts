@@ -4,8 +4,10 @@ import { PermanentError } from './messageErrors.js';
 /**
  * The handler published a message the outbox cannot relay: an unknown destination address, a
  * missing or forbidden field for that kind of destination (a FIFO destination needs a
- * `groupId`, an event bus a `source` and `detailType`), a body that is no JSON value or is too
- * large, a bad attribute, a name used twice, or no outbox configured. A programming error:
+ * `groupId`, an event bus a `source` and `detailType`), a body that is no JSON value, a
+ * message larger than its destination accepts, counted as it counts (262,144 bytes for a queue
+ * or topic with its attributes, 262,143 for an event entry), a bad or reserved attribute, a
+ * name used twice, or no outbox configured; with `OutboxPipe`, what a pipe cannot send. A programming error:
  * the message is dead-lettered with this reason and nothing of it is committed. The text names
  * the field and the rule, never the body.
  *
@@ -31,8 +33,9 @@ export class OutgoingMessageError extends PermanentError {
 
 /**
  * A destination refused an outgoing message for good: the queue or topic does not exist, the
- * relay may not send there, the message breaks a rule of the destination (too large, invalid
- * characters, a FIFO field missing). Retrying cannot help, so the relay dead-letters the message
+ * relay may not send there, a KMS key is missing or not granted, the message breaks a rule of
+ * the destination (too large, invalid characters, a FIFO field missing), or the service
+ * answered with a 4xx it does not document. Retrying cannot help, so the relay dead-letters the message
  * with this reason, in full, and goes on: fix the cause, then redrive it (see the runbook).
  *
  * @example
@@ -63,8 +66,8 @@ export class DestinationRefusedError extends PermanentError {
 }
 
 /**
- * A destination could not take an outgoing message now: throttling, a server error, a timeout,
- * a lost connection. The relay reports the stream record failed, so Lambda retries it (and the
+ * A destination could not take an outgoing message now: throttling (KMS's included), a KMS key
+ * disabled or pending, a server error, a timeout, a lost connection. The relay reports the stream record failed, so Lambda retries it (and the
  * records after it), keeping each group's order.
  *
  * @example
@@ -95,7 +98,8 @@ export class DestinationUnavailableError extends InboxError {
 /**
  * A batch Lambda gave up on could not be read back whole from the stream: its last record
  * (`endSequenceNumber`) was not reached — past the shard's end, or after as many pages as the
- * reader reads. `redriveOutbox` leaves its dead letter in the queue with this reason.
+ * reader reads. None of it was relayed: `redriveOutbox` leaves its dead letter in the queue
+ * with this reason.
  *
  * @example
  * ```ts
@@ -122,8 +126,9 @@ export class StreamBatchIncompleteError extends InboxError {
 /**
  * A stream record is not an outbox item the relay can read: the stream carries no new image
  * (its view type must be `NEW_IMAGE` or `NEW_AND_OLD_IMAGES`), or the item's `messages` are not
- * what `tx.publish` writes (an item written to the outbox table by other code). The text names
- * what is wrong, never the content.
+ * what `tx.publish` writes (an item written to the outbox table by other code). The first is
+ * retried (the record is reported failed); the second is dead-lettered with its image. The text
+ * names what is wrong, never the content.
  *
  * @example
  * ```ts

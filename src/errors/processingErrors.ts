@@ -70,6 +70,9 @@ export class TransientStoreError extends InboxError {
  * the batch response reaches Lambda in time and the committed records are acknowledged; SQS
  * delivers it again. If its commit was already on its way it may still land: the inbox entry's
  * condition then makes the redelivered copy a duplicate. Also the `reason` of `message.signal`.
+ * On its last receive the library does not dead-letter it (SQS has it as failed): the redrive
+ * policy moves it without `inbox.error`, and an ERROR log line pairs its `messageId` (the move
+ * keeps it) with this error.
  *
  * @example
  * ```ts
@@ -96,7 +99,8 @@ export class RecordDeadlineError extends InboxError {
  * The inbox table does not have the key schema the library needs (partition key `pk` of type
  * String, no sort key): a deploy mistake. Not permanent: the record is reported failed and SQS
  * retries it, so the queue keeps its messages until the table is fixed instead of draining them
- * into the DLQ. Logged at ERROR on every attempt.
+ * into the DLQ. Logged at ERROR on every attempt. On its last receive the message is
+ * dead-lettered naming this error (nothing can have committed): fix the table, then redrive.
  *
  * @example
  * ```ts
@@ -122,8 +126,8 @@ export class InboxTableSchemaError extends InboxError {
 }
 
 /**
- * The handler added an operation to `tx` after it had settled: the message's transaction was
- * already on its way, so the operation cannot be part of it. Thrown by the late call, where the
+ * The handler added an operation to `tx` (or called `step`, or `tx.publish`) after it had
+ * settled: the message's transaction was already on its way, so the operation cannot be part of it. Thrown by the late call, where the
  * handler forgot to `await` its work (a fire-and-forget promise, `array.forEach(async …)`).
  *
  * @example
@@ -148,8 +152,12 @@ export class TransactionClosedError extends InboxError {
 }
 
 /**
- * A permanently failing message could not be sent to the dead-letter queue, so it is
- * reported as failed instead of being acknowledged: nothing is lost.
+ * A permanently failing message could not be sent to the dead-letter queue, or the queue is
+ * the source queue itself, so it is reported as failed instead of being acknowledged: nothing
+ * is lost, and SQS delivers it again. A copy the queue refuses as too large (SQS counts the
+ * attributes with the body against its `MaximumMessageSize`) is first sent again without
+ * `inbox.errorMessage` and with the key hashed, then with only its reason and its own
+ * attributes; only when none fits does the record fail with this error.
  *
  * @example
  * ```ts

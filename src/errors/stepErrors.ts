@@ -3,7 +3,8 @@ import { PermanentError } from './messageErrors.js';
 
 /**
  * Another attempt holds the message's lease: a copy of the message (an SQS duplicate, a
- * re-publish) is running its steps now. This copy runs nothing and is reported failed. With the
+ * re-publish) is running its steps now. Found by a step's claim, the pre-check or a step-less
+ * commit; this copy runs nothing and is reported failed. With the
  * `retry` option group set (the construct's default), the processor makes SQS deliver it again
  * `leaseHeldMarginSeconds` after the lease ends; without it, after the queue's visibility timeout.
  * By then the holder has committed (this copy is then a duplicate) or released the lease.
@@ -57,7 +58,8 @@ export type LeaseOperation = (typeof LeaseOperation)[keyof typeof LeaseOperation
 /**
  * This attempt no longer owns the message's lease: it expired while the handler ran (a slow
  * step, a frozen container) and another attempt claimed it, or that attempt already finished.
- * The write that found out was refused, and the attempt stops before its next one: it journals
+ * The write that found out (a journal write, a heartbeat, the commit or the release) was
+ * refused, and the attempt stops before its next one: it journals
  * nothing more and never commits. The record is reported failed; when SQS delivers it again it
  * is a duplicate, or it resumes from the journal.
  *
@@ -125,7 +127,8 @@ export class StepNameError extends PermanentError {
 
 /**
  * A step's result cannot be journaled: it is not a JSON value (a `Date`, a `Map`, a class
- * instance, `NaN`, a `bigint`…) or it is too large. The effect ran but was not journaled, so
+ * instance, `NaN`, a `bigint`…) or it is too large (over 32 KiB, or over 256 KiB for the
+ * message's whole journal: `STEP_LIMITS`). The effect ran but was not journaled, so
  * nothing later can skip it; the message is dead-lettered with this reason, the steps journaled
  * before it kept. Return plain JSON (an id, a status), and keep large results elsewhere.
  *

@@ -33,23 +33,38 @@ export interface OutboxRelayOptions {
   /** Where messages a destination refuses for good go, in full, with the reason. */
   readonly deadLetter: OutboxRelayDeadLetterSettings;
   /**
-   * Sends each message; default an `AwsOutboxSender` with clients built lazily. Pass
-   * `new AwsOutboxSender({ sqsClient, snsClient, eventBridgeClient })` to choose the clients.
+   * Sends each message. Pass `new AwsOutboxSender({ sqsClient, snsClient, eventBridgeClient })`
+   * to choose the clients.
+   * @defaultValue an `AwsOutboxSender` with clients built lazily
    */
   readonly sender?: OutboxSender;
-  /** The batch's deadline. */
+  /**
+   * The batch's deadline: `deadlineMarginMillis` as the processor's.
+   * @defaultValue the processor's default
+   */
   readonly reliability?: Pick<ReliabilitySettings, 'deadlineMarginMillis'>;
   /**
    * Logs, metrics and traces; with a `tracer`, a PRODUCER span per message sent, linked to the
-   * publishing record's span.
+   * publishing record's span. Each as the processor's.
+   * @defaultValue the processor's defaults
    */
   readonly observability?: Pick<ObservabilitySettings, 'logger' | 'metrics' | 'tracer'>;
-  /** How much of a batch is relayed at once. */
+  /**
+   * How much of a batch is relayed at once: `concurrency`, outbox items (groups, messages)
+   * relayed at once, 1 to 100; one item's records always in order.
+   * @defaultValue `concurrency` `10`
+   */
   readonly performance?: {
-    /** Outbox items (groups, messages) relayed at once, 1 to 100; one item's records always in order. Default 10. */
+    /**
+     * Outbox items (groups, messages) relayed at once, 1 to 100; one item's records always in order.
+     * @defaultValue `10`
+     */
     readonly concurrency?: number;
   };
-  /** The clock the deadline is measured with; default the system's. */
+  /**
+   * The clock the deadline is measured with.
+   * @defaultValue the system's (`Date.now`)
+   */
   readonly runtime?: Pick<Partial<InboxRuntime>, 'now'>;
 }
 
@@ -65,9 +80,15 @@ export interface OutboxRelayOptions {
 export interface OutboxRelayDeadLetterSettings {
   /** A standard SQS queue: refused messages are sent there in full, with the reason. */
   readonly queueUrl: string;
-  /** The client that sends to it; default the default sender's SQS client, built lazily. */
+  /**
+   * The client that sends to it.
+   * @defaultValue the default sender's SQS client, built lazily
+   */
   readonly client?: SQSClient;
-  /** Where dead letters go instead of the queue (a test's recorder, another transport). */
+  /**
+   * Where dead letters go instead of the queue (a test's recorder, another transport).
+   * @defaultValue the queue
+   */
   readonly sink?: OutboxDeadLetterSink;
 }
 

@@ -17,9 +17,15 @@ import { InvalidConfigurationError } from '../errors.js';
  * @public
  */
 export interface InboxRuntime {
-  /** The wall clock in epoch milliseconds: entry times, expiry, latencies. */
+  /**
+   * The wall clock in epoch milliseconds: entry times, expiry, latencies.
+   * @defaultValue `Date.now`
+   */
   now(): number;
-  /** Waits `millis` (the retry backoff after a transient DynamoDB error). */
+  /**
+   * Waits `millis` (the retry backoff after a transient DynamoDB error).
+   * @defaultValue Node's `setTimeout` from `node:timers/promises` (`setImmediate` for 0 ms)
+   */
   sleep(millis: number): Promise<void>;
   /**
    * A number in [0, 1), uniformly distributed: the jitter of the backoffs, and the bits of the
@@ -27,11 +33,13 @@ export interface InboxRuntime {
    * sequence (a seeded generator per test is fine): a constant, or two invocations replaying the
    * same seed, makes two attempts' owner tokens equal, and one attempt then renews or releases
    * the other's lease.
+   * @defaultValue `Math.random`
    */
   random(): number;
   /**
    * Calls `callback` once after `millis`; returns what cancels it. `purpose` says which timer it
    * is (the batch's deadline, a step lease's heartbeat), for a simulation to tell them apart.
+   * @defaultValue Node's `setTimeout` and `clearTimeout`
    */
   startTimer(millis: number, callback: () => void, purpose?: TimerPurpose): () => void;
 }
