@@ -8,6 +8,8 @@
  * (`stepErrors.ts`), the outbox (`outboxErrors.ts`), and a stored item of a newer format
  * (`FormatVersionError.ts`). `errorText.ts` (internal) renders values for their messages
  * without quoting message content.
+ *
+ * @module sqs-inbox/errors
  */
 
 export { TransactionLimit, TransientReason } from './constants/values.js';

@@ -4,6 +4,8 @@
  * `sqs-inbox/types` (operation inputs, envelopes), `sqs-inbox/constants` (wire names and
  * limits, for tooling and dashboards), `sqs-inbox/relay` (the outbox relay) and
  * `sqs-inbox/cdk` (the constructs).
+ *
+ * @module sqs-inbox
  */
 export {
   DynamoDBInboxStore,

@@ -3,6 +3,8 @@
  * transaction builder (`tx.put`, `tx.update`, …), what `tx.publish` takes, the envelopes a
  * declared source arrives in, the groups of the processor's options, and the inbox entry as
  * tooling reads it. Types only: importing this entry loads no code.
+ *
+ * @module sqs-inbox/types
  */
 export type { ConsoleLogLevel } from './core/consoleLogger.js';
 export type {

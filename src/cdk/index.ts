@@ -3,6 +3,8 @@
  * (peer dependencies) and `esbuild` to bundle the function locally. `MessageSource` (a queue
  * source's kind) is the one `sqs-inbox` exports, re-exported so that a CDK app loads no SDK
  * module; the environment contract's names are in `sqs-inbox/constants`.
+ *
+ * @module sqs-inbox/cdk
  */
 export { MessageSource } from '../sources/MessageSource.js';
 

@@ -7,6 +7,8 @@
  * idempotency key). A handler needs none of them: they are kept out of `sqs-inbox`.
  *
  * All the values live in `values.ts`; this file chooses which are public.
+ *
+ * @module sqs-inbox/constants
  */
 
 export { inboxPk } from '../core/inboxEntry.js';

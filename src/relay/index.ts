@@ -2,6 +2,8 @@
  * `sqs-inbox/relay`: the outbox relay, a Lambda handler for the outbox table's DynamoDB stream
  * that sends what `tx.publish` committed. Kept apart from `sqs-inbox` so that a consumer does
  * not load the SNS and EventBridge clients.
+ *
+ * @module sqs-inbox/relay
  */
 export { AwsOutboxSender, type AwsOutboxSenderOptions } from '../aws/AwsOutboxSender.js';
 export { OutboxDeadLetterPublisher } from '../aws/OutboxDeadLetterPublisher.js';

@@ -2,6 +2,8 @@
  * `sqs-inbox/testing`: test your own handlers in milliseconds, without an emulator, against an
  * in-memory DynamoDB that behaves as DynamoDB does, with the records Lambda delivers from each
  * source. Nothing of it is loaded by the root entry.
+ *
+ * @module sqs-inbox/testing
  */
 
 // The library's types this entry's declarations name, and the types those name in turn, so that

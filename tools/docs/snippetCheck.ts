@@ -1,0 +1,137 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { compileModules } from './compileModules.js';
+import { allowsOldApi } from './docPages.js';
+import { type CodeBlock, codeBlocks, type FileInclude, fileIncludes } from './markdownBlocks.js';
+
+/** Something wrong on a page, at a 1-based line of it. */
+export interface PageProblem {
+  readonly page: string;
+  readonly line: number;
+  readonly message: string;
+}
+
+/** What the snippet check did: pages read, `ts` blocks compiled and skipped, and what failed. */
+export interface SnippetReport {
+  readonly pages: number;
+  readonly compiled: number;
+  readonly skippedOldApi: number;
+  readonly includes: number;
+  readonly problems: readonly PageProblem[];
+}
+
+/** Where to check: the repository root, its pages (relative to it) and a scratch folder. */
+export interface SnippetCheckInput {
+  readonly root: string;
+  readonly pages: readonly string[];
+  /** Emptied, then holds one module per block (`.mts`: ECMAScript modules wherever they are); under `root` so that `node_modules` resolves. */
+  readonly workDir: string;
+  /** The tsconfig whose options compile the blocks; the root's tsconfig.json by default. */
+  readonly tsconfig?: string;
+}
+
+interface Snippet {
+  readonly page: string;
+  readonly block: CodeBlock;
+  readonly file: string;
+}
+
+const TS_LANGS = new Set(['ts', 'typescript', 'mts']);
+const OLD_API = 'old-api';
+
+/** The file an include names: `@/` is the VitePress source root, docs/; otherwise the page's folder. */
+function includedFile(root: string, page: string, include: FileInclude): string {
+  return include.path.startsWith('@/')
+    ? resolve(root, 'docs', include.path.slice(2))
+    : resolve(root, dirname(page), include.path);
+}
+
+function includeProblems(root: string, page: string, includes: FileInclude[]): PageProblem[] {
+  return includes.flatMap((include) => {
+    const file = includedFile(root, page, include);
+    if (!existsSync(file)) {
+      return [{ page, line: include.line, message: `includes ${include.path}: no such file` }];
+    }
+    const region = include.region;
+    if (region !== undefined && !readFileSync(file, 'utf8').includes(`#region ${region}`)) {
+      return [
+        { page, line: include.line, message: `includes ${include.path}: no #region ${region}` },
+      ];
+    }
+    return [];
+  });
+}
+
+function oldApiProblem(page: string, block: CodeBlock): PageProblem {
+  return {
+    page,
+    line: block.fenceLine,
+    message:
+      'a `ts old-api` block (code of an older release, not compiled) belongs only in CHANGELOG.md and docs/migrating*.md: make it compile as a plain `ts` block',
+  };
+}
+
+/** The page's `ts` blocks to compile, and its `old-api` blocks: skipped, or a problem out of place. */
+function sortBlocks(page: string, markdown: string, workDir: string) {
+  const snippets: Snippet[] = [];
+  const problems: PageProblem[] = [];
+  let skipped = 0;
+  for (const block of codeBlocks(markdown).filter((b) => TS_LANGS.has(b.lang))) {
+    if (!block.meta.includes(OLD_API)) {
+      const file = join(workDir, page.replace(/\.md$/, ''), `line-${block.fenceLine}.mts`);
+      snippets.push({ page, block, file });
+    } else if (allowsOldApi(page)) skipped++;
+    else problems.push(oldApiProblem(page, block));
+  }
+  return { snippets, problems, skipped };
+}
+
+/** A compiler error, at the page's line: the block's first code line is the fence's next one. */
+function compileProblems(snippets: readonly Snippet[], tsconfig: string): PageProblem[] {
+  const byFile = new Map(snippets.map((snippet) => [resolve(snippet.file), snippet]));
+  return compileModules(tsconfig, [...byFile.keys()]).map((error) => {
+    const snippet = byFile.get(resolve(error.file));
+    if (snippet === undefined)
+      return { page: error.file || 'tsconfig', line: error.line, message: error.message };
+    const { page, block } = snippet;
+    const where = `in the ts block from line ${block.fenceLine}`;
+    return { page, line: block.fenceLine + error.line, message: `${error.message} (${where})` };
+  });
+}
+
+/**
+ * Checks the pages' code: every ```` ```ts ```` block compiles, each as a module of its own, in
+ * one program against the package's entries (tsconfig's `paths`); ```` ```ts old-api ````
+ * blocks are skipped where {@link allowsOldApi} allows them and a problem elsewhere; every
+ * `<<< path` and `<!--@include: path-->` names a file that exists (and its `#region`).
+ *
+ * @example
+ * ```ts
+ * const report = checkSnippets({ root, pages: checkedPages(root), workDir: join(root, '.cache/docs-snippets') });
+ * report.problems // => [{ page: 'docs/testing.md', line: 42, message: "TS2322: … (in the ts block from line 40)" }]
+ * ```
+ */
+export function checkSnippets(input: SnippetCheckInput): SnippetReport {
+  rmSync(input.workDir, { recursive: true, force: true });
+  const snippets: Snippet[] = [];
+  const problems: PageProblem[] = [];
+  let skippedOldApi = 0;
+  let includes = 0;
+  for (const page of input.pages) {
+    const markdown = readFileSync(join(input.root, page), 'utf8');
+    const sorted = sortBlocks(page, markdown, input.workDir);
+    const pageIncludes = fileIncludes(markdown);
+    snippets.push(...sorted.snippets);
+    problems.push(...sorted.problems, ...includeProblems(input.root, page, pageIncludes));
+    skippedOldApi += sorted.skipped;
+    includes += pageIncludes.length;
+  }
+  for (const { file, block } of snippets) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${block.code}\n`);
+  }
+  const tsconfig = input.tsconfig ?? join(input.root, 'tsconfig.json');
+  if (snippets.length > 0) problems.push(...compileProblems(snippets, tsconfig));
+  const compiled = snippets.length;
+  return { pages: input.pages.length, compiled, skippedOldApi, includes, problems };
+}
