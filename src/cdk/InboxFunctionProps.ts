@@ -60,7 +60,7 @@ export interface InboxFunctionProps {
    * bundled CommonJS code can still `require` Node built-ins), minified, source maps, a target
    * matching `runtime`, and the AWS SDK bundled (`externalModules: []`) so the function runs the
    * SDK version your lock file pins. Set `externalModules: ['@aws-sdk/*']` to use the SDK of the
-   * Lambda runtime instead; the README compares both.
+   * Lambda runtime instead; the docs' installation page (Bundling) compares both.
    * @defaultValue the settings above
    * @see https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_lambda_nodejs.BundlingOptions.html
    */

@@ -38,7 +38,7 @@ export class RunNotRecordedError extends InboxError {
     cause: unknown,
   ) {
     const { name, message: answer } = errorParts(cause);
-    // The usual cause: a role without dynamodb:PutItem on the table (README, "What an operator needs").
+    // The usual cause: a role without dynamodb:PutItem on the table (docs/operations/cli.md, "What an operator needs (IAM)").
     const fix = /AccessDenied/.test(name)
       ? `give the caller dynamodb:PutItem on ${tableName} (its #ops# items)`
       : 'fix what DynamoDB answered';

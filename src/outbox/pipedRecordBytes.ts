@@ -37,8 +37,8 @@ export interface PipedRecordBytes {
  * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-dynamodb.html shows the
  * record a pipe receives; without an input template a pipe passes it on). Compact JSON with
  * UTF-8 text is assumed: a serialiser that escaped non-ASCII text as `\u` sequences would send
- * more than counted for such a body, which no emulator can show (see the README's "Tested how
- * far").
+ * more than counted for such a body, which no emulator can show (see "Not run on a real pipe" on
+ * the docs' outbox page).
  *
  * @example
  * ```ts
