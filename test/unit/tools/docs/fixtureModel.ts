@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Application, type JSONOutput, normalizePath } from 'typedoc';
+import { Application, type JSONOutput, normalizePath, TSConfigReader } from 'typedoc';
 
 const fixture = (file: string) => fileURLToPath(new URL(`./fixture/${file}`, import.meta.url));
 
@@ -13,13 +13,18 @@ const fixture = (file: string) => fileURLToPath(new URL(`./fixture/${file}`, imp
  * ```
  */
 export async function fixtureModel(): Promise<JSONOutput.ProjectReflection> {
-  const app = await Application.bootstrap({
-    entryPoints: [fixture('index.ts'), fixture('errors.ts')],
-    tsconfig: fixture('tsconfig.json'),
-    excludeInternal: true,
-    disableSources: true,
-    logLevel: 'Error',
-  });
+  const app = await Application.bootstrap(
+    {
+      entryPoints: [fixture('index.ts'), fixture('errors.ts')],
+      tsconfig: fixture('tsconfig.json'),
+      excludeInternal: true,
+      disableSources: true,
+      logLevel: 'Error',
+    },
+    // The fixture's tsconfig only: the repository's typedoc.json (the site's plugins and
+    // options) is not read.
+    [new TSConfigReader()],
+  );
   const project = await app.convert();
   if (project === undefined) throw new Error('TypeDoc could not convert the fixture');
   return app.serializer.projectToObject(project, normalizePath(process.cwd()));
