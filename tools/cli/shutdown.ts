@@ -19,6 +19,8 @@ export interface CleanupOptions {
 
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 const CLEANUP_GRACE_MILLIS = 10_000;
+const SAME_SIGNAL_MILLIS = 1_000;
+let firstSignalAt = 0;
 const cleanups = new Map<Cleanup, CleanupOptions>();
 /** The abandon notices of the cleanups running now. */
 const running = new Set<() => void>();
@@ -67,7 +69,8 @@ export function trackChild<T extends ChildProcess>(
 /**
  * Makes SIGINT, SIGTERM and SIGHUP stop the command cleanly: run the cleanups (at most 10 s,
  * or the longest grace a pending cleanup asked for), kill the tracked children, exit with
- * 128 + the signal's number. A second signal while stopping gives up the running cleanups
+ * 128 + the signal's number. A second signal while stopping (not within a second of the first:
+ * that is the same Ctrl-C, delivered by the terminal and by npm) gives up the running cleanups
  * (each says what is left, {@link CleanupOptions.onAbandon}) and kills the children at once.
  * Call it first thing in every long-running command.
  *
@@ -79,6 +82,10 @@ export function trackChild<T extends ChildProcess>(
 export function handleSignals(): void {
   for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
     process.on(signal, () => {
+      // One Ctrl-C under `npm run` arrives twice: from the terminal to the whole foreground
+      // group, and forwarded by npm. A second signal within the second is that same one.
+      if (stopping && Date.now() - firstSignalAt < SAME_SIGNAL_MILLIS) return;
+      firstSignalAt ||= Date.now();
       if (stopping) {
         abandonRunning();
         killChildren('SIGKILL');

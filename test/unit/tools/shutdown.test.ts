@@ -51,3 +51,43 @@ describe('shutDown', () => {
     expect(abandoned).not.toHaveBeenCalled();
   });
 });
+
+describe('handleSignals', () => {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit'] as const;
+  type Listener = (...args: unknown[]) => void;
+  let before: Map<string, Listener[]>;
+  beforeEach(() => {
+    before = new Map(
+      signals.map((name) => [name, process.listeners(name as 'SIGINT') as Listener[]]),
+    );
+    vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+  });
+  afterEach(() => {
+    for (const name of signals) {
+      process.removeAllListeners(name);
+      for (const listener of before.get(name) ?? []) process.on(name as 'SIGINT', listener);
+    }
+    vi.restoreAllMocks();
+  });
+
+  it('takes a second SIGINT within a second for the same Ctrl-C (terminal and npm both deliver it), and one after that as giving up the running cleanups', async () => {
+    const { handleSignals, onShutdown } = await freshShutdown();
+    const abandoned = vi.fn();
+    onShutdown(() => new Promise<void>(() => {}), {
+      graceMillis: 30 * 60_000,
+      onAbandon: abandoned,
+    });
+    handleSignals();
+
+    process.emit('SIGINT');
+    await vi.advanceTimersByTimeAsync(200);
+    process.emit('SIGINT');
+    expect(abandoned).not.toHaveBeenCalled();
+    expect(process.exit).not.toHaveBeenCalled();
+
+    await vi.advanceTimersByTimeAsync(5_000);
+    process.emit('SIGINT');
+    expect(abandoned).toHaveBeenCalledOnce();
+    expect(process.exit).toHaveBeenCalledWith(130);
+  });
+});
