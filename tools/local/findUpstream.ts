@@ -75,16 +75,16 @@ export async function findUpstream(
       Targets: [{ Id: TAP_TARGET_ID, Arn: await arnOf(clients, tapUrl) }],
     }),
   );
-  const removeTap = async () => {
-    await clients.events.send(
-      new RemoveTargetsCommand({
-        Rule: rule.name,
-        EventBusName: rule.busName,
-        Ids: [TAP_TARGET_ID],
-      }),
+  const removeTap = () =>
+    deletingQueue(clients, tapUrl, () =>
+      clients.events.send(
+        new RemoveTargetsCommand({
+          Rule: rule.name,
+          EventBusName: rule.busName,
+          Ids: [TAP_TARGET_ID],
+        }),
+      ),
     );
-    await clients.sqs.send(new DeleteQueueCommand({ QueueUrl: tapUrl }));
-  };
   const { busName, source, detailType } = rule;
   return { upstream: { kind: 'eventbridge', busName, source, detailType, tapUrl }, removeTap };
 }
@@ -110,12 +110,24 @@ async function tapTopic(
       ReturnSubscriptionArn: true,
     }),
   );
-  const removeTap = async () => {
-    if (SubscriptionArn)
-      await clients.sns.send(new UnsubscribeCommand({ SubscriptionArn: SubscriptionArn }));
-    await clients.sqs.send(new DeleteQueueCommand({ QueueUrl: tapUrl }));
-  };
+  const removeTap = () =>
+    deletingQueue(clients, tapUrl, async () => {
+      if (SubscriptionArn) await clients.sns.send(new UnsubscribeCommand({ SubscriptionArn }));
+    });
   return { upstream: { kind: 'sns', topicArn, raw, tapUrl }, removeTap };
+}
+
+/** Runs `detach` (the tap's subscription or target), then deletes the tap queue whatever it did. */
+async function deletingQueue(
+  clients: LocalClients,
+  queueUrl: string,
+  detach: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await detach();
+  } finally {
+    await clients.sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+  }
 }
 
 async function findSubscription(clients: LocalClients, queueArn: string) {
