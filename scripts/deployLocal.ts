@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runCommand } from '../tools/cli/runCommand.js';
 import { untilStopped } from '../tools/cli/shutdown.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
-import { DEPLOY_SERVICES, deployToEmulator } from '../tools/local/deployToEmulator.js';
+import { DEPLOY_SERVICES, deployToEmulator } from '../tools/verify/deployStack.js';
 
 const contextPair = (pair: string, previous: Record<string, string>) => {
   const [name, ...rest] = pair.split('=');

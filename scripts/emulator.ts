@@ -8,7 +8,7 @@ import { runCommand } from '../tools/cli/runCommand.js';
 import { untilStopped } from '../tools/cli/shutdown.js';
 import { startDynamoDBLocal } from '../tools/emulator/dynamodbLocal.js';
 import { startEmulator } from '../tools/emulator/emulator.js';
-import { DEPLOY_SERVICES } from '../tools/local/deployToEmulator.js';
+import { DEPLOY_SERVICES } from '../tools/verify/deployStack.js';
 
 const options = new Command('npm run emulator --')
   .description(

@@ -3,22 +3,17 @@
  * invariants (tools/local/runReferenceService.ts does the work).
  */
 import { Command } from 'commander';
-import { numberIn, shareBelowOne } from '../tools/cli/optionParsers.js';
+import { numberIn } from '../tools/cli/optionParsers.js';
 import { runCommand } from '../tools/cli/runCommand.js';
 import { runReferenceService } from '../tools/local/runReferenceService.js';
+import { withTrafficOptions } from '../tools/verify/trafficOptions.js';
 
-const options = new Command('npm start --')
-  .description(
+const options = withTrafficOptions(
+  new Command('npm start --').description(
     'Run the reference service (ledger + inventory) on the local emulator with demo traffic, then check its invariants.',
-  )
-  .option('--messages <n>', 'demo messages to send', numberIn('--messages', 2), 200)
-  .option(
-    '--duplicates <rate>',
-    'share of events sent again as new SQS messages',
-    shareBelowOne('the duplicate rate'),
-    0.2,
-  )
-  .option('--seed <n>', 'seed of the demo traffic', numberIn('--seed', 0), Date.now() % 1_000_000)
+  ),
+  2,
+)
   .option(
     '--timeout <seconds>',
     'longest wait for the queues to drain',

@@ -22,10 +22,10 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeadLetterAttribute, InboxEnvironment, keyHash } from '../../src/constants/index.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
-import { deployToEmulator } from '../../tools/local/deployToEmulator.js';
 import { localClients } from '../../tools/local/localClients.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
+import { deployToEmulator } from '../../tools/verify/deployStack.js';
 import {
   CONSUMER_PACKAGES,
   consumerVersion,

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startEmulator } from '../../tools/emulator/emulator.js';
-import { DEPLOY_SERVICES } from '../../tools/local/deployToEmulator.js';
+import { DEPLOY_SERVICES } from '../../tools/verify/deployStack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startEmulator } from '../../tools/emulator/emulator.js';
-import { DEPLOY_SERVICES, deployToEmulator } from '../../tools/local/deployToEmulator.js';
+import { DEPLOY_SERVICES, deployToEmulator } from '../../tools/verify/deployStack.js';
 
 /** What the end-to-end tests get: the emulator's endpoint and the deployed stack's outputs. */
 export interface DeployedStack {

@@ -33,6 +33,7 @@ import { localClients } from '../../tools/local/localClients.js';
 import { queueDepth } from '../../tools/local/queueDepth.js';
 import { readSentEmails } from '../../tools/local/readSentEmails.js';
 import { payloadOf, UpstreamDelivery } from '../../tools/local/UpstreamDelivery.js';
+import { deployedQueue, stackOutput } from '../../tools/verify/deployedConsumers.js';
 import { eventually } from '../support/eventually.js';
 import { functionLogLines } from '../support/functionLogLines.js';
 import { sqsInbox } from '../support/operatorCli.js';
@@ -64,12 +65,7 @@ afterAll(() => {
     client.destroy();
 });
 
-const output = (name: string): string => {
-  const value = outputs[name];
-  if (!value)
-    throw new Error(`stack output ${name} is missing; outputs: ${Object.keys(outputs).join(', ')}`);
-  return value;
-};
+const output = (name: string): string => stackOutput(outputs, name);
 
 const getItem = async (tableOutput: string, key: Record<string, string>) =>
   (
@@ -86,16 +82,9 @@ let delivery: UpstreamDelivery<'ledger' | 'inventory'> | undefined;
  * (found from the queues, as deployed); a message sent twice is delivered again by its upstream.
  */
 async function upstreams(): Promise<UpstreamDelivery<'ledger' | 'inventory'>> {
-  const queue = async (consumer: string) => {
-    const queueUrl = output(`${consumer}QueueUrl`);
-    const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
-    );
-    return { queueUrl, queueArn: Attributes?.QueueArn ?? '' };
-  };
   delivery ??= await UpstreamDelivery.find(upstreamClients, {
-    ledger: await queue('Ledger'),
-    inventory: await queue('Inventory'),
+    ledger: await deployedQueue(sqs, outputs, 'ledger'),
+    inventory: await deployedQueue(sqs, outputs, 'inventory'),
   });
   return delivery;
 }

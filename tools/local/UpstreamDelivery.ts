@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PublishBatchCommand } from '@aws-sdk/client-sns';
 import {
-  DescribeRuleCommand,
-  ListEventBusesCommand,
-  ListRuleNamesByTargetCommand,
-  PutEventsCommand,
-  PutTargetsCommand,
-} from '@aws-sdk/client-eventbridge';
-import {
-  GetSubscriptionAttributesCommand,
-  ListSubscriptionsCommand,
-  PublishBatchCommand,
-  SubscribeCommand,
-} from '@aws-sdk/client-sns';
-import {
-  CreateQueueCommand,
   DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
 } from '@aws-sdk/client-sqs';
+import { findUpstream, type Upstream } from './findUpstream.js';
+
+export type { Upstream } from './findUpstream.js';
+
 import type { LocalClients } from './localClients.js';
 
 /** A message of a local run, for one consumer; `direct` sends it to the queue whatever feeds it. */
@@ -28,23 +19,6 @@ export interface UpstreamMessage<TConsumer extends string> {
   readonly groupId?: string;
   readonly direct?: boolean;
 }
-
-/** What feeds a consumer's queue, found on the emulator from the queue's ARN. */
-export type Upstream =
-  | { readonly kind: 'sqs' }
-  | {
-      readonly kind: 'sns';
-      readonly topicArn: string;
-      readonly raw: boolean;
-      readonly tapUrl: string;
-    }
-  | {
-      readonly kind: 'eventbridge';
-      readonly busName: string;
-      readonly source: string;
-      readonly detailType: string;
-      readonly tapUrl: string;
-    };
 
 type Route = { readonly queueUrl: string; readonly queueArn: string; readonly upstream: Upstream };
 type Envelope = { readonly body: string; readonly groupId: string | undefined };
@@ -57,7 +31,8 @@ const TAP_WAIT_MILLIS = 15_000;
  * rule's bus, anything else is sent to the queue. A message sent again is an upstream delivery
  * retry: the envelope SNS or EventBridge delivered the first time, sent to the queue again as a
  * new SQS message — caught by a tap (a second subscription, a second rule target) on the same
- * upstream. `find` discovers each queue's upstream from the emulator, as deployed.
+ * upstream. `find` discovers each queue's upstream from the emulator (or AWS), as deployed;
+ * `close` takes the taps away (a deployed stack is deleted cleanly only without them).
  *
  * @example
  * ```ts
@@ -70,10 +45,16 @@ export class UpstreamDelivery<TConsumer extends string> {
   readonly #routes: Record<TConsumer, Route>;
   readonly #envelopes = new Map<string, Envelope>();
   readonly #sent = new Set<string>();
+  readonly #removeTaps: ReadonlyArray<() => Promise<void>>;
 
-  private constructor(clients: LocalClients, routes: Record<TConsumer, Route>) {
+  private constructor(
+    clients: LocalClients,
+    routes: Record<TConsumer, Route>,
+    removeTaps: ReadonlyArray<() => Promise<void>>,
+  ) {
     this.#clients = clients;
     this.#routes = routes;
+    this.#removeTaps = removeTaps;
   }
 
   /**
@@ -86,13 +67,20 @@ export class UpstreamDelivery<TConsumer extends string> {
     prefer: 'sns' | 'eventbridge' = 'sns',
   ): Promise<UpstreamDelivery<TConsumer>> {
     const routes = {} as Record<TConsumer, Route>;
+    const removeTaps: Array<() => Promise<void>> = [];
     for (const [consumer, queue] of Object.entries(queues) as Array<
       [TConsumer, { queueUrl: string; queueArn: string }]
     >) {
-      const upstream = await findUpstream(clients, queue.queueArn, prefer);
+      const { upstream, removeTap } = await findUpstream(clients, queue.queueArn, prefer);
       routes[consumer] = { ...queue, upstream };
+      removeTaps.push(removeTap);
     }
-    return new UpstreamDelivery(clients, routes);
+    return new UpstreamDelivery(clients, routes, removeTaps);
+  }
+
+  /** Takes the taps away: the tap subscriptions and rule targets, and the tap queues. */
+  async close(): Promise<void> {
+    for (const removeTap of this.#removeTaps) await removeTap();
   }
 
   /** What feeds a consumer's queue. */
@@ -277,104 +265,4 @@ export function payloadOf(body: string): string {
     // not JSON: the body is the payload
   }
   return body;
-}
-
-async function findUpstream(
-  clients: LocalClients,
-  queueArn: string,
-  prefer: 'sns' | 'eventbridge',
-): Promise<Upstream> {
-  const rule = await findRule(clients, queueArn);
-  const subscription =
-    prefer === 'eventbridge' && rule ? undefined : await findSubscription(clients, queueArn);
-  if (subscription) {
-    const { Attributes = {} } = await clients.sns.send(
-      new GetSubscriptionAttributesCommand({ SubscriptionArn: subscription.subscriptionArn }),
-    );
-    const raw = Attributes.RawMessageDelivery === 'true';
-    const tapUrl = await createTap(clients, queueArn, subscription.topicArn.endsWith('.fifo'));
-    await clients.sns.send(
-      new SubscribeCommand({
-        TopicArn: subscription.topicArn,
-        Protocol: 'sqs',
-        Endpoint: await arnOf(clients, tapUrl),
-        Attributes: raw ? { RawMessageDelivery: 'true' } : {},
-      }),
-    );
-    return { kind: 'sns', topicArn: subscription.topicArn, raw, tapUrl };
-  }
-  if (!rule) return { kind: 'sqs' };
-  const tapUrl = await createTap(clients, queueArn, false);
-  await clients.events.send(
-    new PutTargetsCommand({
-      Rule: rule.name,
-      EventBusName: rule.busName,
-      Targets: [{ Id: 'local-tap', Arn: await arnOf(clients, tapUrl) }],
-    }),
-  );
-  return {
-    kind: 'eventbridge',
-    busName: rule.busName,
-    source: rule.source,
-    detailType: rule.detailType,
-    tapUrl,
-  };
-}
-
-async function findSubscription(clients: LocalClients, queueArn: string) {
-  let NextToken: string | undefined;
-  do {
-    const page = await clients.sns.send(new ListSubscriptionsCommand({ NextToken }));
-    const found = page.Subscriptions?.find((s) => s.Protocol === 'sqs' && s.Endpoint === queueArn);
-    if (found?.TopicArn && found.SubscriptionArn) {
-      return { topicArn: found.TopicArn, subscriptionArn: found.SubscriptionArn };
-    }
-    NextToken = page.NextToken;
-  } while (NextToken);
-  return undefined;
-}
-
-async function findRule(clients: LocalClients, queueArn: string) {
-  const { EventBuses = [] } = await clients.events.send(new ListEventBusesCommand({}));
-  for (const { Name: busName } of EventBuses) {
-    if (!busName) continue;
-    const { RuleNames = [] } = await clients.events.send(
-      new ListRuleNamesByTargetCommand({ TargetArn: queueArn, EventBusName: busName }),
-    );
-    const [name] = RuleNames;
-    if (!name) continue;
-    const { EventPattern = '{}' } = await clients.events.send(
-      new DescribeRuleCommand({ Name: name, EventBusName: busName }),
-    );
-    const pattern = JSON.parse(EventPattern) as { source?: string[]; 'detail-type'?: string[] };
-    return {
-      name,
-      busName,
-      source: pattern.source?.[0] ?? 'local.producer',
-      detailType: pattern['detail-type']?.[0] ?? 'LocalEvent',
-    };
-  }
-  return undefined;
-}
-
-async function createTap(clients: LocalClients, queueArn: string, fifo: boolean): Promise<string> {
-  const name = `tap-${randomUUID().slice(0, 8)}-${queueArn
-    .split(':')
-    .pop()
-    ?.replace(/\.fifo$/, '')
-    .slice(-50)}`;
-  const { QueueUrl = '' } = await clients.sqs.send(
-    new CreateQueueCommand({
-      QueueName: fifo ? `${name}.fifo` : name,
-      Attributes: fifo ? { FifoQueue: 'true' } : {},
-    }),
-  );
-  return QueueUrl;
-}
-
-async function arnOf(clients: LocalClients, queueUrl: string): Promise<string> {
-  const { Attributes } = await clients.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
-  );
-  return Attributes?.QueueArn ?? '';
 }

@@ -49,6 +49,8 @@ export interface SentEmails {
   /** Every email SES accepted during the run, in order. */
   readonly emails: readonly SentEmail[];
   readonly allowance: ExtraEmailAllowance;
+  /** Why the emails cannot be read (AWS keeps no list of sent mail): their checks are skipped. */
+  readonly unreadable?: string;
 }
 
 /**
@@ -106,7 +108,12 @@ export async function checkInvariants(
       targets,
     ),
     ...(await checkNotifications(
-      { committed: committedNotifications, rows: notifications ?? [], emails: sent.emails },
+      {
+        committed: committedNotifications,
+        rows: notifications ?? [],
+        emails: sent.emails,
+        ...(sent.unreadable ? { emailsUnreadable: sent.unreadable } : {}),
+      },
       targets.notifier,
       clients.s3,
       sent.allowance,

@@ -59,17 +59,25 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** A payer's address: `<account>@example.com` by default. */
+export type MailboxOf = (accountId: string) => string;
+
+const exampleMailbox: MailboxOf = (accountId) => `${accountId}@example.com`;
+
 /**
  * A notification of a captured payment for the notifier: the payment's own event id (the
- * notifier's inbox keys are its own) and its payer's address.
+ * notifier's inbox keys are its own) and its payer's address (`mailboxOf`).
  *
  * @example
  * ```ts
  * notificationOf(payment) // { ...payment, email: 'acc-alice@example.com' }
  * ```
  */
-export function notificationOf(payment: PaymentCaptured): PaymentNotification {
-  return { ...payment, email: `${payment.accountId}@example.com` };
+export function notificationOf(
+  payment: PaymentCaptured,
+  mailboxOf: MailboxOf = exampleMailbox,
+): PaymentNotification {
+  return { ...payment, email: mailboxOf(payment.accountId) };
 }
 
 /**
@@ -123,9 +131,15 @@ export function malformedMessage(
  * of them delivered again by their upstream (the same envelope as a new SQS message), some
  * orders larger than the stock, and a few malformed messages for each consumer: a payment the
  * schema refuses, a body sent straight to the inventory queue that is no EventBridge event, a
- * notification with no valid address.
+ * notification with no valid address. Payers' addresses are `mailboxOf(account)`: on AWS, SES's
+ * mailbox simulator, which a sandboxed account may send to.
  */
-export function planDemoTraffic(total: number, duplicateRate: number, seed: number): DemoPlan {
+export function planDemoTraffic(
+  total: number,
+  duplicateRate: number,
+  seed: number,
+  mailboxOf: MailboxOf = exampleMailbox,
+): DemoPlan {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   let sequence = 0;
@@ -149,11 +163,11 @@ export function planDemoTraffic(total: number, duplicateRate: number, seed: numb
         paymentId: id('pay'),
         amountCents: 100 + Math.floor(random() * 9900),
         currency: 'EUR',
-        email: `${accountId}@example.com`,
+        email: mailboxOf(accountId),
       };
       payments.push(payment);
       // Credited, the ledger publishes it to the notifier through its outbox.
-      notifications.push(notificationOf(payment));
+      notifications.push(notificationOf(payment, mailboxOf));
       distinct.push({
         consumer: 'ledger',
         body: JSON.stringify(payment),

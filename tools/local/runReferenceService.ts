@@ -7,6 +7,7 @@ import { NotifierEnvironment } from '../../functions/notifier/notifierEnvironmen
 import { notifierConsumer } from '../../functions/notifier/paymentNotification.js';
 import { onShutdown, untilStopped } from '../cli/shutdown.js';
 import { startEmulator } from '../emulator/emulator.js';
+import { printInvariants } from '../verify/printInvariants.js';
 import { checkInvariants, invariantTargetsOf } from './checkInvariants.js';
 import {
   CONSUMER_NAMES,
@@ -206,12 +207,7 @@ function printReport(
       `${r.name.padEnd(10)} ${String(c.count(InboxMetric.Processed)).padStart(9)}  ${String(c.count(InboxMetric.Duplicates)).padStart(10)}  ${String(c.count(InboxMetric.Failures)).padStart(15)}  ${String(c.count(InboxMetric.DeadLettered)).padStart(13)}`,
     );
   }
-  console.log(`\ninvariants (${plan.messages.length} messages sent):`);
-  console.log(`  ${drained ? 'PASS' : 'FAIL'}  all messages settled (queues drained)`);
-  for (const result of results)
-    console.log(`  ${result.holds ? 'PASS' : 'FAIL'}  ${result.name} — ${result.detail}`);
-  const ok = drained && results.every((result) => result.holds);
-  console.log(ok ? '\nall invariants hold' : '\nINVARIANT VIOLATED');
+  printInvariants(plan.messages.length, drained, results);
 }
 
 function writeRunFile(

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startEmulator } from '../../tools/emulator/emulator.js';
+import type { RunningEmulator } from '../../tools/emulator/paths.js';
+import { projectRoot } from '../../tools/emulator/paths.js';
+import { DEPLOY_SERVICES, STACK_NAME } from '../../tools/verify/deployStack.js';
+import { stackStatus } from '../../tools/verify/destroyStack.js';
+import { clientConfigOf } from '../../tools/verify/VerifyTarget.js';
+
+/**
+ * `npm run verify:aws -- --emulator` on an emulator of this file's (given as AWS_ENDPOINT_URL,
+ * so it outlives the command and can be inspected after it), with the output collected.
+ */
+function verifyAws(endpoint: string, args: readonly string[]) {
+  const child = spawn('npm', ['run', 'verify:aws', '--', '--emulator', ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, AWS_ENDPOINT_URL: endpoint },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: the test signals it as a terminal's Ctrl-C does, the whole group.
+    detached: true,
+  });
+  onTestFinished(() => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  });
+  let output = '';
+  const seen = new Map<string, () => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+    for (const [text, resolve] of seen) if (output.includes(text)) resolve();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const ended = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output })),
+  );
+  const printed = (text: string) => new Promise<void>((resolve) => seen.set(text, resolve));
+  return { child, ended, printed };
+}
+
+let emulator: RunningEmulator;
+let clients: { cloudFormation: CloudFormationClient; sqs: SQSClient; dynamodb: DynamoDBClient };
+
+beforeAll(async () => {
+  emulator = await startEmulator(DEPLOY_SERVICES);
+  const config = clientConfigOf({ kind: 'emulator', endpoint: emulator.endpoint });
+  clients = {
+    cloudFormation: new CloudFormationClient(config),
+    sqs: new SQSClient(config),
+    dynamodb: new DynamoDBClient(config),
+  };
+});
+afterAll(async () => {
+  for (const client of Object.values(clients ?? {})) client.destroy();
+  await emulator?.stop();
+});
+
+/** What the stack and the run left on the emulator: the stack's status, the queues, the tables. */
+async function leftBehind() {
+  const { QueueUrls = [] } = await clients.sqs.send(new ListQueuesCommand({}));
+  const { TableNames = [] } = await clients.dynamodb.send(new ListTablesCommand({}));
+  return {
+    stack: await stackStatus(clients.cloudFormation, STACK_NAME),
+    queues: QueueUrls,
+    tables: TableNames,
+  };
+}
+
+describe('npm run verify:aws -- --emulator', () => {
+  it('deploys the reference stack with cdklocal, drives traffic with duplicates, poison messages and a redrive through sqs-inbox, reports every invariant passing, and destroys the stack', async () => {
+    const started = Date.now();
+    const { code, output } = await verifyAws(emulator.endpoint, [
+      '--messages',
+      '60',
+      '--seed',
+      '11',
+    ]).ended;
+
+    console.log(`verify:aws -- --emulator took ${Math.round((Date.now() - started) / 1000)} s`);
+    expect(output).toMatch(/\[verify\] deployed SqsInboxReference in \d+ s/);
+    expect(output).toMatch(
+      /\[verify\] sent 60 messages \(.*\d+ delivered twice by their upstream, \d+ malformed, 1 conflicting; seed 11\)/,
+    );
+    expect(output).toMatch(
+      /repairs \(what the target's CloudFormation dropped, applied after the deploy\): [1-9]/,
+    );
+    expect(output).toContain('PASS  all messages settled');
+    expect(output).toContain('PASS  every event its upstream delivered twice');
+    expect(output).toContain('PASS  every conflicting payment retried, then dead-lettered');
+    expect(output).toContain('PASS  nothing lost between the hops');
+    expect(output).toMatch(
+      /PASS {2}dlq redrive \(sqs-inbox, the operations CLI\).*exit 0, the copy already-applied and deleted, 0 sent/,
+    );
+    expect(output).not.toMatch(/^ {2}(FAIL|SKIP) /m);
+    expect(output).toContain('all invariants hold');
+    expect(output).toContain('[destroy] SqsInboxReference destroyed');
+    expect(code).toBe(0);
+    expect(await leftBehind()).toEqual({ stack: undefined, queues: [], tables: [] });
+  }, 1_500_000);
+
+  it('destroys the stack when stopped by Ctrl-C once deployed: the stack, its queues (and the taps the traffic made) and its tables are gone', async () => {
+    const run = verifyAws(emulator.endpoint, ['--messages', '60', '--seed', '12']);
+    await run.printed('[verify] deployed SqsInboxReference');
+    const interrupted = Date.now();
+    process.kill(-(run.child.pid ?? 0), 'SIGINT');
+    const { code, output } = await run.ended;
+
+    console.log(
+      `verify:aws stopped by SIGINT: destroyed and exited in ${Math.round((Date.now() - interrupted) / 1000)} s`,
+    );
+    expect(output).toContain('[destroy] SqsInboxReference destroyed');
+    expect(code).toBe(130);
+    expect(await leftBehind()).toEqual({ stack: undefined, queues: [], tables: [] });
+  }, 1_500_000);
+});

@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { trackChild } from '../cli/shutdown.js';
+import { cdkCommandOf, cdkEnvironmentOf, type VerifyTarget } from './VerifyTarget.js';
+
+const STOP_WAIT_MILLIS = 30_000;
+
+/**
+ * Runs CDK commands for a target one at a time, each in its own process group (so a terminal's
+ * Ctrl-C does not reach it: the command decides when it stops), and can stop the one running.
+ *
+ * @example
+ * ```ts
+ * const cdk = new CdkRunner({ kind: 'emulator', endpoint }, projectRoot);
+ * await cdk.run(['deploy', 'SqsInboxReference', '--require-approval', 'never']);
+ * ```
+ */
+export class CdkRunner {
+  readonly #target: VerifyTarget;
+  readonly #projectDir: string;
+  #child: ChildProcess | undefined;
+
+  constructor(target: VerifyTarget, projectDir: string) {
+    this.#target = target;
+    this.#projectDir = projectDir;
+  }
+
+  /** Runs `cdk <args>` (cdklocal on an emulator); rejects when it exits other than 0. */
+  run(args: readonly string[]): Promise<void> {
+    const command = cdkCommandOf(this.#target);
+    const child = spawn(command, args, {
+      cwd: this.#projectDir,
+      env: cdkEnvironmentOf(this.#target),
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+    });
+    this.#child = trackChild(child, { processGroup: true });
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', (code, signal) => {
+        if (this.#child === child) this.#child = undefined;
+        if (code === 0) resolve();
+        else reject(new Error(`${command} ${args[0]} exited with ${code ?? signal}`));
+      });
+    });
+  }
+
+  /**
+   * Stops the running command, if any: SIGINT to its group (cdk stops its own work), SIGKILL
+   * after 30 s. Resolves once it exited.
+   */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    signalGroup(child.pid, 'SIGINT');
+    const timer = setTimeout(() => signalGroup(child.pid ?? 0, 'SIGKILL'), STOP_WAIT_MILLIS);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}

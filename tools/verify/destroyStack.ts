@@ -1,0 +1,147 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type CloudFormationClient,
+  DescribeStackResourcesCommand,
+  DescribeStacksCommand,
+} from '@aws-sdk/client-cloudformation';
+import { type CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
+import {
+  DeleteObjectsCommand,
+  ListObjectVersionsCommand,
+  PutBucketLoggingCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { CdkRunner } from './CdkRunner.js';
+
+/** What a destroy needs: the CDK runner and arguments of the deploy, and the clients. */
+export interface DestroyPlan {
+  readonly cdk: CdkRunner;
+  readonly stackName: string;
+  /** The arguments every CDK command of the run gets (`--output`, `-c` context). */
+  readonly cdkArguments: readonly string[];
+  readonly clients: {
+    readonly cloudFormation: CloudFormationClient;
+    readonly s3: S3Client;
+    readonly logs: CloudWatchLogsClient;
+  };
+  readonly log: (line: string) => void;
+}
+
+const SETTLE_POLL_MILLIS = 5_000;
+const SETTLE_WAIT_MILLIS = 30 * 60_000;
+
+/**
+ * Destroys the stack whatever state the run left it in: stops a CDK command under way (a deploy
+ * interrupted), waits until CloudFormation is done with the stack (no `*_IN_PROGRESS`), empties
+ * its buckets (a bucket with objects cannot be deleted), then `cdk destroy --force`; one more
+ * emptying and destroy if the first fails (access logs may land late); then deletes the log
+ * groups the stack retains (the functions' logs). Resolves once DescribeStacks says the stack
+ * does not exist.
+ *
+ * @example
+ * ```ts
+ * await destroyStack({ cdk, stackName: 'SqsInboxReference', cdkArguments, clients, log: console.log });
+ * ```
+ */
+export async function destroyStack(plan: DestroyPlan): Promise<void> {
+  const { cdk, stackName, clients, log } = plan;
+  await cdk.stop();
+  if ((await settledStatus(clients.cloudFormation, stackName, log)) === undefined) {
+    log(`[destroy] ${stackName} does not exist: nothing to destroy`);
+    return;
+  }
+  const destroy = ['destroy', stackName, '--force', ...plan.cdkArguments];
+  const logGroups = await resourcesOf(plan, 'AWS::Logs::LogGroup');
+  try {
+    await emptyBuckets(plan);
+    await cdk.run(destroy);
+  } catch (error) {
+    log(`[destroy] ${(error as Error).message}; emptying the buckets again and retrying`);
+    await emptyBuckets(plan);
+    await cdk.run(destroy);
+  }
+  const left = await stackStatus(clients.cloudFormation, stackName);
+  if (left !== undefined) throw new Error(`${stackName} is still there after cdk destroy: ${left}`);
+  log(`[destroy] ${stackName} destroyed`);
+  for (const logGroupName of logGroups)
+    await clients.logs.send(new DeleteLogGroupCommand({ logGroupName })).catch(() => undefined);
+  if (logGroups.length > 0) log(`[destroy] deleted the ${logGroups.length} log groups it retained`);
+}
+
+/** The physical ids of the stack's resources of one type. */
+async function resourcesOf({ clients, stackName }: DestroyPlan, type: string): Promise<string[]> {
+  const { StackResources = [] } = await clients.cloudFormation.send(
+    new DescribeStackResourcesCommand({ StackName: stackName }),
+  );
+  return StackResources.filter((r) => r.ResourceType === type)
+    .map((r) => r.PhysicalResourceId ?? '')
+    .filter(Boolean);
+}
+
+/**
+ * The stack's status once no operation is in progress on it (undefined: it does not exist).
+ * A deploy stopped mid-way leaves CloudFormation creating: that is waited out.
+ */
+async function settledStatus(
+  cloudFormation: CloudFormationClient,
+  stackName: string,
+  log: (line: string) => void,
+): Promise<string | undefined> {
+  const deadline = Date.now() + SETTLE_WAIT_MILLIS;
+  for (;;) {
+    const status = await stackStatus(cloudFormation, stackName);
+    if (!status?.endsWith('_IN_PROGRESS') || Date.now() > deadline) return status;
+    log(`[destroy] ${stackName} is ${status}; waiting for CloudFormation to finish`);
+    await sleep(SETTLE_POLL_MILLIS);
+  }
+}
+
+/**
+ * The stack's status; undefined when DescribeStacks says it does not exist.
+ *
+ * @example
+ * ```ts
+ * if ((await stackStatus(cloudFormation, 'SqsInboxReference')) === undefined) console.log('gone');
+ * ```
+ */
+export async function stackStatus(
+  cloudFormation: CloudFormationClient,
+  stackName: string,
+): Promise<string | undefined> {
+  try {
+    const { Stacks = [] } = await cloudFormation.send(
+      new DescribeStacksCommand({ StackName: stackName }),
+    );
+    const status = Stacks[0]?.StackStatus;
+    return status === 'DELETE_COMPLETE' ? undefined : status;
+  } catch (error) {
+    if (/does not exist/.test((error as Error).message)) return undefined;
+    throw error;
+  }
+}
+
+/** Turns off access logging into the stack's buckets, then deletes every object version. */
+async function emptyBuckets(plan: DestroyPlan): Promise<void> {
+  const { clients, log } = plan;
+  const buckets = await resourcesOf(plan, 'AWS::S3::Bucket');
+  for (const Bucket of buckets)
+    await clients.s3.send(new PutBucketLoggingCommand({ Bucket, BucketLoggingStatus: {} }));
+  for (const Bucket of buckets) {
+    const deleted = await emptyBucket(clients.s3, Bucket);
+    if (deleted > 0) log(`[destroy] emptied ${Bucket} (${deleted} objects)`);
+  }
+}
+
+async function emptyBucket(s3: S3Client, Bucket: string): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const page = await s3.send(new ListObjectVersionsCommand({ Bucket }));
+    const Objects = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].map((v) => ({
+      Key: v.Key ?? '',
+      ...(v.VersionId && v.VersionId !== 'null' ? { VersionId: v.VersionId } : {}),
+    }));
+    if (Objects.length === 0) return deleted;
+    await s3.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+    deleted += Objects.length;
+  }
+}
