@@ -37,7 +37,7 @@ export const DLQ_HELP = `usage: sqs-inbox dlq report [<consumer>] [consumer flag
             the way the consumer keys it, its entry read, then: committed with this payload →
             deleted, never sent (already-applied); not committed, provably → sent back to its
             source queue, then deleted (retry); anything else kept (conflict, in-flight, stale,
-            permanent, unknown-key, key-mismatch, no-source, behind-kept).
+            permanent, message-id-key, unknown-key, key-mismatch, no-source, behind-kept).
   selection --reason <name> (repeatable; "none" for redrive-policy moves), --since, --until
             (ISO-8601 or 30m/6h/2d ago), --limit <n>
   safety    --rate <per second> (default 10), --max-errors <n> (default 10),

@@ -37,6 +37,14 @@ describe('README', () => {
     expect(links.filter((link) => !existsSync(new URL(link, root)))).toEqual([]);
   });
 
+  it.each(['CONTRIBUTING.md', 'SECURITY.md'])(
+    '%s, which the site does not build, links only to files that exist either',
+    (page) => {
+      const links = relativeLinks(readFileSync(new URL(page, root), 'utf8'));
+      expect(links.filter((link) => !existsSync(new URL(link, root)))).toEqual([]);
+    },
+  );
+
   it('says plainly that there is no registry release, and installs from a tarball or git', () => {
     const install = readme().split('## Install')[1]?.split('\n## ')[0] ?? '';
     expect(install).toContain('There is no npm release yet');

@@ -22,14 +22,14 @@ export interface FileInclude {
   readonly line: number;
 }
 
-const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})(.*)$/;
+const FENCE_OPEN = /^((?:[ \t]*> ?)*)([ \t]*)(`{3,}|~{3,})(.*)$/;
 const CODE_INCLUDE = /^\s*<<<\s+([^\s{[#]+)(?:#([\w-]+))?/;
 const MARKDOWN_INCLUDE = /<!--\s*@include:\s*([^\s#{]+?)(?:#([\w-]+?))?(?:\{[\d,-]*\})?\s*-->/g;
 
 /** The fence info's language and meta words; VitePress's `lang:line-numbers` and `{1,3}` are not meta. */
 function parseInfo(info: string): { lang: string; meta: string[] } {
   const [first = '', ...rest] = info.trim().split(/\s+/);
-  const lang = first.replace(/[:{[].*$/, '');
+  const lang = first.replace(/[:{[].*$/, '').toLowerCase();
   return { lang, meta: rest.filter((word) => !/^[{[]/.test(word)) };
 }
 
@@ -41,7 +41,9 @@ function isClosingFence(line: string, fence: string): boolean {
 /**
  * The fenced code blocks of a markdown text, in order (CommonMark fences: three or more
  * backticks or tildes, closed by a fence of the same character at least as long; a block left
- * open runs to the end). A fence inside another block (a longer fence around it) is text.
+ * open runs to the end, or to the end of the blockquote it opened in). A fence inside another
+ * block (a longer fence around it) is text. Fences in blockquotes (`> ```ts`) count, without
+ * their `>` markers; the language is lowercased (```` ```TS ```` is `ts`).
  *
  * @example
  * ```ts
@@ -54,20 +56,32 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
   for (let index = 0; index < lines.length; index++) {
     const open = FENCE_OPEN.exec(lines[index] ?? '');
-    if (open === null || (open[2]?.startsWith('`') && open[3]?.includes('`'))) continue;
-    const [, indent = '', fence = '', info = ''] = open;
+    if (open === null || (open[3]?.startsWith('`') && open[4]?.includes('`'))) continue;
+    const [, quote = '', indent = '', fence = '', info = ''] = open;
+    const depth = quote.split('>').length - 1;
     const body: string[] = [];
     let end = index + 1;
-    while (end < lines.length && !isClosingFence(lines[end] ?? '', fence)) {
-      const line = lines[end] ?? '';
+    for (; end < lines.length; end++) {
+      const line = unquote(lines[end] ?? '', depth);
+      if (line === undefined || isClosingFence(line, fence)) break;
       body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
-      end++;
     }
     const closeLine = Math.min(end, lines.length - 1) + 1;
     blocks.push({ ...parseInfo(info), fenceLine: index + 1, closeLine, code: body.join('\n') });
     index = end;
   }
   return blocks;
+}
+
+/** A line inside `depth` blockquotes without their `>` markers; undefined if it leaves them. */
+function unquote(line: string, depth: number): string | undefined {
+  let rest = line;
+  for (let level = 0; level < depth; level++) {
+    const marker = /^[ \t]*> ?/.exec(rest);
+    if (marker === null) return undefined;
+    rest = rest.slice(marker[0].length);
+  }
+  return rest;
 }
 
 /**

@@ -62,6 +62,13 @@ function includeProblems(root: string, page: string, includes: FileInclude[]): P
   });
 }
 
+function includedModules(root: string, page: string, includes: FileInclude[]): IncludedModule[] {
+  return includes.flatMap((include) => {
+    const file = includedFile(root, page, include);
+    return TS_FILE.test(file) && existsSync(file) ? [{ file, page, line: include.line }] : [];
+  });
+}
+
 function oldApiProblem(page: string, block: CodeBlock): PageProblem {
   return {
     page,
@@ -86,11 +93,34 @@ function sortBlocks(page: string, markdown: string, workDir: string) {
   return { snippets, problems, skipped };
 }
 
-/** A compiler error, at the page's line: the block's first code line is the fence's next one. */
-function compileProblems(snippets: readonly Snippet[], tsconfig: string): PageProblem[] {
+/** An included TypeScript file, compiled with the blocks: at the page's line of the include. */
+interface IncludedModule {
+  readonly file: string;
+  readonly page: string;
+  readonly line: number;
+}
+
+const TS_FILE = /\.m?ts$/;
+
+/**
+ * A compiler error, at the page's line: the block's first code line is the fence's next one;
+ * an included file's error at the include, naming the file's line.
+ */
+function compileProblems(
+  snippets: readonly Snippet[],
+  included: readonly IncludedModule[],
+  tsconfig: string,
+): PageProblem[] {
   const byFile = new Map(snippets.map((snippet) => [resolve(snippet.file), snippet]));
-  return compileModules(tsconfig, [...byFile.keys()]).map((error) => {
+  const includedBy = new Map(included.map((include) => [resolve(include.file), include]));
+  const files = [...new Set([...byFile.keys(), ...includedBy.keys()])];
+  return compileModules(tsconfig, files).map((error) => {
     const snippet = byFile.get(resolve(error.file));
+    const include = includedBy.get(resolve(error.file));
+    if (snippet === undefined && include !== undefined) {
+      const where = `in the included ${include.file}:${error.line}`;
+      return { page: include.page, line: include.line, message: `${error.message} (${where})` };
+    }
     if (snippet === undefined)
       return { page: error.file || 'tsconfig', line: error.line, message: error.message };
     const { page, block } = snippet;
@@ -103,7 +133,9 @@ function compileProblems(snippets: readonly Snippet[], tsconfig: string): PagePr
  * Checks the pages' code: every ```` ```ts ```` block compiles, each as a module of its own, in
  * one program against the package's entries (tsconfig's `paths`); ```` ```ts old-api ````
  * blocks are skipped where {@link allowsOldApi} allows them and a problem elsewhere; every
- * `<<< path` and `<!--@include: path-->` names a file that exists (and its `#region`).
+ * `<<< path` and `<!--@include: path-->` names a file that exists (and its `#region`), and an
+ * included `.ts`/`.mts` file compiles in the same program (a file outside the folders
+ * `npm run typecheck` reads, such as docs/, is compiled nowhere else).
  *
  * @example
  * ```ts
@@ -117,6 +149,7 @@ export function checkSnippets(input: SnippetCheckInput): SnippetReport {
   const problems: PageProblem[] = [];
   let skippedOldApi = 0;
   let includes = 0;
+  const included: IncludedModule[] = [];
   for (const page of input.pages) {
     const markdown = readFileSync(join(input.root, page), 'utf8');
     const sorted = sortBlocks(page, markdown, input.workDir);
@@ -125,13 +158,16 @@ export function checkSnippets(input: SnippetCheckInput): SnippetReport {
     problems.push(...sorted.problems, ...includeProblems(input.root, page, pageIncludes));
     skippedOldApi += sorted.skipped;
     includes += pageIncludes.length;
+    included.push(...includedModules(input.root, page, pageIncludes));
   }
   for (const { file, block } of snippets) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${block.code}\n`);
   }
   const tsconfig = input.tsconfig ?? join(input.root, 'tsconfig.json');
-  if (snippets.length > 0) problems.push(...compileProblems(snippets, tsconfig));
+  if (snippets.length + included.length > 0) {
+    problems.push(...compileProblems(snippets, included, tsconfig));
+  }
   const compiled = snippets.length;
   return { pages: input.pages.length, compiled, skippedOldApi, includes, problems };
 }

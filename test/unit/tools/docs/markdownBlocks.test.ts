@@ -38,6 +38,22 @@ describe('codeBlocks', () => {
     ]);
   });
 
+  it('reads a block inside a blockquote without its markers, closed by its fence or the end of the quote, and lowercases the language', () => {
+    const quoted = [
+      '> ```TS',
+      '> const a = 1;',
+      '>   const b = 2;',
+      '> ```',
+      '> ```ts',
+      '> open',
+      'out',
+    ];
+    expect(codeBlocks(quoted.join('\n'))).toEqual([
+      { lang: 'ts', meta: [], fenceLine: 1, closeLine: 4, code: 'const a = 1;\n  const b = 2;' },
+      { lang: 'ts', meta: [], fenceLine: 5, closeLine: 7, code: 'open' },
+    ]);
+  });
+
   it('runs a block left open to the end of the page', () => {
     expect(codeBlocks('```ts\nconst a = 1;')).toEqual([
       { lang: 'ts', meta: [], fenceLine: 1, closeLine: 2, code: 'const a = 1;' },

@@ -29,6 +29,8 @@ const BROKEN = [
 
 function writeSite(pages: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'docs-snippets-'));
+  // As the repository's: a .ts file is an ECMAScript module (included files compile as such).
+  writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   for (const [page, text] of Object.entries(pages)) {
     mkdirSync(dirname(join(root, page)), { recursive: true });
     writeFileSync(join(root, page), text);
@@ -63,6 +65,9 @@ describe('checkSnippets', () => {
       'docs/concepts/batching.md': `# Batching\n\n${OLD_API}\n`,
       'docs/includes.md': '# Includes\n\n<<< @/../examples/missing.ts\n\n<<< ./part.ts#handler\n',
       'docs/part.ts': 'export const part = 1;\n',
+      'docs/quoted.md': "# Quoted\n\n> A note:\n> ```ts\n> const quoted: number = 'a';\n> ```\n",
+      'docs/snippets.md': '# Snippets\n\n<<< ./snippets/notCompiling.ts\n',
+      'docs/snippets/notCompiling.ts': "export const notCompiling: number = 'a';\n",
     };
     const goodRoot = writeSite(goodPages);
     const badRoot = writeSite(badPages);
@@ -115,6 +120,22 @@ describe('checkSnippets', () => {
       line: 5,
       message: 'includes ./part.ts: no #region handler',
     });
-    expect(bad.problems).toHaveLength(4);
+  });
+
+  it('fails a ts block inside a blockquote that does not compile, at its line', () => {
+    expect(bad.problems).toContainEqual({
+      page: 'docs/quoted.md',
+      line: 5,
+      message: expect.stringMatching(/^TS2322: .*\(in the ts block from line 4\)$/s),
+    });
+  });
+
+  it('fails an included ts file that does not compile (one under docs/, which no typecheck reads), at the include', () => {
+    expect(bad.problems).toContainEqual({
+      page: 'docs/snippets.md',
+      line: 3,
+      message: expect.stringMatching(/^TS2322: .*\(in the included .*notCompiling\.ts:1\)$/s),
+    });
+    expect(bad.problems).toHaveLength(6);
   });
 });
