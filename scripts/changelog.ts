@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { CommandError, runCommand } from '../tools/cli/runCommand.js';
 import { projectRoot } from '../tools/emulator/paths.js';
+import { ensurePythonTool } from '../tools/python/ensurePythonTool.js';
 import {
   type ChangelogSection,
   renderChangelog,
@@ -21,6 +22,17 @@ import {
 } from '../tools/release/changelogText.js';
 
 const run = promisify(execFile);
+/**
+ * git-cliff, pinned, from PyPI into .cache/ (as the harness installs MiniStack): its npm package
+ * carries the binary in one optional package per platform, and a registry that lacks one leaves
+ * the lock file without it, which `npm ci` then refuses.
+ */
+const GIT_CLIFF = {
+  name: 'git-cliff',
+  version: '2.14.2',
+  program: 'git-cliff',
+  purpose: 'git-cliff, which writes CHANGELOG.md',
+} as const;
 const CHANGELOG = join(projectRoot, 'CHANGELOG.md');
 const NOTES = join(projectRoot, 'changelog', 'notes');
 
@@ -100,7 +112,7 @@ async function sectionOf(
 }
 
 async function cliff(range: string): Promise<string> {
-  const bin = join(projectRoot, 'node_modules', '.bin', 'git-cliff');
+  const bin = await ensurePythonTool(GIT_CLIFF);
   const { stdout } = await run(bin, ['--config', 'cliff.toml', '--strip', 'all', range], {
     cwd: projectRoot,
     maxBuffer: 16 * 1024 * 1024,

@@ -1,16 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePythonTool } from '../python/ensurePythonTool.js';
 import { projectRoot, type RunningEmulator } from './paths.js';
-import {
-  execFileAsync,
-  freePort,
-  killOnExit,
-  requireProgram,
-  stopProcess,
-  waitUntil,
-} from './processes.js';
+import { freePort, killOnExit, stopProcess, waitUntil } from './processes.js';
 
 /**
  * The MiniStack release the harness installs. Checked on this version: DynamoDB transactions
@@ -18,71 +11,16 @@ import {
  */
 export const MINISTACK_VERSION = '1.5.33';
 
-const venvDir = join(projectRoot, '.cache', `ministack-${MINISTACK_VERSION}`);
-const executable = join(venvDir, 'bin', 'ministack');
-const installedMarker = join(venvDir, '.installed');
-const LOCK_STALE_MILLIS = 10 * 60_000;
-
-const installs = globalThis as { sqsInboxMiniStackInstall?: Promise<string> };
-
 /**
  * Installs the pinned MiniStack into a project-local virtual environment (`.cache/`), once.
- * A lock folder keeps two test projects from installing at the same time; the marker file is
- * written last, so an interrupted install is redone.
  */
 export function ensureMiniStack(): Promise<string> {
-  installs.sqsInboxMiniStackInstall ??= install();
-  return installs.sqsInboxMiniStackInstall;
-}
-
-async function install(): Promise<string> {
-  if (existsSync(installedMarker)) return executable;
-  await withLock(`${venvDir}.lock`, async () => {
-    if (existsSync(installedMarker)) return;
-    rmSync(venvDir, { recursive: true, force: true });
-    const python = process.env.PYTHON ?? 'python3';
-    requireProgram(
-      python,
-      ['-c', 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))'],
-      'Python 3.10 or later with venv to install the MiniStack emulator (Debian: apt-get install python3 python3-venv), set PYTHON to one, or set AWS_ENDPOINT_URL to a running emulator',
-    );
-    console.error(`[harness] installing ministack==${MINISTACK_VERSION} into ${venvDir}`);
-    await execFileAsync(python, ['-m', 'venv', venvDir]);
-    await execFileAsync(
-      join(venvDir, 'bin', 'python'),
-      [
-        '-m',
-        'pip',
-        'install',
-        '--quiet',
-        '--disable-pip-version-check',
-        `ministack==${MINISTACK_VERSION}`,
-      ],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-    writeFileSync(installedMarker, `${MINISTACK_VERSION}\n`);
+  return ensurePythonTool({
+    name: 'ministack',
+    version: MINISTACK_VERSION,
+    program: 'ministack',
+    purpose: 'the MiniStack emulator (or set AWS_ENDPOINT_URL to a running emulator)',
   });
-  return executable;
-}
-
-async function withLock(lockDir: string, work: () => Promise<void>): Promise<void> {
-  mkdirSync(dirname(lockDir), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lockDir);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() - statSync(lockDir).mtimeMs > LOCK_STALE_MILLIS)
-        rmSync(lockDir, { recursive: true, force: true });
-      else await sleep(500);
-    }
-  }
-  try {
-    await work();
-  } finally {
-    rmSync(lockDir, { recursive: true, force: true });
-  }
 }
 
 /** Starts MiniStack on a free loopback port with the given services and waits until healthy. */
