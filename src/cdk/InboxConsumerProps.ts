@@ -78,7 +78,8 @@ export interface InboxConsumerProps {
    * buckets, producers sending directly. Each is wired to the queue with its own queue policy
    * statement (limited by `aws:SourceArn`), and the function's library reads its messages
    * accordingly (`INBOX_SOURCES`): the handler gets the payload, and SNS, EventBridge and S3
-   * ids key the inbox unless `key` or the handler's `key` says otherwise.
+   * ids key the inbox unless `key` or the handler's `key` says otherwise. Made with
+   * `QueueSource.snsTopic`, `eventBridgeRule`, `eventPattern`, `s3Bucket`, `outbox` and `direct`.
    * @defaultValue `[QueueSource.direct()]`
    */
   readonly sources?: readonly QueueSource[];
@@ -102,7 +103,8 @@ export interface InboxConsumerProps {
    * Business tables the consumer writes through the inbox transaction, by logical name
    * (`[A-Za-z][A-Za-z0-9_]{0,63}`). Each name reaches the function as the variable
    * `INBOX_BUSINESS_TABLE_<name>`, read back with `inboxConfigFromEnvironment().table(name)`.
-   * A table alone gets the default actions; `{ table, actions }` chooses them.
+   * A table alone gets the default actions; `{ table, actions }` chooses them. A table with a
+   * customer-managed KMS key also gets encrypt and decrypt on that key.
    * @defaultValue none
    */
   readonly businessTables?: Readonly<Record<string, ITable | BusinessTableGrant>>;
@@ -202,7 +204,7 @@ export interface InboxQueueProps {
 
   /**
    * Visibility timeout; at least 6 × the function's timeout (+ `eventSource.maxBatchingWindow`),
-   * as AWS recommends for Lambda.
+   * as AWS recommends for Lambda, and at most 12 hours (SQS's limit).
    * @defaultValue 6 × the function's timeout (+ `eventSource.maxBatchingWindow`)
    * @see https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html
    */

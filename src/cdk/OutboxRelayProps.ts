@@ -33,6 +33,7 @@ export interface OutboxRelayProps {
    * Where the handler may publish, by logical name (letters, digits, `_`): the consumer gets each
    * address as `INBOX_DESTINATION_<name>` (`inbox.destination(name)`), and the relay exactly the
    * right to send there — `sqs:SendMessage`, `sns:Publish`, `events:PutEvents` on that resource.
+   * Each is an SQS queue or an SNS topic (standard or FIFO) or an EventBridge bus.
    */
   readonly destinations: Readonly<Record<string, OutboxDestination>>;
   /**
@@ -48,13 +49,14 @@ export interface OutboxRelayProps {
   readonly batchSize?: number;
   /**
    * Retries of a failing batch (after bisecting it) before its records' metadata go to the
-   * dead-letter queue, 0 to 10,000.
+   * dead-letter queue, 0 to 10,000 (never Lambda's infinite).
    * @defaultValue `10`
    */
   readonly retryAttempts?: number;
   /**
    * Records older than this are given up to the dead-letter queue (metadata only), 1 minute to
-   * 12 hours (never Lambda's infinite). The runbook's redrive reads a given-up batch back from
+   * 12 hours (never Lambda's infinite), a literal: a token is refused, since synth could not
+   * check what it resolves to. The runbook's redrive reads a given-up batch back from
    * the stream, which keeps records 24 hours: at 12 hours at least 12 are left to redrive it.
    * @defaultValue `Duration.hours(6)`
    */

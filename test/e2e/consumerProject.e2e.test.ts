@@ -41,7 +41,7 @@ import { run, runOrThrow } from '../support/run.js';
 const example = (name: string, dir = 'quickStart') =>
   readFileSync(join(projectRoot, 'examples', dir, name), 'utf8');
 
-/** Test-only lines appended to the README's sources app: cdk-nag, and the stock table's name. */
+/** Test-only lines appended to the sources app (examples/sources, docs' Sources page): cdk-nag, and the stock table's name. */
 const SHOP_CHECKS = `
 import { Validations } from 'aws-cdk-lib';
 new CfnOutput(stack, 'StockTableName', { value: stock.tableName });
@@ -50,7 +50,7 @@ Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 `;
 const SHOP_APP = 'npx tsx shop.ts';
 
-/** Test-only lines appended to the README's outbox app: cdk-nag, and the relay's function. */
+/** Test-only lines appended to the outbox app (examples/outbox, docs' Outbox page): cdk-nag, and the relay's function. */
 const OUTBOX_CHECKS = `
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -93,7 +93,7 @@ const staging = relay.function.node.findAll().find((child) => child instanceof A
 console.log(staging instanceof AssetStaging ? staging.sourcePath : 'no asset');
 `;
 
-/** Test-only lines appended to the README's app: cdk-nag, and outputs to find what it made. */
+/** Test-only lines appended to the quick start's app (examples/quickStart): cdk-nag, and outputs to find what it made. */
 const APP_CHECKS = `
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -251,7 +251,7 @@ afterAll(() => {
 });
 
 describe(`a fresh project that installs the packed tarball (peers: ${peers})`, () => {
-  it("typechecks the README handler as ESM and as CommonJS, and the README app, and keeps the transaction builder's plumbing from a handler", async () => {
+  it("typechecks the quick start's handler as ESM and as CommonJS, and its app (examples/quickStart), and keeps the transaction builder's plumbing from a handler", async () => {
     await runOrThrow(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
       cwd: project,
     });
@@ -298,7 +298,7 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     },
   );
 
-  it('bundles the handler with the README esbuild command into one file that loads', async () => {
+  it("bundles the handler with the esbuild command of the docs' installation page into one file that loads", async () => {
     const banner =
       "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
     await runOrThrow(
@@ -383,7 +383,7 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     );
   });
 
-  it('synthesizes the README app, cdk-nag clean', async () => {
+  it("synthesizes the quick start's app (examples/quickStart), cdk-nag clean", async () => {
     const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
     const output = await runOrThrow(cdk, ['synth', '--quiet', '--no-notices'], {
       cwd: project,
@@ -393,7 +393,7 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     expect(output).not.toMatch(/AwsSolutions-/);
   });
 
-  it('synthesizes the README outbox app, cdk-nag clean, its relay the installed package’s pre-built function byte for byte (nothing bundled for it)', async () => {
+  it('synthesizes the outbox app (examples/outbox), cdk-nag clean, its relay the installed package’s pre-built function byte for byte (nothing bundled for it)', async () => {
     const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
     const output = await runOrThrow(
       cdk,
@@ -457,7 +457,7 @@ describe(`a fresh project that installs the packed tarball (peers: ${peers})`, (
     },
   );
 
-  it('synthesizes the README sources app (a topic and a bus in front of a consumer), cdk-nag clean', async () => {
+  it('synthesizes the sources app (examples/sources: a topic and a bus in front of a consumer), cdk-nag clean', async () => {
     const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
     const output = await runOrThrow(cdk, ['synth', '--app', SHOP_APP, '--quiet', '--no-notices'], {
       cwd: project,

@@ -17,7 +17,7 @@ import {
 } from '../support/consumerProject.js';
 import { run } from '../support/run.js';
 
-/** The README's testing examples, and the handler modules they test. */
+/** The testing examples (examples/testing, shown on the docs' Testing page), and the handler modules they test. */
 const EXAMPLES = join(projectRoot, 'examples', 'testing');
 
 /** What a user installs to test a handler with the kit: the peers it uses, and the runners. */
@@ -75,7 +75,7 @@ function failedTests(output: string): string[] {
 const peers = peerVersionsFromEnvironment();
 let project = '';
 
-/** The examples' files, as the README shows them. */
+/** The examples' files, as the docs' Testing page shows them. */
 function exampleFiles(): Record<string, string> {
   return Object.fromEntries(
     readdirSync(EXAMPLES).map((name) => [name, readFileSync(join(EXAMPLES, name), 'utf8')]),
@@ -153,19 +153,19 @@ describe(`a fresh project that tests its handler with sqs-inbox/testing (peers: 
     }
   });
 
-  it('typechecks the README testing examples against the packed types', async () => {
+  it('typechecks the testing examples (examples/testing) against the packed types', async () => {
     const result = await runBare('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json']);
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   });
 
-  it('runs the README Vitest examples green, with no emulator', async () => {
+  it('runs the Vitest examples of examples/testing green, with no emulator', async () => {
     const result = await vitest('ledger.test.ts');
     expect(result.output).toMatch(/Tests\s+5 passed \(5\)/);
     expect(result.code).toBe(0);
   });
 
-  it('runs the README Jest examples green (ts-jest, CommonJS: the CommonJS build)', async () => {
+  it('runs the Jest examples of examples/testing green (ts-jest, CommonJS: the CommonJS build)', async () => {
     const result = await jest('--config', 'jest.config.cjs');
     expect(result.output).toMatch(/Tests:\s+2 passed, 2 total/);
     expect(result.code).toBe(0);

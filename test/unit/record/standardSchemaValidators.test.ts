@@ -14,7 +14,7 @@ import { recordingLogger, sqsRecord } from '../../support/sqsRecords.js';
 const store = new DynamoDBInboxStore({ tableName: 'inbox', clientConfig: { region: 'us-east-1' } });
 const SECRET = 'card-4111-1111';
 
-/** The same order schema in each validator the README names: quantity a positive integer. */
+/** The same order schema in each validator the docs' installation page names (zod 4, valibot 1, arktype 2): quantity a positive integer. */
 const VALIDATORS = [
   {
     name: 'zod 4',

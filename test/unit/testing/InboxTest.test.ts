@@ -113,7 +113,7 @@ describe('InboxTest', () => {
     expect(balance()).toBe(1250);
   });
 
-  it('lets a redelivery take a crashed lease over once the clock is past 65 s, as the README says: 60 s and 5 s for clock skew', async () => {
+  it("lets a redelivery take a crashed lease over once the clock is past 65 s, as the docs' Testing page says: 60 s and 5 s for clock skew", async () => {
     const { inbox, processor } = ledger();
     const record = payment('e-1');
     await inbox.run(processor, [record], { crash: { afterStep: 'charge' } });
