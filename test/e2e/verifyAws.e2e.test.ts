@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process';
-import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import {
+  CloudFormationClient,
+  CreateStackCommand,
+  DeleteStackCommand,
+} from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startEmulator } from '../../tools/emulator/emulator.js';
 import type { RunningEmulator } from '../../tools/emulator/paths.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
@@ -99,6 +103,40 @@ describe('npm run verify:aws -- --emulator', () => {
     expect(code).toBe(0);
     expect(await leftBehind()).toEqual({ stack: undefined, queues: [], tables: [] });
   }, 1_500_000);
+
+  it('refuses to run over a SqsInboxReference stack it did not create: exits 1 naming it, and the stack and its queue are left as they were', async () => {
+    const queueName = 'pre-existing-reference-queue';
+    await clients.cloudFormation.send(
+      new CreateStackCommand({
+        StackName: STACK_NAME,
+        TemplateBody: JSON.stringify({
+          Resources: { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: queueName } } },
+        }),
+      }),
+    );
+    onTestFinished(async () => {
+      await clients.cloudFormation.send(new DeleteStackCommand({ StackName: STACK_NAME }));
+      await vi.waitFor(async () => expect(await leftBehind()).toMatchObject({ queues: [] }), {
+        timeout: 60_000,
+        interval: 1_000,
+      });
+    });
+    await vi.waitFor(
+      async () =>
+        expect(await stackStatus(clients.cloudFormation, STACK_NAME)).toBe('CREATE_COMPLETE'),
+      { timeout: 60_000, interval: 1_000 },
+    );
+
+    const { code, output } = await verifyAws(emulator.endpoint, ['--messages', '20']).ended;
+
+    expect(output).toMatch(/SqsInboxReference already exists on .* \(CREATE_COMPLETE\)/);
+    expect(output).not.toContain('[deploy]');
+    expect(output).not.toContain('[destroy]');
+    expect(code).toBe(1);
+    const left = await leftBehind();
+    expect(left.stack).toBe('CREATE_COMPLETE');
+    expect(left.queues).toEqual([expect.stringContaining(queueName)]);
+  }, 300_000);
 
   it('destroys the stack when stopped by Ctrl-C once deployed: the stack, its queues (and the taps the traffic made) and its tables are gone', async () => {
     const run = verifyAws(emulator.endpoint, ['--messages', '60', '--seed', '12']);

@@ -3,6 +3,7 @@ import {
   type CloudFormationClient,
   DescribeStackResourcesCommand,
   DescribeStacksCommand,
+  type StackResource,
 } from '@aws-sdk/client-cloudformation';
 import { type CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
@@ -68,12 +69,33 @@ export async function destroyStack(plan: DestroyPlan): Promise<void> {
   if (logGroups.length > 0) log(`[destroy] deleted the ${logGroups.length} log groups it retained`);
 }
 
-/** The physical ids of the stack's resources of one type. */
+/** The physical ids of the stack's resources of one type that still exist. */
 async function resourcesOf({ clients, stackName }: DestroyPlan, type: string): Promise<string[]> {
   const { StackResources = [] } = await clients.cloudFormation.send(
     new DescribeStackResourcesCommand({ StackName: stackName }),
   );
-  return StackResources.filter((r) => r.ResourceType === type)
+  return liveResourceIds(StackResources, type);
+}
+
+/**
+ * The physical ids of `resources` of one type, without those CloudFormation already deleted: a
+ * deploy that failed and rolled back (ROLLBACK_COMPLETE) still lists its bucket, DELETE_COMPLETE
+ * with its old name, and emptying that bucket would fail the destroy on NoSuchBucket.
+ *
+ * @example
+ * ```ts
+ * liveResourceIds(StackResources, 'AWS::S3::Bucket'); // => ['sqsinboxreference-bucket-1a2b']
+ * ```
+ */
+export function liveResourceIds(
+  resources: readonly Pick<
+    StackResource,
+    'ResourceType' | 'ResourceStatus' | 'PhysicalResourceId'
+  >[],
+  type: string,
+): string[] {
+  return resources
+    .filter((r) => r.ResourceType === type && r.ResourceStatus !== 'DELETE_COMPLETE')
     .map((r) => r.PhysicalResourceId ?? '')
     .filter(Boolean);
 }
@@ -90,10 +112,25 @@ async function settledStatus(
   const deadline = Date.now() + SETTLE_WAIT_MILLIS;
   for (;;) {
     const status = await stackStatus(cloudFormation, stackName);
-    if (!status?.endsWith('_IN_PROGRESS') || Date.now() > deadline) return status;
+    if (!cloudFormationBusy(status) || Date.now() > deadline) return status;
     log(`[destroy] ${stackName} is ${status}; waiting for CloudFormation to finish`);
     await sleep(SETTLE_POLL_MILLIS);
   }
+}
+
+/**
+ * Whether CloudFormation is still working on a stack of `status`, so that a delete must wait. Not
+ * REVIEW_IN_PROGRESS: a new stack whose change set was never executed (a `cdk deploy` stopped
+ * between creating and executing it) stays so forever, and DeleteStack takes it as it is.
+ *
+ * @example
+ * ```ts
+ * cloudFormationBusy('CREATE_IN_PROGRESS'); // => true
+ * cloudFormationBusy('REVIEW_IN_PROGRESS'); // => false
+ * ```
+ */
+export function cloudFormationBusy(status: string | undefined): boolean {
+  return status?.endsWith('_IN_PROGRESS') === true && status !== 'REVIEW_IN_PROGRESS';
 }
 
 /**

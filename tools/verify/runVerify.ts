@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CommandError } from '../cli/runCommand.js';
 import { onShutdown } from '../cli/shutdown.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { projectRoot } from '../emulator/paths.js';
@@ -17,7 +18,7 @@ import {
   deployStack,
   STACK_NAME,
 } from './deployStack.js';
-import { destroyStack } from './destroyStack.js';
+import { destroyStack, stackStatus } from './destroyStack.js';
 import { sendConflicting, sendDemoTraffic, waitUntilSettled } from './driveTraffic.js';
 import { printInvariants, runPassed } from './printInvariants.js';
 import { redriveAppliedCopy } from './redriveAppliedCopy.js';
@@ -69,6 +70,10 @@ export async function runVerify(options: VerifyOptions): Promise<number> {
   const started = Date.now();
   const target = await targetOf(options);
   const clients = targetClients(target);
+  await refuseExistingStack(target, clients).catch((error: unknown) => {
+    for (const client of Object.values(clients)) client.destroy();
+    throw error;
+  });
   const deployOptions: DeployOptions = {
     context: { ...VERIFY_CONTEXT, ...(options.sender ? { notifierSender: options.sender } : {}) },
     outputDir: join(projectRoot, '.cache', `cdk.out.verify-${target.kind}`),
@@ -120,6 +125,20 @@ export async function runVerify(options: VerifyOptions): Promise<number> {
     );
     for (const client of Object.values(clients)) client.destroy();
   }
+}
+
+/**
+ * Refuses to run when the target already has a stack of the reference stack's name: the run
+ * would deploy over it (with `removalPolicy: destroy`) and then destroy it, tables and buckets
+ * included. Nothing is registered to destroy yet when it throws.
+ */
+async function refuseExistingStack(target: VerifyTarget, clients: TargetClients): Promise<void> {
+  const status = await stackStatus(clients.cloudFormation, STACK_NAME);
+  if (status === undefined) return;
+  const where = target.kind === 'emulator' ? target.endpoint : `AWS ${target.region}`;
+  throw new CommandError(
+    `${STACK_NAME} already exists on ${where} (${status}): verify:aws deploys and destroys a stack of its own and leaves this one alone. If an earlier verify:aws left it behind, destroy it by hand:\n  ${manualDestroyCommand(target, STACK_NAME)}`,
+  );
 }
 
 async function targetOf(options: VerifyOptions): Promise<VerifyTarget> {
