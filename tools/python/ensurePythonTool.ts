@@ -81,7 +81,9 @@ async function withLock(lockDir: string, work: () => Promise<void>): Promise<voi
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() - statSync(lockDir).mtimeMs > LOCK_STALE_MILLIS)
+      // The holder may remove the lock between the failed mkdir and this stat: try again.
+      const heldSinceMillis = statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs;
+      if (heldSinceMillis !== undefined && Date.now() - heldSinceMillis > LOCK_STALE_MILLIS)
         rmSync(lockDir, { recursive: true, force: true });
       else await sleep(500);
     }
