@@ -12,6 +12,7 @@ import type { RunningEmulator } from '../../tools/emulator/paths.js';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { DEPLOY_SERVICES, STACK_NAME } from '../../tools/verify/deployStack.js';
 import { stackStatus } from '../../tools/verify/destroyStack.js';
+import { listStackResources } from '../../tools/verify/listStackResources.js';
 import { clientConfigOf } from '../../tools/verify/VerifyTarget.js';
 
 /**
@@ -137,6 +138,34 @@ describe('npm run verify:aws -- --emulator', () => {
     expect(left.stack).toBe('CREATE_COMPLETE');
     expect(left.queues).toEqual([expect.stringContaining(queueName)]);
   }, 300_000);
+
+  it("lists every resource of a stack past 100, the most DescribeStackResources answers (the destroy's buckets and the settings check read this list)", async () => {
+    const stackName = 'verify-many-resources';
+    const handles = Object.fromEntries(
+      Array.from({ length: 120 }, (_, index) => [
+        `Handle${index}`,
+        { Type: 'AWS::CloudFormation::WaitConditionHandle' },
+      ]),
+    );
+    await clients.cloudFormation.send(
+      new CreateStackCommand({
+        StackName: stackName,
+        TemplateBody: JSON.stringify({ Resources: handles }),
+      }),
+    );
+    onTestFinished(async () => {
+      await clients.cloudFormation.send(new DeleteStackCommand({ StackName: stackName }));
+    });
+    await vi.waitFor(
+      async () =>
+        expect(await stackStatus(clients.cloudFormation, stackName)).toBe('CREATE_COMPLETE'),
+      { timeout: 60_000, interval: 1_000 },
+    );
+
+    const resources = await listStackResources(clients.cloudFormation, stackName);
+
+    expect(new Set(resources.map((r) => r.LogicalResourceId)).size).toBe(120);
+  }, 120_000);
 
   it('destroys the stack when stopped by Ctrl-C once deployed: the stack, its queues (and the taps the traffic made) and its tables are gone', async () => {
     const run = verifyAws(emulator.endpoint, ['--messages', '60', '--seed', '12']);

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CloudFormationClient,
-  DescribeStackResourcesCommand,
   DescribeStacksCommand,
-  type StackResource,
+  type StackResourceSummary,
 } from '@aws-sdk/client-cloudformation';
 import { type CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
@@ -13,6 +12,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { CdkRunner } from './CdkRunner.js';
+import { listStackResources } from './listStackResources.js';
 
 /** What a destroy needs: the CDK runner and arguments of the deploy, and the clients. */
 export interface DestroyPlan {
@@ -71,10 +71,7 @@ export async function destroyStack(plan: DestroyPlan): Promise<void> {
 
 /** The physical ids of the stack's resources of one type that still exist. */
 async function resourcesOf({ clients, stackName }: DestroyPlan, type: string): Promise<string[]> {
-  const { StackResources = [] } = await clients.cloudFormation.send(
-    new DescribeStackResourcesCommand({ StackName: stackName }),
-  );
-  return liveResourceIds(StackResources, type);
+  return liveResourceIds(await listStackResources(clients.cloudFormation, stackName), type);
 }
 
 /**
@@ -84,12 +81,12 @@ async function resourcesOf({ clients, stackName }: DestroyPlan, type: string): P
  *
  * @example
  * ```ts
- * liveResourceIds(StackResources, 'AWS::S3::Bucket'); // => ['sqsinboxreference-bucket-1a2b']
+ * liveResourceIds(resources, 'AWS::S3::Bucket'); // => ['sqsinboxreference-bucket-1a2b']
  * ```
  */
 export function liveResourceIds(
   resources: readonly Pick<
-    StackResource,
+    StackResourceSummary,
     'ResourceType' | 'ResourceStatus' | 'PhysicalResourceId'
   >[],
   type: string,

@@ -1,7 +1,4 @@
-import {
-  CloudFormationClient,
-  DescribeStackResourcesCommand,
-} from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import {
   DescribeContinuousBackupsCommand,
   DescribeTimeToLiveCommand,
@@ -17,6 +14,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { enforceSenderIdentity } from '../local/enforceSenderIdentity.js';
+import { listStackResources } from './listStackResources.js';
 import type { TargetClientConfig } from './VerifyTarget.js';
 
 /** The resources of a synthesized template, as far as the settings checks read them. */
@@ -48,11 +46,9 @@ export async function enforceTemplateSettings(
   const s3 = new S3Client({ ...config, forcePathStyle: config.endpoint !== undefined });
   const ses = new SESv2Client(config);
   try {
-    const { StackResources = [] } = await cloudFormation.send(
-      new DescribeStackResourcesCommand({ StackName: stackName }),
-    );
+    const resources = await listStackResources(cloudFormation, stackName);
     const physical = new Map(
-      StackResources.map((r) => [r.LogicalResourceId ?? '', r.PhysicalResourceId ?? '']),
+      resources.map((r) => [r.LogicalResourceId ?? '', r.PhysicalResourceId ?? '']),
     );
     const repairs: string[] = [];
     for (const [logicalId, resource] of Object.entries(template.Resources)) {
