@@ -2,10 +2,6 @@ import type { JSONOutput } from 'typedoc';
 
 type Parts = readonly JSONOutput.CommentDisplayPart[];
 
-// A fenced block TypeDoc made of a `@defaultValue` without code: TypeDoc wraps such a tag's
-// text in ```ts … ``` (its jsDocCompatibility.defaultTag), so the fence is TypeDoc's, not ours.
-const TYPEDOC_FENCE = /^```\w*\n([\s\S]*?)\n?```$/;
-
 /**
  * Markdown text made safe in a VitePress table cell or paragraph: `|` would end the cell and
  * `<` open an HTML element (VitePress compiles the page as a Vue template), newlines would end
@@ -43,11 +39,8 @@ function partText(part: JSONOutput.CommentDisplayPart): string {
   switch (part.kind) {
     case 'text':
       return escapeText(part.text);
-    case 'code': {
-      const fenced = TYPEDOC_FENCE.exec(part.text);
-      if (fenced) return escapeText(fenced[1] ?? '');
+    case 'code':
       return codeSpan(part.text.replace(/^`+|`+$/g, ''));
-    }
     case 'inline-tag':
       // {@link X}: the API reference is generated apart; name the target, do not deep-link.
       return codeSpan(part.text);

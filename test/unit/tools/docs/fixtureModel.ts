@@ -20,6 +20,8 @@ export async function fixtureModel(): Promise<JSONOutput.ProjectReflection> {
       excludeInternal: true,
       disableSources: true,
       logLevel: 'Error',
+      // As typedoc.json: a `@defaultValue` in prose stays prose, not a TypeScript block.
+      jsDocCompatibility: { defaultTag: false },
     },
     // The fixture's tsconfig only: the repository's typedoc.json (the site's plugins and
     // options) is not read.
