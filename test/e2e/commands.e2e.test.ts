@@ -10,7 +10,7 @@ import { run } from '../support/run.js';
 const COMMANDS = [
   { script: 'emulator', args: [], ready: /Press Ctrl-C to stop/ },
   { script: 'start', args: ['--messages', '400'], ready: /^sending \d+ messages/m },
-  { script: 'deploy:local', args: [], ready: /\[deploy:local\] deploying/ },
+  { script: 'deploy:local', args: [], ready: /^\[deploy\] deploying /m },
   { script: 'chaos', args: ['--crashes', '50'], ready: /\d+ s: \d+ crashes/ },
   { script: 'bench', args: ['--messages', '4000'], ready: /sqs-inbox benchmark on/ },
   { script: 'bench:retry', args: ['--messages', '10'], ready: /^ {2}policy on:/m },
@@ -21,10 +21,14 @@ const COMMANDS = [
   },
 ] as const;
 
+/** How long a command may take to print its ready line; the test's timeout leaves room after. */
+const READY_MILLIS = 150_000;
+
 /**
  * Starts `npm run <script>` with a marker in its environment, waits for `ready`, then sends the
  * signal to the npm process alone — what `timeout`, a cancelled CI job or a process manager
- * does — and returns the marked processes still alive 15 s after npm exited.
+ * does — and returns the marked processes still alive 15 s after npm exited. A command that
+ * never prints its ready line fails with its output, and whatever it started is killed.
  */
 async function leftAfterSignal(
   command: (typeof COMMANDS)[number],
@@ -47,6 +51,13 @@ async function leftAfterSignal(
     npm.stdout.on('data', onData);
     npm.stderr.on('data', onData);
     npm.once('exit', () => reject(new Error(`npm run ${command.script} ended early:\n${output}`)));
+    sleep(READY_MILLIS, undefined, { ref: false }).then(() =>
+      reject(
+        new Error(
+          `npm run ${command.script} did not print ${command.ready} in ${READY_MILLIS} ms:\n${output}`,
+        ),
+      ),
+    );
   });
   try {
     await ready;
