@@ -1,5 +1,6 @@
 // `npm run docs:build`: the documentation site, offline, into docs/.vitepress/dist — TypeDoc
 // writes the API reference (docs/api/) and its JSON model (.cache/docs/typedoc.json),
+// the examples' preludes (above `// ---cut---`) are cut from the API pages,
 // scripts/docsReference.ts renders the configuration, environment, metrics and errors pages from
 // that model (docs/reference/), and VitePress builds the site. Each stage runs in a process group
 // of its own; a signal stops the one running.
@@ -10,16 +11,32 @@
 // link TypeDoc writes lands on an id of the built page (its own numbering of same-named headings
 // differs from VitePress's; `npm run docs:check` finds such links); no source links (no
 // repository URL yet); warnings, a broken `{@link}` among them, fail the build.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { runChild } from '../tools/cli/runChild.js';
 import { CommandError, runCommand } from '../tools/cli/runCommand.js';
+import { withoutPreludes } from '../tools/docs/cutPrelude.js';
+import { markdownFiles } from '../tools/docs/docPages.js';
 import { projectRoot } from '../tools/emulator/paths.js';
 
 interface Stage {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
+}
+
+/** The API pages without the examples' preludes (the lines up to `// ---cut---`). */
+function cutPreludes(): string {
+  const pages = markdownFiles(join(projectRoot, 'docs', 'api'));
+  let cut = 0;
+  for (const page of pages) {
+    const markdown = readFileSync(page, 'utf8');
+    const shown = withoutPreludes(markdown);
+    if (shown !== markdown) cut++;
+    writeFileSync(page, shown);
+  }
+  return `${cut} of ${pages.length} API pages had examples' preludes to hide`;
 }
 
 const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
@@ -55,6 +72,7 @@ await runCommand('npm run docs:build', async () => {
     const took = `${((performance.now() - start) / 1000).toFixed(1)} s`;
     if (code !== 0) throw new CommandError(`${stage.name} exited ${code} after ${took}`);
     times.push(`${stage.name} ${took}`);
+    if (stage.name === 'typedoc') console.log(`docs:build: ${cutPreludes()}`);
   }
   console.log(`docs:build: built docs/.vitepress/dist (${times.join(', ')})`);
   return 0;

@@ -7,7 +7,15 @@ export interface CompileError {
   readonly message: string;
 }
 
-function compilerOptions(tsconfigPath: string): ts.CompilerOptions {
+/**
+ * The compiler options of a tsconfig file, with `noEmit`.
+ *
+ * @example
+ * ```ts
+ * compilerOptions(join(projectRoot, 'tsconfig.json')).strict // => true
+ * ```
+ */
+export function compilerOptions(tsconfigPath: string): ts.CompilerOptions {
   const parsed = ts.getParsedCommandLineOfConfigFile(
     tsconfigPath,
     {},
@@ -20,6 +28,32 @@ function compilerOptions(tsconfigPath: string): ts.CompilerOptions {
   );
   if (parsed === undefined) throw new Error(`cannot read ${tsconfigPath}`);
   return { ...parsed.options, noEmit: true };
+}
+
+/**
+ * A compiler host that parses each file once for all the programs it serves — the package's
+ * sources and the declarations of its dependencies (aws-cdk-lib's are most of the time) — but
+ * reads the files under `.cache/` afresh: the modules written for each run.
+ *
+ * @example
+ * ```ts
+ * const host = sharingHost(compilerOptions(tsconfig));
+ * const first = ts.createProgram({ rootNames: entries, options, host });
+ * compileModules(tsconfig, snippetFiles, host); // parses no entry again
+ * ```
+ */
+export function sharingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const parsed = new Map<string, ts.SourceFile>();
+  const getSourceFile: ts.CompilerHost['getSourceFile'] = (fileName, version, ...rest) => {
+    const key = `${typeof version === 'object' ? version.languageVersion : version}:${fileName}`;
+    const cached = parsed.get(key);
+    if (cached !== undefined) return cached;
+    const source = host.getSourceFile(fileName, version, ...rest);
+    if (source !== undefined && !fileName.includes('/.cache/')) parsed.set(key, source);
+    return source;
+  };
+  return { ...host, getSourceFile };
 }
 
 function toError(diagnostic: ts.Diagnostic): CompileError {
@@ -35,7 +69,8 @@ function toError(diagnostic: ts.Diagnostic): CompileError {
  * Compiles `files` in one program with the options of `tsconfigPath` (its `paths` too, so
  * `sqs-inbox/cdk` resolves to the source) and returns the errors in those files: the
  * modules they import are compiled as far as the files use them, and their own errors are not
- * reported. An error that belongs to no file (a bad option) has `file: ''`.
+ * reported. An error that belongs to no file (a bad option) has `file: ''`. A `host` from
+ * {@link sharingHost} lends the files an earlier program parsed.
  *
  * @example
  * ```ts
@@ -43,8 +78,17 @@ function toError(diagnostic: ts.Diagnostic): CompileError {
  * // => [{ file: '/repo/.cache/docs-snippets/a.ts', line: 3, message: "TS2322: Type 'string' …" }]
  * ```
  */
-export function compileModules(tsconfigPath: string, files: readonly string[]): CompileError[] {
-  const program = ts.createProgram(files, compilerOptions(tsconfigPath));
+export function compileModules(
+  tsconfigPath: string,
+  files: readonly string[],
+  host?: ts.CompilerHost,
+): CompileError[] {
+  const options = compilerOptions(tsconfigPath);
+  const program = ts.createProgram({
+    rootNames: files,
+    options,
+    host: host ?? sharingHost(options),
+  });
   const sources = files.flatMap((file) => program.getSourceFile(file) ?? []);
   const diagnostics = [
     ...program.getOptionsDiagnostics(),

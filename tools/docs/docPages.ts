@@ -52,3 +52,18 @@ export function checkedPages(root: string): string[] {
   const rootPages = ROOT_PAGES.filter((page) => existsSync(join(root, page)));
   return [...rootPages, ...docs].sort();
 }
+
+/**
+ * The markdown files under a folder, recursively, as absolute paths, sorted.
+ *
+ * @example
+ * ```ts
+ * markdownFiles(join(projectRoot, 'docs', 'api')) // => ['/repo/docs/api/index.md', '/repo/docs/api/sqs-inbox.md', …]
+ * ```
+ */
+export function markdownFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}

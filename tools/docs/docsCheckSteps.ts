@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onShutdown } from '../cli/shutdown.js';
+import { ENTRY_POINTS } from '../sdk/entryPoints.js';
 import { checkPagesInBrowser } from './browserCheck.js';
 import { checkedPages } from './docPages.js';
 import { checkSiteLinks, htmlFiles, pageUrl } from './siteLinks.js';
@@ -17,6 +18,8 @@ export interface StepResult {
 export const SITE_DIST = 'docs/.vitepress/dist';
 /** Where `npm run docs:check` writes its screenshots, relative to the repository root. */
 export const SCREENSHOT_DIR = '.cache/docs-check';
+/** The module of the names the API's examples use undeclared, relative to the repository root. */
+export const EXAMPLE_CONTEXT = 'tools/docs/exampleContext.ts';
 /** The guide page photographed next to the home page. */
 const GUIDE_PAGE = '/getting-started/quick-start';
 
@@ -33,7 +36,8 @@ function report(step: string, summary: string, problems: readonly string[]): Ste
 }
 
 /**
- * Step (a): the code of the pages (see `checkSnippets`), in a scratch folder under .cache/.
+ * Step (a): the code of the pages and of the public API's TSDoc (see `checkSnippets`), in a
+ * scratch folder under .cache/.
  *
  * @example
  * ```ts
@@ -43,9 +47,10 @@ function report(step: string, summary: string, problems: readonly string[]): Ste
 export function runSnippetCheck(root: string): StepResult {
   const start = performance.now();
   const workDir = join(root, '.cache', 'docs-snippets');
-  const result = checkSnippets({ root, pages: checkedPages(root), workDir });
-  const { pages, compiled, skippedOldApi, includes } = result;
-  const summary = `${compiled} ts blocks compiled (${skippedOldApi} old-api skipped) and ${includes} includes on ${pages} pages in ${seconds(start)}`;
+  const api = { entries: ENTRY_POINTS, context: EXAMPLE_CONTEXT };
+  const result = checkSnippets({ root, pages: checkedPages(root), workDir, api });
+  const { pages, compiled, apiBlocks, skippedOldApi, includes } = result;
+  const summary = `${compiled} ts blocks compiled (${skippedOldApi} old-api skipped) and ${includes} includes on ${pages} pages, and ${apiBlocks} ts blocks of the API's TSDoc, in ${seconds(start)}`;
   const problems = result.problems.map(({ page, line, message }) => `${page}:${line}: ${message}`);
   return report('snippets', summary, problems);
 }

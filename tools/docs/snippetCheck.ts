@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { compileModules } from './compileModules.js';
+import type ts from 'typescript';
+import { type ApiExampleInput, type ApiSnippet, apiExampleSnippets } from './apiExampleSnippets.js';
+import { compileModules, compilerOptions, sharingHost } from './compileModules.js';
+import { CUT_LINE, preludeOf } from './cutPrelude.js';
 import { allowsOldApi } from './docPages.js';
 import { type CodeBlock, codeBlocks, type FileInclude, fileIncludes } from './markdownBlocks.js';
 
@@ -15,6 +18,8 @@ export interface PageProblem {
 export interface SnippetReport {
   readonly pages: number;
   readonly compiled: number;
+  /** The ts blocks of the public API's TSDoc compiled (none without `api`). */
+  readonly apiBlocks: number;
   readonly skippedOldApi: number;
   readonly includes: number;
   readonly problems: readonly PageProblem[];
@@ -28,13 +33,11 @@ export interface SnippetCheckInput {
   readonly workDir: string;
   /** The tsconfig whose options compile the blocks; the root's tsconfig.json by default. */
   readonly tsconfig?: string;
+  /** Also compile the ts blocks of the public API's TSDoc, which the API reference shows. */
+  readonly api?: ApiExampleInput;
 }
 
-interface Snippet {
-  readonly page: string;
-  readonly block: CodeBlock;
-  readonly file: string;
-}
+type Snippet = ApiSnippet;
 
 const TS_LANGS = new Set(['ts', 'typescript', 'mts']);
 const OLD_API = 'old-api';
@@ -78,15 +81,40 @@ function oldApiProblem(page: string, block: CodeBlock): PageProblem {
   };
 }
 
+function cutOnPageProblem(page: string, block: CodeBlock): PageProblem {
+  return {
+    page,
+    line: block.fenceLine,
+    message: `a \`${CUT_LINE}\` line hides a prelude in TSDoc examples only; a page shows its blocks whole: declare what the block needs in it, or include a compiled file`,
+  };
+}
+
+/** An API example whose prelude leaves nothing to show. */
+function emptyExampleProblems(snippets: readonly Snippet[]): PageProblem[] {
+  return snippets.flatMap(({ page, block }) =>
+    preludeOf(block.code)?.showsCode === false
+      ? [
+          {
+            page,
+            line: block.fenceLine,
+            message: `nothing follows the \`${CUT_LINE}\` line: the site would show an empty example`,
+          },
+        ]
+      : [],
+  );
+}
+
 /** The page's `ts` blocks to compile, and its `old-api` blocks: skipped, or a problem out of place. */
 function sortBlocks(page: string, markdown: string, workDir: string) {
   const snippets: Snippet[] = [];
   const problems: PageProblem[] = [];
   let skipped = 0;
   for (const block of codeBlocks(markdown).filter((b) => TS_LANGS.has(b.lang))) {
+    if (preludeOf(block.code) !== undefined) problems.push(cutOnPageProblem(page, block));
     if (!block.meta.includes(OLD_API)) {
       const file = join(workDir, page.replace(/\.md$/, ''), `line-${block.fenceLine}.mts`);
-      snippets.push({ page, block, file });
+      const where = `in the ts block from line ${block.fenceLine}`;
+      snippets.push({ page, block, file, text: `${block.code}\n`, where });
     } else if (allowsOldApi(page)) skipped++;
     else problems.push(oldApiProblem(page, block));
   }
@@ -110,11 +138,12 @@ function compileProblems(
   snippets: readonly Snippet[],
   included: readonly IncludedModule[],
   tsconfig: string,
+  host: ts.CompilerHost,
 ): PageProblem[] {
   const byFile = new Map(snippets.map((snippet) => [resolve(snippet.file), snippet]));
   const includedBy = new Map(included.map((include) => [resolve(include.file), include]));
   const files = [...new Set([...byFile.keys(), ...includedBy.keys()])];
-  return compileModules(tsconfig, files).map((error) => {
+  return compileModules(tsconfig, files, host).map((error) => {
     const snippet = byFile.get(resolve(error.file));
     const include = includedBy.get(resolve(error.file));
     if (snippet === undefined && include !== undefined) {
@@ -123,8 +152,7 @@ function compileProblems(
     }
     if (snippet === undefined)
       return { page: error.file || 'tsconfig', line: error.line, message: error.message };
-    const { page, block } = snippet;
-    const where = `in the ts block from line ${block.fenceLine}`;
+    const { page, block, where } = snippet;
     return { page, line: block.fenceLine + error.line, message: `${error.message} (${where})` };
   });
 }
@@ -135,7 +163,10 @@ function compileProblems(
  * blocks are skipped where {@link allowsOldApi} allows them and a problem elsewhere; every
  * `<<< path` and `<!--@include: path-->` names a file that exists (and its `#region`), and an
  * included `.ts`/`.mts` file compiles in the same program (a file outside the folders
- * `npm run typecheck` reads, such as docs/, is compiled nowhere else).
+ * `npm run typecheck` reads, such as docs/, is compiled nowhere else). With `api`, the ts
+ * blocks of the public API's TSDoc compile in the same program, each with the package's
+ * exports and the examples' context in scope (see `apiExampleSnippets`); an error is reported
+ * at the block's line of its source file.
  *
  * @example
  * ```ts
@@ -160,14 +191,22 @@ export function checkSnippets(input: SnippetCheckInput): SnippetReport {
     includes += pageIncludes.length;
     included.push(...includedModules(input.root, page, pageIncludes));
   }
-  for (const { file, block } of snippets) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${block.code}\n`);
-  }
-  const tsconfig = input.tsconfig ?? join(input.root, 'tsconfig.json');
-  if (snippets.length + included.length > 0) {
-    problems.push(...compileProblems(snippets, included, tsconfig));
-  }
   const compiled = snippets.length;
-  return { pages: input.pages.length, compiled, skippedOldApi, includes, problems };
+  const tsconfig = input.tsconfig ?? join(input.root, 'tsconfig.json');
+  const host = sharingHost(compilerOptions(tsconfig));
+  if (input.api !== undefined) {
+    const options = compilerOptions(tsconfig);
+    const api = apiExampleSnippets(input.root, input.workDir, options, input.api, host);
+    snippets.push(...api);
+    problems.push(...emptyExampleProblems(api));
+  }
+  for (const { file, text } of snippets) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  if (snippets.length + included.length > 0) {
+    problems.push(...compileProblems(snippets, included, tsconfig, host));
+  }
+  const apiBlocks = snippets.length - compiled;
+  return { pages: input.pages.length, compiled, apiBlocks, skippedOldApi, includes, problems };
 }
