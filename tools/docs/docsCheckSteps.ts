@@ -1,8 +1,9 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onShutdown } from '../cli/shutdown.js';
 import { ENTRY_POINTS } from '../sdk/entryPoints.js';
 import { checkPagesInBrowser } from './browserCheck.js';
+import { CUT_LINE } from './cutPrelude.js';
 import { checkedPages } from './docPages.js';
 import { checkSiteLinks, htmlFiles, pageUrl } from './siteLinks.js';
 import { checkSnippets } from './snippetCheck.js';
@@ -56,7 +57,8 @@ export function runSnippetCheck(root: string): StepResult {
 }
 
 /**
- * Step (b): every internal link and `#anchor` of the built site resolves (see `checkSiteLinks`).
+ * Step (b): every internal link and `#anchor` of the built site resolves (see `checkSiteLinks`),
+ * and no page shows an example's prelude (`docs:build` cuts them).
  *
  * @example
  * ```ts
@@ -66,8 +68,16 @@ export function runSnippetCheck(root: string): StepResult {
 export function runLinkCheck(dist: string): StepResult {
   const start = performance.now();
   const result = checkSiteLinks(dist);
-  const summary = `${result.links} internal links on ${result.pages} built pages in ${seconds(start)}`;
+  const summary = `${result.links} internal links on ${result.pages} built pages, and no example's prelude shown, in ${seconds(start)}`;
   const problems = result.broken.map(({ page, href, reason }) => `${page}: ${href}: ${reason}`);
+  const showingCut = htmlFiles(dist).filter((page) =>
+    readFileSync(join(dist, page), 'utf8').includes(CUT_LINE.slice(3)),
+  );
+  for (const page of showingCut) {
+    problems.push(
+      `${page}: shows a \`${CUT_LINE}\` line: the build did not cut an example's prelude`,
+    );
+  }
   return report('links', summary, problems);
 }
 
