@@ -30,8 +30,10 @@ import { startDeadline } from './startDeadline.js';
  *
  * @example
  * ```ts
+ * import type { SQSEvent } from 'aws-lambda';
+ * // ---cut---
  * const processor = createBatchProcessor(handler, {
- *   store, consumer: 'ledger', key: ({ body }) => body.paymentId,
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.paymentId,
  * });
  * export const lambdaHandler = (event: SQSEvent) => processor.process(event);
  * ```
@@ -57,8 +59,8 @@ export interface BatchProcessor {
  * @example
  * ```ts
  * const processor = createBatchProcessor(async ({ body }, tx) => {
- *   tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
- * }, { store, consumer: 'orders', key: ({ body }) => body.orderId });
+ *   tx.put({ TableName: 'payments', Item: body });
+ * }, { store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.paymentId });
  * ```
  * @public
  */
@@ -92,10 +94,12 @@ export function createBatchProcessor<TSchema extends StandardSchemaV1 = Standard
  *
  * @example
  * ```ts
+ * import type { SQSEvent } from 'aws-lambda';
+ * // ---cut---
  * export const handler = (event: SQSEvent) =>
  *   processSqsBatch(event, async ({ body }, tx) => {
- *     tx.put({ TableName: 'orders', Item: { orderId: body.orderId } });
- *   }, { store, consumer: 'orders', key: ({ body }) => body.orderId });
+ *     tx.put({ TableName: 'payments', Item: body });
+ *   }, { store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.paymentId });
  * ```
  * @public
  */

@@ -55,6 +55,9 @@ function grantTable(table: ITable, grantee: IGrantable, actions: readonly string
  *
  * @example
  * ```ts
+ * import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+ * declare const accounts: ITable;
+ * // ---cut---
  * import { InboxConsumer } from 'sqs-inbox/cdk';
  * const ledger = new InboxConsumer(stack, 'Ledger', {
  *   consumer: 'ledger', function: { entry: 'src/ledger.ts' }, queue: { fifo: true },

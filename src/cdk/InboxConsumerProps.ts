@@ -13,6 +13,9 @@ import type { QueueSource } from './QueueSource.js';
  *
  * @example
  * ```ts
+ * import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+ * declare const stockTable: ITable;
+ * // ---cut---
  * const stock: BusinessTableGrant = { table: stockTable, actions: ['dynamodb:UpdateItem'] };
  * ```
  * @public

@@ -13,6 +13,8 @@ const VALIDATION_ERROR = Symbol.for('@aws-cdk/core.ValidationError');
  *
  * @example
  * ```ts
+ * declare const props: InboxConsumerProps;
+ * // ---cut---
  * try { new InboxConsumer(stack, 'Ledger', props); }
  * catch (error) { if (error instanceof InboxValidationError) console.error(error.constructPath); throw error; }
  * ```

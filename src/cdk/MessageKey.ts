@@ -13,6 +13,9 @@ import { InboxValidationError } from './InboxValidationError.js';
  *
  * @example
  * ```ts
+ * import type { ITopic } from 'aws-cdk-lib/aws-sns';
+ * declare const orders: ITopic;
+ * // ---cut---
  * new InboxConsumer(stack, 'Stock', { consumer: 'stock', function: { entry: 'src/stock.ts' },
  *   sources: [QueueSource.snsTopic(orders, { rawMessageDelivery: true })],
  *   key: MessageKey.attribute('eventId') });

@@ -79,7 +79,9 @@ export interface OutboxPipeProps {
  *
  * @example
  * ```ts
- * pipe.alarms.failures.addAlarmAction(new SnsAction(pager));
+ * declare const outbox: OutboxPipe;
+ * // ---cut---
+ * outbox.alarms.failures.addAlarmAction(new SnsAction(pager));
  * ```
  * @beta
  */

@@ -40,8 +40,10 @@ import {
  *
  * @example
  * ```ts
- * const outbox = new OutboxRelay(stack, 'Outbox', { name: 'ledger', destinations: { credits } });
- * outbox.grantPublish(myFunction);
+ * const outbox = new OutboxRelay(stack, 'Outbox', {
+ *   name: 'ledger', destinations: { credits: creditsQueue },
+ * });
+ * outbox.grantPublish(ledger.function);
  * ```
  * @public
  */

@@ -22,7 +22,14 @@ import { InboxValidationError } from './InboxValidationError.js';
  *
  * @example
  * ```ts
- * source.bind({ scope: consumer, consumer: 'stock', queue, fifo: false, deliveryDeadLetterQueue });
+ * import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+ * // ---cut---
+ * class SchedulerSource extends QueueSource {
+ *   readonly kind = MessageSource.Sqs;
+ *   bind({ queue }: QueueSourceContext): void {
+ *     queue.grantSendMessages(new ServicePrincipal('scheduler.amazonaws.com'));
+ *   }
+ * }
  * ```
  * @public
  */
@@ -52,6 +59,8 @@ export interface QueueSourceContext {
  *
  * @example
  * ```ts
+ * import { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
+ * // ---cut---
  * const options: SnsTopicSourceOptions = { filterPolicy: { type: SubscriptionFilter.stringFilter({ allowlist: ['captured'] }) } };
  * ```
  * @public
@@ -106,6 +115,9 @@ export interface EventBridgeSourceOptions {
  *
  * @example
  * ```ts
+ * import type { IEventBus } from 'aws-cdk-lib/aws-events';
+ * declare const bus: IEventBus;
+ * // ---cut---
  * const options: EventPatternSourceOptions = { eventBus: bus, description: 'orders to stock' };
  * ```
  * @public
@@ -122,6 +134,8 @@ export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
  *
  * @example
  * ```ts
+ * import { EventType } from 'aws-cdk-lib/aws-s3';
+ * // ---cut---
  * const options: S3BucketSourceOptions = { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'in/' }] };
  * ```
  * @public
@@ -141,6 +155,11 @@ export interface S3BucketSourceOptions {
  *
  * @example
  * ```ts
+ * import type { IEventBus } from 'aws-cdk-lib/aws-events';
+ * import type { ITopic } from 'aws-cdk-lib/aws-sns';
+ * declare const payments: ITopic;
+ * declare const eventBus: IEventBus;
+ * // ---cut---
  * new InboxConsumer(stack, 'Ledger', { consumer: 'ledger', function: { entry: 'src/ledger.ts' },
  *   sources: [QueueSource.snsTopic(payments), QueueSource.eventPattern({ source: ['shop.orders'] }, { eventBus })] });
  * ```

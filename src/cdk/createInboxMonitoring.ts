@@ -33,7 +33,7 @@ export interface MonitoredQueues {
  *
  * @example
  * ```ts
- * consumer.alarms.deadLetters.addAlarmAction(new SnsAction(topic));
+ * ledger.alarms.deadLetters.addAlarmAction(new SnsAction(pager));
  * ```
  * @public
  */

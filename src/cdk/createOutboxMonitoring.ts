@@ -24,7 +24,9 @@ import { depthAboveZeroAlarm } from './ownResources.js';
  *
  * @example
  * ```ts
- * relay.alarms.iteratorAge.addAlarmAction(new SnsAction(pager));
+ * declare const outbox: OutboxRelay;
+ * // ---cut---
+ * outbox.alarms.iteratorAge.addAlarmAction(new SnsAction(pager));
  * ```
  * @public
  */

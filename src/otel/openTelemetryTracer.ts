@@ -24,6 +24,8 @@ import type {
  *
  * @example
  * ```ts
+ * import { trace } from '@opentelemetry/api';
+ * // ---cut---
  * const options: OpenTelemetryTracerOptions = { tracer: trace.getTracer('ledger') };
  * ```
  * @public
@@ -49,7 +51,7 @@ const KIND = { consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER } as con
  * ```ts
  * import { openTelemetryTracer } from 'sqs-inbox/otel';
  * const processor = createBatchProcessor(handler, {
- *   store, consumer: 'ledger', key: ({ body }) => body.paymentId,
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.paymentId,
  *   observability: { tracer: openTelemetryTracer() },
  * });
  * ```

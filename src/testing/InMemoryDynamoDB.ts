@@ -66,6 +66,10 @@ const LOCAL_CLIENT_CONFIG = {
  *
  * @example
  * ```ts
+ * import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+ * declare const createLedger: (clients: { dynamo: DynamoDBDocumentClient }) => BatchProcessor;
+ * // ---cut---
+ * import { DynamoDBInboxStore } from 'sqs-inbox';
  * import { InMemoryDynamoDB } from 'sqs-inbox/testing';
  * const dynamo = new InMemoryDynamoDB()
  *   .createTable({ tableName: 'inbox', partitionKey: 'pk', timeToLiveAttribute: 'expiresAt' })
@@ -112,6 +116,8 @@ export class InMemoryDynamoDB {
    *
    * @example
    * ```ts
+   * import { PutCommand } from '@aws-sdk/lib-dynamodb';
+   * // ---cut---
    * const client = dynamo.createDocumentClient({ marshallOptions: { removeUndefinedValues: true } });
    * await client.send(new PutCommand({ TableName: 'accounts', Item: { accountId: 'a', memo: { note: undefined } } }));
    * dynamo.item('accounts', { accountId: 'a' }) // => { accountId: 'a', memo: {} }
@@ -158,6 +164,8 @@ export class InMemoryDynamoDB {
    *
    * @example
    * ```ts
+   * import { Template } from 'aws-cdk-lib/assertions';
+   * // ---cut---
    * const names = dynamo.createTablesFromTemplate(Template.fromStack(stack).toJSON());
    * ```
    */

@@ -8,7 +8,11 @@ import { InboxError } from '../errors/InboxError.js';
  *
  * @example
  * ```ts
- * await expect(query(byIndex)).rejects.toThrow(NotModelledError);
+ * import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+ * // ---cut---
+ * const byCustomer = new QueryCommand({ TableName: 'orders', IndexName: 'byCustomer',
+ *   KeyConditionExpression: 'customerId = :c', ExpressionAttributeValues: { ':c': 'c-1' } });
+ * await expect(dynamo.documentClient.send(byCustomer)).rejects.toThrow(NotModelledError);
  * ```
  * @public
  */

@@ -19,6 +19,7 @@ import type {
   StepFunction,
   TransactionBuilder,
 } from 'sqs-inbox';
+import type { InboxConsumer } from 'sqs-inbox/cdk';
 import type {
   BatchRun,
   InboxTest,
@@ -72,6 +73,8 @@ export declare const psp: {
 export declare const stack: Stack;
 export declare const pager: ITopic;
 export declare const creditsQueue: IQueue;
+/** The consumer the CDK examples build: `new InboxConsumer(stack, 'Ledger', …)`. */
+export declare const ledger: InboxConsumer;
 
 // What a test of sqs-inbox/testing has.
 export declare const inbox: InboxTest;

@@ -10,7 +10,7 @@ import { TEST_ACCOUNT, TEST_REGION } from './deliveredRecord.js';
  *
  * @example
  * ```ts
- * const options: LambdaContextOptions = { remainingMillis: 5_000, now: () => clock.nowMillis };
+ * const options: LambdaContextOptions = { remainingMillis: 5_000, now: () => clock.now() };
  * ```
  * @public
  */

@@ -35,8 +35,13 @@ const CONSTRUCT_TTL_SECONDS = 23 * 86_400;
  * @example
  * ```ts
  * const inbox = new InboxTest({ consumer: 'ledger', tables: [{ tableName: 'accounts', partitionKey: 'accountId' }] });
- * const processor = createBatchProcessor(handler, { ...inbox.options, key: ({ body }) => body.eventId });
- * const run = await inbox.run(processor, [sqsRecord({ eventId: 'e-1', accountId: 'a', amountCents: 5 })]);
+ * const processor = createBatchProcessor(handler, {
+ *   ...inbox.options, schema: PaymentSchema, key: ({ body }) => body.eventId,
+ * });
+ * const payment: Payment = {
+ *   eventId: 'e-1', accountId: 'a', paymentId: 'p-1', amountCents: 5, currency: 'EUR',
+ * };
+ * const run = await inbox.run(processor, [sqsRecord(payment)]);
  * expect(run.records[0]?.status).toBe('processed');
  * ```
  * @public
@@ -145,6 +150,8 @@ export class InboxTest {
    *
    * @example
    * ```ts
+   * declare const createLedger: (inbox: InboxEnvironmentConfig) => BatchProcessor;
+   * // ---cut---
    * // ledger.ts: export const createLedger = (inbox = inboxConfigFromEnvironment()) =>
    * //   createBatchProcessor(handler(inbox.table('accounts')), { ...inbox.options, key });
    * const processor = createLedger(inbox.inboxConfig());
@@ -172,6 +179,9 @@ export class InboxTest {
    *
    * @example
    * ```ts
+   * import type { SQSRecord } from 'aws-lambda';
+   * declare const records: SQSRecord[];
+   * // ---cut---
    * const context = inbox.context({ remainingMillis: 10_000 });
    * const run = await inbox.run(processor, records, { context });
    * ```

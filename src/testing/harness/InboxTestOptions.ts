@@ -12,7 +12,9 @@ import type { TestClock } from './TestClock.js';
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { ...inbox.options, key });
+ * createBatchProcessor(handler, {
+ *   ...inbox.options, schema: PaymentSchema, key: ({ body }) => body.eventId,
+ * });
  * ```
  * @public
  */
