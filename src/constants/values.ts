@@ -68,7 +68,10 @@ export const MAX_RECEIVE_COUNT_RANGE = { min: 1, max: 1000 } as const;
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'c', key, concurrency: DEFAULT_CONCURRENCY * 2 });
+ * createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.eventId,
+ *   performance: { concurrency: DEFAULT_CONCURRENCY * 2 },
+ * });
  * ```
  */
 export const DEFAULT_CONCURRENCY = 100;
