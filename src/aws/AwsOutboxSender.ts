@@ -23,6 +23,8 @@ import { sqsSendInput, stringAttributes } from './sqsSendInput.js';
  *
  * @example
  * ```ts
+ * import { SQSClient } from '@aws-sdk/client-sqs';
+ * // ---cut---
  * const options: AwsOutboxSenderOptions = { sqsClient: new SQSClient({ maxAttempts: 5 }) };
  * ```
  * @public
@@ -46,8 +48,10 @@ export interface AwsOutboxSenderOptions {
  *
  * @example
  * ```ts
+ * declare const outgoing: OutgoingMessage;
+ * // ---cut---
  * const sender = new AwsOutboxSender();
- * await sender.send(message); // one call per message
+ * await sender.send(outgoing); // one call per message
  * ```
  * @public
  */

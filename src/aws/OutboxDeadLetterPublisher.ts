@@ -25,7 +25,9 @@ import { isSqsTooLarge } from './sendFailure.js';
  *
  * @example
  * ```ts
- * const sink = new OutboxDeadLetterPublisher(queueUrl, () => new SQSClient({}));
+ * import { SQSClient } from '@aws-sdk/client-sqs';
+ * // ---cut---
+ * const sink = new OutboxDeadLetterPublisher(relayDlqUrl, () => new SQSClient({}));
  * ```
  * @public
  */

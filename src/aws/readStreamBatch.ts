@@ -9,7 +9,7 @@ import { BOUNDED_REQUEST_HANDLER } from './boundedRequestHandler.js';
  *
  * @example
  * ```ts
- * const info = (JSON.parse(body) as { DDBStreamBatchInfo: StreamBatchInfo }).DDBStreamBatchInfo;
+ * const info = (JSON.parse(record.body) as { DDBStreamBatchInfo: StreamBatchInfo }).DDBStreamBatchInfo;
  * ```
  * @public
  */
@@ -43,6 +43,8 @@ type StreamsModule = typeof import('@aws-sdk/client-dynamodb-streams');
  *
  * @example
  * ```ts
+ * declare const info: StreamBatchInfo;
+ * // ---cut---
  * const records = await readStreamBatch(info); // then relay.relayRecords({ Records: records })
  * ```
  * @public

@@ -7,6 +7,8 @@
  *
  * @example
  * ```ts
+ * declare const entry: InboxEntry;
+ * // ---cut---
  * if (entry.status === InboxStatus.Completed) console.log('already applied');
  * ```
  * @public
@@ -66,7 +68,10 @@ export const MAX_RECEIVE_COUNT_RANGE = { min: 1, max: 1000 } as const;
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'c', key, concurrency: DEFAULT_CONCURRENCY * 2 });
+ * createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.eventId,
+ *   performance: { concurrency: DEFAULT_CONCURRENCY * 2 },
+ * });
  * ```
  */
 export const DEFAULT_CONCURRENCY = 100;
@@ -97,7 +102,10 @@ export const SDK_DEFAULT_MAX_SOCKETS = 50;
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'c', key, precheck: Precheck.Before });
+ * createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.eventId,
+ *   performance: { precheck: Precheck.Before },
+ * });
  * ```
  * @public
  */
@@ -129,7 +137,10 @@ export const DEFAULT_TRANSACTION_ATTEMPTS = 3;
  *
  * @example
  * ```ts
- * if (Buffer.byteLength(JSON.stringify(result)) > STEP_LIMITS.resultBytes) storeInS3(result);
+ * declare const result: object;
+ * declare function storeInS3(value: object): Promise<string>;
+ * // ---cut---
+ * if (Buffer.byteLength(JSON.stringify(result)) > STEP_LIMITS.resultBytes) await storeInS3(result);
  * ```
  * @public
  */
@@ -150,7 +161,10 @@ export const STEP_LIMITS = {
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'mailer', key, reliability: { leaseMillis: 60_000 } });
+ * createBatchProcessor(handler, {
+ *   store, consumer: 'mailer', schema: PaymentSchema, key: ({ body }) => body.eventId,
+ *   reliability: { leaseMillis: 60_000 }, // at least LEASE_LIMITS.minMillis
+ * });
  * ```
  * @public
  */
@@ -167,7 +181,9 @@ export const LEASE_LIMITS = {
  *
  * @example
  * ```ts
- * if (maxDelaySeconds > RETRY_LIMITS.maxDelaySeconds) throw new Error('past the 12-hour limit');
+ * const retry: RetrySettings = {
+ *   backoff: { firstDelaySeconds: 10, maxDelaySeconds: RETRY_LIMITS.maxDelaySeconds },
+ * };
  * ```
  * @public
  */
@@ -233,7 +249,11 @@ export const MAX_KEY_BYTES = 1024;
  *
  * @example
  * ```ts
- * metrics.addMetric(InboxMetric.Duplicates, 'Count', 1);
+ * import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+ * // ---cut---
+ * const duplicates = new Metric({
+ *   namespace: 'payments', metricName: InboxMetric.Duplicates, dimensionsMap: { service: 'ledger' },
+ * });
  * ```
  * @public
  */
@@ -344,7 +364,9 @@ export type RecordStatus = (typeof RecordStatus)[keyof typeof RecordStatus];
  *
  * @example
  * ```ts
- * if (error instanceof TransactionLimitError && error.limit === TransactionLimit.SameItem) merge();
+ * if (error instanceof TransactionLimitError && error.limit === TransactionLimit.SameItem) {
+ *   console.error('two operations on one item: merge them into one update');
+ * }
  * ```
  * @public
  */
@@ -370,7 +392,9 @@ export type TransactionLimit = (typeof TransactionLimit)[keyof typeof Transactio
  *
  * @example
  * ```ts
- * if (error instanceof TransientStoreError && error.reason === TransientReason.Throttling) backOff();
+ * if (error instanceof TransientStoreError && error.reason === TransientReason.Throttling) {
+ *   console.warn('DynamoDB throttled the commit: SQS delivers the message again');
+ * }
  * ```
  * @public
  */
@@ -392,7 +416,9 @@ export type TransientReason = (typeof TransientReason)[keyof typeof TransientRea
  *
  * @example
  * ```ts
- * const ours = Object.keys(attributes).filter((name) => name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX));
+ * const ours = Object.keys(record.messageAttributes).filter((name) =>
+ *   name.startsWith(DEAD_LETTER_ATTRIBUTE_PREFIX),
+ * );
  * ```
  * @public
  */
@@ -403,7 +429,7 @@ export const DEAD_LETTER_ATTRIBUTE_PREFIX = 'inbox.';
  *
  * @example
  * ```ts
- * const reason = message.MessageAttributes?.[DeadLetterAttribute.Error]?.StringValue;
+ * const reason = record.messageAttributes[DeadLetterAttribute.Error]?.stringValue;
  * ```
  * @public
  */
@@ -435,7 +461,12 @@ export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof Dead
  *
  * @example
  * ```ts
- * new Table(stack, 'Inbox', { partitionKey: { name: InboxAttribute.PartitionKey, type: AttributeType.STRING } });
+ * import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+ * // ---cut---
+ * new Table(stack, 'Inbox', {
+ *   partitionKey: { name: InboxAttribute.PartitionKey, type: AttributeType.STRING },
+ *   timeToLiveAttribute: InboxAttribute.ExpiresAt,
+ * });
  * ```
  * @public
  */
@@ -479,7 +510,10 @@ export const OPERATION_ITEM_PREFIX = '#ops#';
  *
  * @example
  * ```ts
- * const version = item[OutboxAttribute.FormatVersion] ?? 1;
+ * import type { DynamoDBRecord } from 'aws-lambda';
+ * declare const record: DynamoDBRecord; // of the outbox table's stream
+ * // ---cut---
+ * const version = Number(record.dynamodb?.NewImage?.[OutboxAttribute.FormatVersion]?.N ?? 1);
  * if (version > FORMAT_VERSIONS.outboxItem) console.log('written by a newer sqs-inbox');
  * ```
  * @public
@@ -599,6 +633,8 @@ export const InboxEnvironment = {
  *
  * @example
  * ```ts
+ * import { App } from 'aws-cdk-lib';
+ * // ---cut---
  * const app = new App({ context: { [CdkContext.MetricMathAlarms]: false } }); // an emulator's deploy
  * ```
  * @public
@@ -614,7 +650,8 @@ export const CdkContext = {
  *
  * @example
  * ```ts
- * if (!CONSUMER_NAME_PATTERN.test(name)) throw new Error(CONSUMER_NAME_RULE);
+ * CONSUMER_NAME_PATTERN.test('ledger.eu-west-1'); // => true
+ * CONSUMER_NAME_PATTERN.test('ledger#eu'); // => false: '#' separates consumer and key
  * ```
  * @public
  */
@@ -674,7 +711,8 @@ export function destinationVariable(name: string): string {
  *
  * @example
  * ```ts
- * if (parseDestination(url).kind === DestinationKind.SqsFifoQueue) console.log('ordered per group');
+ * const address = 'https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo';
+ * if (parseDestination(address)?.kind === DestinationKind.SqsFifoQueue) console.log('ordered per group');
  * ```
  * @public
  */
@@ -698,7 +736,10 @@ export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationK
  *
  * @example
  * ```ts
- * const messages = unmarshall(record.dynamodb.NewImage)[OutboxAttribute.Messages];
+ * import type { DynamoDBRecord } from 'aws-lambda';
+ * declare const record: DynamoDBRecord; // of the outbox table's stream
+ * // ---cut---
+ * const messages = record.dynamodb?.NewImage?.[OutboxAttribute.Messages]?.L ?? [];
  * ```
  * @public
  */
@@ -743,7 +784,10 @@ export const TraceCarrier = {
  *
  * @example
  * ```ts
- * span.attributes[SpanAttribute.Outcome] === RecordStatus.Processed;
+ * import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+ * declare const span: ReadableSpan; // as a test's InMemorySpanExporter holds it
+ * // ---cut---
+ * expect(span.attributes[SpanAttribute.Outcome]).toBe(RecordStatus.Processed);
  * ```
  * @public
  */
@@ -838,7 +882,10 @@ const EVENT_ENTRY_MAX_BYTES = 262_143;
  *
  * @example
  * ```ts
- * if (Buffer.byteLength(body) > OUTBOX_LIMITS.maxBytesByKind.eventbridge - 1024) storeInS3(body);
+ * declare const body: string;
+ * declare function storeInS3(value: string): Promise<string>;
+ * // ---cut---
+ * if (Buffer.byteLength(body) > OUTBOX_LIMITS.maxBytesByKind.eventbridge - 1024) await storeInS3(body);
  * ```
  * @public
  */

@@ -25,6 +25,8 @@ import { retryFromEnvironment } from './retryFromEnvironment.js';
  *
  * @example
  * ```ts
+ * import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+ * // ---cut---
  * const options: InboxEnvironmentOptions = { dynamoDBClient: new DynamoDBClient({ maxAttempts: 5 }) };
  * ```
  * @public
@@ -46,7 +48,9 @@ export interface InboxEnvironmentOptions {
  * ```ts
  * const inbox = inboxConfigFromEnvironment();
  * const accountsTable = inbox.table('accounts');
- * const processor = createBatchProcessor(handler, { ...inbox.options, schema, key });
+ * const processor = createBatchProcessor(handler, {
+ *   ...inbox.options, schema: PaymentSchema, key: ({ body }) => body.eventId,
+ * });
  * ```
  * @public
  */
@@ -103,7 +107,7 @@ export interface InboxEnvironmentConfig {
  * export const handler = createBatchProcessor(async ({ body }, tx) => {
  *   tx.update({ TableName: accounts, Key: { accountId: body.accountId },
  *     UpdateExpression: 'ADD balanceCents :a', ExpressionAttributeValues: { ':a': body.amountCents } });
- * }, { ...inbox.options, key: ({ body }) => body.eventId }).process;
+ * }, { ...inbox.options, schema: PaymentSchema, key: ({ body }) => body.eventId }).process;
  * ```
  * @public
  */

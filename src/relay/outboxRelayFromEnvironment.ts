@@ -10,7 +10,11 @@ import type { OutboxRelayOptions } from './createOutboxRelay.js';
  *
  * @example
  * ```ts
- * const relay = createOutboxRelay({ ...outboxRelayFromEnvironment(), observability: { metrics } });
+ * import { Metrics } from '@aws-lambda-powertools/metrics';
+ * // ---cut---
+ * const relay = createOutboxRelay({
+ *   ...outboxRelayFromEnvironment(), observability: { metrics: new Metrics() },
+ * });
  * ```
  * @public
  */

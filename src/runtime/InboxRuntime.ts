@@ -10,8 +10,8 @@ import { InvalidConfigurationError } from '../errors.js';
  * @example
  * ```ts
  * const processor = createBatchProcessor(handler, {
- *   store, consumer: 'ledger', key,
- *   runtime: { now: () => simulatedMillis, random: seededRandom },
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.eventId,
+ *   runtime: { now: () => clock.now(), random: () => clock.random() }, // a TestClock's
  * });
  * ```
  * @public
@@ -49,7 +49,13 @@ export interface InboxRuntime {
  *
  * @example
  * ```ts
- * startTimer: (millis, callback, purpose) => schedule(millis, callback, purpose ?? 'timer'),
+ * const runtime: Partial<InboxRuntime> = {
+ *   startTimer(millis, callback, purpose) {
+ *     if (purpose === TimerPurpose.Heartbeat) console.log(`lease renewal in ${millis} ms`);
+ *     const timer = setTimeout(callback, millis);
+ *     return () => clearTimeout(timer);
+ *   },
+ * };
  * ```
  * @public
  */

@@ -7,7 +7,9 @@ import type { SQSRecord } from 'aws-lambda';
  *
  * @example
  * ```ts
- * createBatchProcessor(handler, { store, consumer: 'stock', sources: [MessageSource.EventBridge] });
+ * createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', schema: PaymentSchema, sources: [MessageSource.EventBridge],
+ * });
  * ```
  * @public
  */
@@ -104,7 +106,9 @@ export interface SnsEnvelope {
  *
  * @example
  * ```ts
- * if (message.envelope.kind === MessageSource.EventBridge && message.envelope.detailType === 'OrderPlaced') reserve();
+ * if (message.envelope.kind === MessageSource.EventBridge) {
+ *   console.log(`${message.envelope.detailType} from ${message.envelope.source}`);
+ * }
  * ```
  * @public
  */
@@ -134,7 +138,10 @@ export interface EventBridgeEnvelope {
  *
  * @example
  * ```ts
- * const event: S3ObjectEvent = { eventName: 'ObjectCreated:Put', bucket: 'uploads', key: 'a b.csv', sequencer: '0A1B' };
+ * const object: S3ObjectEvent = {
+ *   eventName: 'ObjectCreated:Put', eventTime: '2025-01-01T12:00:00.000Z', bucket: 'uploads',
+ *   key: 'a b.csv', size: 1024, eTag: '0123456789abcdef', versionId: undefined, sequencer: '0A1B',
+ * };
  * ```
  * @public
  */
@@ -196,7 +203,13 @@ export interface OutboxEnvelope {
  *
  * @example
  * ```ts
- * switch (message.envelope.kind) { case 'sns': return message.envelope.topicArn; }
+ * function origin(envelope: MessageEnvelope): string {
+ *   switch (envelope.kind) {
+ *     case 'sns': return envelope.topicArn;
+ *     case 'eventbridge': return envelope.source;
+ *     default: return envelope.kind;
+ *   }
+ * }
  * ```
  * @public
  */

@@ -68,6 +68,8 @@ export declare const psp: {
     options?: { signal?: AbortSignal },
   ): Promise<{ id: string }>;
 };
+/** The URL of the outbox relay's dead-letter queue (`OutboxRelay`'s, not a consumer's). */
+export declare const relayDlqUrl: string;
 
 // What a CDK app has.
 export declare const stack: Stack;
