@@ -5,7 +5,10 @@
  *
  * @example
  * ```ts
- * const link: TraceLink = { traceId: '5759e988bd862e3fe1be46a994272793', spanId: '53995c3f42cd8ad8', sampled: true };
+ * const link: TraceLink = {
+ *   traceId: '5759e988bd862e3fe1be46a994272793', spanId: '53995c3f42cd8ad8',
+ *   sampled: true, carrier: 'traceparent',
+ * };
  * ```
  * @public
  */
@@ -39,6 +42,8 @@ export type SpanAttributeValue = string | number | boolean;
  *
  * @example
  * ```ts
+ * declare const tracer: InboxTracer;
+ * // ---cut---
  * tracer.startSpan({ name: 'process orders', kind: 'consumer', attributes: {}, links: [] });
  * ```
  * @public
@@ -60,6 +65,9 @@ export interface SpanStart {
  *
  * @example
  * ```ts
+ * declare const tracer: InboxTracer;
+ * declare const start: SpanStart;
+ * // ---cut---
  * const span = tracer.startSpan(start);
  * span.setAttributes({ 'sqs_inbox.outcome': 'processed' });
  * span.end();
@@ -92,7 +100,10 @@ export interface InboxSpan {
  * @example
  * ```ts
  * import { openTelemetryTracer } from 'sqs-inbox/otel';
- * createBatchProcessor(handler, { store, consumer: 'ledger', key, observability: { tracer: openTelemetryTracer() } });
+ * const processor = createBatchProcessor(handler, {
+ *   store, consumer: 'ledger', schema: PaymentSchema, key: ({ body }) => body.eventId,
+ *   observability: { tracer: openTelemetryTracer() },
+ * });
  * ```
  * @public
  */

@@ -220,6 +220,8 @@ export interface ReliabilitySettings {
  *
  * @example
  * ```ts
+ * import { Logger } from '@aws-lambda-powertools/logger';
+ * import { Metrics } from '@aws-lambda-powertools/metrics';
  * const observability: ObservabilitySettings = { logger: new Logger(), metrics: new Metrics() };
  * ```
  * @public

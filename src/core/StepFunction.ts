@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * await step('charge', ({ idempotencyKey, signal }) =>
- *   psp.charge({ amountCents, idempotencyKey }, { signal }));
+ *   psp.charge({ amountCents: message.body.amountCents, idempotencyKey }, { signal }));
  * ```
  * @public
  */
@@ -31,10 +31,10 @@ export interface StepContext {
  *
  * @example
  * ```ts
- * const handler: MessageHandler<Order> = async ({ body, step }, tx) => {
- *   const { chargeId } = await step('charge', ({ idempotencyKey }) =>
+ * const handler: MessageHandler<Payment> = async ({ body, step }, tx) => {
+ *   const { id: chargeId } = await step('charge', ({ idempotencyKey }) =>
  *     psp.charge({ amountCents: body.amountCents, idempotencyKey }));
- *   tx.put({ TableName: 'orders', Item: { pk: body.orderId, chargeId } });
+ *   tx.put({ TableName: 'payments', Item: { pk: body.paymentId, chargeId } });
  * };
  * ```
  * @public

@@ -17,6 +17,8 @@ import type { ParsedMessage } from './types.js';
  *
  * @example
  * ```ts
+ * declare const handler: MessageHandler<unknown>;
+ * // ---cut---
  * import { createBatchProcessor, redriveUnsafeMessageIdKey } from 'sqs-inbox';
  * const processor = createBatchProcessor(handler, {
  *   store, consumer: 'audit-log', key: redriveUnsafeMessageIdKey,

@@ -90,7 +90,8 @@ export type MessageHandler<TBody> = (
  *
  * @example
  * ```ts
- * const logger: InboxLogger = new Logger({ serviceName: 'ledger' }); // @aws-lambda-powertools/logger
+ * import { Logger } from '@aws-lambda-powertools/logger';
+ * const logger: InboxLogger = new Logger({ serviceName: 'ledger' });
  * ```
  * @public
  */
@@ -110,7 +111,8 @@ export interface InboxLogger {
  *
  * @example
  * ```ts
- * const metrics: InboxMetrics = new Metrics({ namespace: 'shop' }); // @aws-lambda-powertools/metrics
+ * import { Metrics } from '@aws-lambda-powertools/metrics';
+ * const metrics: InboxMetrics = new Metrics({ namespace: 'shop' });
  * ```
  * @public
  */

@@ -16,6 +16,8 @@ const CLASS_NAMES = Symbol.for('sqs-inbox.errorClassNames');
  *
  * @example
  * ```ts
+ * declare const options: InboxOptions<typeof PaymentSchema>;
+ * // ---cut---
  * try { await processSqsBatch(event, handler, options); }
  * catch (error) { if (error instanceof InboxError) logger.error(error.message); throw error; }
  * ```

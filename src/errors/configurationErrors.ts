@@ -63,7 +63,9 @@ export class EnvironmentError extends InboxError {
  *
  * @example
  * ```ts
- * await expect(processSqsBatch({} as SQSEvent, handler, opts)).rejects.toThrow(MalformedEventError);
+ * declare const options: InboxOptions<typeof PaymentSchema>;
+ * // ---cut---
+ * await expect(processSqsBatch({}, handler, options)).rejects.toThrow(MalformedEventError);
  * ```
  * @public
  */

@@ -9,6 +9,9 @@ import { InboxError } from './InboxError.js';
  *
  * @example
  * ```ts
+ * declare const body: Payment;
+ * declare const account: { balanceCents: number } | undefined;
+ * // ---cut---
  * if (!account) throw new PermanentError(`unknown account ${body.accountId}`);
  * ```
  * @public
@@ -205,6 +208,8 @@ export class PayloadMismatchError extends PermanentError {
  *
  * @example
  * ```ts
+ * declare function split(): void;
+ * // ---cut---
  * if (error instanceof TransactionLimitError && error.limit === 'operationCount') split();
  * ```
  * @public

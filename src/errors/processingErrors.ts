@@ -132,6 +132,9 @@ export class InboxTableSchemaError extends InboxError {
  *
  * @example
  * ```ts
+ * declare const lines: readonly string[];
+ * declare function toUpdate(line: string): Promise<TransactUpdateInput>;
+ * // ---cut---
  * await Promise.all(lines.map(async (line) => tx.update(await toUpdate(line)))); // not forEach
  * ```
  * @public

@@ -39,7 +39,9 @@ export class LeaseHeldError extends InboxError {
  *
  * @example
  * ```ts
- * if (error.operation === LeaseOperation.Commit) console.log('nothing was committed');
+ * if (error instanceof LeaseLostError && error.operation === LeaseOperation.Commit) {
+ *   console.log('nothing was committed');
+ * }
  * ```
  * @public
  */
@@ -96,6 +98,9 @@ export class LeaseLostError extends InboxError {
  *
  * @example
  * ```ts
+ * declare const recipient: { id: string };
+ * declare function send(context: StepContext): Promise<void>;
+ * // ---cut---
  * await step(`email:${recipient.id}`, send); // one name per effect, stable across attempts
  * ```
  * @public
@@ -134,7 +139,10 @@ export class StepNameError extends PermanentError {
  *
  * @example
  * ```ts
- * await step('charge', async () => { const c = await psp.charge(); return { chargeId: c.id }; });
+ * await step('charge', async ({ idempotencyKey }) => {
+ *   const charge = await psp.charge({ amountCents: message.body.amountCents, idempotencyKey });
+ *   return { chargeId: charge.id };
+ * });
  * ```
  * @public
  */

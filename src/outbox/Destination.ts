@@ -6,7 +6,8 @@ import { DestinationKind } from '../constants/values.js';
  *
  * @example
  * ```ts
- * const { kind } = parseDestination('https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo');
+ * const kind = parseDestination('https://sqs.eu-west-1.amazonaws.com/123456789012/credits.fifo')?.kind;
+ * // => 'sqs-fifo'
  * ```
  * @public
  */

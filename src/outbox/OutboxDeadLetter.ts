@@ -7,7 +7,7 @@ import type { OutgoingMessage } from './OutgoingMessage.js';
  *
  * @example
  * ```ts
- * if (JSON.parse(body).kind === OUTBOX_DEAD_LETTER_KIND) console.log('a refused message');
+ * if (JSON.parse(record.body).kind === OUTBOX_DEAD_LETTER_KIND) console.log('a refused message');
  * ```
  * @public
  */
@@ -20,7 +20,7 @@ export const OUTBOX_DEAD_LETTER_KIND = 'sqs-inbox.outbox.dead-letter';
  *
  * @example
  * ```ts
- * const letter = JSON.parse(body) as OutboxDeadLetter;
+ * const letter = JSON.parse(record.body) as OutboxDeadLetter;
  * console.log(letter.reason.code, letter.message?.destination);
  * ```
  * @public
@@ -74,6 +74,8 @@ export interface OutboxDeadLetter {
  *
  * @example
  * ```ts
+ * declare const letter: OutboxDeadLetter;
+ * // ---cut---
  * const { id, destination } = letter.messageEnvelope ?? letter.message ?? {};
  * ```
  * @public
@@ -108,6 +110,7 @@ export function withoutContent(
  *
  * @example
  * ```ts
+ * const letters: OutboxDeadLetter[] = [];
  * const sink: OutboxDeadLetterSink = { send: async (letter) => { letters.push(letter); } };
  * ```
  * @public

@@ -8,6 +8,7 @@ import type { OutgoingMessage } from './OutgoingMessage.js';
  *
  * @example
  * ```ts
+ * const sent: string[] = [];
  * const sender: OutboxSender = { send: async (message) => { sent.push(message.id); } };
  * ```
  * @public
@@ -28,6 +29,9 @@ export interface OutboxSender {
  *
  * @example
  * ```ts
+ * declare const sender: OutboxSender;
+ * declare const message: OutgoingMessage;
+ * // ---cut---
  * await sender.send(message, { traceparent: '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01' });
  * ```
  * @public

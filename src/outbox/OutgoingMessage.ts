@@ -9,6 +9,9 @@ import { destinationBytes } from './messageSize.js';
  *
  * @example
  * ```ts
+ * declare const creditsQueueUrl: string;
+ * // ---cut---
+ * const { paymentId, amountCents, accountId } = message.body;
  * tx.publish({ destination: creditsQueueUrl, body: { paymentId, amountCents }, groupId: accountId });
  * ```
  * @public
@@ -47,6 +50,9 @@ export interface PublishInput {
  *
  * @example
  * ```ts
+ * declare const id: string;
+ * declare const queueUrl: string;
+ * // ---cut---
  * const message: OutgoingMessage = { id, destination: queueUrl, kind: 'sqs', body: '{"a":1}' };
  * ```
  * @public
