@@ -1,9 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { basename } from 'node:path';
+import { CommandError } from '../cli/runCommand.js';
 import { trackChild } from '../cli/shutdown.js';
 import { cdkCommandOf, cdkEnvironmentOf, type VerifyTarget } from './VerifyTarget.js';
 
 const STOP_WAIT_MILLIS = 30_000;
+
+/**
+ * A CDK command ended by {@link CdkRunner.stop} (a Ctrl-C): what the user asked for, so the
+ * command prints it as one line, not as a failure with a stack trace.
+ *
+ * @example
+ * ```ts
+ * await cdk.run(['deploy', stackName]).catch((error) => { if (!(error instanceof CdkStoppedError)) throw error; });
+ * ```
+ */
+export class CdkStoppedError extends CommandError {
+  override readonly name = 'CdkStoppedError';
+}
 
 /**
  * Runs CDK commands for a target one at a time, each in its own process group (so a terminal's
@@ -19,6 +34,7 @@ export class CdkRunner {
   readonly #target: VerifyTarget;
   readonly #projectDir: string;
   #child: ChildProcess | undefined;
+  #stopping: ChildProcess | undefined;
 
   constructor(target: VerifyTarget, projectDir: string) {
     this.#target = target;
@@ -40,6 +56,8 @@ export class CdkRunner {
       child.on('exit', (code, signal) => {
         if (this.#child === child) this.#child = undefined;
         if (code === 0) resolve();
+        else if (this.#stopping === child)
+          reject(new CdkStoppedError(`${basename(command)} ${args[0]} stopped`));
         else reject(new Error(`${command} ${args[0]} exited with ${code ?? signal}`));
       });
     });
@@ -47,16 +65,18 @@ export class CdkRunner {
 
   /**
    * Stops the running command, if any: SIGINT to its group (cdk stops its own work), SIGKILL
-   * after 30 s. Resolves once it exited.
+   * after 30 s. Resolves once it exited: `true` if a command was running.
    */
-  async stop(): Promise<void> {
+  async stop(): Promise<boolean> {
     const child = this.#child;
-    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return false;
+    this.#stopping = child;
     const exited = once(child, 'exit');
     signalGroup(child.pid, 'SIGINT');
     const timer = setTimeout(() => signalGroup(child.pid ?? 0, 'SIGKILL'), STOP_WAIT_MILLIS);
     await exited;
     clearTimeout(timer);
+    return true;
   }
 }
 

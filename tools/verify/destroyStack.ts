@@ -29,11 +29,14 @@ export interface DestroyPlan {
 }
 
 const SETTLE_POLL_MILLIS = 5_000;
+/** How long a request a stopped CDK command had sent may take to land, before "no stack" is believed. */
+const STOPPED_REQUEST_MILLIS = 5_000;
 const SETTLE_WAIT_MILLIS = 30 * 60_000;
 
 /**
  * Destroys the stack whatever state the run left it in: stops a CDK command under way (a deploy
- * interrupted), waits until CloudFormation is done with the stack (no `*_IN_PROGRESS`), empties
+ * interrupted; with no stack to be seen then, it looks again 5 s later, as a request the command
+ * had sent may still create one), waits until CloudFormation is done with the stack (no `*_IN_PROGRESS`), empties
  * its buckets (a bucket with objects cannot be deleted), then `cdk destroy --force`; one more
  * emptying and destroy if the first fails (access logs may land late); then deletes the log
  * groups the stack retains (the functions' logs). Resolves once DescribeStacks says the stack
@@ -46,10 +49,14 @@ const SETTLE_WAIT_MILLIS = 30 * 60_000;
  */
 export async function destroyStack(plan: DestroyPlan): Promise<void> {
   const { cdk, stackName, clients, log } = plan;
-  await cdk.stop();
+  const stopped = await cdk.stop();
   if ((await settledStatus(clients.cloudFormation, stackName, log)) === undefined) {
-    log(`[destroy] ${stackName} does not exist: nothing to destroy`);
-    return;
+    // A request the stopped command sent (CreateChangeSet, say) may still create the stack.
+    if (stopped) await sleep(STOPPED_REQUEST_MILLIS);
+    if (!stopped || (await settledStatus(clients.cloudFormation, stackName, log)) === undefined) {
+      log(`[destroy] ${stackName} does not exist: nothing to destroy`);
+      return;
+    }
   }
   const destroy = ['destroy', stackName, '--force', ...plan.cdkArguments];
   const logGroups = await resourcesOf(plan, 'AWS::Logs::LogGroup');
