@@ -181,4 +181,31 @@ describe('npm run verify:aws -- --emulator', () => {
     expect(code).toBe(130);
     expect(await leftBehind()).toEqual({ stack: undefined, queues: [], tables: [] });
   }, 1_500_000);
+
+  it('stops cleanly when Ctrl-C comes as cdk deploy asks CloudFormation for a change set: the deploy is stopped, a stack its last request made is destroyed, nothing is left, one line says so', async () => {
+    const run = verifyAws(emulator.endpoint, ['--messages', '60', '--seed', '13']);
+    await run.printed('SqsInboxReference: creating CloudFormation changeset');
+    process.kill(-(run.child.pid ?? 0), 'SIGINT');
+    const { code, output } = await run.ended;
+
+    expect(output).not.toContain('[verify] deployed SqsInboxReference');
+    expect(output).toMatch(/^npm run verify:aws: cdklocal deploy stopped$/m);
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(code).toBe(130);
+    expect(await leftBehind()).toEqual({ stack: undefined, queues: [], tables: [] });
+  }, 1_500_000);
+
+  it('destroys the stack when Ctrl-C comes while cdk deploy watches CloudFormation create it: the deploy is stopped, the stack deleted, nothing left', async () => {
+    const run = verifyAws(emulator.endpoint, ['--messages', '60', '--seed', '14']);
+    // The CDK CLI prints each stack event; the first is the stack's own CREATE_IN_PROGRESS.
+    await run.printed('CREATE_IN_PROGRESS      | AWS::CloudFormation::Stack');
+    process.kill(-(run.child.pid ?? 0), 'SIGINT');
+    const { code, output } = await run.ended;
+
+    expect(output).not.toContain('[verify] deployed SqsInboxReference');
+    expect(output).toContain('[destroy] SqsInboxReference destroyed');
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(code).toBe(130);
+    expect(await leftBehind()).toEqual({ stack: undefined, queues: [], tables: [] });
+  }, 1_500_000);
 });
