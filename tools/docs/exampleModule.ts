@@ -54,8 +54,7 @@ export function declaredNames(code: string): Set<string> {
 /**
  * An example as a module that compiles on its own: its code, line for line (a compiler error's
  * line is the example's), then an import of every name of `scope` it does not bind itself —
- * from the first module that exports it, or from a later one that exports as a value what the
- * first exports as a type only — types with `type`.
+ * the first module's, then the next one's names not taken yet — types with `type`.
  *
  * @example
  * ```ts
@@ -66,20 +65,13 @@ export function declaredNames(code: string): Set<string> {
  * ```
  */
 export function exampleModule(code: string, scope: readonly ScopeModule[]): string {
-  const bound = declaredNames(code);
-  const chosen = new Map<string, { specifier: string; isValue: boolean }>();
-  for (const { specifier, names } of scope) {
-    for (const [name, isValue] of names) {
-      const before = chosen.get(name);
-      if (!bound.has(name) && (before === undefined || (isValue && !before.isValue)))
-        chosen.set(name, { specifier, isValue });
-    }
-  }
-  const imports = scope.flatMap(({ specifier }) => {
-    const names = [...chosen].filter(([, from]) => from.specifier === specifier);
-    if (names.length === 0) return [];
-    const list = names.map(([name, { isValue }]) => (isValue ? name : `type ${name}`));
-    return [`import { ${list.join(', ')} } from '${specifier}';`];
+  const taken = declaredNames(code);
+  const imports = scope.flatMap(({ specifier, names }) => {
+    const free = [...names].filter(([name]) => !taken.has(name));
+    for (const [name] of free) taken.add(name);
+    if (free.length === 0) return [];
+    const list = free.map(([name, isValue]) => (isValue ? name : `type ${name}`)).join(', ');
+    return [`import { ${list} } from '${specifier}';`];
   });
   return `${code}\n${imports.join('\n')}\n`;
 }
