@@ -2,6 +2,15 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { apiCodeBlocks } from './apiCodeBlocks.js';
 import { exampleModule, type ScopeModule } from './exampleModule.js';
+import { preludeProblems } from './preludeProblems.js';
+
+/** Something wrong at a 1-based line of a page or source file. */
+export interface PageProblem {
+  readonly page: string;
+  readonly line: number;
+  readonly message: string;
+}
+
 import type { CodeBlock } from './markdownBlocks.js';
 
 /** Where the API's examples come from: the entry points' sources and the examples' context. */
@@ -60,14 +69,16 @@ function specifierTo(from: string, file: string): string {
 
 /**
  * The TSDoc ts blocks of the package's public API ({@link apiCodeBlocks}) as modules to compile
- * under `workDir`: each with every export of the entry points in scope (its own entry's names
- * first) and the context's names, minus what it binds itself ({@link exampleModule}). The
- * `host` parses the entries; given to the compile too, they are parsed once.
+ * under `workDir`: each with the exports of its own entry point and of the root entry in scope
+ * (what a reader of its page imports without being told; another entry's names it imports
+ * itself) and the context's names, minus what it binds itself ({@link exampleModule}); and
+ * what is wrong with the preludes ({@link preludeProblems}). The `host` parses the entries;
+ * given to the compile too, they are parsed once.
  *
  * @example
  * ```ts
  * const host = sharingHost(options);
- * const snippets = apiExampleSnippets(root, join(root, '.cache/docs-snippets'), options, {
+ * const { snippets, problems } = apiExampleSnippets(root, join(root, '.cache/docs-snippets'), options, {
  *   entries: ENTRY_POINTS, context: 'tools/docs/exampleContext.ts',
  * }, host);
  * ```
@@ -78,7 +89,7 @@ export function apiExampleSnippets(
   options: ts.CompilerOptions,
   input: ApiExampleInput,
   host: ts.CompilerHost,
-): ApiSnippet[] {
+): { snippets: ApiSnippet[]; problems: PageProblem[] } {
   const entryFiles = Object.fromEntries(
     Object.entries(input.entries).map(([entry, path]) => [entry, join(root, path)]),
   );
@@ -91,21 +102,35 @@ export function apiExampleSnippets(
     names: exportsOf(checker, program.getSourceFile(path), path),
   }));
   const contextNames = exportsOf(checker, program.getSourceFile(contextFile), contextFile);
-  const snippets = apiCodeBlocks(program, entryFiles, root).map(({ file, entry, name, block }) => {
+  const snippets: ApiSnippet[] = [];
+  const problems: PageProblem[] = [];
+  for (const { file, entry, name, block } of apiCodeBlocks(program, entryFiles, root)) {
     const module = join(
       workDir,
       'api',
       file.replace(/\.[cm]?ts$/, ''),
       `line-${block.fenceLine}.mts`,
     );
-    const own = entryScope.filter((scope) => scope.specifier === entry);
+    // The page's entry and the root: what a reader of the page imports from without being told.
     const scope: ScopeModule[] = [
-      ...own,
-      ...entryScope.filter((scope) => scope.specifier !== entry),
+      ...entryScope.filter((scope) => scope.specifier === entry),
+      ...entryScope.filter((scope) => scope.specifier !== entry && !scope.specifier.includes('/')),
       { specifier: specifierTo(module, contextFile), names: contextNames },
     ];
     const where = `in the ts block of ${name}'s TSDoc from line ${block.fenceLine}`;
-    return { page: file, block, file: module, text: exampleModule(block.code, scope), where };
-  });
-  return snippets;
+    const prelude = preludeProblems(block.code, new Set(contextNames.keys())).map((problem) => ({
+      page: file,
+      line: block.fenceLine + 1 + problem.line,
+      message: `${problem.message} (${where})`,
+    }));
+    snippets.push({
+      page: file,
+      block,
+      file: module,
+      text: exampleModule(block.code, scope),
+      where,
+    });
+    problems.push(...prelude);
+  }
+  return { snippets, problems };
 }

@@ -1,4 +1,5 @@
 import ts from 'typescript';
+import { internalUses } from './internalUses.js';
 
 /** A compiler error in one of the compiled files, at a 1-based line of that file. */
 export interface CompileError {
@@ -69,7 +70,8 @@ function toError(diagnostic: ts.Diagnostic): CompileError {
  * Compiles `files` in one program with the options of `tsconfigPath` (its `paths` too, so
  * `sqs-inbox/cdk` resolves to the source) and returns the errors in those files: the
  * modules they import are compiled as far as the files use them, and their own errors are not
- * reported. An error that belongs to no file (a bad option) has `file: ''`. A `host` from
+ * reported, and a use of anything `@internal` ({@link internalUses}) is an error too. An error
+ * that belongs to no file (a bad option) has `file: ''`. A `host` from
  * {@link sharingHost} lends the files an earlier program parsed.
  *
  * @example
@@ -98,5 +100,15 @@ export function compileModules(
       ...program.getSemanticDiagnostics(source),
     ]),
   ];
-  return diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).map(toError);
+  const internal = sources.flatMap((source) =>
+    internalUses(program, source).map(({ line, name }) => ({
+      file: source.fileName,
+      line,
+      message: `uses \`${name}\`, which is @internal: the published types leave it out, so a reader's copy would not compile`,
+    })),
+  );
+  return [
+    ...diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).map(toError),
+    ...internal,
+  ];
 }

@@ -3,7 +3,8 @@
  * what a reader has in their own code at that point (the event, the store, the stack). The docs
  * check compiles every `@example` with these and the package's exports in scope (see
  * CONTRIBUTING.md, "Examples in TSDoc"); an example that needs anything else declares it above a
- * `// ---cut---` line, which the site does not show.
+ * `// ---cut---` line, which the site does not show. No imports here: what a reader must import,
+ * an example shows.
  */
 import type { Stack } from 'aws-cdk-lib';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -29,9 +30,6 @@ import type {
 } from 'sqs-inbox/testing';
 import { z } from 'zod';
 
-export { Duration, RemovalPolicy } from 'aws-cdk-lib';
-export { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-export { expect } from 'vitest';
 
 /** The message body of the examples: a payment to apply to an account once. */
 export const PaymentSchema = z.object({

@@ -1,18 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type ts from 'typescript';
-import { type ApiExampleInput, type ApiSnippet, apiExampleSnippets } from './apiExampleSnippets.js';
+import {
+  type ApiExampleInput,
+  apiExampleSnippets,
+  type PageProblem,
+  type ApiSnippet as Snippet,
+} from './apiExampleSnippets.js';
 import { compileModules, compilerOptions, sharingHost } from './compileModules.js';
 import { CUT_LINE, preludeOf } from './cutPrelude.js';
 import { allowsOldApi } from './docPages.js';
 import { type CodeBlock, codeBlocks, type FileInclude, fileIncludes } from './markdownBlocks.js';
 
-/** Something wrong on a page, at a 1-based line of it. */
-export interface PageProblem {
-  readonly page: string;
-  readonly line: number;
-  readonly message: string;
-}
+export type { PageProblem } from './apiExampleSnippets.js';
 
 /** What the snippet check did: pages read, `ts` blocks compiled and skipped, and what failed. */
 export interface SnippetReport {
@@ -36,8 +36,6 @@ export interface SnippetCheckInput {
   /** Also compile the ts blocks of the public API's TSDoc, which the API reference shows. */
   readonly api?: ApiExampleInput;
 }
-
-type Snippet = ApiSnippet;
 
 const TS_LANGS = new Set(['ts', 'typescript', 'mts']);
 const OLD_API = 'old-api';
@@ -193,12 +191,12 @@ export function checkSnippets(input: SnippetCheckInput): SnippetReport {
   }
   const compiled = snippets.length;
   const tsconfig = input.tsconfig ?? join(input.root, 'tsconfig.json');
-  const host = sharingHost(compilerOptions(tsconfig));
+  const options = compilerOptions(tsconfig);
+  const host = sharingHost(options);
   if (input.api !== undefined) {
-    const options = compilerOptions(tsconfig);
     const api = apiExampleSnippets(input.root, input.workDir, options, input.api, host);
-    snippets.push(...api);
-    problems.push(...emptyExampleProblems(api));
+    snippets.push(...api.snippets);
+    problems.push(...api.problems, ...emptyExampleProblems(api.snippets));
   }
   for (const { file, text } of snippets) {
     mkdirSync(dirname(file), { recursive: true });
