@@ -29,15 +29,19 @@ function commentMarkdown(text: string): string {
   return fenceBareExamples(lines).join('\n');
 }
 
-/** `@example` text with no fence: TypeDoc renders it as TypeScript; wrapped in place. */
+/**
+ * `@example` text with no fence before the next tag: TypeDoc renders it as TypeScript; wrapped
+ * in place (a title line before a fence is a title, as TypeDoc reads it).
+ */
 function fenceBareExamples(lines: string[]): string[] {
   const result = [...lines];
   for (let index = 0; index < result.length; index++) {
     if (!/^\s*@example\b/.test(result[index] ?? '')) continue;
-    const next = result.findIndex((line, at) => at > index && line.trim() !== '');
-    if (next === -1 || /^\s*(```|~~~)/.test(result[next] ?? '')) continue;
-    let end = next;
+    let end = index;
     while (end + 1 < result.length && !/^\s*@\w/.test(result[end + 1] ?? '')) end++;
+    const body = result.slice(index + 1, end + 1);
+    if (body.some((line) => /^\s*(```|~~~)/.test(line)) || body.every((line) => line.trim() === ''))
+      continue;
     // The tag line becomes the fence; the code keeps its lines.
     result[index] = '```ts';
     result.splice(end + 1, 0, '```');

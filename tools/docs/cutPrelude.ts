@@ -3,6 +3,11 @@ import { codeBlocks } from './markdownBlocks.js';
 /**
  * The line that ends an example's prelude (the twoslash convention): what is above it compiles
  * with the example but is not shown on the site.
+ *
+ * @example
+ * ```ts
+ * const shown = code.split('\n').slice(code.split('\n').indexOf(CUT_LINE) + 1).join('\n');
+ * ```
  */
 export const CUT_LINE = '// ---cut---';
 

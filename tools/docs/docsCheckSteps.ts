@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { onShutdown } from '../cli/shutdown.js';
 import { ENTRY_POINTS } from '../sdk/entryPoints.js';
@@ -19,7 +19,14 @@ export interface StepResult {
 export const SITE_DIST = 'docs/.vitepress/dist';
 /** Where `npm run docs:check` writes its screenshots, relative to the repository root. */
 export const SCREENSHOT_DIR = '.cache/docs-check';
-/** The module of the names the API's examples use undeclared, relative to the repository root. */
+/**
+ * The module of the names the API's examples use undeclared, relative to the repository root.
+ *
+ * @example
+ * ```ts
+ * checkSnippets({ root, pages, workDir, api: { entries: ENTRY_POINTS, context: EXAMPLE_CONTEXT } });
+ * ```
+ */
 export const EXAMPLE_CONTEXT = 'tools/docs/exampleContext.ts';
 /** The guide page photographed next to the home page. */
 const GUIDE_PAGE = '/getting-started/quick-start';
@@ -38,7 +45,7 @@ function report(step: string, summary: string, problems: readonly string[]): Ste
 
 /**
  * Step (a): the code of the pages and of the public API's TSDoc (see `checkSnippets`), in a
- * scratch folder under .cache/.
+ * scratch folder of its own under .cache/, removed after.
  *
  * @example
  * ```ts
@@ -47,9 +54,16 @@ function report(step: string, summary: string, problems: readonly string[]): Ste
  */
 export function runSnippetCheck(root: string): StepResult {
   const start = performance.now();
-  const workDir = join(root, '.cache', 'docs-snippets');
+  // A folder of this run's own: two checks at once (npm test and docs:check) do not clobber each other.
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const workDir = mkdtempSync(join(root, '.cache', 'docs-snippets-'));
   const api = { entries: ENTRY_POINTS, context: EXAMPLE_CONTEXT };
-  const result = checkSnippets({ root, pages: checkedPages(root), workDir, api });
+  let result: ReturnType<typeof checkSnippets>;
+  try {
+    result = checkSnippets({ root, pages: checkedPages(root), workDir, api });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
   const { pages, compiled, apiBlocks, skippedOldApi, includes } = result;
   const summary = `${compiled} ts blocks compiled (${skippedOldApi} old-api skipped) and ${includes} includes on ${pages} pages, and ${apiBlocks} ts blocks of the API's TSDoc, in ${seconds(start)}`;
   const problems = result.problems.map(({ page, line, message }) => `${page}:${line}: ${message}`);

@@ -2,8 +2,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withoutPreludes } from '../../../../tools/docs/cutPrelude.js';
-import { declaredNames, exampleModule } from '../../../../tools/docs/exampleModule.js';
 import { checkSnippets, type SnippetReport } from '../../../../tools/docs/snippetCheck.js';
 
 const FENCE = '```';
@@ -80,6 +78,49 @@ const ENTRY = [
   ' */', //                                                   68
   'function hidden(): void {}', //                            69
   'hidden();', //                                             70
+  '/** A store. */', //                                       71
+  'export class Store {', //                                  72
+  '  /** @internal */', //                                    73
+  '  find(): number {', //                                    74
+  '    return 1;', //                                         75
+  '  }', //                                                   76
+  '}', //                                                     77
+  '', //                                                      78
+  '/**', //                                                   79
+  ' * @example', //                                           80
+  ` * ${FENCE}ts`, //                                         81
+  ' * const found: number = new Store().find();', //          82
+  ` * ${FENCE}`, //                                           83
+  ' */', //                                                   84
+  'export const usesInternal = 4;', //                        85
+  '', //                                                      86
+  '/**', //                                                   87
+  ' * @example', //                                           88
+  ` * ${FENCE}ts`, //                                         89
+  ' * const n: number = extra;', //                           90
+  ` * ${FENCE}`, //                                           91
+  ' */', //                                                   92
+  'export const needsExtra = 5;', //                          93
+  '', //                                                      94
+  '/**', //                                                   95
+  ' * @example', //                                           96
+  ' * With a title line', //                                  97
+  ` * ${FENCE}ts`, //                                         98
+  ' * const titled: number = add(2, 2);', //                  99
+  ` * ${FENCE}`, //                                          100
+  ' */', //                                                  101
+  'export const titled = 6;', //                             102
+  '', //                                                     103
+  '/**', //                                                  104
+  ' * @example', //                                          105
+  ` * ${FENCE}ts`, //                                        106
+  " * import { add } from 'fixture-pkg';", //                107
+  ' * declare const step: string;', //                       108
+  ' * // ---cut---', //                                      109
+  ' * const sum: number = add(1, step.length);', //          110
+  ` * ${FENCE}`, //                                          111
+  ' */', //                                                  112
+  'export const hiding = 7;', //                             113
 ].join('\n');
 
 const FILES: Record<string, string> = {
@@ -93,13 +134,14 @@ const FILES: Record<string, string> = {
       strict: true,
       verbatimModuleSyntax: true,
       types: [],
-      paths: { 'fixture-pkg': ['./src/index.ts'] },
+      paths: { 'fixture-pkg': ['./src/index.ts'], 'fixture-pkg/extra': ['./src/extra.ts'] },
     },
   }),
   'src/index.ts': ENTRY,
   'src/shape.ts':
     'export interface Shape {\n  readonly width: number;\n}\nexport class Box {\n  readonly width = 1;\n}\n',
   'src/context.ts': 'export declare const step: number;\n',
+  'src/extra.ts': 'export const extra = 1;\n',
   'docs/cut.md': `# Cut\n\n${FENCE}ts\nconst hidden = 1;\n// ---cut---\nexport const shown = hidden;\n${FENCE}\n`,
 };
 
@@ -118,7 +160,10 @@ function check(root: string, pages: string[] = []): SnippetReport {
     pages,
     workDir: join(root, '.cache', 'snippets'),
     tsconfig: join(root, 'tsconfig.json'),
-    api: { entries: { 'fixture-pkg': 'src/index.ts' }, context: 'src/context.ts' },
+    api: {
+      entries: { 'fixture-pkg': 'src/index.ts', 'fixture-pkg/extra': 'src/extra.ts' },
+      context: 'src/context.ts',
+    },
   });
 }
 
@@ -137,7 +182,7 @@ describe('checkSnippets with the API', () => {
   });
 
   it('compiles the ts blocks of exported declarations and their members, a fenceless @example too, but not internal, private or unexported ones', () => {
-    expect(report.apiBlocks).toBe(4);
+    expect(report.apiBlocks).toBe(8);
   });
 
   it('fails an example that does not compile, at its line of the source file, naming the declaration', () => {
@@ -150,11 +195,12 @@ describe('checkSnippets with the API', () => {
     });
   });
 
-  it("compiles an example with the entry's exports (a class exported as a type only, as a type), the context's names and its prelude in scope", () => {
+  it("compiles an example with its entry's exports (a class exported as a type only, as a type), the context's names and its prelude in scope, and reads a title line before a fence as a title", () => {
+    const expected = new Set([47, 82, 90, 107, 108]);
     const others = report.problems.filter(
-      ({ page, line }) => page !== 'src/index.ts' || line !== 47,
+      ({ page, line }) => page.startsWith('src/') && !expected.has(line),
     );
-    expect(others.filter(({ page }) => page.startsWith('src/'))).toEqual([]);
+    expect(others).toEqual([]);
   });
 
   it('fails a // ---cut--- line on a page, which shows its blocks whole', () => {
@@ -165,7 +211,42 @@ describe('checkSnippets with the API', () => {
         'a `// ---cut---` line hides a prelude in TSDoc examples only',
       ),
     });
-    expect(report.problems).toHaveLength(2);
+    expect(report.problems).toHaveLength(6);
+  });
+
+  it('fails an example that uses something @internal, which the published types leave out, at its line', () => {
+    expect(report.problems).toContainEqual({
+      page: 'src/index.ts',
+      line: 82,
+      message: expect.stringMatching(
+        /^uses `find`, which is @internal: .* \(in the ts block of usesInternal's TSDoc from line 81\)$/,
+      ),
+    });
+  });
+
+  it("fails an example that uses another subpath's export without importing it: a reader imports only from the page's entry and the root unprompted", () => {
+    expect(report.problems).toContainEqual({
+      page: 'src/index.ts',
+      line: 90,
+      message: expect.stringMatching(/^TS2304: Cannot find name 'extra'\./),
+    });
+  });
+
+  it('fails a prelude that hides a value import a reader must write, or gives a context name another meaning', () => {
+    expect(report.problems).toContainEqual({
+      page: 'src/index.ts',
+      line: 107,
+      message: expect.stringMatching(
+        /^the prelude hides `import \{ add \} from 'fixture-pkg';`, which a reader must write/,
+      ),
+    });
+    expect(report.problems).toContainEqual({
+      page: 'src/index.ts',
+      line: 108,
+      message: expect.stringMatching(
+        /^the prelude redeclares `step`, which the examples' context .* gives one meaning/,
+      ),
+    });
   });
 
   it('fails an example that uses a name no entry exports any more (a renamed function)', () => {
@@ -193,7 +274,7 @@ describe('checkSnippets with the API', () => {
     roots.push(root);
     expect(check(root).problems).toContainEqual({
       page: 'src/index.ts',
-      line: 73,
+      line: 116,
       message: 'nothing follows the `// ---cut---` line: the site would show an empty example',
     });
   }, 120_000);
@@ -206,51 +287,8 @@ describe('checkSnippets with the API', () => {
     );
     expect(module.split('\n')[0]).toBe('const next: number = new Counter().increment(step);');
     expect(module).toContain(
-      "import { add, Counter, bare, withPrelude, type Box, type Shape } from 'fixture-pkg';",
+      "import { add, Counter, bare, withPrelude, type Box, type Shape, Store, usesInternal, needsExtra, titled, hiding } from 'fixture-pkg';",
     );
     expect(module).toMatch(/import \{ step \} from '(\.\.\/)+src\/context\.js';/);
-  });
-});
-
-describe('exampleModule', () => {
-  const scope = [
-    {
-      specifier: 'pkg',
-      names: new Map([
-        ['a', true],
-        ['T', false],
-      ]),
-    },
-    {
-      specifier: 'pkg/more',
-      names: new Map([
-        ['a', true],
-        ['b', true],
-      ]),
-    },
-  ];
-
-  it('imports no name the example binds itself, and a name two modules export from the first', () => {
-    expect(exampleModule("import { a } from 'elsewhere';\nconst b = a;", scope)).toBe(
-      "import { a } from 'elsewhere';\nconst b = a;\nimport { type T } from 'pkg';\n",
-    );
-    expect(exampleModule('a;', scope)).toBe(
-      "a;\nimport { a, type T } from 'pkg';\nimport { b } from 'pkg/more';\n",
-    );
-  });
-
-  it('finds the names an example binds: imports, destructured variables, functions, classes and types', () => {
-    const code =
-      "import d, * as ns from 'x';\nconst { p, q: [r] } = o;\nfunction f() {}\nclass C {}\ntype T = 1;\ninterface I {}\nenum E {}";
-    expect([...declaredNames(code)].sort()).toEqual(['C', 'E', 'I', 'T', 'd', 'f', 'ns', 'p', 'r']);
-  });
-});
-
-describe('withoutPreludes', () => {
-  it("removes a code block's lines up to its last // ---cut--- and leaves other blocks and text alone", () => {
-    const markdown = `# API\n\n${FENCE}ts\ndeclare const a: number;\n// ---cut---\nconst b = a;\n${FENCE}\n\ntext // ---cut---\n\n${FENCE}ts\nconst c = 1;\n${FENCE}\n`;
-    expect(withoutPreludes(markdown)).toBe(
-      `# API\n\n${FENCE}ts\nconst b = a;\n${FENCE}\n\ntext // ---cut---\n\n${FENCE}ts\nconst c = 1;\n${FENCE}\n`,
-    );
   });
 });
