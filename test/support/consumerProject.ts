@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { projectRoot } from '../../tools/emulator/paths.js';
 import { runOrThrow } from './run.js';
 
@@ -62,6 +62,25 @@ export function peerFloors(): Readonly<Record<string, string>> {
 export function consumerVersion(name: string, peers: PeerVersions): string {
   const floor = peers === PeerVersions.Floor ? peerFloors()[name] : undefined;
   return floor ?? installedVersion(name);
+}
+
+/**
+ * The environment variable that names a tarball `npm pack` already made of this checkout, for the
+ * `consumer` project to install instead of packing (and building) the library again.
+ */
+export const TARBALL_VARIABLE = 'SQS_INBOX_TARBALL';
+
+/**
+ * The tarball {@link TARBALL_VARIABLE} names, or `undefined` when it is unset (the project packs
+ * its own); throws when it names no file by an absolute path.
+ */
+export function tarballFromEnvironment(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = env[TARBALL_VARIABLE];
+  if (!given) return undefined;
+  if (!isAbsolute(given) || !existsSync(given)) {
+    throw new Error(`${TARBALL_VARIABLE}=${given} is not the absolute path of a packed tarball.`);
+  }
+  return given;
 }
 
 /** `npm pack` of this repository (which builds it through `prepack`); the tarball's path. */

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   CONSUMER_PACKAGES,
@@ -5,6 +6,7 @@ import {
   PeerVersions,
   peerFloors,
   peerVersionsFromEnvironment,
+  tarballFromEnvironment,
 } from '../../support/consumerProject.js';
 
 /** The optional peer the consumer project installs in a folder of its own (see that test). */
@@ -40,4 +42,26 @@ describe('the consumer project’s peers', () => {
       /SQS_INBOX_PEERS=lowest is not one of repository, floor/,
     );
   });
+});
+
+describe('the tarball the consumer project installs', () => {
+  it('packs its own when SQS_INBOX_TARBALL is unset or empty', () => {
+    expect(tarballFromEnvironment({})).toBeUndefined();
+    expect(tarballFromEnvironment({ SQS_INBOX_TARBALL: '' })).toBeUndefined();
+  });
+
+  it('installs the file SQS_INBOX_TARBALL names by an absolute path', () => {
+    const file = fileURLToPath(import.meta.url);
+    expect(tarballFromEnvironment({ SQS_INBOX_TARBALL: file })).toBe(file);
+  });
+
+  // package.json exists relative to the directory Vitest runs in: refused all the same.
+  it.each(['package.json', '/nowhere/sqs-inbox-0.1.0.tgz'])(
+    'refuses SQS_INBOX_TARBALL=%s, a relative path or no file, naming the variable',
+    (path) => {
+      expect(() => tarballFromEnvironment({ SQS_INBOX_TARBALL: path })).toThrow(
+        `SQS_INBOX_TARBALL=${path} is not the absolute path of a packed tarball.`,
+      );
+    },
+  );
 });
