@@ -35,15 +35,25 @@ export class CdkRunner {
   readonly #projectDir: string;
   #child: ChildProcess | undefined;
   #stopping: ChildProcess | undefined;
+  #stopped = false;
 
   constructor(target: VerifyTarget, projectDir: string) {
     this.#target = target;
     this.#projectDir = projectDir;
   }
 
-  /** Runs `cdk <args>` (cdklocal on an emulator); rejects when it exits other than 0. */
+  /**
+   * Runs `cdk <args>` (cdklocal on an emulator); rejects when it exits other than 0. Once
+   * {@link CdkRunner.stop} was called, only a `destroy` runs: anything else rejects at once (a
+   * deploy must not start after a Ctrl-C that came as the previous command ended).
+   */
   run(args: readonly string[]): Promise<void> {
     const command = cdkCommandOf(this.#target);
+    if (this.#stopped && args[0] !== 'destroy') {
+      return Promise.reject(
+        new CdkStoppedError(`${basename(command)} ${args[0]} not started: stopping`),
+      );
+    }
     const child = spawn(command, args, {
       cwd: this.#projectDir,
       env: cdkEnvironmentOf(this.#target),
@@ -65,9 +75,11 @@ export class CdkRunner {
 
   /**
    * Stops the running command, if any: SIGINT to its group (cdk stops its own work), SIGKILL
-   * after 30 s. Resolves once it exited: `true` if a command was running.
+   * after 30 s; no command but a destroy starts after. Resolves once it exited: `true` if a
+   * command was running.
    */
   async stop(): Promise<boolean> {
+    this.#stopped = true;
     const child = this.#child;
     if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return false;
     this.#stopping = child;

@@ -29,15 +29,15 @@ export interface DestroyPlan {
 }
 
 const SETTLE_POLL_MILLIS = 5_000;
-/** How long a request a stopped CDK command had sent may take to land, before "no stack" is believed. */
-const STOPPED_REQUEST_MILLIS = 5_000;
+/** How long a request a stopped CDK command had sent may take to land before "no stack" is believed. */
+const STOPPED_REQUEST_MILLIS = 30_000;
 const SETTLE_WAIT_MILLIS = 30 * 60_000;
 
 /**
  * Destroys the stack whatever state the run left it in: stops a CDK command under way (a deploy
- * interrupted; with no stack to be seen then, it looks again 5 s later, as a request the command
- * had sent may still create one), waits until CloudFormation is done with the stack (no `*_IN_PROGRESS`), empties
- * its buckets (a bucket with objects cannot be deleted), then `cdk destroy --force`; one more
+ * interrupted; with no stack to be seen then, it looks again every 5 s for 30 s, as a request
+ * the command had sent may still create one), waits until CloudFormation is done with the
+ * stack (no `*_IN_PROGRESS`), empties its buckets (a bucket with objects cannot be deleted), then `cdk destroy --force`; one more
  * emptying and destroy if the first fails (access logs may land late); then deletes the log
  * groups the stack retains (the functions' logs). Resolves once DescribeStacks says the stack
  * does not exist.
@@ -50,13 +50,9 @@ const SETTLE_WAIT_MILLIS = 30 * 60_000;
 export async function destroyStack(plan: DestroyPlan): Promise<void> {
   const { cdk, stackName, clients, log } = plan;
   const stopped = await cdk.stop();
-  if ((await settledStatus(clients.cloudFormation, stackName, log)) === undefined) {
-    // A request the stopped command sent (CreateChangeSet, say) may still create the stack.
-    if (stopped) await sleep(STOPPED_REQUEST_MILLIS);
-    if (!stopped || (await settledStatus(clients.cloudFormation, stackName, log)) === undefined) {
-      log(`[destroy] ${stackName} does not exist: nothing to destroy`);
-      return;
-    }
+  if ((await stackAfterStop(plan, stopped)) === undefined) {
+    log(`[destroy] ${stackName} does not exist: nothing to destroy`);
+    return;
   }
   const destroy = ['destroy', stackName, '--force', ...plan.cdkArguments];
   const logGroups = await resourcesOf(plan, 'AWS::Logs::LogGroup');
@@ -74,6 +70,20 @@ export async function destroyStack(plan: DestroyPlan): Promise<void> {
   for (const logGroupName of logGroups)
     await clients.logs.send(new DeleteLogGroupCommand({ logGroupName })).catch(() => undefined);
   if (logGroups.length > 0) log(`[destroy] deleted the ${logGroups.length} log groups it retained`);
+}
+
+/**
+ * The stack's settled status; after stopping a command, a stack not there yet is looked for
+ * again every 5 s for 30 s — a request the command had sent (CreateChangeSet) may still land.
+ */
+async function stackAfterStop(plan: DestroyPlan, stopped: boolean): Promise<string | undefined> {
+  const { clients, stackName, log } = plan;
+  const deadline = Date.now() + (stopped ? STOPPED_REQUEST_MILLIS : 0);
+  for (;;) {
+    const status = await settledStatus(clients.cloudFormation, stackName, log);
+    if (status !== undefined || Date.now() >= deadline) return status;
+    await sleep(SETTLE_POLL_MILLIS);
+  }
 }
 
 /** The physical ids of the stack's resources of one type that still exist. */
