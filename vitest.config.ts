@@ -64,7 +64,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'simulation-deep',
-          // The deep tier: 100,000 worlds in the background, and every mutant's search.
+          // The deep tier: SIMULATION_SEEDS (50,000) worlds in the background, and every mutant's search.
           include: ['test/simulation/deep/*.test.ts'],
           globalSetup: ['test/simulation/deep/globalSetup.ts'],
           sequence: { groupOrder: 1 },

@@ -24,7 +24,7 @@ declare module 'vitest' {
 }
 
 /**
- * Starts `npm run sim -- --seeds 100000 --corpus` when the test run starts, with its workers at
+ * Starts `npm run sim -- --seeds <SIMULATION_SEEDS> --corpus` when the test run starts, with its workers at
  * the lowest CPU priority: it uses the CPU the emulator tests leave idle, and the
  * `simulation-deep` project (ordered last) only waits for its answer. Stopped at the end of the run if still going.
  */
