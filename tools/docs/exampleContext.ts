@@ -30,7 +30,6 @@ import type {
 } from 'sqs-inbox/testing';
 import { z } from 'zod';
 
-
 /** The message body of the examples: a payment to apply to an account once. */
 export const PaymentSchema = z.object({
   eventId: z.string(),
