@@ -24,7 +24,6 @@ import { sqsSendInput, stringAttributes } from './sqsSendInput.js';
  * @example
  * ```ts
  * import { SQSClient } from '@aws-sdk/client-sqs';
- * // ---cut---
  * const options: AwsOutboxSenderOptions = { sqsClient: new SQSClient({ maxAttempts: 5 }) };
  * ```
  * @public
@@ -48,6 +47,7 @@ export interface AwsOutboxSenderOptions {
  *
  * @example
  * ```ts
+ * import type { OutgoingMessage } from 'sqs-inbox/types';
  * declare const outgoing: OutgoingMessage;
  * // ---cut---
  * const sender = new AwsOutboxSender();

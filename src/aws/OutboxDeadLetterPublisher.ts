@@ -26,7 +26,6 @@ import { isSqsTooLarge } from './sendFailure.js';
  * @example
  * ```ts
  * import { SQSClient } from '@aws-sdk/client-sqs';
- * // ---cut---
  * const sink = new OutboxDeadLetterPublisher(relayDlqUrl, () => new SQSClient({}));
  * ```
  * @public

@@ -178,6 +178,7 @@ export interface InboxConsumerProps {
  *
  * @example
  * ```ts
+ * import { Duration } from 'aws-cdk-lib';
  * const queue: InboxQueueProps = { fifo: true, retentionPeriod: Duration.days(7) };
  * ```
  * @public
@@ -246,6 +247,7 @@ export interface InboxDeadLetterProps {
  *
  * @example
  * ```ts
+ * import { Duration } from 'aws-cdk-lib';
  * const eventSource: InboxEventSourceProps = { batchSize: 100, maxBatchingWindow: Duration.seconds(1) };
  * ```
  * @public
@@ -278,6 +280,7 @@ export interface InboxEventSourceProps {
  *
  * @example
  * ```ts
+ * import { Duration } from 'aws-cdk-lib';
  * const monitoring: InboxMonitoringProps = { alarmTopic: pager, queueAgeAlarmThreshold: Duration.minutes(5) };
  * ```
  * @public

@@ -7,6 +7,7 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
  *
  * @example
  * ```ts
+ * import { Duration } from 'aws-cdk-lib';
  * const fn: InboxFunctionProps = { entry: 'src/ledger.ts', timeout: Duration.seconds(60) };
  * ```
  * @public

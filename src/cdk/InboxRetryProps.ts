@@ -6,6 +6,7 @@ import type { Duration } from 'aws-cdk-lib';
  *
  * @example
  * ```ts
+ * import { Duration } from 'aws-cdk-lib';
  * const retry: InboxRetryProps = {
  *   backoff: { firstDelay: Duration.seconds(5), maxDelay: Duration.minutes(15) },
  * };

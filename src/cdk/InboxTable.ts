@@ -8,6 +8,7 @@ import { InboxAttribute } from '../constants/values.js';
  *
  * @example
  * ```ts
+ * import { RemovalPolicy } from 'aws-cdk-lib';
  * const props: InboxTableProps = { removalPolicy: RemovalPolicy.DESTROY };
  * ```
  * @public
@@ -28,6 +29,7 @@ export interface InboxTableProps {
  *
  * @example
  * ```ts
+ * import { RemovalPolicy } from 'aws-cdk-lib';
  * const inbox = new InboxTable(stack, 'Inbox', { removalPolicy: RemovalPolicy.DESTROY });
  * ```
  * @public

@@ -81,6 +81,7 @@ export interface OutboxPipeProps {
  * ```ts
  * declare const outbox: OutboxPipe;
  * // ---cut---
+ * import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
  * outbox.alarms.failures.addAlarmAction(new SnsAction(pager));
  * ```
  * @beta

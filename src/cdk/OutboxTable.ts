@@ -14,6 +14,7 @@ import { OutboxAttribute } from '../constants/values.js';
  *
  * @example
  * ```ts
+ * import { RemovalPolicy } from 'aws-cdk-lib';
  * const props: OutboxTableProps = { removalPolicy: RemovalPolicy.DESTROY };
  * ```
  * @public
@@ -34,6 +35,7 @@ export interface OutboxTableProps {
  *
  * @example
  * ```ts
+ * import { RemovalPolicy } from 'aws-cdk-lib';
  * const outbox = new OutboxTable(stack, 'Outbox', { removalPolicy: RemovalPolicy.DESTROY });
  * ```
  * @public

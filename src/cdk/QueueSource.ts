@@ -23,7 +23,6 @@ import { InboxValidationError } from './InboxValidationError.js';
  * @example
  * ```ts
  * import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
- * // ---cut---
  * class SchedulerSource extends QueueSource {
  *   readonly kind = MessageSource.Sqs;
  *   bind({ queue }: QueueSourceContext): void {
@@ -60,7 +59,6 @@ export interface QueueSourceContext {
  * @example
  * ```ts
  * import { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
- * // ---cut---
  * const options: SnsTopicSourceOptions = { filterPolicy: { type: SubscriptionFilter.stringFilter({ allowlist: ['captured'] }) } };
  * ```
  * @public
@@ -84,6 +82,7 @@ export interface SnsTopicSourceOptions {
  *
  * @example
  * ```ts
+ * import { Duration } from 'aws-cdk-lib';
  * const options: EventBridgeSourceOptions = { retryAttempts: 20, maxEventAge: Duration.hours(6) };
  * ```
  * @public
@@ -135,7 +134,6 @@ export interface EventPatternSourceOptions extends EventBridgeSourceOptions {
  * @example
  * ```ts
  * import { EventType } from 'aws-cdk-lib/aws-s3';
- * // ---cut---
  * const options: S3BucketSourceOptions = { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'in/' }] };
  * ```
  * @public

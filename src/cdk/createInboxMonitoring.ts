@@ -33,6 +33,7 @@ export interface MonitoredQueues {
  *
  * @example
  * ```ts
+ * import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
  * ledger.alarms.deadLetters.addAlarmAction(new SnsAction(pager));
  * ```
  * @public

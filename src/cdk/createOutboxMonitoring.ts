@@ -26,6 +26,7 @@ import { depthAboveZeroAlarm } from './ownResources.js';
  * ```ts
  * declare const outbox: OutboxRelay;
  * // ---cut---
+ * import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
  * outbox.alarms.iteratorAge.addAlarmAction(new SnsAction(pager));
  * ```
  * @public

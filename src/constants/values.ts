@@ -7,6 +7,7 @@
  *
  * @example
  * ```ts
+ * import type { InboxEntry } from 'sqs-inbox/types';
  * declare const entry: InboxEntry;
  * // ---cut---
  * if (entry.status === InboxStatus.Completed) console.log('already applied');
@@ -163,7 +164,9 @@ export const STEP_LIMITS = {
  * ```ts
  * createBatchProcessor(handler, {
  *   store, consumer: 'mailer', schema: PaymentSchema, key: ({ body }) => body.eventId,
- *   reliability: { leaseMillis: 60_000 }, // at least LEASE_LIMITS.minMillis
+ *   reliability: {
+ *     leaseMillis: Math.max(LEASE_LIMITS.minMillis, Number(process.env.LEASE_MILLIS) || 60_000),
+ *   },
  * });
  * ```
  * @public
@@ -181,6 +184,7 @@ export const LEASE_LIMITS = {
  *
  * @example
  * ```ts
+ * import type { RetrySettings } from 'sqs-inbox/types';
  * const retry: RetrySettings = {
  *   backoff: { firstDelaySeconds: 10, maxDelaySeconds: RETRY_LIMITS.maxDelaySeconds },
  * };
@@ -250,9 +254,9 @@ export const MAX_KEY_BYTES = 1024;
  * @example
  * ```ts
  * import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
- * // ---cut---
  * const duplicates = new Metric({
  *   namespace: 'payments', metricName: InboxMetric.Duplicates, dimensionsMap: { service: 'ledger' },
+ *   statistic: 'Sum',
  * });
  * ```
  * @public
@@ -462,7 +466,6 @@ export type DeadLetterAttribute = (typeof DeadLetterAttribute)[keyof typeof Dead
  * @example
  * ```ts
  * import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
- * // ---cut---
  * new Table(stack, 'Inbox', {
  *   partitionKey: { name: InboxAttribute.PartitionKey, type: AttributeType.STRING },
  *   timeToLiveAttribute: InboxAttribute.ExpiresAt,
@@ -511,9 +514,9 @@ export const OPERATION_ITEM_PREFIX = '#ops#';
  * @example
  * ```ts
  * import type { DynamoDBRecord } from 'aws-lambda';
- * declare const record: DynamoDBRecord; // of the outbox table's stream
+ * declare const streamRecord: DynamoDBRecord; // of the outbox table's stream
  * // ---cut---
- * const version = Number(record.dynamodb?.NewImage?.[OutboxAttribute.FormatVersion]?.N ?? 1);
+ * const version = Number(streamRecord.dynamodb?.NewImage?.[OutboxAttribute.FormatVersion]?.N ?? 1);
  * if (version > FORMAT_VERSIONS.outboxItem) console.log('written by a newer sqs-inbox');
  * ```
  * @public
@@ -634,7 +637,6 @@ export const InboxEnvironment = {
  * @example
  * ```ts
  * import { App } from 'aws-cdk-lib';
- * // ---cut---
  * const app = new App({ context: { [CdkContext.MetricMathAlarms]: false } }); // an emulator's deploy
  * ```
  * @public
@@ -737,9 +739,9 @@ export type DestinationKind = (typeof DestinationKind)[keyof typeof DestinationK
  * @example
  * ```ts
  * import type { DynamoDBRecord } from 'aws-lambda';
- * declare const record: DynamoDBRecord; // of the outbox table's stream
+ * declare const streamRecord: DynamoDBRecord; // of the outbox table's stream
  * // ---cut---
- * const messages = record.dynamodb?.NewImage?.[OutboxAttribute.Messages]?.L ?? [];
+ * const messages = streamRecord.dynamodb?.NewImage?.[OutboxAttribute.Messages]?.L ?? [];
  * ```
  * @public
  */
@@ -787,6 +789,7 @@ export const TraceCarrier = {
  * import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
  * declare const span: ReadableSpan; // as a test's InMemorySpanExporter holds it
  * // ---cut---
+ * import { expect } from 'vitest';
  * expect(span.attributes[SpanAttribute.Outcome]).toBe(RecordStatus.Processed);
  * ```
  * @public

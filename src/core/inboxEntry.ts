@@ -12,7 +12,7 @@ import { LeaseHeldError } from '../errors.js';
  *
  * @example
  * ```ts
- * const entry = await store.find(inboxPk('ledger', 'evt-1'));
+ * const entry = await inbox.entry('evt-1'); // an InboxTest (sqs-inbox/testing) reads its consumer's entry of a key
  * if (entry) console.log(entry.status, entry.attempts, Object.keys(entry.steps ?? {}));
  * ```
  * @public

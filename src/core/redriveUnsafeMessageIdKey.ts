@@ -17,10 +17,10 @@ import type { ParsedMessage } from './types.js';
  *
  * @example
  * ```ts
- * declare const handler: MessageHandler<unknown>;
+ * declare const auditHandler: MessageHandler<unknown>;
  * // ---cut---
  * import { createBatchProcessor, redriveUnsafeMessageIdKey } from 'sqs-inbox';
- * const processor = createBatchProcessor(handler, {
+ * const processor = createBatchProcessor(auditHandler, {
  *   store, consumer: 'audit-log', key: redriveUnsafeMessageIdKey,
  * });
  * ```

@@ -26,7 +26,6 @@ import { retryFromEnvironment } from './retryFromEnvironment.js';
  * @example
  * ```ts
  * import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
- * // ---cut---
  * const options: InboxEnvironmentOptions = { dynamoDBClient: new DynamoDBClient({ maxAttempts: 5 }) };
  * ```
  * @public

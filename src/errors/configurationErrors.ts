@@ -65,6 +65,7 @@ export class EnvironmentError extends InboxError {
  * ```ts
  * declare const options: InboxOptions<typeof PaymentSchema>;
  * // ---cut---
+ * import { expect } from 'vitest';
  * await expect(processSqsBatch({}, handler, options)).rejects.toThrow(MalformedEventError);
  * ```
  * @public

@@ -208,9 +208,10 @@ export class PayloadMismatchError extends PermanentError {
  *
  * @example
  * ```ts
- * declare function split(): void;
- * // ---cut---
- * if (error instanceof TransactionLimitError && error.limit === 'operationCount') split();
+ * if (error instanceof TransactionLimitError) {
+ *   console.error(`${error.limit}: ${error.actual}, at most ${error.maximum}`);
+ *   // e.g. 'operationCount: 120, at most 99'
+ * }
  * ```
  * @public
  */

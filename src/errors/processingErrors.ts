@@ -132,6 +132,7 @@ export class InboxTableSchemaError extends InboxError {
  *
  * @example
  * ```ts
+ * import type { TransactUpdateInput } from 'sqs-inbox/types';
  * declare const lines: readonly string[];
  * declare function toUpdate(line: string): Promise<TransactUpdateInput>;
  * // ---cut---

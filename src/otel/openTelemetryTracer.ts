@@ -25,7 +25,6 @@ import type {
  * @example
  * ```ts
  * import { trace } from '@opentelemetry/api';
- * // ---cut---
  * const options: OpenTelemetryTracerOptions = { tracer: trace.getTracer('ledger') };
  * ```
  * @public

@@ -30,9 +30,10 @@ export interface OutboxSender {
  * @example
  * ```ts
  * declare const sender: OutboxSender;
- * declare const message: OutgoingMessage;
+ * import type { OutgoingMessage } from 'sqs-inbox/types';
+ * declare const outgoing: OutgoingMessage;
  * // ---cut---
- * await sender.send(message, { traceparent: '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01' });
+ * await sender.send(outgoing, { traceparent: '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01' });
  * ```
  * @public
  */

@@ -11,7 +11,6 @@ import type { OutboxRelayOptions } from './createOutboxRelay.js';
  * @example
  * ```ts
  * import { Metrics } from '@aws-lambda-powertools/metrics';
- * // ---cut---
  * const relay = createOutboxRelay({
  *   ...outboxRelayFromEnvironment(), observability: { metrics: new Metrics() },
  * });

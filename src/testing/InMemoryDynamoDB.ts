@@ -117,7 +117,6 @@ export class InMemoryDynamoDB {
    * @example
    * ```ts
    * import { PutCommand } from '@aws-sdk/lib-dynamodb';
-   * // ---cut---
    * const client = dynamo.createDocumentClient({ marshallOptions: { removeUndefinedValues: true } });
    * await client.send(new PutCommand({ TableName: 'accounts', Item: { accountId: 'a', memo: { note: undefined } } }));
    * dynamo.item('accounts', { accountId: 'a' }) // => { accountId: 'a', memo: {} }
@@ -165,7 +164,6 @@ export class InMemoryDynamoDB {
    * @example
    * ```ts
    * import { Template } from 'aws-cdk-lib/assertions';
-   * // ---cut---
    * const names = dynamo.createTablesFromTemplate(Template.fromStack(stack).toJSON());
    * ```
    */
@@ -187,6 +185,7 @@ export class InMemoryDynamoDB {
    *
    * @example
    * ```ts
+   * import { expect } from 'vitest';
    * expect(dynamo.items('accounts')).toEqual([{ accountId: 'acc-1', balanceCents: 1250 }]);
    * ```
    */

@@ -9,7 +9,7 @@ import { InboxError } from '../errors/InboxError.js';
  * @example
  * ```ts
  * import { QueryCommand } from '@aws-sdk/lib-dynamodb';
- * // ---cut---
+ * import { expect } from 'vitest';
  * const byCustomer = new QueryCommand({ TableName: 'orders', IndexName: 'byCustomer',
  *   KeyConditionExpression: 'customerId = :c', ExpressionAttributeValues: { ':c': 'c-1' } });
  * await expect(dynamo.documentClient.send(byCustomer)).rejects.toThrow(NotModelledError);

@@ -8,7 +8,6 @@ import { InvalidConfigurationError } from '../errors/configurationErrors.js';
  * @example
  * ```ts
  * import { Template } from 'aws-cdk-lib/assertions';
- * // ---cut---
  * const template: CloudFormationTemplate = Template.fromStack(stack).toJSON();
  * ```
  * @public

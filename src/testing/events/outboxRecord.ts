@@ -20,6 +20,7 @@ import {
  *
  * @example
  * ```ts
+ * import { outboxMessageId } from 'sqs-inbox/constants';
  * const options: OutboxRecordOptions = { outboxId: outboxMessageId('ledger', 'pay-1', { name: 'credited' }) };
  * ```
  * @public

@@ -71,6 +71,7 @@ export interface RecordRun {
  *
  * @example
  * ```ts
+ * import { expect } from 'vitest';
  * expect(run.records.map((record) => record.status)).toEqual(['processed', 'duplicate']);
  * ```
  * @public

@@ -34,6 +34,7 @@ const CONSTRUCT_TTL_SECONDS = 23 * 86_400;
  *
  * @example
  * ```ts
+ * import { expect } from 'vitest';
  * const inbox = new InboxTest({ consumer: 'ledger', tables: [{ tableName: 'accounts', partitionKey: 'accountId' }] });
  * const processor = createBatchProcessor(handler, {
  *   ...inbox.options, schema: PaymentSchema, key: ({ body }) => body.eventId,
@@ -150,10 +151,15 @@ export class InboxTest {
    *
    * @example
    * ```ts
-   * declare const createLedger: (inbox: InboxEnvironmentConfig) => BatchProcessor;
-   * // ---cut---
-   * // ledger.ts: export const createLedger = (inbox = inboxConfigFromEnvironment()) =>
-   * //   createBatchProcessor(handler(inbox.table('accounts')), { ...inbox.options, key });
+   * // ledger.ts: the handler module, a factory of its config
+   * export const createLedger = (config = inboxConfigFromEnvironment()) => {
+   *   const accounts = config.table('accounts');
+   *   return createBatchProcessor(async ({ body }, tx) => {
+   *     tx.update({ TableName: accounts, Key: { accountId: body.accountId },
+   *       UpdateExpression: 'ADD balanceCents :a', ExpressionAttributeValues: { ':a': body.amountCents } });
+   *   }, { ...config.options, schema: PaymentSchema, key: ({ body }) => body.eventId });
+   * };
+   * // ledger.test.ts
    * const processor = createLedger(inbox.inboxConfig());
    * ```
    */
@@ -240,6 +246,7 @@ export class InboxTest {
    *
    * @example
    * ```ts
+   * import { expect } from 'vitest';
    * expect(await inbox.entry('e-1')).toMatchObject({ status: 'COMPLETED' });
    * ```
    */

@@ -141,6 +141,7 @@ export class InMemoryQueues {
    *
    * @example
    * ```ts
+   * import { expect } from 'vitest';
    * expect(queues.messages(dlqUrl)).toHaveLength(1);
    * ```
    */
@@ -179,6 +180,7 @@ export class InMemoryQueues {
    *
    * @example
    * ```ts
+   * import { expect } from 'vitest';
    * expect(queues.visibilityChanges().map((change) => change.visibilityTimeoutSeconds)).toEqual([62]);
    * ```
    */
