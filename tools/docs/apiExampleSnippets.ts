@@ -2,6 +2,7 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { apiCodeBlocks } from './apiCodeBlocks.js';
 import { exampleModule, type ScopeModule } from './exampleModule.js';
+import type { CodeBlock } from './markdownBlocks.js';
 import { preludeProblems } from './preludeProblems.js';
 
 /** Something wrong at a 1-based line of a page or source file. */
@@ -10,8 +11,6 @@ export interface PageProblem {
   readonly line: number;
   readonly message: string;
 }
-
-import type { CodeBlock } from './markdownBlocks.js';
 
 /** Where the API's examples come from: the entry points' sources and the examples' context. */
 export interface ApiExampleInput {
@@ -102,6 +101,7 @@ export function apiExampleSnippets(
     names: exportsOf(checker, program.getSourceFile(path), path),
   }));
   const contextNames = exportsOf(checker, program.getSourceFile(contextFile), contextFile);
+  const contextNameSet = new Set(contextNames.keys());
   const snippets: ApiSnippet[] = [];
   const problems: PageProblem[] = [];
   for (const { file, entry, name, block } of apiCodeBlocks(program, entryFiles, root)) {
@@ -118,7 +118,7 @@ export function apiExampleSnippets(
       { specifier: specifierTo(module, contextFile), names: contextNames },
     ];
     const where = `in the ts block of ${name}'s TSDoc from line ${block.fenceLine}`;
-    const prelude = preludeProblems(block.code, new Set(contextNames.keys())).map((problem) => ({
+    const prelude = preludeProblems(block.code, contextNameSet).map((problem) => ({
       page: file,
       line: block.fenceLine + 1 + problem.line,
       message: `${problem.message} (${where})`,

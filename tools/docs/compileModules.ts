@@ -86,11 +86,7 @@ export function compileModules(
   host?: ts.CompilerHost,
 ): CompileError[] {
   const options = compilerOptions(tsconfigPath);
-  const program = ts.createProgram({
-    rootNames: files,
-    options,
-    host: host ?? sharingHost(options),
-  });
+  const program = ts.createProgram({ rootNames: files, options, ...(host && { host }) });
   const sources = files.flatMap((file) => program.getSourceFile(file) ?? []);
   const diagnostics = [
     ...program.getOptionsDiagnostics(),

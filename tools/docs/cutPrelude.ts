@@ -11,22 +11,17 @@ import { codeBlocks } from './markdownBlocks.js';
  */
 export const CUT_LINE = '// ---cut---';
 
-const isCut = (line: string) => line.trim() === CUT_LINE;
-
 /**
- * Whether a block's code has a prelude, and whether what follows it shows anything: a cut with
- * nothing after it would show an empty block.
+ * The index of a block's last {@link CUT_LINE} among its lines, -1 if it has none: the prelude
+ * is the lines before it.
  *
  * @example
  * ```ts
- * preludeOf('declare const psp: Psp;\n// ---cut---\nawait psp.charge();') // => { lines: 2, showsCode: true }
+ * cutIndex(['declare const psp: Psp;', '// ---cut---', 'await psp.charge();']) // => 1
  * ```
  */
-export function preludeOf(code: string): { lines: number; showsCode: boolean } | undefined {
-  const lines = code.split('\n');
-  const cut = lines.findLastIndex(isCut);
-  if (cut === -1) return undefined;
-  return { lines: cut + 1, showsCode: lines.slice(cut + 1).some((line) => line.trim() !== '') };
+export function cutIndex(lines: readonly string[]): number {
+  return lines.findLastIndex((line) => line.trim() === CUT_LINE);
 }
 
 /**
@@ -44,8 +39,7 @@ export function withoutPreludes(markdown: string): string {
   const drop = new Set<number>();
   for (const block of codeBlocks(markdown)) {
     // 1-based fence line: the code is lines[fenceLine] .. lines[closeLine - 2].
-    const code = lines.slice(block.fenceLine, block.closeLine - 1);
-    const cut = code.findLastIndex(isCut);
+    const cut = cutIndex(lines.slice(block.fenceLine, block.closeLine - 1));
     for (let index = 0; index <= cut; index++) drop.add(block.fenceLine + index);
   }
   return lines.filter((_, index) => !drop.has(index)).join('\n');

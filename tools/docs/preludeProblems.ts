@@ -1,5 +1,5 @@
 import ts from 'typescript';
-import { CUT_LINE } from './cutPrelude.js';
+import { CUT_LINE, cutIndex } from './cutPrelude.js';
 
 function isDeclared(statement: ts.Statement): boolean {
   const modifiers = ts.canHaveModifiers(statement) ? (ts.getModifiers(statement) ?? []) : [];
@@ -43,7 +43,8 @@ function boundNames(statement: ts.Statement): string[] {
 /**
  * What is wrong with an example's prelude (its lines above {@link CUT_LINE}, which the site does
  * not show), each with its 0-based line in the example: a statement a reader must write (a
- * value import, code) hidden there, or a name of the examples' context given another meaning.
+ * value import, code) hidden there, a name of the examples' context given another meaning, or
+ * nothing left to show after the cut.
  *
  * @example
  * ```ts
@@ -56,10 +57,22 @@ export function preludeProblems(
   contextNames: ReadonlySet<string>,
 ): { line: number; message: string }[] {
   const lines = code.split('\n');
-  const cut = lines.findLastIndex((line) => line.trim() === CUT_LINE);
+  const cut = cutIndex(lines);
   if (cut === -1) return [];
+  const empty = lines.slice(cut + 1).every((line) => line.trim() === '')
+    ? [
+        {
+          line: cut,
+          message: `nothing follows the \`${CUT_LINE}\` line: the site would show an empty example`,
+        },
+      ]
+    : [];
   const prelude = lines.slice(0, cut).join('\n');
   const source = ts.createSourceFile('prelude.mts', prelude, ts.ScriptTarget.Latest, true);
+  return [...statementProblems(source, contextNames), ...empty];
+}
+
+function statementProblems(source: ts.SourceFile, contextNames: ReadonlySet<string>) {
   return source.statements.flatMap((statement) => {
     const line = source.getLineAndCharacterOfPosition(statement.getStart(source)).line;
     const text = statement.getText(source).split('\n')[0] ?? '';

@@ -8,7 +8,7 @@ import {
   type ApiSnippet as Snippet,
 } from './apiExampleSnippets.js';
 import { compileModules, compilerOptions, sharingHost } from './compileModules.js';
-import { CUT_LINE, preludeOf } from './cutPrelude.js';
+import { CUT_LINE, cutIndex } from './cutPrelude.js';
 import { allowsOldApi } from './docPages.js';
 import { type CodeBlock, codeBlocks, type FileInclude, fileIncludes } from './markdownBlocks.js';
 
@@ -87,28 +87,13 @@ function cutOnPageProblem(page: string, block: CodeBlock): PageProblem {
   };
 }
 
-/** An API example whose prelude leaves nothing to show. */
-function emptyExampleProblems(snippets: readonly Snippet[]): PageProblem[] {
-  return snippets.flatMap(({ page, block }) =>
-    preludeOf(block.code)?.showsCode === false
-      ? [
-          {
-            page,
-            line: block.fenceLine,
-            message: `nothing follows the \`${CUT_LINE}\` line: the site would show an empty example`,
-          },
-        ]
-      : [],
-  );
-}
-
 /** The page's `ts` blocks to compile, and its `old-api` blocks: skipped, or a problem out of place. */
 function sortBlocks(page: string, markdown: string, workDir: string) {
   const snippets: Snippet[] = [];
   const problems: PageProblem[] = [];
   let skipped = 0;
   for (const block of codeBlocks(markdown).filter((b) => TS_LANGS.has(b.lang))) {
-    if (preludeOf(block.code) !== undefined) problems.push(cutOnPageProblem(page, block));
+    if (cutIndex(block.code.split('\n')) !== -1) problems.push(cutOnPageProblem(page, block));
     if (!block.meta.includes(OLD_API)) {
       const file = join(workDir, page.replace(/\.md$/, ''), `line-${block.fenceLine}.mts`);
       const where = `in the ts block from line ${block.fenceLine}`;
@@ -196,7 +181,7 @@ export function checkSnippets(input: SnippetCheckInput): SnippetReport {
   if (input.api !== undefined) {
     const api = apiExampleSnippets(input.root, input.workDir, options, input.api, host);
     snippets.push(...api.snippets);
-    problems.push(...api.problems, ...emptyExampleProblems(api.snippets));
+    problems.push(...api.problems);
   }
   for (const { file, text } of snippets) {
     mkdirSync(dirname(file), { recursive: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preludeOf, withoutPreludes } from '../../../../tools/docs/cutPrelude.js';
+import { cutIndex, withoutPreludes } from '../../../../tools/docs/cutPrelude.js';
 
 const FENCE = '```';
 
@@ -12,16 +12,10 @@ describe('withoutPreludes', () => {
   });
 });
 
-describe('preludeOf', () => {
-  it('counts the lines up to the last cut, and says whether anything is left to show', () => {
-    expect(preludeOf('declare const a: number;\n// ---cut---\nconst b = a;')).toEqual({
-      lines: 2,
-      showsCode: true,
-    });
-    expect(preludeOf('declare const a: number;\n// ---cut---\n\n')).toEqual({
-      lines: 2,
-      showsCode: false,
-    });
-    expect(preludeOf('const b = 1;')).toBeUndefined();
+describe('cutIndex', () => {
+  it("finds a block's last cut line, whitespace around it allowed, and -1 without one", () => {
+    expect(cutIndex(['declare const a: number;', '// ---cut---', 'const b = a;'])).toBe(1);
+    expect(cutIndex(['// ---cut---', 'x;', '  // ---cut---  ', 'y;'])).toBe(2);
+    expect(cutIndex(['const b = 1; // ---cut---'])).toBe(-1);
   });
 });
