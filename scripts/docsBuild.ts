@@ -24,6 +24,8 @@ interface Stage {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
+  /** Work done in this process once the command succeeded; returns what to print. */
+  readonly afterwards?: () => string;
 }
 
 /** The API pages without the examples' preludes (the lines up to `// ---cut---`). */
@@ -42,7 +44,7 @@ function cutPreludes(): string {
 const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
 
 const STAGES: readonly Stage[] = [
-  { name: 'typedoc', command: bin('typedoc'), args: [] },
+  { name: 'typedoc', command: bin('typedoc'), args: [], afterwards: cutPreludes },
   {
     name: 'reference pages',
     command: process.execPath,
@@ -72,7 +74,7 @@ await runCommand('npm run docs:build', async () => {
     const took = `${((performance.now() - start) / 1000).toFixed(1)} s`;
     if (code !== 0) throw new CommandError(`${stage.name} exited ${code} after ${took}`);
     times.push(`${stage.name} ${took}`);
-    if (stage.name === 'typedoc') console.log(`docs:build: ${cutPreludes()}`);
+    if (stage.afterwards) console.log(`docs:build: ${stage.afterwards()}`);
   }
   console.log(`docs:build: built docs/.vitepress/dist (${times.join(', ')})`);
   return 0;
